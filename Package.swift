@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings every target shares, so the whole package builds under one set of rules.
+let sharedSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "GlowRitual",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "GlowModel", targets: ["GlowModel"])
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "GlowModel", swiftSettings: sharedSettings),
+        .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .testTarget(name: "ConformanceTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

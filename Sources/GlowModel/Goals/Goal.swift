@@ -1,0 +1,169 @@
+/// Who may see a goal and its check-ins in the Glow feed.
+public enum Visibility: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Only the owner.
+    case `private`
+    /// The owner's friends.
+    case friends
+    /// Anyone.
+    case `public`
+
+    /// Decodes a visibility name; an unknown one is an unknown enum case.
+    public init(from decoder: any Decoder) throws {
+        self = try decodeEnumName(Visibility.self, from: decoder)
+    }
+}
+
+/// A goal a person keeps: what it measures, when it is due, and its lifecycle (MODEL-19).
+///
+/// A `Goal` is always valid: its initialiser and decoder check every rule a draft is checked by
+/// (MODEL-45), except those that depend on today. A deleted goal stays as a tombstone so that a
+/// merge never brings it back (MODEL-19).
+public struct Goal: Hashable, Sendable, Identifiable {
+    /// The stable identifier.
+    public var id: GoalID
+    /// The title, trimmed, 1...80 characters.
+    public var title: String
+    /// One emoji shown beside the title.
+    public var emoji: String?
+    /// A free-text note, up to 500 characters.
+    public var note: String?
+    /// What the goal measures.
+    public var kind: GoalKind
+    /// When it is due; present exactly when the kind is recurring (MODEL-27).
+    public var schedule: Schedule?
+    /// The first Day the goal counts.
+    public var startDay: Day
+    /// The last Day the goal counts, if it ends.
+    public var endDay: Day?
+    /// Whether the person has put the goal away; archived goals are never due.
+    public var archived: Bool
+    /// Who may see it.
+    public var visibility: Visibility
+    /// The template it was made from, if any.
+    public var templateID: TemplateID?
+    /// When it was created.
+    public var createdAt: Instant
+    /// When it was last changed, deleting included; merge keeps the latest (MODEL-19).
+    public var modifiedAt: Instant
+    /// Whether this is a deletion tombstone.
+    public var deleted: Bool
+
+    /// A goal, validated.
+    ///
+    /// - Throws: ``ModelError/Code/invalidGoal`` with every problem in ``ModelError/issues``.
+    public init(
+        id: GoalID, title: String, emoji: String? = nil, note: String? = nil, kind: GoalKind,
+        schedule: Schedule?, startDay: Day, endDay: Day? = nil, archived: Bool = false,
+        visibility: Visibility = .private, templateID: TemplateID? = nil, createdAt: Instant,
+        modifiedAt: Instant, deleted: Bool = false
+    ) throws(ModelError) {
+        self.id = id
+        self.title = GoalRules.trimmed(title)
+        self.emoji = emoji
+        self.note = note
+        self.kind = kind
+        self.schedule = schedule
+        self.startDay = startDay
+        self.endDay = endDay
+        self.archived = archived
+        self.visibility = visibility
+        self.templateID = templateID
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+        self.deleted = deleted
+        try validate()
+    }
+
+    /// Checks every rule; used after decoding and after edits.
+    ///
+    /// - Throws: ``ModelError/Code/invalidGoal`` with every problem in ``ModelError/issues``.
+    public func validate() throws(ModelError) {
+        var issues = GoalRules.issues(
+            title: title, emoji: emoji, note: note, kind: kind, scheduleRule: nil, startDay: startDay, endDay: endDay,
+            today: nil)
+        if let schedule {
+            if !kind.isRecurring {
+                issues.append(DraftIssue("schedule", .scheduleNotAllowed, "a \(kind.name) goal is done once"))
+            } else if schedule.entries[0].effective != startDay {
+                issues.append(
+                    DraftIssue(
+                        "schedule", .scheduleStartMismatch,
+                        "the first schedule rule must take effect on the start Day \(startDay)"))
+            }
+        } else if kind.isRecurring {
+            issues.append(DraftIssue("schedule", .scheduleMissing, "a recurring goal needs a schedule"))
+        }
+        if modifiedAt < createdAt {
+            issues.append(DraftIssue("modifiedAt", .modifiedBeforeCreated, "modifiedAt is before createdAt"))
+        }
+        guard issues.isEmpty else {
+            throw ModelError(
+                .invalidGoal, issues.map(\.description).joined(separator: "; "), path: issues[0].field,
+                rule: "MODEL-45", issues: issues)
+        }
+    }
+}
+
+extension Goal: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case title
+        case emoji
+        case note
+        case kind
+        case schedule
+        case startDay
+        case endDay
+        case archived
+        case visibility
+        case templateID
+        case createdAt
+        case modifiedAt
+        case deleted
+    }
+
+    /// Decodes and validates a goal; `emoji`, `note`, `schedule`, `endDay`, `templateID` may be
+    /// absent, `archived` and `deleted` default to false, `visibility` to private (MODEL-43).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(
+                id: c.decode(GoalID.self, forKey: .id),
+                title: c.decode(String.self, forKey: .title),
+                emoji: c.decodeIfPresent(String.self, forKey: .emoji),
+                note: c.decodeIfPresent(String.self, forKey: .note),
+                kind: c.decode(GoalKind.self, forKey: .kind),
+                schedule: c.decodeIfPresent(Schedule.self, forKey: .schedule),
+                startDay: c.decode(Day.self, forKey: .startDay),
+                endDay: c.decodeIfPresent(Day.self, forKey: .endDay),
+                archived: c.decodeIfPresent(Bool.self, forKey: .archived) ?? false,
+                visibility: c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private,
+                templateID: c.decodeIfPresent(TemplateID.self, forKey: .templateID),
+                createdAt: c.decode(Instant.self, forKey: .createdAt),
+                modifiedAt: c.decode(Instant.self, forKey: .modifiedAt),
+                deleted: c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
+        } catch let error as ModelError {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: c.codingPath, debugDescription: error.message, underlyingError: error))
+        }
+    }
+
+    /// Encodes every field; optional ones only when present, `archived` and `deleted` always.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(emoji, forKey: .emoji)
+        try c.encodeIfPresent(note, forKey: .note)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(schedule, forKey: .schedule)
+        try c.encode(startDay, forKey: .startDay)
+        try c.encodeIfPresent(endDay, forKey: .endDay)
+        try c.encode(archived, forKey: .archived)
+        try c.encode(visibility, forKey: .visibility)
+        try c.encodeIfPresent(templateID, forKey: .templateID)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(modifiedAt, forKey: .modifiedAt)
+        try c.encode(deleted, forKey: .deleted)
+    }
+}

@@ -1,0 +1,147 @@
+/// A point in time: UTC milliseconds since 1970-01-01T00:00:00Z, with no leap seconds.
+///
+/// Instants are kept beside Days for display and audit (`recordedAt`, `modifiedAt`); nothing that
+/// decides a streak or a due date reads them (MODEL-1). JSON and text use RFC 3339 in UTC with
+/// exactly three fraction digits, `2025-03-09T07:30:00.000Z` (MODEL-7).
+public struct Instant: Hashable, Comparable, Sendable {
+    /// Milliseconds since the Unix epoch; negative before it.
+    public let millisecondsSince1970: Int64
+
+    /// The earliest instant that has text: 0001-01-01T00:00:00.000Z.
+    public static let min = Instant(millisecondsSince1970: Int64(Day.min.daysSince1970) * 86_400_000)
+    /// The latest instant that has text: 9999-12-31T23:59:59.999Z.
+    public static let max = Instant(millisecondsSince1970: Int64(Day.max.daysSince1970 + 1) * 86_400_000 - 1)
+
+    /// The instant this many milliseconds after the epoch.
+    public init(millisecondsSince1970: Int64) {
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    /// Orders instants by time.
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    /// The instant `milliseconds` later.
+    public func adding(milliseconds: Int64) -> Instant {
+        Instant(millisecondsSince1970: millisecondsSince1970 + milliseconds)
+    }
+
+    /// Floor division that rounds toward negative infinity, as calendar arithmetic needs.
+    static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
+        let q = a / b
+        let r = a % b
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+}
+
+extension Instant: CustomStringConvertible {
+    /// RFC 3339 in UTC with milliseconds: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    public var description: String {
+        let (days, msOfDay) = Instant.floorDivide(millisecondsSince1970, 86_400_000)
+        guard Day.supportedRange.contains(Int(days)) else { return "\(millisecondsSince1970)ms" }
+        let day = Day(unchecked: Int(days))
+        let ms = Int(msOfDay)
+        return "\(day)T\(Day.pad(ms / 3_600_000, 2)):\(Day.pad(ms / 60_000 % 60, 2)):\(Day.pad(ms / 1000 % 60, 2))"
+            + ".\(Day.pad(ms % 1000, 3))Z"
+    }
+
+    /// Parses an RFC 3339 date-time (MODEL-7).
+    ///
+    /// Accepted: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of one to three digits, then `Z` or a
+    /// numeric offset `±HH:MM`. `T` and `Z` are upper case. Seconds 60 (leap seconds) and finer
+    /// precision than milliseconds are refused rather than silently changed.
+    /// - Throws: ``ModelError/Code/invalidInstant`` naming what was wrong.
+    public init(rfc3339 text: String) throws(ModelError) {
+        let b = Array(text.utf8)
+        func fail(_ why: String) -> ModelError {
+            ModelError(.invalidInstant, "\"\(text)\" is not an RFC 3339 instant: \(why)", rule: "MODEL-7")
+        }
+        func digits(_ start: Int, _ count: Int) throws(ModelError) -> Int {
+            guard start + count <= b.count else { throw fail("it ends early") }
+            var value = 0
+            for byte in b[start..<(start + count)] {
+                guard (48...57).contains(byte) else { throw fail("expected a digit at offset \(start)") }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        func expect(_ offset: Int, _ char: Character) throws(ModelError) {
+            guard offset < b.count, b[offset] == char.asciiValue! else {
+                throw fail("expected \"\(char)\" at offset \(offset)")
+            }
+        }
+        guard b.count >= 20 else { throw fail("it is too short") }
+        let day: Day
+        do {
+            try expect(4, "-")
+            try expect(7, "-")
+            day = try Day(year: try digits(0, 4), month: try digits(5, 2), day: try digits(8, 2))
+        } catch let error where error.code == .invalidDay {
+            throw fail("the date part is not a valid day")
+        }
+        try expect(10, "T")
+        let hour = try digits(11, 2)
+        try expect(13, ":")
+        let minute = try digits(14, 2)
+        try expect(16, ":")
+        let second = try digits(17, 2)
+        guard hour < 24, minute < 60, second < 60 else { throw fail("the time of day is out of range") }
+        var offset = 19
+        var millis = 0
+        if offset < b.count, b[offset] == UInt8(ascii: ".") {
+            offset += 1
+            var count = 0
+            while offset < b.count, (48...57).contains(b[offset]) {
+                count += 1
+                guard count <= 3 else { throw fail("more than three fraction digits") }
+                millis = millis * 10 + Int(b[offset] - 48)
+                offset += 1
+            }
+            guard count > 0 else { throw fail("a fraction needs at least one digit") }
+            for _ in count..<3 { millis *= 10 }
+        }
+        var zoneSeconds = 0
+        guard offset < b.count else { throw fail("the zone (Z or ±HH:MM) is missing") }
+        if b[offset] == UInt8(ascii: "Z") {
+            offset += 1
+        } else if b[offset] == UInt8(ascii: "+") || b[offset] == UInt8(ascii: "-") {
+            let sign = b[offset] == UInt8(ascii: "-") ? -1 : 1
+            let zh = try digits(offset + 1, 2)
+            try expect(offset + 3, ":")
+            let zm = try digits(offset + 4, 2)
+            guard zh < 24, zm < 60 else { throw fail("the zone offset is out of range") }
+            zoneSeconds = sign * (zh * 3600 + zm * 60)
+            offset += 6
+        } else {
+            throw fail("expected Z or ±HH:MM at offset \(offset)")
+        }
+        guard offset == b.count else { throw fail("unexpected text after the zone") }
+        let seconds = Int64(day.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60 + second - zoneSeconds)
+        let instant = Instant(millisecondsSince1970: seconds * 1000 + Int64(millis))
+        guard instant >= Instant.min, instant <= Instant.max else { throw fail("it is outside years 1...9999") }
+        self = instant
+    }
+}
+
+extension Instant: Codable {
+    /// Decodes an RFC 3339 string.
+    public init(from decoder: any Decoder) throws {
+        self = try decodeText(from: decoder) { (text: String) throws(ModelError) in try Instant(rfc3339: text) }
+    }
+
+    /// Encodes as RFC 3339 UTC with milliseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+import Foundation
+
+extension Instant {
+    /// The current instant from the system clock, to the millisecond.
+    public static var now: Instant {
+        Instant(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GlowModel
+import Testing
+
+@Suite("Model corpus")
+struct ModelCorpusTests {
+    static let cases = Corpus.cases(area: "model")
+
+    @Test("every case", arguments: cases)
+    func run(_ testCase: CorpusCase) throws {
+        let operation = try #require(
+            ModelOperations.all[testCase.operation], "no operation \(testCase.operation) in \(testCase.file)")
+        try CorpusCheck.check(testCase, operation)
+    }
+
+    @Test("the corpus has at least 120 cases and unique ids")
+    func size() {
+        #expect(Self.cases.count >= 120)
+        let ids = Self.cases.map(\.id)
+        #expect(Set(ids).count == ids.count, "duplicate case ids")
+    }
+
+    @Test("every MODEL rule has a case, and every case names defined rules")
+    func coverage() throws {
+        let defined = try Corpus.definedRules(document: "model.md", prefix: "MODEL")
+        #expect(defined.count >= 40)
+        let covered = Set(Self.cases.flatMap(\.rules))
+        let missing = defined.subtracting(covered).sorted()
+        #expect(missing.isEmpty, "rules without a case: \(missing)")
+        let undefined = covered.subtracting(defined).sorted()
+        #expect(undefined.isEmpty, "cases cite undefined rules: \(undefined)")
+    }
+}
+
+/// Compares what an operation did with what a case expects.
+enum CorpusCheck {
+    static func check(_ testCase: CorpusCase, _ operation: (JSONValue) throws -> JSONValue) throws {
+        let outcome: Result<JSONValue, any Error> = Result { try operation(testCase.input) }
+        switch outcome {
+        case .success(let output):
+            #expect(testCase.valid, "\(testCase.id): expected error \(testCase.error ?? .null), got \(output)")
+            if testCase.valid, let expected = testCase.expected {
+                #expect(output == expected, "\(testCase.id): \(testCase.comment)")
+            }
+        case .failure(let error as ModelError):
+            #expect(!testCase.valid, "\(testCase.id): unexpected error \(error)")
+            guard !testCase.valid, let expected = testCase.error else { return }
+            #expect(expected["code"]?.string == error.code.description, "\(testCase.id): got \(error)")
+            if let path = expected["path"]?.string {
+                #expect(path == error.path, "\(testCase.id): got \(error)")
+            }
+            if let issues = expected["issues"]?.array {
+                let actual = error.issues.map { JSONValue.object(["field": .string($0.field), "code": .string($0.code.rawValue)]) }
+                #expect(JSONValue.array(actual) == .array(issues), "\(testCase.id): got \(error.issues)")
+            }
+        case .failure(let error):
+            Issue.record("\(testCase.id): the case itself is broken: \(error)")
+        }
+    }
+}
