@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Settings every target shares, so the whole package builds under one set of rules.
 let sharedSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(

@@ -50,7 +50,9 @@ enum CorpusCheck {
                 #expect(path == error.path, "\(testCase.id): got \(error)")
             }
             if let issues = expected["issues"]?.array {
-                let actual = error.issues.map { JSONValue.object(["field": .string($0.field), "code": .string($0.code.rawValue)]) }
+                let actual = error.issues.map {
+                    JSONValue.object(["field": .string($0.field), "code": .string($0.code.rawValue)])
+                }
                 #expect(JSONValue.array(actual) == .array(issues), "\(testCase.id): got \(error.issues)")
             }
         case .failure(let error):

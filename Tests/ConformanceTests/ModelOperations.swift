@@ -26,7 +26,8 @@ enum ModelOperations {
         "instant.parse": { input in
             let instant = try Instant(rfc3339: try input.string("text"))
             return .object([
-                "canonical": .string(instant.description), "millisecondsSince1970": .int(Int(instant.millisecondsSince1970)),
+                "canonical": .string(instant.description),
+                "millisecondsSince1970": .int(Int(instant.millisecondsSince1970)),
             ])
         },
         "timezone.validate": { input in
@@ -125,7 +126,9 @@ enum ModelOperations {
         case "week":
             let weekStart = try decode(Weekday.self, try input.required("weekStart"))
             let week = day.week(startingOn: weekStart)
-            return .object(["first": .string(week.lowerBound.description), "last": .string(week.upperBound.description)])
+            return .object([
+                "first": .string(week.lowerBound.description), "last": .string(week.upperBound.description),
+            ])
         case "month":
             let month = day.calendarMonth
             return .object([
@@ -186,7 +189,9 @@ enum ModelOperations {
             case "skip": tap = .skip
             case "add": tap = .add(try Amount(parsing: try tapValue.string("amount")))
             case "count": tap = .count(try tapValue.int("delta"))
-            case "check": tap = .check(Set(try (tapValue.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") }))
+            case "check":
+                tap = .check(
+                    Set(try (tapValue.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") }))
             case "value": tap = .value(try Amount(parsing: try tapValue.string("value")))
             case "delete":
                 guard let current = entry else { throw CorpusInputError(description: "delete before any tap") }
@@ -194,7 +199,8 @@ enum ModelOperations {
                 continue
             case let other: throw CorpusInputError(description: "unknown tap \(other)")
             }
-            entry = try CheckIn.record(tap, for: goal, on: day, at: at, timeZone: zone, deviceID: device, existing: entry)
+            entry = try CheckIn.record(
+                tap, for: goal, on: day, at: at, timeZone: zone, deviceID: device, existing: entry)
         }
         guard let entry else { throw CorpusInputError(description: "no taps") }
         return try reencode(entry)

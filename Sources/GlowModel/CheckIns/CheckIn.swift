@@ -90,7 +90,8 @@ extension CheckInLog: Codable {
             let list = try c.decode([SubgoalItemID].self, forKey: .items)
             let set = Set(list)
             guard set.count == list.count else {
-                throw DecodingError.dataCorruptedError(forKey: .items, in: c, debugDescription: "an item is listed twice")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .items, in: c, debugDescription: "an item is listed twice")
             }
             self = .items(set)
         case .value: self = .value(try c.decode(Amount.self, forKey: .value))
@@ -232,7 +233,8 @@ public struct CheckIn: Hashable, Sendable {
         }
     }
 
-    private static func combine(_ log: CheckInLog?, _ tap: CheckInTap, kind: GoalKind) throws(ModelError) -> CheckInLog {
+    private static func combine(_ log: CheckInLog?, _ tap: CheckInTap, kind: GoalKind) throws(ModelError) -> CheckInLog
+    {
         let result: CheckInLog
         switch (log, tap) {
         case (.amount(let old)?, .add(let added)): result = .amount(try old.adding(added))

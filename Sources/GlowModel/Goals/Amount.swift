@@ -34,7 +34,9 @@ public struct Amount: Hashable, Comparable, Sendable {
     /// A whole amount.
     public init(_ whole: Int) throws(ModelError) {
         let (product, overflow) = Int64(whole).multipliedReportingOverflow(by: 1000)
-        guard !overflow else { throw ModelError(.invalidAmount, "\(whole) is beyond the amount limit", rule: "MODEL-17") }
+        guard !overflow else {
+            throw ModelError(.invalidAmount, "\(whole) is beyond the amount limit", rule: "MODEL-17")
+        }
         try self.init(thousandths: product)
     }
 

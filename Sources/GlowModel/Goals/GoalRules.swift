@@ -103,7 +103,9 @@ enum GoalRules {
             return issues + unitIssues(config.unit)
         case .countdown(let config):
             if let today, config.targetDay < today {
-                return [DraftIssue("kind.targetDay", .countdownInPast, "the countdown Day \(config.targetDay) has passed")]
+                return [
+                    DraftIssue("kind.targetDay", .countdownInPast, "the countdown Day \(config.targetDay) has passed")
+                ]
             }
             if config.targetDay < startDay {
                 return [

@@ -83,7 +83,8 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
             default:
-                throw ModelError(.invalidUUID, "\"\(text)\" has a non-hex character at offset \(index)", rule: "MODEL-15")
+                throw ModelError(
+                    .invalidUUID, "\"\(text)\" has a non-hex character at offset \(index)", rule: "MODEL-15")
             }
             if nibbles < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
             nibbles += 1

@@ -20,7 +20,8 @@ public enum InspirationCatalogue {
             [
                 template(1, "Meditate for 10 minutes", "🧘", .streak, .daily),
                 template(2, "Three mindful pauses", "🌬️", .tally(TallyConfig(dailyTarget: 3, unit: "pauses")), .daily),
-                template(3, "Gratitude list", "🙏", checklist(2, 3, ["Something small", "Someone kind", "Myself"]), .daily),
+                template(
+                    3, "Gratitude list", "🙏", checklist(2, 3, ["Something small", "Someone kind", "Myself"]), .daily),
                 template(
                     4, "Screen time after 9 pm", "📵", .value(ValueConfig(unit: "min", target: atMost(30))), .daily),
             ]),
@@ -37,8 +38,11 @@ public enum InspirationCatalogue {
         interest(
             4, "nutrition", "Nutrition", "🥗",
             [
-                template(1, "Drink 8 glasses of water", "💧", .tally(TallyConfig(dailyTarget: 8, unit: "glasses")), .daily),
-                template(2, "Five portions of fruit and veg", "🥦", .tally(TallyConfig(dailyTarget: 5, unit: "portions")), .daily),
+                template(
+                    1, "Drink 8 glasses of water", "💧", .tally(TallyConfig(dailyTarget: 8, unit: "glasses")), .daily),
+                template(
+                    2, "Five portions of fruit and veg", "🥦", .tally(TallyConfig(dailyTarget: 5, unit: "portions")),
+                    .daily),
                 template(3, "Cook at home", "🍳", .streak, .timesPerWeek(4)),
                 template(
                     4, "Sunday meal prep", "🥡", checklist(4, 4, ["Plan the week", "Shop", "Cook and portion"]),
@@ -50,7 +54,9 @@ public enum InspirationCatalogue {
                 template(1, "Read 20 pages", "📖", .tally(TallyConfig(dailyTarget: 20, unit: "pages")), .daily),
                 template(2, "Finish a book", "📚", .progress(ProgressConfig(target: amount(300), unit: "pages")), nil),
                 template(3, "Practise a language", "🗣️", .streak, .daily),
-                template(4, "Complete an online course", "🎓", .progress(ProgressConfig(target: amount(12), unit: "lessons")), nil),
+                template(
+                    4, "Complete an online course", "🎓", .progress(ProgressConfig(target: amount(12), unit: "lessons")),
+                    nil),
             ]),
         interest(
             6, "creativity", "Creativity", "🎨",
@@ -68,7 +74,9 @@ public enum InspirationCatalogue {
                 template(3, "Send a kind message", "💌", .streak, .daily),
                 template(
                     4, "Plan a get-together", "🎉",
-                    .subgoals(SubgoalsConfig(items: items(7, 4, ["Pick a date", "Invite friends", "Book a place"]), recurring: false)),
+                    .subgoals(
+                        SubgoalsConfig(
+                            items: items(7, 4, ["Pick a date", "Invite friends", "Book a place"]), recurring: false)),
                     nil),
             ]),
         interest(
@@ -96,7 +104,9 @@ public enum InspirationCatalogue {
 
     // MARK: - Building the table
 
-    private static func stableID<Kind: IdentifierKind>(_ interest: Int, _ number: Int, _ item: Int = 0) -> Identifier<Kind> {
+    private static func stableID<Kind: IdentifierKind>(_ interest: Int, _ number: Int, _ item: Int = 0) -> Identifier<
+        Kind
+    > {
         let numbers = UInt64(interest) << 16 | UInt64(number) << 8 | UInt64(item)
         return Identifier(high: 0x0190_A000_0000_7000, low: 0x8000_0000_0000_0000 | numbers)
     }
@@ -127,6 +137,8 @@ public enum InspirationCatalogue {
     }
 
     private static func amount(_ whole: Int) -> Amount { try! Amount(whole) }
-    private static func atLeast(_ whole: Int) -> ValueTarget { ValueTarget(comparison: .atLeast, amount: amount(whole)) }
+    private static func atLeast(_ whole: Int) -> ValueTarget {
+        ValueTarget(comparison: .atLeast, amount: amount(whole))
+    }
     private static func atMost(_ whole: Int) -> ValueTarget { ValueTarget(comparison: .atMost, amount: amount(whole)) }
 }

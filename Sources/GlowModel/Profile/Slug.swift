@@ -12,7 +12,8 @@ public struct Slug: Hashable, Comparable, Sendable, CustomStringConvertible {
         let valid =
             (1...40).contains(bytes.count) && bytes.first != UInt8(ascii: "-") && bytes.last != UInt8(ascii: "-")
             && bytes.allSatisfy {
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
                     || $0 == UInt8(ascii: "-")
             }
         guard valid else {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A point in time: UTC milliseconds since 1970-01-01T00:00:00Z, with no leap seconds.
 ///
 /// Instants are kept beside Days for display and audit (`recordedAt`, `modifiedAt`); nothing that
@@ -136,8 +138,6 @@ extension Instant: Codable {
         try container.encode(description)
     }
 }
-
-import Foundation
 
 extension Instant {
     /// The current instant from the system clock, to the millisecond.

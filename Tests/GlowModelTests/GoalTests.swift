@@ -1,0 +1,179 @@
+import Foundation
+import GlowModel
+import Testing
+
+@Suite("Goals, drafts and the catalogue")
+struct GoalTests {
+    static let today = try! Day(iso: "2026-11-29")
+    static let now = try! Instant(rfc3339: "2026-11-29T09:00:00Z")
+
+    @Test("the catalogue has eight interests of at least four valid templates, with unique ids")
+    func catalogue() throws {
+        let interests = InspirationCatalogue.interests
+        #expect(interests.count >= 8)
+        var templateIDs = Set<TemplateID>()
+        var kinds = Set<GoalKind.Name>()
+        for interest in interests {
+            #expect(interest.templates.count >= 4, "\(interest.id)")
+            #expect(InspirationCatalogue.interest(interest.id) == interest)
+            for template in interest.templates {
+                #expect(templateIDs.insert(template.id).inserted, "duplicate \(template.id)")
+                #expect(template.interestID == interest.id)
+                #expect(template.draft.templateID == template.id)
+                #expect(template.draft.validate(today: Self.today).isEmpty, "\(template.draft.title)")
+                #expect(InspirationCatalogue.template(template.id) == template)
+                let goal = try template.draft.makeGoal(id: GoalID(high: 1, low: 2), today: Self.today, now: Self.now)
+                #expect(goal.templateID == template.id)
+                kinds.insert(goal.kind.name)
+            }
+        }
+        #expect(kinds.isSuperset(of: [.single, .subgoals, .progress, .value, .tally, .streak]))
+    }
+
+    @Test("a valid draft becomes a goal that starts today with a one-entry schedule")
+    func draftToGoal() throws {
+        let draft = GoalDraft(
+            title: "  Read 20 pages ", emoji: "📖", kind: .tally(TallyConfig(dailyTarget: 20, unit: "pages")),
+            schedule: .timesPerWeek(5))
+        let goal = try draft.makeGoal(id: GoalID(high: 9, low: 9), today: Self.today, now: Self.now)
+        #expect(goal.title == "Read 20 pages")
+        #expect(goal.startDay == Self.today)
+        #expect(goal.schedule?.entries == [Schedule.Entry(effective: Self.today, rule: .timesPerWeek(5))])
+        #expect(goal.createdAt == Self.now && goal.modifiedAt == Self.now)
+        #expect(!goal.archived && !goal.deleted && goal.visibility == .private)
+    }
+
+    @Test("an invalid draft reports every issue and makes no goal")
+    func invalidDraft() {
+        let draft = GoalDraft(
+            title: "", kind: .streak, schedule: .weekdays([]), startDay: Self.today, endDay: Self.today.advanced(by: -1)
+        )
+        #expect(draft.validate(today: Self.today).map(\.code) == [.titleEmpty, .weekdaysEmpty, .endBeforeStart])
+        do {
+            _ = try draft.makeGoal(id: GoalID(high: 1, low: 1), today: Self.today, now: Self.now)
+            Issue.record("an invalid draft became a goal")
+        } catch {
+            #expect(error.code == .draftInvalid)
+            #expect(error.issues.count == 3)
+            #expect(error.path == "title")
+        }
+    }
+
+    @Test("a schedule change keeps judging past Days by the old rule")
+    func scheduleChange() throws {
+        let start = try Day(iso: "2025-01-01")
+        var schedule = try Schedule(.daily, from: start)
+        try schedule.change(to: .weekdays([.monday]), from: try Day(iso: "2025-02-01"))
+        try schedule.change(to: .everyNDays(3), from: try Day(iso: "2025-03-01"))
+        try schedule.change(to: .timesPerWeek(2), from: try Day(iso: "2025-02-15"))  // replaces the March entry
+        #expect(schedule.entries.map(\.rule) == [.daily, .weekdays([.monday]), .timesPerWeek(2)])
+        #expect(schedule.entry(on: try Day(iso: "2025-01-31")).rule == .daily)
+        #expect(schedule.entry(on: try Day(iso: "2025-12-31")).rule == .timesPerWeek(2))
+        #expect(throws: ModelError.self) { try schedule.change(to: .daily, from: try Day(iso: "2024-12-31")) }
+        #expect(throws: ModelError.self) { try schedule.change(to: .timesPerWeek(0), from: try Day(iso: "2025-06-01")) }
+        #expect(schedule.entries.count == 3, "a refused change leaves the schedule as it was")
+    }
+
+    @Test("goals refuse contradictions")
+    func goalValidation() throws {
+        let start = try Day(iso: "2025-01-01")
+        #expect(throws: ModelError.self) {
+            try Goal(
+                id: GoalID(high: 1, low: 1), title: "Walk", kind: .streak, schedule: nil, startDay: start,
+                createdAt: Self.now, modifiedAt: Self.now)
+        }
+        #expect(throws: ModelError.self) {
+            try Goal(
+                id: GoalID(high: 1, low: 1), title: "Walk", kind: .single, schedule: try Schedule(.daily, from: start),
+                startDay: start, createdAt: Self.now, modifiedAt: Self.now)
+        }
+    }
+
+    @Test("every catalogue goal survives a JSON round trip")
+    func jsonRoundTrip() throws {
+        for (index, template) in InspirationCatalogue.interests.flatMap(\.templates).enumerated() {
+            let goal = try template.draft.makeGoal(
+                id: GoalID(high: UInt64(index), low: 7), today: Self.today, now: Self.now)
+            let data = try GlowJSON.encode(goal)
+            #expect(try GlowJSON.decode(Goal.self, from: data) == goal)
+            #expect(try GlowJSON.encode(try GlowJSON.decode(Goal.self, from: data)) == data, "canonical output")
+        }
+    }
+
+    @Test("JSON errors name the path")
+    func jsonErrors() {
+        do {
+            _ = try GlowJSON.decode(Profile.self, from: #"{"userID": "x"}"#)
+            Issue.record("decoded an invalid profile")
+        } catch {
+            #expect(error.code == .invalidUUID)
+            #expect(error.path == "$.userID")
+        }
+        do {
+            _ = try GlowJSON.decode([Weekday].self, from: #"["monday", "someday"]"#)
+            Issue.record("decoded an unknown weekday")
+        } catch {
+            #expect(error.code == .unknownEnumCase)
+            #expect(error.path == "$[1]")
+            #expect(error.message.contains("someday"))
+        }
+    }
+}
+
+@Suite("Check-ins")
+struct CheckInTests {
+    static let device = DeviceID(high: 0xD, low: 0xD)
+    static let day = try! Day(iso: "2025-03-09")
+
+    func goal(_ kind: GoalKind) throws -> Goal {
+        let start = try Day(iso: "2025-01-01")
+        let now = try Instant(rfc3339: "2025-01-01T00:00:00Z")
+        return try Goal(
+            id: GoalID(high: 1, low: 1), title: "Goal", kind: kind,
+            schedule: kind.isRecurring ? try Schedule(.daily, from: start) : nil, startDay: start, createdAt: now,
+            modifiedAt: now)
+    }
+
+    @Test("an existing entry of another goal or Day is refused")
+    func wrongKey() throws {
+        let streak = try goal(.streak)
+        let at = try Instant(rfc3339: "2025-03-09T10:00:00Z")
+        let entry = try CheckIn.record(.done, for: streak, on: Self.day, at: at, timeZone: .utc, deviceID: Self.device)
+        #expect(throws: ModelError.self) {
+            try CheckIn.record(
+                .done, for: streak, on: Self.day.advanced(by: 1), at: at, timeZone: .utc,
+                deviceID: Self.device, existing: entry)
+        }
+    }
+
+    @Test("a refused tap leaves the stored entry untouched")
+    func refusedTap() throws {
+        let tally = try goal(.tally(TallyConfig(dailyTarget: 8, unit: "")))
+        let at = try Instant(rfc3339: "2025-03-09T10:00:00Z")
+        let entry = try CheckIn.record(
+            .count(2), for: tally, on: Self.day, at: at, timeZone: .utc, deviceID: Self.device)
+        let copy = entry
+        #expect(throws: ModelError.self) {
+            try CheckIn.record(
+                .value(try Amount(3)), for: tally, on: Self.day, at: at, timeZone: .utc,
+                deviceID: Self.device, existing: entry)
+        }
+        #expect(entry == copy)
+        #expect(entry.log == .tally(2))
+    }
+
+    @Test("amounts beyond the limit are refused, not wrapped")
+    func amountLimit() throws {
+        let big = try Amount(parsing: "999999999999.999")
+        #expect(throws: ModelError.self) { try big.adding(try Amount(parsing: "0.001")) }
+        #expect(try big.adding(try Amount(parsing: "-0.999")).description == "999999999999")
+    }
+
+    @Test(
+        "instants round-trip through text",
+        arguments: [0, -1, 1_741_505_400_123, Instant.min.millisecondsSince1970, Instant.max.millisecondsSince1970])
+    func instantText(millis: Int64) throws {
+        let instant = Instant(millisecondsSince1970: millis)
+        #expect(try Instant(rfc3339: instant.description) == instant)
+    }
+}
