@@ -273,8 +273,8 @@ extension CheckIn: Codable {
     /// Decodes and validates a check-in; `note` may be absent, `deleted` defaults to false.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
+        self = try validated(at: c.codingPath) {
+            try Self(
                 goalID: c.decode(GoalID.self, forKey: .goalID), day: c.decode(Day.self, forKey: .day),
                 log: c.decode(CheckInLog.self, forKey: .log),
                 firstRecordedAt: c.decode(Instant.self, forKey: .firstRecordedAt),
@@ -284,9 +284,6 @@ extension CheckIn: Codable {
                 note: c.decodeIfPresent(String.self, forKey: .note),
                 modifiedAt: c.decode(Instant.self, forKey: .modifiedAt),
                 deleted: c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
-        } catch let error as ModelError {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: c.codingPath, debugDescription: error.message, underlyingError: error))
         }
     }
 

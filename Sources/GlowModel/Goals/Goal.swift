@@ -126,8 +126,8 @@ extension Goal: Codable {
     /// absent, `archived` and `deleted` default to false, `visibility` to private (MODEL-43).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
+        self = try validated(at: c.codingPath) {
+            try Self(
                 id: c.decode(GoalID.self, forKey: .id),
                 title: c.decode(String.self, forKey: .title),
                 emoji: c.decodeIfPresent(String.self, forKey: .emoji),
@@ -142,9 +142,6 @@ extension Goal: Codable {
                 createdAt: c.decode(Instant.self, forKey: .createdAt),
                 modifiedAt: c.decode(Instant.self, forKey: .modifiedAt),
                 deleted: c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
-        } catch let error as ModelError {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: c.codingPath, debugDescription: error.message, underlyingError: error))
         }
     }
 

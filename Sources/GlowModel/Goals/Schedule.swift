@@ -185,7 +185,7 @@ extension Schedule: Codable {
         do {
             try self.init(entries: entries)
         } catch {
-            throw decodingFailure(error, in: container)
+            throw decodingFailure(error, at: container.codingPath)
         }
     }
 

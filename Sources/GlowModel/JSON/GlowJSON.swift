@@ -92,10 +92,20 @@ public enum GlowJSON {
     }
 }
 
-/// Throws a `DecodingError` that carries `error`, so ``GlowJSON`` reports its code at this path.
-func decodingFailure(_ error: ModelError, in container: any SingleValueDecodingContainer) -> DecodingError {
-    DecodingError.dataCorrupted(
-        .init(codingPath: container.codingPath, debugDescription: error.description, underlyingError: error))
+/// A `DecodingError` that carries `error`, so ``GlowJSON`` reports its code at `codingPath`
+/// (followed by the error's own relative path, if it has one).
+func decodingFailure(_ error: ModelError, at codingPath: [any CodingKey]) -> DecodingError {
+    DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+}
+
+/// Runs a validating initialiser inside a decoder, so its ``ModelError`` keeps its code and
+/// gains the JSON path of the value being decoded.
+func validated<T>(at codingPath: [any CodingKey], _ make: () throws -> T) throws -> T {
+    do {
+        return try make()
+    } catch let error as ModelError {
+        throw decodingFailure(error, at: codingPath)
+    }
 }
 
 /// Decodes a string through a parser that throws ``ModelError``.
@@ -105,7 +115,7 @@ func decodeText<T>(from decoder: any Decoder, _ parse: (String) throws(ModelErro
     do {
         return try parse(text)
     } catch {
-        throw decodingFailure(error, in: container)
+        throw decodingFailure(error, at: container.codingPath)
     }
 }
 

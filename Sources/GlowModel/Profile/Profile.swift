@@ -70,8 +70,8 @@ extension Profile: Codable {
     /// none and `themeID` to `default`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        do {
-            try self.init(
+        self = try validated(at: c.codingPath) {
+            try Self(
                 userID: c.decode(UserID.self, forKey: .userID),
                 displayName: c.decode(String.self, forKey: .displayName),
                 photoReference: c.decodeIfPresent(String.self, forKey: .photoReference),
@@ -80,9 +80,6 @@ extension Profile: Codable {
                 boundary: c.decode(DayBoundary.self, forKey: .boundary),
                 createdAt: c.decode(Instant.self, forKey: .createdAt),
                 modifiedAt: c.decode(Instant.self, forKey: .modifiedAt))
-        } catch let error as ModelError {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: c.codingPath, debugDescription: error.message, underlyingError: error))
         }
     }
 

@@ -17,7 +17,8 @@ public struct DayBoundary: Hashable, Sendable {
     public init(timeZone: TimeZoneID, dayStartMinutes: Int = 0, weekStart: Weekday = .monday) throws(ModelError) {
         guard (0..<1440).contains(dayStartMinutes) else {
             throw ModelError(
-                .invalidDayStart, "a day start of \(dayStartMinutes) minutes is outside 0 ..< 1440", rule: "MODEL-9")
+                .invalidDayStart, "a day start of \(dayStartMinutes) minutes is outside 0 ..< 1440",
+                path: "dayStartMinutes", rule: "MODEL-9")
         }
         self.timeZone = timeZone
         self.dayStartMinutes = dayStartMinutes
@@ -130,16 +131,11 @@ extension DayBoundary: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let minutes = try container.decode(Int.self, forKey: .dayStartMinutes)
-        do {
-            try self.init(
+        self = try validated(at: container.codingPath) {
+            try DayBoundary(
                 timeZone: try container.decode(TimeZoneID.self, forKey: .timeZone),
                 dayStartMinutes: minutes,
                 weekStart: try container.decode(Weekday.self, forKey: .weekStart))
-        } catch let error as ModelError {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: container.codingPath + [CodingKeys.dayStartMinutes], debugDescription: error.message,
-                    underlyingError: error))
         }
     }
 }
