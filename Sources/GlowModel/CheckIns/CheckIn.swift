@@ -287,18 +287,4 @@ extension CheckIn: Codable {
         }
     }
 
-    /// Encodes every field; `note` only when present.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(goalID, forKey: .goalID)
-        try c.encode(day, forKey: .day)
-        try c.encode(log, forKey: .log)
-        try c.encode(firstRecordedAt, forKey: .firstRecordedAt)
-        try c.encode(lastRecordedAt, forKey: .lastRecordedAt)
-        try c.encode(timeZone, forKey: .timeZone)
-        try c.encode(deviceID, forKey: .deviceID)
-        try c.encodeIfPresent(note, forKey: .note)
-        try c.encode(modifiedAt, forKey: .modifiedAt)
-        try c.encode(deleted, forKey: .deleted)
-    }
 }

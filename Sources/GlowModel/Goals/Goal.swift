@@ -145,22 +145,4 @@ extension Goal: Codable {
         }
     }
 
-    /// Encodes every field; optional ones only when present, `archived` and `deleted` always.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encodeIfPresent(emoji, forKey: .emoji)
-        try c.encodeIfPresent(note, forKey: .note)
-        try c.encode(kind, forKey: .kind)
-        try c.encodeIfPresent(schedule, forKey: .schedule)
-        try c.encode(startDay, forKey: .startDay)
-        try c.encodeIfPresent(endDay, forKey: .endDay)
-        try c.encode(archived, forKey: .archived)
-        try c.encode(visibility, forKey: .visibility)
-        try c.encodeIfPresent(templateID, forKey: .templateID)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(modifiedAt, forKey: .modifiedAt)
-        try c.encode(deleted, forKey: .deleted)
-    }
 }

@@ -83,16 +83,4 @@ extension Profile: Codable {
         }
     }
 
-    /// Encodes every field; `photoReference` only when present.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userID, forKey: .userID)
-        try c.encode(displayName, forKey: .displayName)
-        try c.encodeIfPresent(photoReference, forKey: .photoReference)
-        try c.encode(interests, forKey: .interests)
-        try c.encode(themeID, forKey: .themeID)
-        try c.encode(boundary, forKey: .boundary)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(modifiedAt, forKey: .modifiedAt)
-    }
 }
