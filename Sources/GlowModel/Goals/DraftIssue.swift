@@ -52,6 +52,10 @@ public struct DraftIssue: Hashable, Sendable, Codable, CustomStringConvertible {
         public static let itemTitleInvalid = Code(rawValue: "item_title_invalid")
         /// Two checklist items share an id.
         public static let itemDuplicate = Code(rawValue: "item_duplicate")
+        /// Archive periods are empty, open before the last, out of order or overlapping.
+        public static let archiveInvalid = Code(rawValue: "archive_invalid")
+        /// A forgiveness allowance is outside 1...3 per week or 1...10 per month.
+        public static let forgivenessOutOfRange = Code(rawValue: "forgiveness_out_of_range")
         /// The goal was modified before it was created.
         public static let modifiedBeforeCreated = Code(rawValue: "modified_before_created")
     }

@@ -35,8 +35,10 @@ public struct Goal: Hashable, Sendable, Identifiable {
     public var startDay: Day
     /// The last Day the goal counts, if it ends.
     public var endDay: Day?
-    /// Whether the person has put the goal away; archived goals are never due.
-    public var archived: Bool
+    /// The spans of Days the goal was put away, in order; archived Days are never due (MODEL-47).
+    public var archiveHistory: [ArchivePeriod]
+    /// Missed due Days forgiven automatically per week or month, if any (MODEL-48).
+    public var forgiveness: Forgiveness?
     /// Who may see it.
     public var visibility: Visibility
     /// The template it was made from, if any.
@@ -53,7 +55,8 @@ public struct Goal: Hashable, Sendable, Identifiable {
     /// - Throws: ``ModelError/Code/invalidGoal`` with every problem in ``ModelError/issues``.
     public init(
         id: GoalID, title: String, emoji: String? = nil, note: String? = nil, kind: GoalKind,
-        schedule: Schedule?, startDay: Day, endDay: Day? = nil, archived: Bool = false,
+        schedule: Schedule?, startDay: Day, endDay: Day? = nil, archiveHistory: [ArchivePeriod] = [],
+        forgiveness: Forgiveness? = nil,
         visibility: Visibility = .private, templateID: TemplateID? = nil, createdAt: Instant,
         modifiedAt: Instant, deleted: Bool = false
     ) throws(ModelError) {
@@ -65,7 +68,8 @@ public struct Goal: Hashable, Sendable, Identifiable {
         self.schedule = schedule
         self.startDay = startDay
         self.endDay = endDay
-        self.archived = archived
+        self.archiveHistory = archiveHistory
+        self.forgiveness = forgiveness
         self.visibility = visibility
         self.templateID = templateID
         self.createdAt = createdAt
@@ -93,6 +97,7 @@ public struct Goal: Hashable, Sendable, Identifiable {
         } else if kind.isRecurring {
             issues.append(DraftIssue("schedule", .scheduleMissing, "a recurring goal needs a schedule"))
         }
+        issues += lifecycleIssues()
         if modifiedAt < createdAt {
             issues.append(DraftIssue("modifiedAt", .modifiedBeforeCreated, "modifiedAt is before createdAt"))
         }
@@ -114,7 +119,8 @@ extension Goal: Codable {
         case schedule
         case startDay
         case endDay
-        case archived
+        case archiveHistory
+        case forgiveness
         case visibility
         case templateID
         case createdAt
@@ -123,7 +129,8 @@ extension Goal: Codable {
     }
 
     /// Decodes and validates a goal; `emoji`, `note`, `schedule`, `endDay`, `templateID` may be
-    /// absent, `archived` and `deleted` default to false, `visibility` to private (MODEL-43).
+    /// absent, `archiveHistory` defaults to none, `forgiveness` to none, `deleted` to false and
+    /// `visibility` to private (MODEL-43).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self = try validated(at: c.codingPath) {
@@ -136,7 +143,8 @@ extension Goal: Codable {
                 schedule: c.decodeIfPresent(Schedule.self, forKey: .schedule),
                 startDay: c.decode(Day.self, forKey: .startDay),
                 endDay: c.decodeIfPresent(Day.self, forKey: .endDay),
-                archived: c.decodeIfPresent(Bool.self, forKey: .archived) ?? false,
+                archiveHistory: c.decodeIfPresent([ArchivePeriod].self, forKey: .archiveHistory) ?? [],
+                forgiveness: c.decodeIfPresent(Forgiveness.self, forKey: .forgiveness),
                 visibility: c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private,
                 templateID: c.decodeIfPresent(TemplateID.self, forKey: .templateID),
                 createdAt: c.decode(Instant.self, forKey: .createdAt),

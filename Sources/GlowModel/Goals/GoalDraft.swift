@@ -17,6 +17,8 @@ public struct GoalDraft: Hashable, Sendable {
     public var startDay: Day?
     /// The last Day, if it ends.
     public var endDay: Day?
+    /// Missed due Days to forgive per week or month, if any.
+    public var forgiveness: Forgiveness?
     /// Who may see it.
     public var visibility: Visibility
     /// The template it started from, if any.
@@ -25,7 +27,8 @@ public struct GoalDraft: Hashable, Sendable {
     /// A draft.
     public init(
         title: String, emoji: String? = nil, note: String? = nil, kind: GoalKind, schedule: ScheduleRule? = nil,
-        startDay: Day? = nil, endDay: Day? = nil, visibility: Visibility = .private, templateID: TemplateID? = nil
+        startDay: Day? = nil, endDay: Day? = nil, forgiveness: Forgiveness? = nil, visibility: Visibility = .private,
+        templateID: TemplateID? = nil
     ) {
         self.title = title
         self.emoji = emoji
@@ -34,6 +37,7 @@ public struct GoalDraft: Hashable, Sendable {
         self.schedule = schedule
         self.startDay = startDay
         self.endDay = endDay
+        self.forgiveness = forgiveness
         self.visibility = visibility
         self.templateID = templateID
     }
@@ -44,6 +48,7 @@ public struct GoalDraft: Hashable, Sendable {
         var issues = GoalRules.issues(
             title: title, emoji: emoji, note: note, kind: kind, scheduleRule: schedule, startDay: start,
             endDay: endDay, today: today)
+        issues += GoalRules.issues(forgiveness: forgiveness)
         if kind.isRecurring, schedule == nil {
             issues.append(DraftIssue("schedule", .scheduleMissing, "choose when this goal is due"))
         } else if !kind.isRecurring, schedule != nil {
@@ -67,7 +72,8 @@ public struct GoalDraft: Hashable, Sendable {
             return try Goal(
                 id: id, title: title, emoji: emoji, note: note, kind: kind,
                 schedule: try schedule.map { rule throws(ModelError) in try Schedule(rule, from: start) },
-                startDay: start, endDay: endDay, visibility: visibility, templateID: templateID,
+                startDay: start, endDay: endDay, forgiveness: forgiveness, visibility: visibility,
+                templateID: templateID,
                 createdAt: now, modifiedAt: now)
         } catch {
             throw ModelError(.draftInvalid, error.message, path: error.path, rule: "MODEL-46", issues: error.issues)
@@ -84,6 +90,7 @@ extension GoalDraft: Codable {
         case schedule
         case startDay
         case endDay
+        case forgiveness
         case visibility
         case templateID
     }
@@ -99,6 +106,7 @@ extension GoalDraft: Codable {
             schedule: try c.decodeIfPresent(ScheduleRule.self, forKey: .schedule),
             startDay: try c.decodeIfPresent(Day.self, forKey: .startDay),
             endDay: try c.decodeIfPresent(Day.self, forKey: .endDay),
+            forgiveness: try c.decodeIfPresent(Forgiveness.self, forKey: .forgiveness),
             visibility: try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private,
             templateID: try c.decodeIfPresent(TemplateID.self, forKey: .templateID))
     }

@@ -49,6 +49,15 @@ enum GoalRules {
         return issues
     }
 
+    static func issues(forgiveness: Forgiveness?) -> [DraftIssue] {
+        guard let forgiveness, !(1...forgiveness.limit).contains(forgiveness.allowance) else { return [] }
+        return [
+            DraftIssue(
+                "forgiveness.allowance", .forgivenessOutOfRange,
+                "forgive 1...\(forgiveness.limit) days per \(forgiveness.period.rawValue)")
+        ]
+    }
+
     private static func unitIssues(_ unit: String) -> [DraftIssue] {
         unit.count > unitLimit
             ? [DraftIssue("kind.unit", .unitTooLong, "the unit has \(unit.count) characters; at most \(unitLimit)")]

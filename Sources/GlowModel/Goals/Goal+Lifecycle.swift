@@ -1,0 +1,105 @@
+/// A span of Days during which a goal was put away: from `from` up to, not including, `until`
+/// (MODEL-47). An open span (`until` nil) means the goal is archived now.
+public struct ArchivePeriod: Hashable, Sendable, Codable {
+    /// The first archived Day.
+    public var from: Day
+    /// The Day the goal came back, or nil while it is still archived.
+    public var until: Day?
+
+    /// A period.
+    public init(from: Day, until: Day? = nil) {
+        self.from = from
+        self.until = until
+    }
+
+    /// Whether `day` lies in the period.
+    public func contains(_ day: Day) -> Bool {
+        day >= from && (until.map { day < $0 } ?? true)
+    }
+}
+
+/// How many missed due Days are forgiven automatically in each calendar week or month, so that
+/// one bad day does not cost a long streak (MODEL-48).
+public struct Forgiveness: Hashable, Sendable, Codable {
+    /// The calendar period an allowance covers.
+    public enum Period: String, CaseIterable, Hashable, Sendable, Codable {
+        /// A calendar week, by the profile's week start.
+        case week
+        /// A calendar month.
+        case month
+
+        /// Decodes `week` or `month`.
+        public init(from decoder: any Decoder) throws {
+            self = try decodeEnumName(Period.self, from: decoder)
+        }
+    }
+
+    /// Missed due Days forgiven per period: 1...3 per week, 1...10 per month.
+    public var allowance: Int
+    /// The period the allowance resets with.
+    public var period: Period
+
+    /// An allowance.
+    public init(allowance: Int, period: Period) {
+        self.allowance = allowance
+        self.period = period
+    }
+
+    /// The largest allowance a period may have.
+    public var limit: Int { period == .week ? 3 : 10 }
+}
+
+extension Goal {
+    /// Whether the goal is archived now: its last archive period is open.
+    public var archived: Bool {
+        archiveHistory.last.map { $0.until == nil } ?? false
+    }
+
+    /// Whether `day` lies in an archive period.
+    public func isArchived(on day: Day) -> Bool {
+        archiveHistory.contains { $0.contains(day) }
+    }
+
+    /// Puts the goal away from `day` on; Days from then on are not due until it is unarchived.
+    ///
+    /// - Throws: ``ModelError/Code/invalidGoal`` when it is archived already or `day` is not after
+    ///   the last period's end.
+    public mutating func archive(from day: Day, at instant: Instant) throws(ModelError) {
+        var copy = self
+        copy.archiveHistory.append(ArchivePeriod(from: day))
+        copy.modifiedAt = Swift.max(modifiedAt, instant)
+        try copy.validate()
+        self = copy
+    }
+
+    /// Brings the goal back from `day` on; the archived Days stay not due.
+    ///
+    /// - Throws: ``ModelError/Code/invalidGoal`` when it is not archived or `day` is not after the
+    ///   period's first Day.
+    public mutating func unarchive(from day: Day, at instant: Instant) throws(ModelError) {
+        guard archived else {
+            throw ModelError(.invalidGoal, "the goal is not archived", path: "archiveHistory", rule: "MODEL-47")
+        }
+        var copy = self
+        copy.archiveHistory[copy.archiveHistory.count - 1].until = day
+        copy.modifiedAt = Swift.max(modifiedAt, instant)
+        try copy.validate()
+        self = copy
+    }
+
+    /// The archive and forgiveness problems of this goal, as issues.
+    func lifecycleIssues() -> [DraftIssue] {
+        var issues: [DraftIssue] = []
+        for (index, period) in archiveHistory.enumerated() {
+            let field = "archiveHistory[\(index)]"
+            if let until = period.until, until <= period.from {
+                issues.append(DraftIssue(field, .archiveInvalid, "an archive period must end after it starts"))
+            } else if period.until == nil, index != archiveHistory.count - 1 {
+                issues.append(DraftIssue(field, .archiveInvalid, "only the last archive period may be open"))
+            } else if index > 0, let previousEnd = archiveHistory[index - 1].until, period.from < previousEnd {
+                issues.append(DraftIssue(field, .archiveInvalid, "archive periods must be in order and not overlap"))
+            }
+        }
+        return issues + GoalRules.issues(forgiveness: forgiveness)
+    }
+}
