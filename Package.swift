@@ -10,13 +10,17 @@ let package = Package(
     name: "GlowRitual",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
-        .library(name: "GlowModel", targets: ["GlowModel"])
+        .library(name: "GlowModel", targets: ["GlowModel"]),
+        .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "GlowModel", swiftSettings: sharedSettings),
+        .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
-        .testTarget(name: "ConformanceTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowStreaksTests", dependencies: ["GlowStreaks"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
     ],
     swiftLanguageModes: [.v6]
 )

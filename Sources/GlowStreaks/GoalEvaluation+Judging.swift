@@ -1,0 +1,158 @@
+import GlowModel
+
+extension GoalEvaluation {
+    /// Judges one N-per-period period once all its Days up to today are seen (STREAK-12,
+    /// STREAK-13 of periods).
+    ///
+    /// The target is N, or the number of the period's Days in the goal's life when fewer. The
+    /// period is met when that many Days are done (surplus does not carry over); a closed period
+    /// that is not met is excused when skips make up the difference, and missed otherwise; the
+    /// open period (today's) never breaks a streak.
+    mutating func finish(_ period: PeriodAccumulator, schedule: Schedule, units: inout [Unit]) {
+        let clipped = clippedDays(of: period.calendar, entry: period.key.entry, in: schedule)
+        let lifeDays = clipped.map { $0.filter(isInLife).count } ?? 0
+        let target = Swift.min(period.target, lifeDays)
+        let doneDays = period.seen.filter { $0.outcome == .done }.map(\.day)
+        let skips = period.seen.filter { $0.outcome == .skipped }.count
+        let open = (clipped?.upperBound ?? period.calendar.upperBound) >= today
+        let met = target > 0 && doneDays.count >= target
+        let excused = !met && skips > 0 && doneDays.count + skips >= target
+        periodsMet[period.key] = met
+        for (day, outcome) in period.seen {
+            let status: DayStatus
+            switch outcome {
+            case .done: status = .done
+            case .skipped: status = .skipped
+            case .partial(let thousandths): status = .partial(thousandths: thousandths)
+            case .none, .failed:
+                if day == today {
+                    status = met ? .notDue : .pending
+                } else {
+                    status = open || met || excused || target == 0 ? .notDue : .missed
+                }
+            }
+            statuses[index(day)] = status
+        }
+        guard target > 0 else { return }
+        if met {
+            units.append(.counted(start: doneDays[0], end: doneDays[target - 1]))
+            judgements.append((doneDays[target - 1], true))
+        } else if !open && !excused {
+            units.append(.broken)
+            judgements.append((clipped!.upperBound, false))
+        }
+    }
+
+    /// Turns the judged units into streaks and milestones (STREAK-14 ... STREAK-16, STREAK-20).
+    mutating func collectStreaks(_ units: [Unit]) {
+        var runs: [(start: Day, ends: [Day])] = []
+        var running: (start: Day, ends: [Day])? = nil
+        for unit in units {
+            switch unit {
+            case .counted(let start, let end):
+                if running == nil { running = (start, []) }
+                running!.ends.append(end)
+            case .broken:
+                if let run = running { runs.append(run) }
+                running = nil
+            }
+        }
+        if let run = running {
+            runs.append(run)
+            currentStreak = Streak(length: run.ends.count, start: run.start, end: run.ends.last!)
+        }
+        for run in runs where run.ends.count > (longestStreak?.length ?? 0) {
+            longestStreak = Streak(length: run.ends.count, start: run.start, end: run.ends.last!)
+        }
+        for run in runs {
+            for threshold in Milestone.thresholds where threshold <= run.ends.count {
+                milestones.append(
+                    Milestone(
+                        id: Milestone.ID(goalID: goal.id, milestone: threshold, streakStart: run.start),
+                        reachedOn: run.ends[threshold - 1]))
+            }
+        }
+    }
+
+    /// Statuses and completion of one-off kinds (STREAK-13).
+    ///
+    /// Progress accumulates over the Days in order: checked items join, amounts add, done is
+    /// done. The goal is complete from the first Day after which its progress stayed at or above
+    /// the target; earlier Days with progress are partly done.
+    mutating func evaluateOneOff(entries: [Day: CheckIn]) {
+        if case .countdown(let config) = goal.kind {
+            completion = countdownCompletion(config)
+            if config.targetDay <= judgedThrough, config.targetDay >= goal.startDay, isInLife(config.targetDay) {
+                statuses[index(config.targetDay)] = .done
+                levels[index(config.targetDay)] = 4
+            } else if today < config.targetDay, today <= judgedThrough, isInLife(today) {
+                statuses[index(today)] = .pending
+            }
+            return
+        }
+        let target: Int64
+        switch goal.kind {
+        case .subgoals(let config): target = Int64(config.items.count)
+        case .progress(let config): target = config.target.thousandths
+        default: target = 1
+        }
+        var progress: Int64 = 0
+        var checked = Set<SubgoalItemID>()
+        var completedOn: Day? = nil
+        var record: [(day: Day, progress: Int64)] = []
+        for day in entries.keys.sorted() {
+            let log = entries[day]!.log
+            guard CheckIn.accepts(log, for: goal.kind) else { continue }
+            switch (goal.kind, log) {
+            case (.subgoals(let config), .items(let items)):
+                checked.formUnion(config.items.map(\.id).filter(items.contains))
+                progress = Int64(checked.count)
+            case (_, .amount(let amount)):
+                progress += amount.thousandths
+            default:
+                progress = 1
+            }
+            if progress >= target {
+                completedOn = completedOn ?? day
+            } else {
+                completedOn = nil
+            }
+            record.append((day, progress))
+        }
+        for (day, dayProgress) in record {
+            let status: DayStatus
+            if day == completedOn {
+                status = .done
+            } else if let completedOn, day > completedOn {
+                status = .notDue
+            } else if dayProgress > 0 {
+                status = .partial(thousandths: Int(Swift.min(999, Swift.max(1, dayProgress * 1000 / target))))
+            } else {
+                status = .notDue
+            }
+            statuses[index(day)] = status
+            if case .partial(let thousandths) = status {
+                levels[index(day)] = 1 + thousandths * 3 / 1000
+            } else if status == .done {
+                levels[index(day)] = 4
+            }
+        }
+        if completedOn == nil, today <= judgedThrough, isInLife(today), statuses[index(today)] == .notDue {
+            statuses[index(today)] = .pending
+        }
+        let fraction = Swift.max(0, progress) * 1000 / target
+        completion = Completion(
+            done: completedOn != nil, doneOn: completedOn, thousandths: Int(Swift.min(fraction, Int64(Int.max))))
+    }
+
+    /// A countdown's completion: done on and after its target Day (STREAK-13).
+    func countdownCompletion(_ config: CountdownConfig) -> Completion {
+        let span = goal.startDay.days(to: config.targetDay)
+        let elapsed = goal.startDay.days(to: today)
+        let thousandths = span <= 0 ? 1000 : Swift.min(1000, Swift.max(0, elapsed * 1000 / span))
+        let done = today >= config.targetDay
+        return Completion(
+            done: done, doneOn: done ? config.targetDay : nil, thousandths: thousandths,
+            daysLeft: today.days(to: config.targetDay))
+    }
+}

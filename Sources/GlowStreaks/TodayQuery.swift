@@ -1,0 +1,61 @@
+import GlowModel
+
+/// One goal in the Today view (STREAK-22).
+public struct TodayItem: Hashable, Sendable {
+    /// The goal.
+    public var goalID: GoalID
+    /// Its title.
+    public var title: String
+    /// Its emoji, if any.
+    public var emoji: String?
+    /// Its kind.
+    public var kind: GoalKind.Name
+    /// Today's status: pending, partial, done or skipped.
+    public var status: DayStatus
+    /// How far: today's share of the day's target for recurring kinds, the completion for one-off
+    /// kinds, in thousandths (over 1000 for progress past its target).
+    public var thousandths: Int
+    /// The current streak's length (0 when none is running).
+    public var streak: Int
+    /// For countdowns: Days left to the target Day.
+    public var daysLeft: Int?
+}
+
+/// The Today view: the goals that need or got attention today (STREAK-22).
+public enum TodayQuery {
+    /// The goals on today's list, ordered by creation (then identifier), so the list does not
+    /// jump around as goals get done.
+    ///
+    /// - Complexity: O(c + g·d) for c check-ins, g goals and d Days of their histories.
+    public static func items(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day) -> [TodayItem] {
+        evaluations(goals: goals, checkIns: checkIns, weekStart: weekStart, today: today)
+            .filter(\.isOnToday)
+            .map { evaluation in
+                let status = evaluation.status(on: today)
+                let thousandths: Int
+                if let completion = evaluation.completion {
+                    thousandths = completion.thousandths
+                } else if case .partial(let value) = status {
+                    thousandths = value
+                } else {
+                    thousandths = status == .done ? 1000 : 0
+                }
+                return TodayItem(
+                    goalID: evaluation.goal.id, title: evaluation.goal.title, emoji: evaluation.goal.emoji,
+                    kind: evaluation.goal.kind.name, status: status, thousandths: thousandths,
+                    streak: evaluation.currentStreak?.length ?? 0, daysLeft: evaluation.completion?.daysLeft)
+            }
+    }
+
+    /// Evaluations of every live goal, in display order: by creation instant, then identifier.
+    public static func evaluations(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day)
+        -> [GoalEvaluation]
+    {
+        let byGoal = Dictionary(grouping: checkIns, by: \.goalID)
+        return
+            goals
+            .filter { !$0.deleted }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            .map { GoalEvaluation(goal: $0, checkIns: byGoal[$0.id] ?? [], weekStart: weekStart, today: today) }
+    }
+}
