@@ -12,15 +12,19 @@ let package = Package(
     products: [
         .library(name: "GlowModel", targets: ["GlowModel"]),
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
+        .library(name: "GlowWire", targets: ["GlowWire"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "GlowModel", swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowStreaksTests", dependencies: ["GlowStreaks"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowWireTests", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
+            name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"],
+            swiftSettings: sharedSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,12 @@ enum Corpus {
 
     static let specDirectory = repositoryRoot.appendingPathComponent("Spec")
 
+    /// The areas: the folders of `Spec/corpus`.
+    static var areas: [String] {
+        let directory = specDirectory.appendingPathComponent("corpus")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
     static func files(area: String) -> [URL] {
         let directory = specDirectory.appendingPathComponent("corpus").appendingPathComponent(area)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

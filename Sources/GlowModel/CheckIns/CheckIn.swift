@@ -150,6 +150,8 @@ public struct CheckIn: Hashable, Sendable {
     public var modifiedAt: Instant
     /// Whether the entry was undone: a tombstone that merge keeps and streaks ignore.
     public var deleted: Bool
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
 
     /// The (goal, Day) key.
     public var key: CheckInKey { CheckInKey(goalID: goalID, day: day) }
@@ -189,7 +191,8 @@ public struct CheckIn: Hashable, Sendable {
     /// Records a tap for `goal` at `instant`, into `existing` (this goal's entry for the same
     /// Day, if any) or a new entry (MODEL-35).
     ///
-    /// A tap of the same sort as the stored log combines with it: amounts add, tally counts add
+    /// The tap's instant is kept to the whole second. A tap of the same sort as the stored log
+    /// combines with it: amounts add, tally counts add
     /// (never below 0), checked items join, a value replaces the earlier value, done stays done.
     /// A tap of another sort (done after a skip, say) replaces the log. A deleted entry starts over.
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when the tap does not fit the goal's kind
@@ -203,6 +206,10 @@ public struct CheckIn: Hashable, Sendable {
         }
         let current = existing.flatMap { $0.deleted ? nil : $0 }
         let log = try combine(current?.log, tap, kind: goal.kind)
+        // MODEL-35: taps are kept to the whole second; that is all display and audit need, and it
+        // keeps the binary form of a check-in to a few bytes.
+        let instant = Instant(
+            millisecondsSince1970: Instant.floorDivide(instant.millisecondsSince1970, 1000).quotient * 1000)
         return try CheckIn(
             goalID: goal.id, day: day, log: log, firstRecordedAt: current?.firstRecordedAt ?? instant,
             lastRecordedAt: Swift.max(instant, current?.lastRecordedAt ?? instant), timeZone: timeZone,

@@ -5,6 +5,13 @@ public struct ArchivePeriod: Hashable, Sendable, Codable {
     public var from: Day
     /// The Day the goal came back, or nil while it is still archived.
     public var until: Day?
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case from
+        case until
+    }
 
     /// A period.
     public init(from: Day, until: Day? = nil) {
@@ -38,6 +45,14 @@ public struct Forgiveness: Hashable, Sendable, Codable {
     public var allowance: Int
     /// The period the allowance resets with.
     public var period: Period
+
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case allowance
+        case period
+    }
 
     /// An allowance.
     public init(allowance: Int, period: Period) {

@@ -49,6 +49,8 @@ public struct Goal: Hashable, Sendable, Identifiable {
     public var modifiedAt: Instant
     /// Whether this is a deletion tombstone.
     public var deleted: Bool
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
 
     /// A goal, validated.
     ///

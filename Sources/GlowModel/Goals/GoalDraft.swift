@@ -23,6 +23,8 @@ public struct GoalDraft: Hashable, Sendable {
     public var visibility: Visibility
     /// The template it started from, if any.
     public var templateID: TemplateID?
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
 
     /// A draft.
     public init(

@@ -67,6 +67,13 @@ public struct SubgoalItem: Hashable, Sendable, Codable {
     public var id: SubgoalItemID
     /// What to do, 1...80 characters.
     public var title: String
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case title
+    }
 
     /// An item.
     public init(id: SubgoalItemID, title: String) {
@@ -81,6 +88,13 @@ public struct SubgoalsConfig: Hashable, Sendable, Codable {
     public var items: [SubgoalItem]
     /// Whether the checklist repeats on a schedule (true) or is done once (false).
     public var recurring: Bool
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case items
+        case recurring
+    }
 
     /// A checklist configuration.
     public init(items: [SubgoalItem], recurring: Bool) {
@@ -95,6 +109,13 @@ public struct ProgressConfig: Hashable, Sendable, Codable {
     public var target: Amount
     /// The unit shown beside amounts, such as `km` or `pages`; up to 24 characters, may be empty.
     public var unit: String
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case target
+        case unit
+    }
 
     /// A progress configuration.
     public init(target: Amount, unit: String) {
@@ -122,6 +143,13 @@ public struct ValueTarget: Hashable, Sendable, Codable {
     public var comparison: Comparison
     /// The target; zero or more (at most 0 minutes of doom-scrolling is a fair goal).
     public var amount: Amount
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case comparison
+        case amount
+    }
 
     /// A target.
     public init(comparison: Comparison, amount: Amount) {
@@ -136,6 +164,13 @@ public struct ValueConfig: Hashable, Sendable, Codable {
     public var unit: String
     /// The daily target, or nil when values are only recorded.
     public var target: ValueTarget?
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case unit
+        case target
+    }
 
     /// A value configuration.
     public init(unit: String, target: ValueTarget?) {
@@ -150,6 +185,13 @@ public struct TallyConfig: Hashable, Sendable, Codable {
     public var dailyTarget: Int
     /// The unit shown beside counts, such as `glasses`; up to 24 characters, may be empty.
     public var unit: String
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case dailyTarget
+        case unit
+    }
 
     /// A tally configuration.
     public init(dailyTarget: Int, unit: String) {
@@ -162,6 +204,12 @@ public struct TallyConfig: Hashable, Sendable, Codable {
 public struct CountdownConfig: Hashable, Sendable, Codable {
     /// The Day being counted down to.
     public var targetDay: Day
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case targetDay
+    }
 
     /// A countdown configuration.
     public init(targetDay: Day) {

@@ -110,6 +110,13 @@ public struct Schedule: Hashable, Sendable {
         public var effective: Day
         /// The rule.
         public var rule: ScheduleRule
+        /// Fields of the binary form this version does not know (MODEL-49).
+        public var unknownFields = UnknownFields()
+
+        private enum CodingKeys: String, CodingKey {
+            case effective
+            case rule
+        }
 
         /// An entry.
         public init(effective: Day, rule: ScheduleRule) {

@@ -8,6 +8,15 @@ public struct Interest: Hashable, Sendable, Identifiable, Codable {
     public let emoji: String
     /// The templates offered for this interest, in display order.
     public let templates: [GoalTemplate]
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case name
+        case emoji
+        case templates
+    }
 
     /// An interest.
     public init(id: Slug, name: String, emoji: String, templates: [GoalTemplate]) {
@@ -27,6 +36,14 @@ public struct GoalTemplate: Hashable, Sendable, Identifiable, Codable {
     /// The draft, with no start Day (it starts on the Day it is used) and ``GoalDraft/templateID``
     /// set to ``id``.
     public let draft: GoalDraft
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
+
+    private enum CodingKeys: String, CodingKey {
+        case id
+        case interestID
+        case draft
+    }
 
     /// A template; the draft is stamped with the template's id.
     public init(id: TemplateID, interestID: Slug, draft: GoalDraft) {

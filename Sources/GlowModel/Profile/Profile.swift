@@ -18,6 +18,8 @@ public struct Profile: Hashable, Sendable, Identifiable {
     public var createdAt: Instant
     /// When it last changed.
     public var modifiedAt: Instant
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
 
     /// The person's identifier.
     public var id: UserID { userID }

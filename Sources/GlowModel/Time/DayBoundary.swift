@@ -10,6 +10,8 @@ public struct DayBoundary: Hashable, Sendable {
     public let dayStartMinutes: Int
     /// The first day of a calendar week.
     public let weekStart: Weekday
+    /// Fields of the binary form this version does not know (MODEL-49).
+    public var unknownFields = UnknownFields()
 
     /// Creates a boundary.
     ///

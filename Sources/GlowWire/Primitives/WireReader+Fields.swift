@@ -1,0 +1,138 @@
+import GlowModel
+
+extension WireReader {
+    /// Reads every field of the current message. `handle` returns false for a field it does not
+    /// know (or a value it cannot represent), and that field's bytes go to `unknown`, in order
+    /// (WIRE-7).
+    package mutating func forEachField(
+        unknown: inout [UInt8], _ handle: (inout WireReader, Field) throws(WireError) -> Bool
+    ) throws(WireError) {
+        while let field = try next() {
+            let afterTag = offset
+            if try handle(&self, field) { continue }
+            if offset == afterTag { try skip(field) }
+            append(field.start..<offset, to: &unknown)
+        }
+    }
+
+    /// Checks that a known field came with the wire type its declaration gives (WIRE-12).
+    package func expect(_ field: Field, _ type: WireType) throws(WireError) {
+        guard field.type == type else {
+            throw WireError(
+                .invalidWireType, at: field.start,
+                "field \(field.number) has wire type \(field.type.rawValue), expected \(type.rawValue)",
+                rule: "WIRE-12")
+        }
+    }
+
+    package mutating func readUInt(_ field: Field) throws(WireError) -> UInt64 {
+        try expect(field, .varint)
+        return try varint()
+    }
+
+    /// A `uint32` field as an Int; values above 2^32 − 1 are refused, not truncated (WIRE-16).
+    package mutating func readUInt32(_ field: Field) throws(WireError) -> Int {
+        let value = try readUInt(field)
+        guard value <= UInt64(UInt32.max) else {
+            throw WireError(.invalidValue, at: field.start, "\(value) does not fit a uint32", rule: "WIRE-16")
+        }
+        return Int(value)
+    }
+
+    package mutating func readSInt(_ field: Field) throws(WireError) -> Int64 {
+        unzigzag(try readUInt(field))
+    }
+
+    package mutating func readBool(_ field: Field) throws(WireError) -> Bool {
+        try readUInt(field) != 0
+    }
+
+    package mutating func readString(_ field: Field) throws(WireError) -> String {
+        try expect(field, .lengthDelimited)
+        return try string(try lengthDelimited())
+    }
+
+    package mutating func readBytes(_ field: Field) throws(WireError) -> [UInt8] {
+        try expect(field, .lengthDelimited)
+        return bytes(try lengthDelimited())
+    }
+
+    /// A 16-byte big-endian identifier (WIRE-17).
+    package mutating func readID<Kind: IdentifierKind>(_ field: Field) throws(WireError) -> Identifier<Kind> {
+        let raw = try readBytes(field)
+        guard raw.count == 16 else {
+            throw WireError(
+                .invalidValue, at: field.start, "an identifier has \(raw.count) bytes, not 16", rule: "WIRE-17")
+        }
+        return Identifier(wireBytes: raw)
+    }
+
+    /// A Day as sint32 days since 1970-01-01, in the supported range (WIRE-17).
+    package mutating func readDay(_ field: Field) throws(WireError) -> Day {
+        try day(try readSInt(field), at: field.start)
+    }
+
+    package func day(_ value: Int64, at offset: Int) throws(WireError) -> Day {
+        guard let number = Int(exactly: value), let day = try? Day(daysSince1970: number) else {
+            throw WireError(.invalidValue, at: offset, "day \(value) is outside years 1...9999", rule: "WIRE-17")
+        }
+        return day
+    }
+
+    /// An instant as sint64 milliseconds, in the supported range (WIRE-17).
+    package mutating func readInstant(_ field: Field) throws(WireError) -> Instant {
+        let instant = Instant(millisecondsSince1970: try readSInt(field))
+        guard instant >= .min, instant <= .max else {
+            throw WireError(.invalidValue, at: field.start, "an instant is outside years 1...9999", rule: "WIRE-17")
+        }
+        return instant
+    }
+
+    /// An amount as sint64 thousandths (WIRE-17).
+    package mutating func readAmount(_ field: Field) throws(WireError) -> Amount {
+        let value = try readSInt(field)
+        guard let amount = try? Amount(thousandths: value) else {
+            throw WireError(.invalidValue, at: field.start, "amount \(value) is beyond the limit", rule: "WIRE-17")
+        }
+        return amount
+    }
+
+    /// A repeated varint field, packed or not (WIRE-6).
+    package mutating func readRepeated(_ field: Field, _ each: (UInt64) throws(WireError) -> Void) throws(WireError) {
+        switch field.type {
+        case .varint:
+            try each(try varint())
+        case .lengthDelimited:
+            try nestedPacked(each)
+        default:
+            try expect(field, .varint)
+        }
+    }
+
+    private mutating func nestedPacked(_ each: (UInt64) throws(WireError) -> Void) throws(WireError) {
+        let range = try lengthDelimited()
+        var inner = self
+        inner.restrict(to: range)
+        while !inner.isAtEnd { try each(try inner.varint()) }
+    }
+}
+
+extension Identifier {
+    /// The identifier with these 16 big-endian bytes.
+    init(wireBytes raw: [UInt8]) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for index in 0..<8 {
+            high = high << 8 | UInt64(raw[index])
+            low = low << 8 | UInt64(raw[index + 8])
+        }
+        self.init(high: high, low: low)
+    }
+
+    /// The 16 big-endian bytes.
+    var wireBytes: [UInt8] {
+        (0..<16).map { index in
+            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8)))
+        }
+    }
+}

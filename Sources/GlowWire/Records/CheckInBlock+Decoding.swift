@@ -1,0 +1,191 @@
+import GlowModel
+
+/// The columns of a CheckInBlock as read, checked against each other once the message ends
+/// (WIRE-20 ... WIRE-24). Every column grows only as input bytes are consumed, so a hostile
+/// `count` cannot make the reader allocate.
+struct Columns {
+    let start: Int
+    var goalID: GoalID?
+    var count = 0
+    var firstDay: Int64 = 0
+    var dayGaps: [UInt64] = []
+    var logTypes: [UInt64] = []
+    var logNumbers: [Int64] = []
+    var itemTable: [SubgoalItemID] = []
+    var itemRefs: [UInt64] = []
+    var firstSeconds: [Int64] = []
+    var firstMillis: [UInt64] = []
+    var lastAfterFirst: [UInt64] = []
+    var modifiedAfterLast: [Int64] = []
+    var zoneTable: [String] = []
+    var zoneRefs: [UInt64] = []
+    var deviceTable: [DeviceID] = []
+    var deviceRefs: [UInt64] = []
+    var deletedGaps: [UInt64] = []
+    var noteGaps: [UInt64] = []
+    var notes: [String] = []
+    var extraGaps: [UInt64] = []
+    var extras: [[UInt8]] = []
+
+    init(start: Int) {
+        self.start = start
+    }
+
+    mutating func read(_ f: WireReader.Field, from r: inout WireReader) throws(WireError) -> Bool {
+        switch f.number {
+        case 1: goalID = try r.readID(f)
+        case 2: count = try r.readUInt32(f)
+        case 3: firstDay = try r.readSInt(f)
+        case 4: try r.readRepeated(f) { dayGaps.append($0) }
+        case 5: try r.readRepeated(f) { logTypes.append($0) }
+        case 6: try r.readRepeated(f) { logNumbers.append(unzigzag($0)) }
+        case 7:
+            let raw = try r.readBytes(f)
+            guard raw.count == 16 else { throw fail("an item id has \(raw.count) bytes, not 16", at: f.start) }
+            itemTable.append(SubgoalItemID(wireBytes: raw))
+        case 8: try r.readRepeated(f) { itemRefs.append($0) }
+        case 9: try r.readRepeated(f) { firstSeconds.append(unzigzag($0)) }
+        case 10: try r.readRepeated(f) { firstMillis.append($0) }
+        case 11: try r.readRepeated(f) { lastAfterFirst.append($0) }
+        case 12: try r.readRepeated(f) { modifiedAfterLast.append(unzigzag($0)) }
+        case 13: zoneTable.append(try r.readString(f))
+        case 14: try r.readRepeated(f) { zoneRefs.append($0) }
+        case 15: deviceTable.append(try r.readID(f))
+        case 16: try r.readRepeated(f) { deviceRefs.append($0) }
+        case 17: try r.readRepeated(f) { deletedGaps.append($0) }
+        case 18: try r.readRepeated(f) { noteGaps.append($0) }
+        case 19: notes.append(try r.readString(f))
+        case 20: try r.readRepeated(f) { extraGaps.append($0) }
+        case 21: extras.append(try r.readBytes(f))
+        default: return false
+        }
+        return true
+    }
+
+    func fail(_ message: String, at offset: Int? = nil) -> WireError {
+        WireError(.invalidValue, at: offset ?? start, "check-in block: \(message)", rule: "WIRE-24")
+    }
+
+    /// A per-entry column: empty (all default) or exactly `count` values.
+    func column<T>(_ values: [T], _ name: String, default value: T) throws(WireError) -> [T] {
+        if values.isEmpty { return Array(repeating: value, count: count) }
+        guard values.count == count else { throw fail("\(name) has \(values.count) values for \(count) entries") }
+        return values
+    }
+
+    /// A sparse column: a first index, then gaps of at least 1, all below `count`.
+    func indexes(_ gaps: [UInt64], _ name: String) throws(WireError) -> [Int] {
+        var result: [Int] = []
+        var index = -1
+        for (position, gap) in gaps.enumerated() {
+            guard position == 0 || gap >= 1, gap < UInt64(count) else { throw fail("\(name) is out of order or range") }
+            index = position == 0 ? Int(gap) : index + Int(gap)
+            guard index < count else { throw fail("\(name) points past the last entry") }
+            result.append(index)
+        }
+        return result
+    }
+
+    func build(_ reader: WireReader) throws(WireError) -> CheckInBlock {
+        guard let goalID else { throw fail("the block has no goal id") }
+        guard count > 0 else {
+            guard dayGaps.isEmpty, logTypes.isEmpty, firstSeconds.isEmpty else {
+                throw fail("an empty block has columns")
+            }
+            return try reader.validated(at: start) { () throws(ModelError) in
+                try CheckInBlock(goalID: goalID, checkIns: [])
+            }
+        }
+        guard dayGaps.count == count - 1 else {
+            throw fail("day_gaps has \(dayGaps.count) values for \(count) entries")
+        }
+        var days: [Day] = [try reader.day(firstDay, at: start)]
+        for gap in dayGaps {
+            guard gap >= 1, gap <= UInt64(Day.supportedRange.count) else { throw fail("a Day gap of \(gap)") }
+            days.append(try reader.day(Int64(days[days.count - 1].daysSince1970) + Int64(gap), at: start))
+        }
+        let types = try column(logTypes, "log_types", default: 0)
+        let seconds = try column(firstSeconds, "first_seconds", default: 0)
+        let millis = try column(firstMillis, "first_millis", default: 0)
+        let lastDelta = try column(lastAfterFirst, "last_after_first", default: 0)
+        let modifiedDelta = try column(modifiedAfterLast, "modified_after_last", default: 0)
+        let zoneIndexes = try column(zoneRefs, "zone_refs", default: 0)
+        let deviceIndexes = try column(deviceRefs, "device_refs", default: 0)
+        let zones = try zoneTable.map { (name) throws(WireError) in
+            try reader.validated(at: start) { () throws(ModelError) in try TimeZoneID(name) }
+        }
+        let deleted = Set(try indexes(deletedGaps, "deleted_gaps"))
+        let noted = try indexes(noteGaps, "note_gaps")
+        let extra = try indexes(extraGaps, "extra_gaps")
+        guard notes.count == noted.count else { throw fail("\(notes.count) notes for \(noted.count) noted entries") }
+        guard extras.count == extra.count else { throw fail("\(extras.count) extras for \(extra.count) entries") }
+        let noteOf = Dictionary(uniqueKeysWithValues: zip(noted, notes))
+        let extraOf = Dictionary(uniqueKeysWithValues: zip(extra, extras))
+        var numbers = logNumbers.makeIterator()
+        var refs = itemRefs.makeIterator()
+        var secondsOfDay: Int64 = 0
+        var checkIns: [CheckIn] = []
+        for index in 0..<count {
+            let log: CheckInLog
+            switch types[index] {
+            case 0: log = .done
+            case 1: log = .skip
+            case 2, 3, 5:
+                guard let number = numbers.next() else { throw fail("log_numbers has too few values") }
+                if types[index] == 3 {
+                    guard (0...Int64(UInt32.max)).contains(number) else { throw fail("a tally of \(number)") }
+                    log = .tally(Int(number))
+                } else {
+                    guard let amount = try? Amount(thousandths: number) else {
+                        throw fail("amount \(number) is beyond the limit")
+                    }
+                    log = types[index] == 2 ? .amount(amount) : .value(amount)
+                }
+            case 4:
+                guard let itemCount = refs.next(), itemCount <= UInt64(itemRefs.count) else {
+                    throw fail("item_refs ends early")
+                }
+                var items = Set<SubgoalItemID>()
+                for _ in 0..<itemCount {
+                    guard let ref = refs.next(), ref < UInt64(itemTable.count) else {
+                        throw fail("an item reference is out of range")
+                    }
+                    items.insert(itemTable[Int(ref)])
+                }
+                log = .items(items)
+            default:
+                throw fail("log type \(types[index]) is unknown")
+            }
+            guard zoneIndexes[index] < UInt64(zones.count) else { throw fail("a time-zone reference is out of range") }
+            guard deviceIndexes[index] < UInt64(deviceTable.count) else {
+                throw fail("a device reference is out of range")
+            }
+            guard millis[index] < 1000 else { throw fail("first_millis has \(millis[index])") }
+            let (secondsSum, overflow) = secondsOfDay.addingReportingOverflow(seconds[index])
+            guard !overflow else { throw fail("first_seconds overflows") }
+            secondsOfDay = secondsSum
+            let firstMS = (Int64(days[index].daysSince1970) * 86_400 + secondsOfDay).multipliedReportingOverflow(
+                by: 1000)
+            guard !firstMS.overflow, lastDelta[index] <= UInt64(Int64.max) else { throw fail("an instant overflows") }
+            let first = Instant(millisecondsSince1970: firstMS.partialValue + Int64(millis[index]))
+            let last = first.adding(milliseconds: Int64(lastDelta[index]))
+            let modified = last.adding(milliseconds: modifiedDelta[index])
+            guard first >= .min, last <= .max, modified >= .min, modified <= .max else {
+                throw fail("an instant is outside years 1...9999")
+            }
+            var checkIn = try reader.validated(at: start) { () throws(ModelError) in
+                try CheckIn(
+                    goalID: goalID, day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last,
+                    timeZone: zones[Int(zoneIndexes[index])], deviceID: deviceTable[Int(deviceIndexes[index])],
+                    note: noteOf[index], modifiedAt: modified, deleted: deleted.contains(index))
+            }
+            checkIn.unknownFields = UnknownFields(bytes: extraOf[index] ?? [])
+            checkIns.append(checkIn)
+        }
+        guard numbers.next() == nil else { throw fail("log_numbers has values left over") }
+        guard refs.next() == nil else { throw fail("item_refs has values left over") }
+        return try reader.validated(at: start) { () throws(ModelError) in
+            try CheckInBlock(goalID: goalID, checkIns: checkIns)
+        }
+    }
+}

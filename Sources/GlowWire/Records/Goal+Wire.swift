@@ -1,0 +1,183 @@
+import GlowModel
+
+private let goalKinds = KindFields(base: 5)
+private let entryRules = RuleFields(base: 2)
+
+extension Goal: WireRecord {
+    package func encodeFields(to writer: inout WireWriter) {
+        writer.bytes(1, id.wireBytes)
+        writer.string(2, title)
+        if let emoji { writer.presentString(3, emoji) }
+        if let note { writer.presentString(4, note) }
+        goalKinds.encode(kind, to: &writer)
+        for entry in schedule?.entries ?? [] {
+            writer.message(12) { w in
+                w.sint(1, Int64(entry.effective.daysSince1970))
+                entryRules.encode(entry.rule, to: &w)
+                w.raw(entry.unknownFields.bytes)
+            }
+        }
+        writer.sint(13, Int64(startDay.daysSince1970))
+        if let endDay { writer.presentSInt(14, Int64(endDay.daysSince1970)) }
+        for period in archiveHistory {
+            writer.message(15) { w in
+                w.sint(1, Int64(period.from.daysSince1970))
+                if let until = period.until { w.presentSInt(2, Int64(until.daysSince1970)) }
+                w.raw(period.unknownFields.bytes)
+            }
+        }
+        if let forgiveness { writer.message(16) { forgiveness.encodeFields(to: &$0) } }
+        writer.uint(17, visibility.wireNumber)
+        if let templateID { writer.bytes(18, templateID.wireBytes) }
+        writer.sint(19, createdAt.millisecondsSince1970)
+        writer.sint(20, modifiedAt.millisecondsSince1970)
+        writer.bool(21, deleted)
+        writer.raw(unknownFields.bytes)
+    }
+
+    package static func decodeFields(from reader: inout WireReader) throws(WireError) -> Goal {
+        let start = reader.offset
+        var id: GoalID?
+        var title = ""
+        var emoji: String?
+        var note: String?
+        var kind: GoalKind?
+        var entries: [Schedule.Entry] = []
+        var startDay = Day(unchecked: 0)
+        var endDay: Day?
+        var archive: [ArchivePeriod] = []
+        var forgiveness: Forgiveness?
+        var visibility = Visibility.private
+        var templateID: TemplateID?
+        var createdAt = Instant(millisecondsSince1970: 0)
+        var modifiedAt = Instant(millisecondsSince1970: 0)
+        var deleted = false
+        var unknown: [UInt8] = []
+        try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
+            if try goalKinds.decode(f, from: &r, into: &kind) { return true }
+            switch f.number {
+            case 1: id = try r.readID(f)
+            case 2: title = try r.readString(f)
+            case 3: emoji = try r.readString(f)
+            case 4: note = try r.readString(f)
+            case 12:
+                try r.expect(f, .lengthDelimited)
+                entries.append(
+                    try r.nested { (e: inout WireReader) throws(WireError) in try Schedule.Entry.decode(from: &e) })
+            case 13: startDay = try r.readDay(f)
+            case 14: endDay = try r.readDay(f)
+            case 15:
+                try r.expect(f, .lengthDelimited)
+                archive.append(
+                    try r.nested { (a: inout WireReader) throws(WireError) in try ArchivePeriod.decode(from: &a) })
+            case 16:
+                try r.expect(f, .lengthDelimited)
+                var merged = forgiveness ?? Forgiveness(allowance: 0, period: .week)
+                try r.nested { (g: inout WireReader) throws(WireError) in try merged.decodeFields(from: &g) }
+                forgiveness = merged
+            case 17:
+                guard let value = Visibility(wireNumber: try r.readUInt(f)) else { return false }
+                visibility = value
+            case 18: templateID = try r.readID(f)
+            case 19: createdAt = try r.readInstant(f)
+            case 20: modifiedAt = try r.readInstant(f)
+            case 21: deleted = try r.readBool(f)
+            default: return false
+            }
+            return true
+        }
+        guard let id else { throw WireError(.invalidValue, at: start, "a goal has no id", rule: "WIRE-16") }
+        guard let kind else {
+            throw WireError(.invalidValue, at: start, "a goal has no kind this version knows", rule: "WIRE-16")
+        }
+        var goal = try reader.validated(at: start) { () throws(ModelError) in
+            try Goal(
+                id: id, title: title, emoji: emoji, note: note, kind: kind,
+                schedule: entries.isEmpty ? nil : try Schedule(entries: entries), startDay: startDay, endDay: endDay,
+                archiveHistory: archive, forgiveness: forgiveness, visibility: visibility, templateID: templateID,
+                createdAt: createdAt, modifiedAt: modifiedAt, deleted: deleted)
+        }
+        goal.unknownFields = UnknownFields(bytes: unknown)
+        return goal
+    }
+}
+
+extension Schedule.Entry {
+    static func decode(from reader: inout WireReader) throws(WireError) -> Schedule.Entry {
+        let start = reader.offset
+        var effective = Day(unchecked: 0)
+        var rule: ScheduleRule?
+        var unknown: [UInt8] = []
+        try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
+            if try entryRules.decode(f, from: &r, into: &rule) { return true }
+            guard f.number == 1 else { return false }
+            effective = try r.readDay(f)
+            return true
+        }
+        guard let rule else {
+            throw WireError(
+                .invalidValue, at: start, "a schedule entry has no rule this version knows", rule: "WIRE-16")
+        }
+        var entry = Schedule.Entry(effective: effective, rule: rule)
+        entry.unknownFields = UnknownFields(bytes: unknown)
+        return entry
+    }
+}
+
+extension ArchivePeriod {
+    static func decode(from reader: inout WireReader) throws(WireError) -> ArchivePeriod {
+        var period = ArchivePeriod(from: Day(unchecked: 0))
+        try reader.forEachField(unknown: &period.unknownFields.bytes) { (r, f) throws(WireError) in
+            switch f.number {
+            case 1: period.from = try r.readDay(f)
+            case 2: period.until = try r.readDay(f)
+            default: return false
+            }
+            return true
+        }
+        return period
+    }
+}
+
+extension Forgiveness {
+    func encodeFields(to writer: inout WireWriter) {
+        writer.uint(1, UInt64(allowance))
+        writer.uint(2, period == .month ? 1 : 0)
+        writer.raw(unknownFields.bytes)
+    }
+
+    mutating func decodeFields(from reader: inout WireReader) throws(WireError) {
+        try reader.forEachField(unknown: &unknownFields.bytes) { (r, f) throws(WireError) in
+            switch f.number {
+            case 1: allowance = try r.readUInt32(f)
+            case 2:
+                switch try r.readUInt(f) {
+                case 0: period = .week
+                case 1: period = .month
+                default: return false
+                }
+            default: return false
+            }
+            return true
+        }
+    }
+}
+
+extension Visibility {
+    var wireNumber: UInt64 {
+        switch self {
+        case .private: 0
+        case .friends: 1
+        case .public: 2
+        }
+    }
+
+    init?(wireNumber: UInt64) {
+        switch wireNumber {
+        case 0: self = .private
+        case 1: self = .friends
+        case 2: self = .public
+        default: return nil
+        }
+    }
+}

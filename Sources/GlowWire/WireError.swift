@@ -1,0 +1,79 @@
+/// The one error type GlowWire throws: a stable code, the byte offset where decoding stopped,
+/// and a message a person can act on.
+public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable, machine-readable error code, as the corpus spells it.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Storage: String, Hashable, Sendable {
+            case truncated
+            case malformedVarint = "malformed_varint"
+            case invalidFieldNumber = "invalid_field_number"
+            case invalidWireType = "invalid_wire_type"
+            case depthLimit = "depth_limit"
+            case limitExceeded = "limit_exceeded"
+            case invalidUTF8 = "invalid_utf8"
+            case invalidValue = "invalid_value"
+        }
+
+        fileprivate let storage: Storage
+
+        /// The code's stable text.
+        public var description: String { storage.rawValue }
+
+        /// The input ends inside a field, or a length points past the end (WIRE-9).
+        public static let truncated = Code(storage: .truncated)
+        /// A varint longer than 10 bytes, or whose 10th byte overflows 64 bits (WIRE-10).
+        public static let malformedVarint = Code(storage: .malformedVarint)
+        /// Field number 0 or above 2^29 − 1 (WIRE-11).
+        public static let invalidFieldNumber = Code(storage: .invalidFieldNumber)
+        /// Wire type 3, 4, 6 or 7, or a known field with the wrong wire type (WIRE-12).
+        public static let invalidWireType = Code(storage: .invalidWireType)
+        /// Messages nested deeper than the limit (WIRE-13).
+        public static let depthLimit = Code(storage: .depthLimit)
+        /// The input is larger than the message-size limit (WIRE-14).
+        public static let limitExceeded = Code(storage: .limitExceeded)
+        /// A string field that is not valid UTF-8 (WIRE-15).
+        public static let invalidUTF8 = Code(storage: .invalidUTF8)
+        /// A well-formed field whose value the model refuses: a Day out of range, an identifier
+        /// that is not 16 bytes, an unknown enum value in a set, a goal that breaks its rules (WIRE-16).
+        public static let invalidValue = Code(storage: .invalidValue)
+    }
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// The byte offset in the input where the problem was found.
+    public let offset: Int
+    /// A sentence a person can act on.
+    public let message: String
+    /// The spec rule that was broken.
+    public let rule: String?
+
+    package init(_ code: Code, at offset: Int, _ message: String, rule: String? = nil) {
+        self.code = code
+        self.offset = offset
+        self.message = message
+        self.rule = rule
+    }
+
+    /// `code at offset N: message [rule]`.
+    public var description: String {
+        "\(code) at offset \(offset): \(message)" + (rule.map { " [\($0)]" } ?? "")
+    }
+}
+
+/// Bounds that every decode enforces, so hostile input can neither crash the reader nor make it
+/// allocate more than the input justifies (WIRE-13, WIRE-14).
+public struct WireLimits: Hashable, Sendable {
+    /// The largest input accepted, in bytes.
+    public var maxMessageSize: Int
+    /// How deeply messages may nest.
+    public var maxDepth: Int
+
+    /// 64 MiB and 64 levels.
+    public static let `default` = WireLimits(maxMessageSize: 64 << 20, maxDepth: 64)
+
+    /// Custom limits.
+    public init(maxMessageSize: Int, maxDepth: Int) {
+        self.maxMessageSize = maxMessageSize
+        self.maxDepth = maxDepth
+    }
+}

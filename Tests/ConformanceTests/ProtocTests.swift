@@ -1,0 +1,86 @@
+import Foundation
+import GlowWire
+import Testing
+
+/// Proof that standard Protocol Buffers tools read and write our records (issue: compatibility):
+/// `protoc --decode` prints every golden vector as the corpus expects, and what `protoc
+/// --encode` writes from that text decodes in Swift to the same canonical bytes.
+///
+/// Without `protoc` these tests are skipped, unless `GLOW_REQUIRE_PROTOC=1` (CI) makes a
+/// missing `protoc` a failure.
+@Suite("protoc compatibility")
+struct ProtocTests {
+    struct Vector: Sendable, CustomStringConvertible {
+        let id: String
+        let message: String
+        let hex: String
+        let text: String
+        var description: String { id }
+    }
+
+    static let protoc: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/protoc" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }()
+
+    static let required = ProcessInfo.processInfo.environment["GLOW_REQUIRE_PROTOC"] == "1"
+
+    static let vectors: [Vector] = {
+        let url = Corpus.specDirectory.appendingPathComponent("corpus/wire/canonical.json")
+        guard let data = try? Data(contentsOf: url), let document = try? JSONValue.parse(data) else { return [] }
+        return (document["cases"]?.array ?? []).compactMap { item in
+            guard let id = item["id"]?.string, let hex = item["input"]?["hex"]?.string,
+                let message = item["protoc"]?["message"]?.string, let text = item["protoc"]?["text"]?.string
+            else { return nil }
+            return Vector(id: id, message: message, hex: hex, text: text)
+        }
+    }()
+
+    static func run(_ arguments: [String], input: Data) throws -> (status: Int32, output: Data, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: protoc!)
+        process.arguments = arguments
+        process.currentDirectoryURL = Corpus.specDirectory
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let error = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, error)
+    }
+
+    @Test("protoc is installed where it is required")
+    func available() {
+        if Self.required {
+            #expect(Self.protoc != nil, "GLOW_REQUIRE_PROTOC=1 but protoc is not on the PATH")
+        }
+        #expect(Self.vectors.count >= 20, "the golden vectors carry protoc text")
+    }
+
+    @Test("protoc --decode prints each golden vector", .enabled(if: protoc != nil), arguments: vectors)
+    func decode(_ vector: Vector) throws {
+        let bytes = try WireOperations.bytes(hex: vector.hex)
+        let result = try Self.run(["--decode=\(vector.message)", "glow.proto"], input: Data(bytes))
+        #expect(result.status == 0, "\(result.error)")
+        #expect(String(decoding: result.output, as: UTF8.self) == vector.text)
+    }
+
+    @Test("what protoc --encode writes decodes in Swift", .enabled(if: protoc != nil), arguments: vectors)
+    func encode(_ vector: Vector) throws {
+        let result = try Self.run(["--encode=\(vector.message)", "glow.proto"], input: Data(vector.text.utf8))
+        #expect(result.status == 0, "\(result.error)")
+        let name = String(vector.message.dropFirst("glow.v1.".count))
+        let codec = try #require(WireOperations.codecs[name])
+        let decoded = try codec.decode(Array(result.output), .default)
+        #expect(WireOperations.hex(decoded.bytes) == vector.hex)
+    }
+}
