@@ -49,7 +49,8 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable {
         self.init(bytes: bytes)
     }
 
-    init(bytes: [UInt8]) {
+    /// The identifier with these 16 big-endian bytes.
+    package init(bytes: [UInt8]) {
         var high: UInt64 = 0
         var low: UInt64 = 0
         for index in 0..<8 {
@@ -102,6 +103,11 @@ public struct Identifier<Kind: IdentifierKind>: Hashable, Comparable, Sendable {
                 byte(h, 0), byte(h, 1), byte(h, 2), byte(h, 3), byte(h, 4), byte(h, 5), byte(h, 6), byte(h, 7),
                 byte(l, 0), byte(l, 1), byte(l, 2), byte(l, 3), byte(l, 4), byte(l, 5), byte(l, 6), byte(l, 7)
             ))
+    }
+
+    /// The 16 big-endian bytes.
+    package var bytes: [UInt8] {
+        (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8))) }
     }
 
     /// The UUID version number (the high nibble of byte 6): 7 for identifiers this SDK creates.

@@ -64,7 +64,7 @@ extension WireReader {
             throw WireError(
                 .invalidValue, at: field.start, "an identifier has \(raw.count) bytes, not 16", rule: "WIRE-17")
         }
-        return Identifier(wireBytes: raw)
+        return Identifier(bytes: raw)
     }
 
     /// A Day as sint32 days since 1970-01-01, in the supported range (WIRE-17).
@@ -114,25 +114,5 @@ extension WireReader {
         var inner = self
         inner.restrict(to: range)
         while !inner.isAtEnd { try each(try inner.varint()) }
-    }
-}
-
-extension Identifier {
-    /// The identifier with these 16 big-endian bytes.
-    init(wireBytes raw: [UInt8]) {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for index in 0..<8 {
-            high = high << 8 | UInt64(raw[index])
-            low = low << 8 | UInt64(raw[index + 8])
-        }
-        self.init(high: high, low: low)
-    }
-
-    /// The 16 big-endian bytes.
-    var wireBytes: [UInt8] {
-        (0..<16).map { index in
-            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * UInt64(index % 8)))
-        }
     }
 }

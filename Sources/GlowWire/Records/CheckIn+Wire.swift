@@ -2,20 +2,20 @@ import GlowModel
 
 extension CheckIn: WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
-        writer.bytes(1, goalID.wireBytes)
+        writer.bytes(1, goalID.bytes)
         writer.sint(2, Int64(day.daysSince1970))
         switch log {
         case .done: writer.presentUInt(3, 1)
         case .skip: writer.presentUInt(4, 1)
         case .amount(let amount): writer.presentSInt(5, amount.thousandths)
         case .tally(let count): writer.presentUInt(6, UInt64(count))
-        case .items(let items): writer.presentBytes(7, items.sorted().flatMap(\.wireBytes))
+        case .items(let items): writer.presentBytes(7, items.sorted().flatMap(\.bytes))
         case .value(let value): writer.presentSInt(8, value.thousandths)
         }
         writer.sint(9, firstRecordedAt.millisecondsSince1970)
         writer.sint(10, lastRecordedAt.millisecondsSince1970)
         writer.string(11, timeZone.identifier)
-        writer.bytes(12, deviceID.wireBytes)
+        writer.bytes(12, deviceID.bytes)
         if let note { writer.presentString(13, note) }
         writer.sint(14, modifiedAt.millisecondsSince1970)
         writer.bool(15, deleted)
@@ -54,7 +54,7 @@ extension CheckIn: WireRecord {
                         .invalidValue, at: f.start, "items are not a whole number of 16-byte ids", rule: "WIRE-17")
                 }
                 let ids = stride(from: 0, to: raw.count, by: 16).map {
-                    SubgoalItemID(wireBytes: Array(raw[$0..<($0 + 16)]))
+                    SubgoalItemID(bytes: Array(raw[$0..<($0 + 16)]))
                 }
                 guard Set(ids).count == ids.count else {
                     throw WireError(.invalidValue, at: f.start, "an item is listed twice", rule: "WIRE-17")

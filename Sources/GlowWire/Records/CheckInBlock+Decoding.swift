@@ -42,7 +42,7 @@ struct Columns {
         case 7:
             let raw = try r.readBytes(f)
             guard raw.count == 16 else { throw fail("an item id has \(raw.count) bytes, not 16", at: f.start) }
-            itemTable.append(SubgoalItemID(wireBytes: raw))
+            itemTable.append(SubgoalItemID(bytes: raw))
         case 8: try r.readRepeated(f) { itemRefs.append($0) }
         case 9: try r.readRepeated(f) { firstSeconds.append(unzigzag($0)) }
         case 10: try r.readRepeated(f) { firstMillis.append($0) }

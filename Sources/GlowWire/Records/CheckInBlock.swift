@@ -34,7 +34,7 @@ extension CheckInBlock: WireRecord {
     private static let dayMilliseconds: Int64 = 86_400_000
 
     package func encodeFields(to writer: inout WireWriter) {
-        writer.bytes(1, goalID.wireBytes)
+        writer.bytes(1, goalID.bytes)
         writer.uint(2, UInt64(checkIns.count))
         guard let first = checkIns.first else {
             writer.raw(unknownFields.bytes)
@@ -63,7 +63,7 @@ extension CheckInBlock: WireRecord {
                 itemRefs.append(UInt64(itemIndex[item]!))
             }
         }
-        for item in itemTable { writer.presentBytes(7, item.wireBytes) }
+        for item in itemTable { writer.presentBytes(7, item.bytes) }
         writer.packed(8, itemRefs) { $0 }
         // When: seconds after the Day's UTC midnight, delta-coded; sparse columns for the rest (WIRE-22).
         var previous: Int64 = 0
@@ -90,7 +90,7 @@ extension CheckInBlock: WireRecord {
             w.presentString(field, zone)
         }
         Self.table(15, 16, checkIns.map(\.deviceID), to: &writer) { w, field, device in
-            w.presentBytes(field, device.wireBytes)
+            w.presentBytes(field, device.bytes)
         }
         // Sparse columns (WIRE-23).
         writer.packed(17, Self.gaps(checkIns.indices.filter { checkIns[$0].deleted })) { $0 }

@@ -5,7 +5,7 @@ private let entryRules = RuleFields(base: 2)
 
 extension Goal: WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
-        writer.bytes(1, id.wireBytes)
+        writer.bytes(1, id.bytes)
         writer.string(2, title)
         if let emoji { writer.presentString(3, emoji) }
         if let note { writer.presentString(4, note) }
@@ -28,7 +28,7 @@ extension Goal: WireRecord {
         }
         if let forgiveness { writer.message(16) { forgiveness.encodeFields(to: &$0) } }
         writer.uint(17, visibility.wireNumber)
-        if let templateID { writer.bytes(18, templateID.wireBytes) }
+        if let templateID { writer.bytes(18, templateID.bytes) }
         writer.sint(19, createdAt.millisecondsSince1970)
         writer.sint(20, modifiedAt.millisecondsSince1970)
         writer.bool(21, deleted)
@@ -71,10 +71,7 @@ extension Goal: WireRecord {
                 archive.append(
                     try r.nested { (a: inout WireReader) throws(WireError) in try ArchivePeriod.decode(from: &a) })
             case 16:
-                try r.expect(f, .lengthDelimited)
-                var merged = forgiveness ?? Forgiveness(allowance: 0, period: .week)
-                try r.nested { (g: inout WireReader) throws(WireError) in try merged.decodeFields(from: &g) }
-                forgiveness = merged
+                forgiveness = try Forgiveness.merging(forgiveness, f, from: &r)
             case 17:
                 guard let value = Visibility(wireNumber: try r.readUInt(f)) else { return false }
                 visibility = value
@@ -144,6 +141,16 @@ extension Forgiveness {
         writer.uint(1, UInt64(allowance))
         writer.uint(2, period == .month ? 1 : 0)
         writer.raw(unknownFields.bytes)
+    }
+
+    /// Reads a Forgiveness field, merged onto the one already read, if any (WIRE-6).
+    static func merging(_ existing: Forgiveness?, _ field: WireReader.Field, from reader: inout WireReader)
+        throws(WireError) -> Forgiveness
+    {
+        try reader.expect(field, .lengthDelimited)
+        var merged = existing ?? Forgiveness(allowance: 0, period: .week)
+        try reader.nested { (inner: inout WireReader) throws(WireError) in try merged.decodeFields(from: &inner) }
+        return merged
     }
 
     mutating func decodeFields(from reader: inout WireReader) throws(WireError) {

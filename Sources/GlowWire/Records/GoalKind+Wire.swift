@@ -184,7 +184,7 @@ struct KindFields {
 
 extension SubgoalItem {
     func encodeFields(to writer: inout WireWriter) {
-        writer.bytes(1, id.wireBytes)
+        writer.bytes(1, id.bytes)
         writer.string(2, title)
         writer.raw(unknownFields.bytes)
     }

@@ -14,7 +14,7 @@ extension GoalDraft: WireRecord {
         if let endDay { writer.presentSInt(17, Int64(endDay.daysSince1970)) }
         if let forgiveness { writer.message(18) { forgiveness.encodeFields(to: &$0) } }
         writer.uint(19, visibility.wireNumber)
-        if let templateID { writer.bytes(20, templateID.wireBytes) }
+        if let templateID { writer.bytes(20, templateID.bytes) }
         writer.raw(unknownFields.bytes)
     }
 
@@ -34,10 +34,7 @@ extension GoalDraft: WireRecord {
             case 16: draft.startDay = try r.readDay(f)
             case 17: draft.endDay = try r.readDay(f)
             case 18:
-                try r.expect(f, .lengthDelimited)
-                var merged = draft.forgiveness ?? Forgiveness(allowance: 0, period: .week)
-                try r.nested { (g: inout WireReader) throws(WireError) in try merged.decodeFields(from: &g) }
-                draft.forgiveness = merged
+                draft.forgiveness = try Forgiveness.merging(draft.forgiveness, f, from: &r)
             case 19:
                 guard let value = Visibility(wireNumber: try r.readUInt(f)) else { return false }
                 draft.visibility = value
@@ -58,7 +55,7 @@ extension GoalDraft: WireRecord {
 
 extension GoalTemplate: WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
-        writer.bytes(1, id.wireBytes)
+        writer.bytes(1, id.bytes)
         writer.string(2, interestID.rawValue)
         writer.message(3) { draft.encodeFields(to: &$0) }
         writer.raw(unknownFields.bytes)

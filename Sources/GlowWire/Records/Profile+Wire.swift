@@ -2,7 +2,7 @@ import GlowModel
 
 extension Profile: WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
-        writer.bytes(1, userID.wireBytes)
+        writer.bytes(1, userID.bytes)
         writer.string(2, displayName)
         if let photoReference { writer.presentString(3, photoReference) }
         for interest in interests { writer.presentString(4, interest.rawValue) }

@@ -3,38 +3,6 @@ import GlowModel
 import GlowWire
 import Testing
 
-@Suite("Model corpus")
-struct ModelCorpusTests {
-    static let cases = Corpus.cases(area: "model")
-
-    @Test("every case", arguments: cases)
-    func run(_ testCase: CorpusCase) throws {
-        let operation = try #require(
-            ModelOperations.all[testCase.operation], "no operation \(testCase.operation) in \(testCase.file)")
-        try CorpusCheck.check(testCase, operation)
-    }
-
-    @Test("the corpus has at least 120 cases and unique ids")
-    func size() {
-        #expect(Self.cases.count >= 120)
-        let ids = Self.cases.map(\.id)
-        #expect(Set(ids).count == ids.count, "duplicate case ids")
-    }
-
-    @Test("every MODEL rule has a case, and every case names defined rules")
-    func coverage() throws {
-        let defined = try Corpus.definedRules(document: "model.md", prefix: "MODEL")
-        #expect(defined.count >= 40)
-        // A MODEL rule may be shown by a case of any area (unknown fields, say, only by the wire).
-        let everyArea = Corpus.areas.flatMap { Corpus.cases(area: $0) }
-        let covered = Set(everyArea.flatMap(\.rules).filter { $0.hasPrefix("MODEL-") })
-        let missing = defined.subtracting(covered).sorted()
-        #expect(missing.isEmpty, "rules without a case: \(missing)")
-        let undefined = covered.subtracting(defined).sorted()
-        #expect(undefined.isEmpty, "cases cite undefined rules: \(undefined)")
-    }
-}
-
 /// Compares what an operation did with what a case expects.
 enum CorpusCheck {
     static func check(_ testCase: CorpusCase, _ operation: (JSONValue) throws -> JSONValue) throws {
