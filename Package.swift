@@ -18,10 +18,11 @@ let package = Package(
     targets: [
         .target(name: "GlowModel", swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
-        .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "GlowWire", dependencies: ["GlowModel", "CZlib"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowStreaksTests", dependencies: ["GlowStreaks"], swiftSettings: sharedSettings),
-        .testTarget(name: "GlowWireTests", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks"], swiftSettings: sharedSettings),
         .testTarget(
             name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"],
             swiftSettings: sharedSettings),

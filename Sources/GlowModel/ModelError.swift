@@ -22,6 +22,7 @@ public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
             case draftInvalid = "draft_invalid"
             case invalidJSON = "invalid_json"
             case unknownEnumCase = "unknown_enum_case"
+            case duplicateID = "duplicate_id"
         }
 
         fileprivate let storage: Storage
@@ -57,6 +58,8 @@ public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidJSON = Code(storage: .invalidJSON)
         /// An enum name in JSON that this version does not know.
         public static let unknownEnumCase = Code(storage: .unknownEnumCase)
+        /// Two records of a data set with the same identity (goal id, or goal and Day).
+        public static let duplicateID = Code(storage: .duplicateID)
     }
 
     /// What kind of problem this is.

@@ -1,0 +1,250 @@
+import GlowModel
+
+/// The reader's progress through one bundle: header, stream, trailer.
+struct ReadState {
+    let limits: BundleLimits
+
+    var fileSize = 0
+    var headerBytes: [UInt8] = []
+    var header: BundleHeader?
+    let inflater = Inflater()
+    var crc = CRC32()
+    var produced = 0
+    /// Uncompressed bytes not yet framed, from `pendingStart` on.
+    var pending: [UInt8] = []
+    var pendingStart = 0
+    /// The uncompressed offset of `pending[pendingStart]`.
+    var framesOffset = 0
+    /// The bytes after the compressed stream (kept up to a little past a trailer's size).
+    var tail: [UInt8] = []
+    var tailSize = 0
+    var streamEnd = 0
+
+    var manifest: BundleManifest?
+    var ended = false
+    var counts = RecordCounts()
+    var bytesByType: [String: Int] = [:]
+    var profileSeen = false
+    var goalIDs = Set<GoalID>()
+    var blockIDs = Set<GoalID>()
+
+    init(limits: BundleLimits) {
+        self.limits = limits
+    }
+
+    mutating func consume(_ chunk: ArraySlice<UInt8>, record: (BundleRecord) -> Void) throws(BundleError) {
+        let chunkStart = fileSize
+        fileSize += chunk.count
+        guard fileSize <= limits.maxBundleSize else {
+            throw BundleError(
+                "limit_exceeded", .stream, at: limits.maxBundleSize,
+                "the file is larger than the \(limits.maxBundleSize)-byte limit", rule: "BUNDLE-10")
+        }
+        var rest = chunk
+        if header == nil {
+            let needed = BundleHeader.size - headerBytes.count
+            headerBytes += rest.prefix(needed)
+            rest = rest.dropFirst(needed)
+            if headerBytes.count < BundleHeader.size {
+                if headerBytes.count >= 8 && Array(headerBytes.prefix(8)) != BundleHeader.magic {
+                    header = try BundleHeader(parsing: headerBytes + Array(rest))  // throws bad_magic
+                }
+                return
+            }
+            header = try BundleHeader(parsing: headerBytes + Array(rest.prefix(512)))
+        }
+        guard !inflater.ended else {
+            appendTail(rest)
+            return
+        }
+        let used: Int
+        do {
+            used = try inflater.decompress(rest) { output in
+                try self.inflated(output, record: record)
+            }
+        } catch let error as BundleError {
+            throw error
+        } catch {
+            throw BundleError(
+                "checksum_mismatch", .stream, at: chunkStart + (chunk.count - rest.count) + 0,
+                "the compressed stream is damaged (\(error)); the file was corrupted in transfer", rule: "BUNDLE-7")
+        }
+        if inflater.ended {
+            streamEnd = BundleHeader.size + inflater.consumed
+            appendTail(rest.dropFirst(used))
+        }
+    }
+
+    private mutating func appendTail(_ bytes: ArraySlice<UInt8>) {
+        tailSize += bytes.count
+        if tail.count < BundleTrailer.size + 64 { tail += bytes.prefix(BundleTrailer.size + 64 - tail.count) }
+    }
+
+    /// Takes inflated bytes: counts them against the limit as they come (BUNDLE-10), checks them
+    /// into the CRC, and reads every complete frame.
+    private mutating func inflated(_ output: [UInt8], record: (BundleRecord) -> Void) throws {
+        produced += output.count
+        guard produced <= limits.maxUncompressedSize else {
+            throw BundleError(
+                "limit_exceeded", .frames, at: limits.maxUncompressedSize,
+                "the stream inflates past the \(limits.maxUncompressedSize)-byte limit (a decompression bomb?)",
+                rule: "BUNDLE-10")
+        }
+        crc.update(output)
+        pending += output
+        try readFrames(record: record)
+        if pendingStart > 64 * 1024 && pendingStart * 2 > pending.count {
+            pending.removeFirst(pendingStart)
+            pendingStart = 0
+        }
+    }
+
+    private mutating func readFrames(record: (BundleRecord) -> Void) throws(BundleError) {
+        while pendingStart < pending.count {
+            // The varint length of the next frame, if it is all there.
+            var length: UInt64 = 0
+            var shift: UInt64 = 0
+            var index = pendingStart
+            var complete = false
+            while index < pending.count {
+                let byte = pending[index]
+                index += 1
+                guard shift < 63 || byte <= 1 else {
+                    throw BundleError("malformed_frame", .frames, at: framesOffset, "a frame length is not a varint", rule: "BUNDLE-5")
+                }
+                length |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 {
+                    complete = true
+                    break
+                }
+                shift += 7
+            }
+            guard complete else { return }
+            guard length <= UInt64(limits.maxFrameSize) else {
+                throw BundleError(
+                    "limit_exceeded", .frames, at: framesOffset,
+                    "a frame of \(length) bytes is larger than the \(limits.maxFrameSize)-byte limit", rule: "BUNDLE-10")
+            }
+            let payloadStart = index
+            guard pending.count - payloadStart >= Int(length) else { return }
+            let payloadOffset = framesOffset + (payloadStart - pendingStart)
+            let frame: BundleFrame
+            do {
+                frame = try BundleFrame.decode(pending[payloadStart..<(payloadStart + Int(length))])
+            } catch {
+                throw BundleError(error.code.description, .frames, at: payloadOffset + error.offset, error.message, rule: error.rule)
+            }
+            try handle(frame, at: framesOffset, size: payloadStart - pendingStart + Int(length), record: record)
+            framesOffset += payloadStart - pendingStart + Int(length)
+            pendingStart = payloadStart + Int(length)
+        }
+    }
+
+    /// The frame rules (BUNDLE-5, BUNDLE-6, BUNDLE-9, BUNDLE-14).
+    private mutating func handle(_ frame: BundleFrame, at offset: Int, size: Int, record: (BundleRecord) -> Void)
+        throws(BundleError)
+    {
+        func fail(_ code: String, _ message: String, _ rule: String) -> BundleError {
+            BundleError(code, .frames, at: offset, message, rule: rule)
+        }
+        if ended { throw fail("malformed_frame", "a frame follows the end frame", "BUNDLE-5") }
+        guard let manifest else {
+            guard case .manifest(let first) = frame else {
+                throw fail("malformed_frame", "the first frame is not the manifest", "BUNDLE-6")
+            }
+            guard first.minReaderVersion <= BundleManifest.currentSchemaVersion else {
+                throw fail(
+                    "unsupported_version",
+                    "the bundle needs reader version \(first.minReaderVersion); this reads \(BundleManifest.currentSchemaVersion). Update the app",
+                    "BUNDLE-6")
+            }
+            self.manifest = first
+            bytesByType["manifest", default: 0] += size
+            return
+        }
+        switch frame {
+        case .manifest:
+            throw fail("malformed_frame", "a second manifest", "BUNDLE-6")
+        case .profile(let profile):
+            guard !profileSeen else { throw fail("duplicate_id", "a second profile", "BUNDLE-14") }
+            profileSeen = true
+            counts.profiles += 1
+            bytesByType["profile", default: 0] += size
+            record(.profile(profile))
+        case .goal(let goal):
+            guard goalIDs.insert(goal.id).inserted else { throw fail("duplicate_id", "goal \(goal.id) appears twice", "BUNDLE-14") }
+            counts.goals += 1
+            bytesByType["goals", default: 0] += size
+            record(.goal(goal))
+        case .checkIns(let block):
+            guard blockIDs.insert(block.goalID).inserted else {
+                throw fail("duplicate_id", "the check-ins of goal \(block.goalID) appear twice", "BUNDLE-14")
+            }
+            guard goalIDs.contains(block.goalID) else {
+                throw fail("malformed_frame", "check-ins of goal \(block.goalID), which the bundle does not hold before them", "BUNDLE-5")
+            }
+            counts.checkInBlocks += 1
+            counts.checkIns += block.checkIns.count
+            bytesByType["checkIns", default: 0] += size
+            record(.checkIns(block))
+        case .other(let raw):
+            counts.other += 1
+            bytesByType["other", default: 0] += size
+            record(.other(raw))
+        case .end(let declared):
+            guard declared == counts, manifest.counts == counts else {
+                throw fail(
+                    "malformed_frame",
+                    "the counts disagree: manifest \(manifest.counts), end frame \(declared), read \(counts)", "BUNDLE-9")
+            }
+            ended = true
+            bytesByType["end", default: 0] += size
+        }
+    }
+
+    /// Checks what only the end of the file can show (BUNDLE-7 ... BUNDLE-9).
+    mutating func finish() throws(BundleError) -> BundleSummary {
+        guard let header else {
+            _ = try BundleHeader(parsing: headerBytes)  // bad_magic or truncated
+            throw BundleError("truncated", .header, at: headerBytes.count, "the file ends inside the header", rule: "BUNDLE-2")
+        }
+        guard inflater.ended else {
+            throw BundleError(
+                "truncated", .stream, at: fileSize, "the file ends inside the compressed stream; it was cut short",
+                rule: "BUNDLE-7")
+        }
+        guard pendingStart == pending.count else {
+            throw BundleError("truncated", .frames, at: framesOffset, "the stream ends inside a frame", rule: "BUNDLE-5")
+        }
+        guard let manifest, ended else {
+            throw BundleError("malformed_frame", .frames, at: framesOffset, "the stream has no end frame", rule: "BUNDLE-9")
+        }
+        guard tailSize >= BundleTrailer.size else {
+            throw BundleError("truncated", .trailer, at: fileSize, "the file ends inside the trailer", rule: "BUNDLE-8")
+        }
+        guard let trailer = BundleTrailer(Array(tail.prefix(BundleTrailer.size))) else {
+            let second = tail.first == 0x78
+            throw BundleError(
+                second ? "trailing_data" : "checksum_mismatch", .trailer, at: streamEnd,
+                second
+                    ? "a second compressed stream follows the first; a bundle has exactly one"
+                    : "the trailer is damaged (its signature is missing)",
+                rule: "BUNDLE-8")
+        }
+        guard tailSize == BundleTrailer.size else {
+            throw BundleError(
+                "trailing_data", .trailer, at: streamEnd + BundleTrailer.size,
+                "\(tailSize - BundleTrailer.size) bytes follow the trailer; nothing may", rule: "BUNDLE-8")
+        }
+        guard trailer.compressedLength == inflater.consumed, trailer.uncompressedLength == produced, trailer.crc == crc.value
+        else {
+            throw BundleError(
+                "checksum_mismatch", .trailer, at: streamEnd,
+                "the trailer's lengths or CRC-32 do not match the stream (\(trailer.compressedLength)/\(inflater.consumed) compressed, \(trailer.uncompressedLength)/\(produced) uncompressed)",
+                rule: "BUNDLE-8")
+        }
+        return BundleSummary(
+            header: header, manifest: manifest, counts: counts, fileSize: fileSize, compressedSize: inflater.consumed,
+            uncompressedSize: produced, bytesByType: bytesByType)
+    }
+}
