@@ -38,6 +38,12 @@ enum CorpusCheck {
             if let offset = expected["offset"]?.int {
                 #expect(offset == error.offset, "\(testCase.id): got \(error)")
             }
+        case .failure(let error as BundleError):
+            #expect(!testCase.valid, "\(testCase.id): unexpected error \(error)")
+            guard !testCase.valid, let expected = testCase.error else { return }
+            #expect(expected["code"]?.string == error.code, "\(testCase.id): got \(error)")
+            #expect(expected["section"]?.string == error.section.rawValue, "\(testCase.id): got \(error)")
+            #expect(expected["offset"]?.int == error.offset, "\(testCase.id): got \(error)")
         case .failure(let error):
             Issue.record("\(testCase.id): the case itself is broken: \(error)")
         }

@@ -18,6 +18,8 @@ struct CorpusArea: Sendable, CustomStringConvertible {
             name: "streaks", operations: StreakOperations.all, minimumCases: 250, document: "streaks.md",
             prefix: "STREAK"),
         CorpusArea(name: "wire", operations: WireOperations.all, minimumCases: 60, document: "wire.md", prefix: "WIRE"),
+        CorpusArea(
+            name: "bundle", operations: BundleOperations.all, minimumCases: 40, document: "bundle.md", prefix: "BUNDLE"),
     ]
 }
 

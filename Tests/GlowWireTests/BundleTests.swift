@@ -26,7 +26,8 @@ struct BundleTests {
         #expect(summary.manifest.exporterName == BundleOptions.sdkName)
         #expect(summary.fileSize == bytes.count)
         let today = Samples.today.advanced(by: 30)
-        let before = TodayQuery.items(goals: data.sortedGoals, checkIns: Array(data.checkIns.values), weekStart: .monday, today: today)
+        let before = TodayQuery.items(
+            goals: data.sortedGoals, checkIns: Array(data.checkIns.values), weekStart: .monday, today: today)
         let after = TodayQuery.items(
             goals: imported.sortedGoals, checkIns: Array(imported.checkIns.values), weekStart: .monday, today: today)
         #expect(before == after)
@@ -80,18 +81,29 @@ struct BundleTests {
         stream[BundleHeader.size + 40] ^= 0x55
         #expect(Self.code(stream) != nil)
         #expect(
-            Self.code(good, limits: BundleLimits(maxBundleSize: good.count - 1, maxUncompressedSize: 1 << 30, maxFrameSize: 1 << 20))
+            Self.code(
+                good,
+                limits: BundleLimits(maxBundleSize: good.count - 1, maxUncompressedSize: 1 << 30, maxFrameSize: 1 << 20)
+            )
                 == "limit_exceeded")
-        #expect(Self.code(good, limits: BundleLimits(maxBundleSize: 1 << 30, maxUncompressedSize: 1000, maxFrameSize: 1 << 20)) == "limit_exceeded")
-        #expect(Self.code(good, limits: BundleLimits(maxBundleSize: 1 << 30, maxUncompressedSize: 1 << 30, maxFrameSize: 100)) == "limit_exceeded")
+        #expect(
+            Self.code(
+                good, limits: BundleLimits(maxBundleSize: 1 << 30, maxUncompressedSize: 1000, maxFrameSize: 1 << 20))
+                == "limit_exceeded")
+        #expect(
+            Self.code(
+                good, limits: BundleLimits(maxBundleSize: 1 << 30, maxUncompressedSize: 1 << 30, maxFrameSize: 100))
+                == "limit_exceeded")
     }
 
-    @Test("files that are not bundles get a hint", arguments: [
-        ([0x50, 0x4B, 0x03, 0x04, 0, 0, 0, 0], "zip"), ([0x1F, 0x8B, 8, 0, 0, 0, 0, 0], "gzip"),
-        (Array(#"  {"goals": []}"#.utf8), "JSON"), (Array("hello world, not a bundle".utf8), "plain text"),
-        ([0x89, 0x47, 0x4C, 0x57, 0x0A, 0x1A, 0x0A, 0x01, 0x00], "newline translation"),
-        ([0x09, 0x47, 0x4C, 0x57, 0x0D, 0x0A, 0x1A, 0x0A, 0x01], "7-bit"), ([], "empty"),
-    ] as [([UInt8], String)])
+    @Test(
+        "files that are not bundles get a hint",
+        arguments: [
+            ([0x50, 0x4B, 0x03, 0x04, 0, 0, 0, 0], "zip"), ([0x1F, 0x8B, 8, 0, 0, 0, 0, 0], "gzip"),
+            (Array(#"  {"goals": []}"#.utf8), "JSON"), (Array("hello world, not a bundle".utf8), "plain text"),
+            ([0x89, 0x47, 0x4C, 0x57, 0x0A, 0x1A, 0x0A, 0x01, 0x00], "newline translation"),
+            ([0x09, 0x47, 0x4C, 0x57, 0x0D, 0x0A, 0x1A, 0x0A, 0x01], "7-bit"), ([], "empty"),
+        ] as [([UInt8], String)])
     func hints(bytes: [UInt8], hint: String) {
         do {
             _ = try BundleReader().verify(bytes)

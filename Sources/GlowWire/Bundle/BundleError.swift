@@ -51,7 +51,8 @@ public struct BundleLimits: Hashable, Sendable {
     public var maxFrameSize: Int
 
     /// 1 GiB files, 4 GiB uncompressed, 64 MiB frames.
-    public static let `default` = BundleLimits(maxBundleSize: 1 << 30, maxUncompressedSize: 4 << 30, maxFrameSize: 64 << 20)
+    public static let `default` = BundleLimits(
+        maxBundleSize: 1 << 30, maxUncompressedSize: 4 << 30, maxFrameSize: 64 << 20)
 
     /// Custom limits.
     public init(maxBundleSize: Int, maxUncompressedSize: Int, maxFrameSize: Int) {

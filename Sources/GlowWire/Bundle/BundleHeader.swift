@@ -46,10 +46,12 @@ public struct BundleHeader: Hashable, Sendable {
     public init(parsing bytes: [UInt8]) throws(BundleError) {
         guard bytes.count >= Self.magic.count, Array(bytes.prefix(8)) == Self.magic else {
             throw BundleError(
-                "bad_magic", .header, at: 0, "this is not a Glow bundle: \(BundleHeader.diagnose(bytes))", rule: "BUNDLE-1")
+                "bad_magic", .header, at: 0, "this is not a Glow bundle: \(BundleHeader.diagnose(bytes))",
+                rule: "BUNDLE-1")
         }
         guard bytes.count >= Self.size else {
-            throw BundleError("truncated", .header, at: bytes.count, "the file ends inside the header", rule: "BUNDLE-2")
+            throw BundleError(
+                "truncated", .header, at: bytes.count, "the file ends inside the header", rule: "BUNDLE-2")
         }
         let stored = UInt32(readLittleEndian(bytes, 20, 4))
         guard CRC32.of(bytes[0..<20]) == stored else {
@@ -80,16 +82,22 @@ public struct BundleHeader: Hashable, Sendable {
     static func diagnose(_ bytes: [UInt8]) -> String {
         let head = Array(bytes.prefix(8))
         if head.isEmpty { return "the file is empty" }
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "it is a zip archive; unzip it and use the .glow file inside" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            return "it is a zip archive; unzip it and use the .glow file inside"
+        }
         if head.starts(with: [0x1F, 0x8B]) { return "it is gzip-compressed; decompress it first (gunzip)" }
-        if head.starts(with: [0x89, 0x47, 0x4C, 0x57, 0x0A, 0x1A]) || head.starts(with: [0x89, 0x47, 0x4C, 0x57, 0x0D, 0x0D]) {
+        if head.starts(with: [0x89, 0x47, 0x4C, 0x57, 0x0A, 0x1A])
+            || head.starts(with: [0x89, 0x47, 0x4C, 0x57, 0x0D, 0x0D])
+        {
             return "it was damaged by newline translation (a text-mode transfer); copy it again in binary mode"
         }
         if head.starts(with: [0x09, 0x47, 0x4C, 0x57]) {
             return "its high bits were stripped by a 7-bit channel; send it as an attachment or in binary mode"
         }
         let text = bytes.prefix(512)
-        if let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }), first == 0x7B || first == 0x5B {
+        if let first = text.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+            first == 0x7B || first == 0x5B
+        {
             return "it looks like JSON; a JSON data set converts with `glow-tool convert IN.json OUT.glow`"
         }
         if text.allSatisfy({ (0x20..<0x7F).contains($0) || [0x09, 0x0A, 0x0D].contains($0) }) {

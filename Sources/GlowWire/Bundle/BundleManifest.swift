@@ -115,7 +115,9 @@ public struct BundleManifest: Hashable, Sendable {
             case 6: manifest.deviceID = try r.readID(f)
             case 7:
                 try r.expect(f, .lengthDelimited)
-                manifest.counts = try r.nested { (c: inout WireReader) throws(WireError) in try RecordCounts.decode(from: &c) }
+                manifest.counts = try r.nested { (c: inout WireReader) throws(WireError) in
+                    try RecordCounts.decode(from: &c)
+                }
             default: return false
             }
             return true
@@ -155,7 +157,8 @@ enum BundleFrame {
     static func decode(_ payload: ArraySlice<UInt8>) throws(WireError) -> BundleFrame {
         try payload.withUnsafeBytes { buffer in
             Result { () throws(WireError) in
-                try WireReader.read(buffer, limits: .default) { (reader) throws(WireError) in try decodeFields(&reader) }
+                try WireReader.read(buffer, limits: .default) { (reader) throws(WireError) in try decodeFields(&reader)
+                }
             }
         }.get()
     }
@@ -178,7 +181,9 @@ enum BundleFrame {
                     try m.forEachField(unknown: &rest) { (e, g) throws(WireError) in
                         guard g.number == 1 else { return false }
                         try e.expect(g, .lengthDelimited)
-                        counts = try e.nested { (c: inout WireReader) throws(WireError) in try RecordCounts.decode(from: &c) }
+                        counts = try e.nested { (c: inout WireReader) throws(WireError) in
+                            try RecordCounts.decode(from: &c)
+                        }
                         return true
                     }
                     return .end(counts)

@@ -33,7 +33,6 @@ struct ReadState {
     }
 
     mutating func consume(_ chunk: ArraySlice<UInt8>, record: (BundleRecord) -> Void) throws(BundleError) {
-        let chunkStart = fileSize
         fileSize += chunk.count
         guard fileSize <= limits.maxBundleSize else {
             throw BundleError(
@@ -66,7 +65,7 @@ struct ReadState {
             throw error
         } catch {
             throw BundleError(
-                "checksum_mismatch", .stream, at: chunkStart + (chunk.count - rest.count) + 0,
+                "checksum_mismatch", .stream, at: BundleHeader.size,
                 "the compressed stream is damaged (\(error)); the file was corrupted in transfer", rule: "BUNDLE-7")
         }
         if inflater.ended {
@@ -110,7 +109,9 @@ struct ReadState {
                 let byte = pending[index]
                 index += 1
                 guard shift < 63 || byte <= 1 else {
-                    throw BundleError("malformed_frame", .frames, at: framesOffset, "a frame length is not a varint", rule: "BUNDLE-5")
+                    throw BundleError(
+                        "malformed_frame", .frames, at: framesOffset, "a frame length is not a varint", rule: "BUNDLE-5"
+                    )
                 }
                 length |= UInt64(byte & 0x7F) << shift
                 if byte < 0x80 {
@@ -123,7 +124,8 @@ struct ReadState {
             guard length <= UInt64(limits.maxFrameSize) else {
                 throw BundleError(
                     "limit_exceeded", .frames, at: framesOffset,
-                    "a frame of \(length) bytes is larger than the \(limits.maxFrameSize)-byte limit", rule: "BUNDLE-10")
+                    "a frame of \(length) bytes is larger than the \(limits.maxFrameSize)-byte limit", rule: "BUNDLE-10"
+                )
             }
             let payloadStart = index
             guard pending.count - payloadStart >= Int(length) else { return }
@@ -132,7 +134,8 @@ struct ReadState {
             do {
                 frame = try BundleFrame.decode(pending[payloadStart..<(payloadStart + Int(length))])
             } catch {
-                throw BundleError(error.code.description, .frames, at: payloadOffset + error.offset, error.message, rule: error.rule)
+                throw BundleError(
+                    error.code.description, .frames, at: payloadOffset + error.offset, error.message, rule: error.rule)
             }
             try handle(frame, at: framesOffset, size: payloadStart - pendingStart + Int(length), record: record)
             framesOffset += payloadStart - pendingStart + Int(length)
@@ -172,7 +175,9 @@ struct ReadState {
             bytesByType["profile", default: 0] += size
             record(.profile(profile))
         case .goal(let goal):
-            guard goalIDs.insert(goal.id).inserted else { throw fail("duplicate_id", "goal \(goal.id) appears twice", "BUNDLE-14") }
+            guard goalIDs.insert(goal.id).inserted else {
+                throw fail("duplicate_id", "goal \(goal.id) appears twice", "BUNDLE-14")
+            }
             counts.goals += 1
             bytesByType["goals", default: 0] += size
             record(.goal(goal))
@@ -181,7 +186,9 @@ struct ReadState {
                 throw fail("duplicate_id", "the check-ins of goal \(block.goalID) appear twice", "BUNDLE-14")
             }
             guard goalIDs.contains(block.goalID) else {
-                throw fail("malformed_frame", "check-ins of goal \(block.goalID), which the bundle does not hold before them", "BUNDLE-5")
+                throw fail(
+                    "malformed_frame", "check-ins of goal \(block.goalID), which the bundle does not hold before them",
+                    "BUNDLE-5")
             }
             counts.checkInBlocks += 1
             counts.checkIns += block.checkIns.count
@@ -195,7 +202,8 @@ struct ReadState {
             guard declared == counts, manifest.counts == counts else {
                 throw fail(
                     "malformed_frame",
-                    "the counts disagree: manifest \(manifest.counts), end frame \(declared), read \(counts)", "BUNDLE-9")
+                    "the counts disagree: manifest \(manifest.counts), end frame \(declared), read \(counts)",
+                    "BUNDLE-9")
             }
             ended = true
             bytesByType["end", default: 0] += size
@@ -206,7 +214,8 @@ struct ReadState {
     mutating func finish() throws(BundleError) -> BundleSummary {
         guard let header else {
             _ = try BundleHeader(parsing: headerBytes)  // bad_magic or truncated
-            throw BundleError("truncated", .header, at: headerBytes.count, "the file ends inside the header", rule: "BUNDLE-2")
+            throw BundleError(
+                "truncated", .header, at: headerBytes.count, "the file ends inside the header", rule: "BUNDLE-2")
         }
         guard inflater.ended else {
             throw BundleError(
@@ -214,10 +223,12 @@ struct ReadState {
                 rule: "BUNDLE-7")
         }
         guard pendingStart == pending.count else {
-            throw BundleError("truncated", .frames, at: framesOffset, "the stream ends inside a frame", rule: "BUNDLE-5")
+            throw BundleError(
+                "truncated", .frames, at: framesOffset, "the stream ends inside a frame", rule: "BUNDLE-5")
         }
         guard let manifest, ended else {
-            throw BundleError("malformed_frame", .frames, at: framesOffset, "the stream has no end frame", rule: "BUNDLE-9")
+            throw BundleError(
+                "malformed_frame", .frames, at: framesOffset, "the stream has no end frame", rule: "BUNDLE-9")
         }
         guard tailSize >= BundleTrailer.size else {
             throw BundleError("truncated", .trailer, at: fileSize, "the file ends inside the trailer", rule: "BUNDLE-8")
@@ -236,7 +247,8 @@ struct ReadState {
                 "trailing_data", .trailer, at: streamEnd + BundleTrailer.size,
                 "\(tailSize - BundleTrailer.size) bytes follow the trailer; nothing may", rule: "BUNDLE-8")
         }
-        guard trailer.compressedLength == inflater.consumed, trailer.uncompressedLength == produced, trailer.crc == crc.value
+        guard trailer.compressedLength == inflater.consumed, trailer.uncompressedLength == produced,
+            trailer.crc == crc.value
         else {
             throw BundleError(
                 "checksum_mismatch", .trailer, at: streamEnd,

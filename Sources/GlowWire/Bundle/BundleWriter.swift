@@ -23,7 +23,8 @@ public struct BundleOptions: Hashable, Sendable {
 
     /// Options; level 6 is zlib's balance of size and speed.
     public init(
-        level: Int = 6, exporterName: String = BundleOptions.sdkName, exporterVersion: String = BundleOptions.sdkVersion,
+        level: Int = 6, exporterName: String = BundleOptions.sdkName,
+        exporterVersion: String = BundleOptions.sdkVersion,
         createdAt: Instant, deviceID: DeviceID? = nil, optionalFlags: UInt32 = 0
     ) {
         self.level = level
@@ -75,6 +76,24 @@ public enum BundleWriter {
         for record in data.otherRecords { try emit(.other(record)) }
         try emit(.end(counts), finish: true)
         try output(BundleTrailer(uncompressedLength: uncompressed, compressedLength: compressed, crc: crc.value).bytes)
+    }
+
+    /// The uncompressed frames of `data`'s bundle, in the canonical order (BUNDLE-15): the
+    /// manifest, the profile, goals by identifier, check-in blocks by goal, other records, the end.
+    public static func frames(_ data: DataSet, options: BundleOptions) -> [UInt8] {
+        let counts = RecordCounts(data)
+        var frames: [BundleFrame] = [
+            .manifest(
+                BundleManifest(
+                    exporterName: options.exporterName, exporterVersion: options.exporterVersion,
+                    createdAt: options.createdAt, deviceID: options.deviceID, counts: counts))
+        ]
+        if let profile = data.profile { frames.append(.profile(profile)) }
+        frames += data.sortedGoals.map { .goal($0) }
+        frames += data.blocks.map { .checkIns($0) }
+        frames += data.otherRecords.map { .other($0) }
+        frames.append(.end(counts))
+        return frames.flatMap(\.bytes)
     }
 
     /// The bundle of `data` as bytes.

@@ -1,0 +1,70 @@
+import Foundation
+import GlowModel
+import GlowWire
+
+/// The bundle area's operations: read a bundle file of the corpus, and merge data sets.
+enum BundleOperations {
+    static let all: [String: ModelOperations.Operation] = [
+        "bundle.read": read,
+        "bundle.merge": merge,
+        "bundle.frames": frames,
+        "bundle.import": importing,
+    ]
+
+    static let directory = Corpus.specDirectory.appendingPathComponent("corpus/bundle")
+
+    static func limits(_ input: JSONValue) -> BundleLimits {
+        var limits = BundleLimits.default
+        if let size = input["limits"]?["maxBundleSize"]?.int { limits.maxBundleSize = size }
+        if let size = input["limits"]?["maxUncompressedSize"]?.int { limits.maxUncompressedSize = size }
+        if let size = input["limits"]?["maxFrameSize"]?.int { limits.maxFrameSize = size }
+        return limits
+    }
+
+    static func read(_ input: JSONValue) throws -> JSONValue {
+        let bytes = Array(try Data(contentsOf: directory.appendingPathComponent(try input.string("file"))))
+        let (data, summary) = try BundleReader(limits: limits(input)).dataSet(bytes)
+        return .object([
+            "header": .object([
+                "major": .int(summary.header.major), "minor": .int(summary.header.minor),
+                "requiredFlags": .int(Int(summary.header.requiredFlags)),
+                "optionalFlags": .int(Int(summary.header.optionalFlags)),
+            ]),
+            "manifest": manifest(summary.manifest),
+            "counts": try ModelOperations.reencode(summary.counts),
+            "data": try ModelOperations.reencode(data),
+        ])
+    }
+
+    static func manifest(_ manifest: BundleManifest) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "schemaVersion": .int(manifest.schemaVersion), "minReaderVersion": .int(manifest.minReaderVersion),
+            "exporterName": .string(manifest.exporterName), "exporterVersion": .string(manifest.exporterVersion),
+            "createdAt": .string(manifest.createdAt.description),
+        ]
+        if let device = manifest.deviceID { members["deviceID"] = .string(device.description) }
+        return .object(members)
+    }
+
+    static func frames(_ input: JSONValue) throws -> JSONValue {
+        let data = try ModelOperations.decode(DataSet.self, try input.required("data"))
+        let options = BundleOptions(
+            exporterName: try input.string("exporterName"), exporterVersion: try input.string("exporterVersion"),
+            createdAt: try Instant(rfc3339: try input.string("createdAt")),
+            deviceID: try input["deviceID"]?.string.map { try DeviceID($0) })
+        return .object(["hex": .string(WireOperations.hex(BundleWriter.frames(data, options: options)))])
+    }
+
+    static func importing(_ input: JSONValue) throws -> JSONValue {
+        let destination = try ModelOperations.decode(DataSet.self, try input.required("destination"))
+        let bytes = Array(try Data(contentsOf: directory.appendingPathComponent(try input.string("file"))))
+        let merged = try BundleReader(limits: limits(input)).importing(bytes, into: destination)
+        return .object(["data": try ModelOperations.reencode(merged)])
+    }
+
+    static func merge(_ input: JSONValue) throws -> JSONValue {
+        let sets = try (input["sets"]?.array ?? []).map { try ModelOperations.decode(DataSet.self, $0) }
+        let merged = sets.reduce(DataSet()) { $0.merging($1) }
+        return .object(["data": try ModelOperations.reencode(merged)])
+    }
+}

@@ -1,0 +1,92 @@
+import GlowModel
+import GlowWire
+import Testing
+
+/// Property tests of merge over randomly generated data sets (BUNDLE-21).
+@Suite("Merge")
+struct MergeTests {
+    struct Random: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A data set drawn from a small pool of identities, so that sets overlap and conflict, with
+    /// equal instants on purpose to exercise the tie-breaks.
+    static func dataSet(_ random: inout Random) -> DataSet {
+        let base = Samples.goals
+        var data = DataSet()
+        if random.next() % 3 != 0 {
+            var profile = Samples.profile
+            profile.displayName = ["Mia", "Mia M.", "mia"][Int(random.next() % 3)]
+            profile.modifiedAt = Samples.now.adding(milliseconds: Int64(random.next() % 3) * 1000)
+            data.profile = profile
+        }
+        for goal in base.prefix(6) where random.next() % 2 == 0 {
+            var copy = goal
+            copy.title = "\(goal.title) v\(random.next() % 3)"
+            copy.modifiedAt = goal.modifiedAt.adding(milliseconds: Int64(random.next() % 3) * 1000)
+            copy.deleted = random.next() % 4 == 0
+            data.put(copy)
+        }
+        for goal in base.prefix(6) {
+            for checkIn in Samples.checkIns(for: goal, days: 8) where random.next() % 2 == 0 {
+                var copy = checkIn
+                copy.modifiedAt = checkIn.modifiedAt.adding(milliseconds: Int64(random.next() % 2) * 1000)
+                copy.deleted = random.next() % 5 == 0
+                copy.note = random.next() % 3 == 0 ? "v\(random.next() % 2)" : nil
+                data.put(copy)
+            }
+        }
+        return data
+    }
+
+    @Test("merge is idempotent, commutative and associative", arguments: 0..<40)
+    func laws(seed: UInt64) {
+        var random = Random(state: seed)
+        let a = Self.dataSet(&random)
+        let b = Self.dataSet(&random)
+        let c = Self.dataSet(&random)
+        #expect(a.merging(a) == a)
+        #expect(a.merging(b) == b.merging(a))
+        #expect(a.merging(b).merging(c) == a.merging(b.merging(c)))
+        #expect(a.merging(b).merging(b) == a.merging(b))
+    }
+
+    @Test("a goal deleted on one device never comes back from an older bundle")
+    func tombstones() throws {
+        let goal = Samples.goals[2]
+        var deleted = goal
+        deleted.deleted = true
+        deleted.modifiedAt = goal.modifiedAt.adding(milliseconds: 60_000)
+        var phone = DataSet()
+        phone.put(deleted)
+        var oldBackup = DataSet()
+        oldBackup.put(goal)
+        let bytes = BundleWriter.bundle(oldBackup, options: Samples.options)
+        let merged = try BundleReader().importing(bytes, into: phone)
+        #expect(merged.goals[goal.id]?.deleted == true)
+        #expect(merged == phone, "importing the same old bundle again changes nothing")
+    }
+
+    @Test("check-ins meet by goal and Day; the newer wins")
+    func checkInConflicts() throws {
+        let goal = Samples.goals[0]
+        let first = Samples.checkIns(for: goal, days: 1)[0]
+        var later = first
+        later.note = "edited on the tablet"
+        later.modifiedAt = first.modifiedAt.adding(milliseconds: 5)
+        var phone = DataSet()
+        phone.put(first)
+        var tablet = DataSet()
+        tablet.put(later)
+        #expect(phone.merging(tablet).checkIns[first.key] == later)
+        #expect(tablet.merging(phone).checkIns[first.key] == later)
+        #expect(phone.merging(tablet).checkIns.count == 1)
+    }
+}
