@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+/// Runs the built `glow-tool` and checks what a person sees: standard output, standard error and
+/// the exit code.
+@Suite("glow-tool end to end")
+struct EndToEndTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let sample = root.appendingPathComponent("Spec/examples/sample.glow").path
+
+    /// The directory of the built products: beside the test bundle.
+    static let products: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("glow-tool").path) { return url }
+        }
+        return root.appendingPathComponent(".build/debug")
+    }()
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        let output: Data
+    }
+
+    static func run(_ arguments: [String], stdin: Data = Data()) throws -> Run {
+        try run(tool: "glow-tool", arguments, stdin: stdin)
+    }
+
+    static func run(tool: String, _ arguments: [String], stdin: Data = Data()) throws -> Run {
+        let process = Process()
+        process.executableURL = products.appendingPathComponent(tool)
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), output: out)
+    }
+
+    static func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("glow-tool-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test("--version and --help")
+    func versionAndHelp() throws {
+        let version = try Self.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("glow-tool 0.1.0"))
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS:") && help.stdout.contains("decode-raw"))
+        let sub = try Self.run(["verify", "--help"])
+        #expect(sub.status == 0 && sub.stdout.contains("USAGE: glow-tool verify <bundle>"))
+    }
+
+    @Test("bad usage exits 64 with the usage on standard error")
+    func usage() throws {
+        let run = try Self.run(["inspect"])
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("glow-tool: error: missing BUNDLE"))
+        #expect(run.stderr.contains("Usage: glow-tool inspect <bundle>"))
+        #expect(try Self.run(["nonsense"]).status == 64)
+        #expect(try Self.run(["convert", Self.sample, "out.xml"]).status == 64)
+    }
+
+    @Test("inspect shows header, manifest, counts and sizes, as text and JSON")
+    func inspect() throws {
+        let text = try Self.run(["inspect", Self.sample])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("format        1.0"))
+        #expect(text.stdout.contains("15 goals"))
+        #expect(text.stdout.contains("per check-in"))
+        let json = try Self.run(["inspect", "--json", Self.sample])
+        let object = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+        #expect((object?["counts"] as? [String: Any])?["goals"] as? Int == 15)
+        #expect(object?["version"] as? String == "1.0")
+    }
+
+    @Test("verify: 0 for a good bundle, 1 naming the code and place for a damaged one")
+    func verify() throws {
+        #expect(try Self.run(["verify", Self.sample]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        bytes.removeLast(3)
+        let damaged = try Self.run(["verify", "-"], stdin: bytes)
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains("truncated in the trailer"))
+        let json = try Self.run(["verify", "--json", "-"], stdin: bytes)
+        #expect(json.status == 1 && json.stdout.contains("\"code\" : \"truncated\""))
+        let text = try Self.run(["verify", "-"], stdin: Data("{\"goals\": []}".utf8))
+        #expect(text.status == 1 && text.stderr.contains("looks like JSON"))
+    }
+
+    @Test("convert to JSON and back gives the same data; export and merge agree")
+    func convertExportMerge() throws {
+        let json = Self.temporary("sample.json")
+        let bundle = Self.temporary("again.glow")
+        defer { [json, bundle].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        #expect(try Self.run(["convert", Self.sample, json]).status == 0)
+        #expect(try Self.run(["export", json, "-o", bundle, "--created-at", "2026-11-28T21:30:00Z"]).status == 0)
+        let original = try Self.run(["convert", Self.sample, "-", "--to", "json"])
+        let again = try Self.run(["convert", bundle, "-", "--to", "json"])
+        #expect(original.status == 0 && original.output == again.output)
+        let merged = try Self.run(["merge", Self.sample, json, bundle, "-o", "-", "--to", "json"])
+        #expect(merged.status == 0 && merged.output == original.output, "merging copies of the same data is idempotent")
+        let stdinExport = try Self.run(["export", "-", "-o", "-"], stdin: Data(contentsOf: URL(fileURLWithPath: json)))
+        #expect(stdinExport.status == 0 && stdinExport.output.prefix(4) == Data([0x89, 0x47, 0x4C, 0x57]))
+    }
+
+    @Test("a failed write leaves no partial file behind")
+    func atomicWrites() throws {
+        let target = Self.temporary("never.glow")
+        let run = try Self.run(["export", "-", "-o", target], stdin: Data("{\"goals\": [{}]}".utf8))
+        #expect(run.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("decode-raw prints a field tree like protoc --decode_raw")
+    func decodeRaw() throws {
+        let run = try Self.run(["decode-raw", "--hex", "-"], stdin: Data("08 96 01 12 03 61 62 63 1a 02 08 01".utf8))
+        #expect(run.status == 0)
+        #expect(run.stdout == "1: 150\n2: \"abc\"\n3 {\n  1: 1\n}\n")
+        let bad = try Self.run(["decode-raw", "--hex", "-"], stdin: Data("08".utf8))
+        #expect(bad.status == 1 && bad.stderr.contains("truncated"))
+    }
+
+    @Test("stats shows Today, streaks and consistency per goal")
+    func stats() throws {
+        let text = try Self.run(["stats", Self.sample, "--day", "2026-11-28"])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("Mia · 14 goals · 2026-11-28 (Europe/London)"))
+        #expect(text.stdout.contains("Meditate for 10 minutes"))
+        let json = try Self.run(["stats", Self.sample, "--day", "2026-11-28", "--json"])
+        let object = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+        let goals = object?["goals"] as? [[String: Any]] ?? []
+        #expect(goals.count == 14)
+        #expect(goals.first?["currentStreak"] as? Int == 82)
+        #expect(try Self.run(["stats", Self.sample, "--day", "2026-02-30"]).status == 64)
+    }
+
+    /// The committed sample is what the generator writes, byte for byte. Re-record with
+    /// `swift run glow-sample` (an explicit step, never done by a test).
+    @Test("the sample files match their generator")
+    func golden() throws {
+        let directory = Self.temporary("sample")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try Self.run(tool: "glow-sample", [directory])
+        #expect(run.status == 0, "\(run.stderr)")
+        for name in ["sample.glow", "sample.json"] {
+            let fresh = try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent(name))
+            let committed = try Data(contentsOf: Self.root.appendingPathComponent("Spec/examples/\(name)"))
+            #expect(fresh == committed, "\(name) is stale: run `swift run glow-sample`")
+        }
+    }
+}

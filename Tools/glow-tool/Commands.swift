@@ -1,0 +1,106 @@
+import Foundation
+import GlowModel
+import GlowStreaks
+import GlowWire
+
+/// Runs an invocation: prints to standard output and returns the exit code (0 or 1); data errors
+/// are thrown as ``DataFailure``.
+enum Commands {
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        switch invocation {
+        case .help(let topic):
+            guard let topic else {
+                print(Help.overview, terminator: "")
+                return 0
+            }
+            guard let text = Help.text(for: topic) else { throw UsageErrorInRun(message: "no help for '\(topic)'") }
+            print(text, terminator: "")
+            return 0
+        case .version:
+            print(Help.version)
+            return 0
+        case .inspect(let input, let json):
+            let summary = try summary(input)
+            print(json ? Report.json(Report.Inspect(summary)) : Report.text(summary), terminator: "")
+            return 0
+        case .verify(let input, let json):
+            do {
+                let summary = try BundleReader().read(try Files.chunks(input)) { _ in }
+                if json {
+                    print(Report.json(Report.Verify(ok: true, error: nil, counts: summary.counts)), terminator: "")
+                } else {
+                    print(
+                        "ok: \(input) is a valid bundle (\(summary.counts.goals) goals, \(summary.counts.checkIns) check-ins)"
+                    )
+                }
+                return 0
+            } catch let error as BundleError {
+                if json {
+                    print(Report.json(Report.Verify(ok: false, error: .init(error), counts: nil)), terminator: "")
+                }
+                throw DataFailure(message: "\(input): \(error)")
+            }
+        case .convert(let input, let output, let to, let level):
+            let data = try Files.dataSet(input)
+            try Files.write(
+                try Files.encode(data, as: try Files.format(forOutput: output, explicit: to), level: level), to: output)
+            return 0
+        case .export(let input, let output, let level, let createdAt):
+            let bytes = try Files.read(input)
+            guard Files.format(of: bytes) == .json else {
+                throw DataFailure(message: "\(input) is already a bundle; use convert or merge")
+            }
+            let data = try Files.dataSet(bytes, name: input)
+            var created = Instant.now
+            if let createdAt {
+                do { created = try Instant(rfc3339: createdAt) } catch {
+                    throw UsageErrorInRun(message: "--created-at: \(error.message)")
+                }
+            }
+            try Files.write(try Files.encode(data, as: .bundle, level: level, createdAt: created), to: output)
+            return 0
+        case .merge(let inputs, let output, let to, let level):
+            let format = try Files.format(forOutput: output, explicit: to)
+            var merged = DataSet()
+            for input in inputs {
+                let next = try Files.dataSet(input)
+                if let mine = merged.profile, let theirs = next.profile, mine.userID != theirs.userID {
+                    throw DataFailure(
+                        message: "\(input) belongs to another person (\(theirs.userID)); nothing was written")
+                }
+                merged.merge(next)
+            }
+            try Files.write(try Files.encode(merged, as: format, level: level), to: output)
+            return 0
+        case .decodeRaw(let input, let hex):
+            var bytes = try Files.read(input)
+            if hex { bytes = try Report.bytes(hex: bytes) }
+            do {
+                print(RawMessage.text(try RawMessage.parse(bytes)), terminator: "")
+            } catch {
+                throw DataFailure(message: "\(input): \(error)")
+            }
+            return 0
+        case .stats(let input, let day, let json):
+            let data = try Files.dataSet(input)
+            let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
+            let today: Day
+            if let day {
+                do { today = try Day(iso: day) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
+            } else {
+                today = boundary.day(containing: .now)
+            }
+            let stats = Report.Stats(data, boundary: boundary, today: today)
+            print(json ? Report.json(stats) : stats.text, terminator: "")
+            return 0
+        }
+    }
+
+    static func summary(_ input: String) throws -> BundleSummary {
+        do {
+            return try BundleReader().read(try Files.chunks(input)) { _ in }
+        } catch {
+            throw DataFailure(message: "\(input): \(error)")
+        }
+    }
+}

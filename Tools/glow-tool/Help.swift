@@ -1,0 +1,109 @@
+import Foundation
+
+/// The help texts, in swift-argument-parser's OVERVIEW / USAGE / OPTIONS layout.
+enum Help {
+    struct Command {
+        let name: String
+        let abstract: String
+        let usage: String
+        let arguments: [(String, String)]
+        let options: [(String, String)]
+    }
+
+    static let version = "glow-tool 0.1.0 (Glow Ritual SDK)"
+
+    static let commands: [Command] = [
+        Command(
+            name: "inspect", abstract: "Show a bundle's header, manifest, record counts and sizes.",
+            usage: "glow-tool inspect <bundle> [--json]",
+            arguments: [("<bundle>", "A .glow file, or - for standard input.")],
+            options: [("--json", "Print the report as JSON.")]),
+        Command(
+            name: "verify", abstract: "Check a bundle completely; exit 1 naming the error code and where.",
+            usage: "glow-tool verify <bundle> [--json]",
+            arguments: [("<bundle>", "A .glow file, or - for standard input.")],
+            options: [("--json", "Print the result as JSON.")]),
+        Command(
+            name: "convert", abstract: "Convert between a bundle and a JSON data set.",
+            usage: "glow-tool convert <in> <out> [--to bundle|json] [--level <0-9>]",
+            arguments: [
+                ("<in>", "A .glow bundle or .json data set, or - (the format is recognised)."),
+                ("<out>", "The file to write, or - for standard output."),
+            ],
+            options: [
+                ("--to <format>", "bundle or json; by default from the extension of <out>."),
+                ("--level <n>", "zlib compression level for bundles (default 6)."),
+            ]),
+        Command(
+            name: "export", abstract: "Write a JSON data set as a bundle.",
+            usage: "glow-tool export <dataset.json> -o <bundle> [--level <0-9>] [--created-at <instant>]",
+            arguments: [("<dataset.json>", "A JSON data set, or - for standard input.")],
+            options: [
+                ("-o, --output <bundle>", "The bundle to write, or - for standard output."),
+                ("--level <n>", "zlib compression level (default 6)."),
+                ("--created-at <instant>", "The manifest's creation instant, RFC 3339 (default: now)."),
+            ]),
+        Command(
+            name: "merge", abstract: "Merge bundles and data sets by the import rules into one.",
+            usage: "glow-tool merge <input>... -o <out> [--to bundle|json] [--level <0-9>]",
+            arguments: [("<input>", "Bundles or JSON data sets, in any mix.")],
+            options: [
+                ("-o, --output <out>", "The file to write, or - for standard output."),
+                ("--to <format>", "bundle or json; by default from the extension of <out>."),
+                ("--level <n>", "zlib compression level for bundles (default 6)."),
+            ]),
+        Command(
+            name: "decode-raw", abstract: "Show any Protocol Buffers bytes as a field tree, like protoc --decode_raw.",
+            usage: "glow-tool decode-raw <file> [--hex]", arguments: [("<file>", "A file of protobuf bytes, or -.")],
+            options: [("--hex", "The input is hexadecimal text.")]),
+        Command(
+            name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
+            usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
+            arguments: [("<input>", "A .glow bundle or .json data set, or -.")],
+            options: [
+                ("--day <day>", "The Day to report on (default: today in the profile's time zone)."),
+                ("--json", "Print the report as JSON."),
+            ]),
+    ]
+
+    static var overview: String {
+        var text = """
+            OVERVIEW: Inspect, verify, convert and merge Glow Ritual export bundles.
+
+            USAGE: glow-tool <subcommand> [<options>]
+
+            OPTIONS:
+              --version               Show the version.
+              -h, --help              Show help information.
+
+            SUBCOMMANDS:
+
+            """
+        for command in commands {
+            text +=
+                "  " + command.name.padding(toLength: 22, withPad: " ", startingAt: 0) + "  " + command.abstract + "\n"
+        }
+        text += "\n  See 'glow-tool help <subcommand>' for detailed help.\n"
+        return text
+    }
+
+    static func text(for name: String) -> String? {
+        guard let command = commands.first(where: { $0.name == name }) else { return nil }
+        var text = "OVERVIEW: \(command.abstract)\n\nUSAGE: \(command.usage)\n\nARGUMENTS:\n"
+        for (argument, help) in command.arguments {
+            text += "  " + argument.padding(toLength: 22, withPad: " ", startingAt: 0) + "  " + help + "\n"
+        }
+        text += "\nOPTIONS:\n"
+        for (option, help) in command.options + [("-h, --help", "Show help information.")] {
+            text += "  " + option.padding(toLength: 22, withPad: " ", startingAt: 0) + "  " + help + "\n"
+        }
+        return text
+    }
+
+    static func usage(for name: String?) -> String {
+        guard let name, let command = commands.first(where: { $0.name == name }) else {
+            return "Usage: glow-tool <subcommand> [<options>]\n  See 'glow-tool --help'."
+        }
+        return "Usage: \(command.usage)\n  See 'glow-tool help \(name)'."
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import GlowModel
+import GlowStreaks
+import GlowWire
+
+/// What the commands print: tables for people, JSON for programs.
+enum Report {
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
+    }
+
+    static func bytes(hex: [UInt8]) throws -> [UInt8] {
+        let digits = hex.filter { !(($0 == 0x20) || ($0 == 0x0A) || ($0 == 0x0D) || ($0 == 0x09)) }
+        guard digits.count % 2 == 0 else { throw DataFailure(message: "the hex text has an odd number of digits") }
+        return try stride(from: 0, to: digits.count, by: 2).map { index in
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                throw DataFailure(message: "the hex text has a non-hex character at offset \(index)")
+            }
+            return byte
+        }
+    }
+
+    // MARK: inspect
+
+    struct Inspect: Encodable {
+        let version: String
+        let requiredFlags: UInt32
+        let optionalFlags: UInt32
+        let schemaVersion: Int
+        let minReaderVersion: Int
+        let exporter: String
+        let createdAt: String
+        let deviceID: String?
+        let counts: RecordCounts
+        let fileSize: Int
+        let compressedSize: Int
+        let uncompressedSize: Int
+        let ratio: Double
+        let bytesByType: [String: Int]
+
+        init(_ summary: BundleSummary) {
+            version = "\(summary.header.major).\(summary.header.minor)"
+            requiredFlags = summary.header.requiredFlags
+            optionalFlags = summary.header.optionalFlags
+            schemaVersion = summary.manifest.schemaVersion
+            minReaderVersion = summary.manifest.minReaderVersion
+            exporter = "\(summary.manifest.exporterName) \(summary.manifest.exporterVersion)"
+            createdAt = summary.manifest.createdAt.description
+            deviceID = summary.manifest.deviceID?.description
+            counts = summary.counts
+            fileSize = summary.fileSize
+            compressedSize = summary.compressedSize
+            uncompressedSize = summary.uncompressedSize
+            ratio =
+                summary.compressedSize == 0
+                ? 0 : (Double(summary.uncompressedSize) / Double(summary.compressedSize) * 100).rounded() / 100
+            bytesByType = summary.bytesByType
+        }
+    }
+
+    static func text(_ summary: BundleSummary) -> String {
+        let report = Inspect(summary)
+        var out = """
+            format        \(report.version) (required flags 0x\(String(report.requiredFlags, radix: 16)), optional 0x\(String(report.optionalFlags, radix: 16)))
+            schema        \(report.schemaVersion) (readers from version \(report.minReaderVersion))
+            exporter      \(report.exporter)
+            created       \(report.createdAt)
+            device        \(report.deviceID ?? "-")
+            records       \(report.counts.profiles) profile, \(report.counts.goals) goals, \(report.counts.checkIns) check-ins in \(report.counts.checkInBlocks) blocks, \(report.counts.other) other
+            size          \(report.fileSize) bytes; stream \(report.compressedSize) compressed, \(report.uncompressedSize) uncompressed (ratio \(report.ratio))
+
+            """
+        out += "bytes by type (uncompressed)\n"
+        for (type, bytes) in report.bytesByType.sorted(by: { $0.key < $1.key }) {
+            let perRecord =
+                type == "checkIns" && report.counts.checkIns > 0
+                ? String(format: "  %.2f per check-in", Double(bytes) / Double(report.counts.checkIns)) : ""
+            out +=
+                "  " + type.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%10d", bytes)
+                + perRecord + "\n"
+        }
+        return out
+    }
+
+    // MARK: verify
+
+    struct Verify: Encodable {
+        struct Failure: Encodable {
+            let code: String
+            let section: String
+            let offset: Int
+            let message: String
+
+            init(_ error: BundleError) {
+                code = error.code
+                section = error.section.rawValue
+                offset = error.offset
+                message = error.message
+            }
+        }
+
+        let ok: Bool
+        let error: Failure?
+        let counts: RecordCounts?
+    }
+
+    // MARK: stats
+
+    struct Stats: Encodable {
+        struct Row: Encodable {
+            let goalID: String
+            let title: String
+            let kind: String
+            let today: String
+            let onToday: Bool
+            let currentStreak: Int
+            let longestStreak: Int
+            let last7: Consistency?
+            let last30: Consistency?
+            let completion: Int?
+        }
+
+        let name: String?
+        let day: String
+        let timeZone: String
+        let goals: [Row]
+
+        init(_ data: DataSet, boundary: DayBoundary, today: Day) {
+            name = data.profile?.displayName
+            day = today.description
+            timeZone = boundary.timeZone.identifier
+            goals = TodayQuery.evaluations(
+                goals: Array(data.goals.values), checkIns: Array(data.checkIns.values), weekStart: boundary.weekStart,
+                today: today
+            ).map { evaluation in
+                Row(
+                    goalID: evaluation.goal.id.description, title: evaluation.goal.title,
+                    kind: evaluation.goal.kind.name.rawValue, today: evaluation.status(on: today).name,
+                    onToday: evaluation.isOnToday, currentStreak: evaluation.currentStreak?.length ?? 0,
+                    longestStreak: evaluation.longestStreak?.length ?? 0, last7: evaluation.consistency(lastDays: 7),
+                    last30: evaluation.consistency(lastDays: 30), completion: evaluation.completion?.thousandths)
+            }
+        }
+
+        var text: String {
+            var out = "\(name ?? "(no profile)") · \(goals.count) goals · \(day) (\(timeZone))\n"
+            out += "Today: \(goals.filter(\.onToday).count) goals to look at\n\n"
+            let header = ["GOAL", "KIND", "TODAY", "STREAK", "BEST", "7 DAYS", "30 DAYS"]
+            var rows = [header]
+            for goal in goals {
+                func rate(_ value: Consistency?) -> String {
+                    guard let value, let thousandths = value.thousandths else {
+                        return goal.completion.map { "\($0 / 10)% done" } ?? "-"
+                    }
+                    return "\(thousandths / 10)% (\(value.done)/\(value.due))"
+                }
+                let title = goal.title.count > 28 ? String(goal.title.prefix(27)) + "…" : goal.title
+                rows.append([
+                    title, goal.kind, goal.onToday ? goal.today : "-", "\(goal.currentStreak)", "\(goal.longestStreak)",
+                    rate(goal.last7), rate(goal.last30),
+                ])
+            }
+            let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                out +=
+                    row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces) + "\n"
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+// glow-tool: exit 0 on success, 1 on invalid data or a failed check, 64 on bad usage.
+
+func fail(_ message: String, usage: String? = nil, code: Int32) -> Never {
+    fflush(nil)
+    FileHandle.standardError.write(Data("glow-tool: error: \(message)\n".utf8))
+    if let usage { FileHandle.standardError.write(Data("\(usage)\n".utf8)) }
+    exit(code)
+}
+
+switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+case .failure(let error):
+    fail(error.message, usage: Help.usage(for: error.command), code: 64)
+case .success(let invocation):
+    do {
+        let status = try Commands.run(invocation)
+        fflush(nil)
+        exit(status)
+    } catch let failure as DataFailure {
+        fail(failure.message, code: 1)
+    } catch let usage as UsageErrorInRun {
+        fail(usage.message, code: 64)
+    } catch {
+        fail("\(error)", code: 1)
+    }
+}
