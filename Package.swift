@@ -13,26 +13,30 @@ let package = Package(
         .library(name: "GlowModel", targets: ["GlowModel"]),
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
         .library(name: "GlowWire", targets: ["GlowWire"]),
+        .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "GlowModel", swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .target(name: "GlowThemes", swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel", "CZlib"], swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-tool", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"], path: "Tools/glow-tool",
+            name: "glow-tool", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
+            path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire"], path: "Tools/glow-sample",
             swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowStreaksTests", dependencies: ["GlowStreaks"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"],
+            name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
             swiftSettings: sharedSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import GlowModel
+import GlowThemes
 import GlowWire
 import Testing
 
@@ -38,6 +39,10 @@ enum CorpusCheck {
             if let offset = expected["offset"]?.int {
                 #expect(offset == error.offset, "\(testCase.id): got \(error)")
             }
+        case .failure(let error as ThemeError):
+            #expect(!testCase.valid, "\(testCase.id): unexpected error \(error)")
+            guard !testCase.valid, let expected = testCase.error else { return }
+            #expect(expected["code"]?.string == error.code.description, "\(testCase.id): got \(error)")
         case .failure(let error as BundleError):
             #expect(!testCase.valid, "\(testCase.id): unexpected error \(error)")
             guard !testCase.valid, let expected = testCase.error else { return }

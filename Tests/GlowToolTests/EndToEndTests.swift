@@ -167,3 +167,29 @@ struct EndToEndTests {
         }
     }
 }
+
+@Suite("glow-tool themes")
+struct ThemeCommandTests {
+    @Test("themes audit passes for every theme and prints each pair")
+    func audit() throws {
+        let run = try EndToEndTests.run(["themes", "audit"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("default / light: all 27 pairs pass"))
+        #expect(run.stdout.contains("black-and-white / dark: all 27 pairs pass"))
+        let json = try EndToEndTests.run(["themes", "audit", "--theme", "ocean", "--mode=dark", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]]
+        #expect(rows?.count == 27 && rows?.allSatisfy { $0["passed"] as? Bool == true } == true)
+    }
+
+    @Test("themes tokens prints DTCG JSON; unknown themes and modes are usage errors")
+    func tokens() throws {
+        let run = try EndToEndTests.run(["themes", "tokens", "--theme", "sunset", "--mode", "light"])
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
+        let color = (object?["glow"] as? [String: Any])?["color"] as? [String: Any]
+        #expect(color?["sunset"] != nil && color?["default"] == nil)
+        #expect(try EndToEndTests.run(["themes", "tokens", "--theme", "neon"]).status == 64)
+        #expect(try EndToEndTests.run(["themes", "audit", "--mode", "dim"]).status == 64)
+        #expect(try EndToEndTests.run(["themes", "paint"]).status == 64)
+    }
+}

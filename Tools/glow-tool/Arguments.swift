@@ -9,6 +9,8 @@ enum Invocation: Equatable {
     case merge(inputs: [String], output: String, to: Format?, level: Int)
     case decodeRaw(input: String, hex: Bool)
     case stats(input: String, day: String?, json: Bool)
+    case themesAudit(theme: String?, mode: String?, json: Bool)
+    case themesTokens(theme: String?, mode: String?)
 }
 
 /// The two forms a data set takes on disk.
@@ -70,6 +72,15 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             let inputs = parser.remainingPositionals()
             guard inputs.count >= 1 else { throw UsageError(message: "name at least one input", command: command) }
             invocation = .merge(inputs: inputs, output: output, to: to, level: level)
+        case "themes":
+            let action = try parser.positional("audit|tokens")
+            let theme = try parser.value("--theme")
+            let mode = try parser.value("--mode")
+            switch action {
+            case "audit": invocation = .themesAudit(theme: theme, mode: mode, json: parser.flag("--json"))
+            case "tokens": invocation = .themesTokens(theme: theme, mode: mode)
+            default: throw UsageError(message: "themes takes audit or tokens, not '\(action)'", command: command)
+            }
         case "decode-raw":
             let hex = parser.flag("--hex")
             invocation = .decodeRaw(input: try parser.positional("FILE"), hex: hex)
@@ -94,7 +105,9 @@ struct OptionParser {
     private let command: String
 
     /// Options that take a value, so that `--to json` is one option, not an option and a file.
-    static let valued: Set<String> = ["-o", "--output", "--to", "--level", "--day", "--created-at"]
+    static let valued: Set<String> = [
+        "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode",
+    ]
 
     init(_ arguments: [String], command: String) throws {
         self.command = command

@@ -1,6 +1,7 @@
 import Foundation
 import GlowModel
 import GlowStreaks
+import GlowThemes
 import GlowWire
 
 /// Runs an invocation: prints to standard output and returns the exit code (0 or 1); data errors
@@ -81,6 +82,15 @@ enum Commands {
                 throw DataFailure(message: "\(input): \(error)")
             }
             return 0
+        case .themesAudit(let theme, let mode, let json):
+            let (themes, modes) = try selection(theme, mode)
+            let results = themes.flatMap { theme in modes.flatMap { ThemeAudit.audit(theme, $0) } }
+            print(json ? Report.json(results.map(Report.AuditRow.init)) : Report.auditTable(results), terminator: "")
+            return results.allSatisfy(\.passed) ? 0 : 1
+        case .themesTokens(let theme, let mode):
+            let (themes, modes) = try selection(theme, mode)
+            print(DesignTokens.text(themes: themes, modes: modes), terminator: "")
+            return 0
         case .stats(let input, let day, let json):
             let data = try Files.dataSet(input)
             let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
@@ -94,6 +104,23 @@ enum Commands {
             print(json ? Report.json(stats) : stats.text, terminator: "")
             return 0
         }
+    }
+
+    /// The themes and modes an audit or export covers.
+    static func selection(_ theme: String?, _ mode: String?) throws -> ([Theme], [Mode]) {
+        var themes = Theme.all
+        if let theme {
+            guard let found = Theme.all.first(where: { $0.id == theme }) else {
+                throw UsageErrorInRun(
+                    message: "no theme '\(theme)'; the themes are \(Theme.all.map(\.id).joined(separator: ", "))")
+            }
+            themes = [found]
+        }
+        var modes = Mode.allCases
+        if let mode {
+            do { modes = [try Mode(parsing: mode)] } catch { throw UsageErrorInRun(message: error.message) }
+        }
+        return (themes, modes)
     }
 
     static func summary(_ input: String) throws -> BundleSummary {

@@ -57,6 +57,15 @@ enum Help {
             usage: "glow-tool decode-raw <file> [--hex]", arguments: [("<file>", "A file of protobuf bytes, or -.")],
             options: [("--hex", "The input is hexadecimal text.")]),
         Command(
+            name: "themes", abstract: "Audit the themes' colour contrast, or export them as design tokens.",
+            usage: "glow-tool themes audit|tokens [--theme <id>] [--mode light|dark] [--json]",
+            arguments: [("audit|tokens", "audit: every colour pair against WCAG 2.2; tokens: W3C design tokens.")],
+            options: [
+                ("--theme <id>", "One theme: default, ocean, forest, sunset, black-and-white."),
+                ("--mode <mode>", "light or dark."),
+                ("--json", "audit: print the results as JSON (tokens are always JSON)."),
+            ]),
+        Command(
             name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],

@@ -1,6 +1,7 @@
 import Foundation
 import GlowModel
 import GlowStreaks
+import GlowThemes
 import GlowWire
 
 /// What the commands print: tables for people, JSON for programs.
@@ -80,6 +81,50 @@ enum Report {
             out +=
                 "  " + type.padding(toLength: 10, withPad: " ", startingAt: 0) + String(format: "%10d", bytes)
                 + perRecord + "\n"
+        }
+        return out
+    }
+
+    // MARK: themes
+
+    struct AuditRow: Encodable {
+        let theme: String
+        let mode: String
+        let foreground: String
+        let background: String
+        let requirement: String
+        let minimum: Double
+        let ratio: Double
+        let passed: Bool
+
+        init(_ result: AuditResult) {
+            theme = result.theme
+            mode = result.mode.rawValue
+            foreground = result.pair.foreground.rawValue
+            background = result.pair.background.rawValue
+            requirement = result.pair.requirement.rawValue
+            minimum = result.pair.requirement.minimum
+            ratio = (result.ratio * 100).rounded(.down) / 100
+            passed = result.passed
+        }
+    }
+
+    static func auditTable(_ results: [AuditResult]) -> String {
+        var out = ""
+        let groups = Dictionary(grouping: results) { "\($0.theme) / \($0.mode.rawValue)" }
+        for (title, rows) in groups.sorted(by: { $0.key < $1.key }) {
+            let failed = rows.filter { !$0.passed }.count
+            out +=
+                "\(title): \(failed == 0 ? "all \(rows.count) pairs pass" : "\(failed) of \(rows.count) pairs FAIL")\n"
+            for row in rows {
+                let pair = "\(row.pair.foreground.rawValue) on \(row.pair.background.rawValue)"
+                out +=
+                    "  " + pair.padding(toLength: 36, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "%6.2f:1  needs %4.1f (%@)  ", (row.ratio * 100).rounded(.down) / 100,
+                        row.pair.requirement.minimum, row.pair.requirement.rawValue)
+                    + (row.passed ? "pass" : "FAIL") + "\n"
+            }
         }
         return out
     }
