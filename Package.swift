@@ -21,10 +21,13 @@ let package = Package(
         .target(name: "GlowModel", swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
+        .target(
+            name: "GlowConformance", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
+            swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel", "CZlib"], swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-tool", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
+            name: "glow-tool", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes", "GlowConformance"],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
@@ -36,7 +39,7 @@ let package = Package(
         .testTarget(name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "ConformanceTests", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
+            name: "ConformanceTests", dependencies: ["GlowModel", "GlowWire", "GlowConformance"],
             swiftSettings: sharedSettings),
     ],
     swiftLanguageModes: [.v6]

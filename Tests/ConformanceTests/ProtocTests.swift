@@ -1,4 +1,5 @@
 import Foundation
+import GlowConformance
 import GlowWire
 import Testing
 
@@ -28,7 +29,7 @@ struct ProtocTests {
     static let required = ProcessInfo.processInfo.environment["GLOW_REQUIRE_PROTOC"] == "1"
 
     static let vectors: [Vector] = {
-        let url = Corpus.specDirectory.appendingPathComponent("corpus/wire/canonical.json")
+        let url = Repository.spec.appendingPathComponent("corpus/wire/canonical.json")
         guard let data = try? Data(contentsOf: url), let document = try? JSONValue.parse(data) else { return [] }
         return (document["cases"]?.array ?? []).compactMap { item in
             guard let id = item["id"]?.string, let hex = item["input"]?["hex"]?.string,
@@ -42,7 +43,7 @@ struct ProtocTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: protoc!)
         process.arguments = arguments
-        process.currentDirectoryURL = Corpus.specDirectory
+        process.currentDirectoryURL = Repository.spec
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()

@@ -1,9 +1,10 @@
 import Foundation
+import GlowConformance
 import Testing
 
 @Suite("Streaks corpus coverage")
 struct StreakCorpusTests {
-    static let cases = Corpus.cases(area: "streaks")
+    static let cases = Repository.corpus.cases(area: "streaks")
 
     /// Every kind with every schedule the spec allows it (one-off kinds: none) has 3 cases.
     @Test("every kind and schedule pair has at least three cases")

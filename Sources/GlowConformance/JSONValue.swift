@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON document as a value, so corpus inputs and expectations compare structurally, whatever
 /// key order or spacing a file uses.
-enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
+package enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int)
@@ -11,7 +11,7 @@ enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -30,7 +30,7 @@ enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -44,34 +44,34 @@ enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Compact JSON text with sorted keys.
-    var data: Data {
+    package var data: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try! encoder.encode(self)
     }
 
-    var description: String { String(decoding: data, as: UTF8.self) }
+    package var description: String { String(decoding: data, as: UTF8.self) }
 
-    static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
-    var string: String? {
+    package var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    var int: Int? {
+    package var int: Int? {
         if case .int(let value) = self { return value }
         return nil
     }
 
-    var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
@@ -79,24 +79,28 @@ enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
 
 /// A corpus input that is missing a field or has the wrong type: a broken case, not a failure
 /// of the implementation under test.
-struct CorpusInputError: Error, CustomStringConvertible {
-    let description: String
+package struct CorpusInputError: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 extension JSONValue {
-    func required(_ key: String) throws -> JSONValue {
+    package func required(_ key: String) throws -> JSONValue {
         guard let value = self[key] else { throw CorpusInputError(description: "input lacks \"\(key)\"") }
         return value
     }
 
-    func string(_ key: String) throws -> String {
+    package func string(_ key: String) throws -> String {
         guard let value = try required(key).string else {
             throw CorpusInputError(description: "input \"\(key)\" is not a string")
         }
         return value
     }
 
-    func int(_ key: String) throws -> Int {
+    package func int(_ key: String) throws -> Int {
         guard let value = try required(key).int else {
             throw CorpusInputError(description: "input \"\(key)\" is not an integer")
         }

@@ -5,8 +5,8 @@ import GlowStreaks
 /// The streaks area's operations. Inputs use a compact form that `Spec/streaks.md` describes:
 /// goals may omit `id`, `title`, `createdAt` and `modifiedAt` and give `schedule` as one rule;
 /// check-ins give a `day`, or an instant `at` with the `timeZone` in force when recorded.
-enum StreakOperations {
-    static let all: [String: ModelOperations.Operation] = [
+package enum StreakOperations {
+    package static let all: [String: ModelOperations.Operation] = [
         "streaks.evaluate": evaluate,
         "streaks.today": today,
         "streaks.overview": overview,

@@ -2,8 +2,8 @@ import Foundation
 import GlowThemes
 
 /// The themes area's operations: parse colours, measure contrast, composite, audit, resolve.
-enum ThemeOperations {
-    static let all: [String: ModelOperations.Operation] = [
+package enum ThemeOperations {
+    package static let all: [String: ModelOperations.Operation] = [
         "themes.parse": { input in
             let color = try Color(hex: try input.string("text"))
             return .object([

@@ -3,10 +3,10 @@ import GlowModel
 
 /// The model area's operations: each turns a case's input into the output the corpus expects,
 /// or throws the ``ModelError`` the corpus names.
-enum ModelOperations {
-    typealias Operation = @Sendable (JSONValue) throws -> JSONValue
+package enum ModelOperations {
+    package typealias Operation = @Sendable (JSONValue) throws -> JSONValue
 
-    static let all: [String: Operation] = [
+    package static let all: [String: Operation] = [
         "day.parse": dayParse,
         "day.fromComponents": dayFromComponents,
         "day.fromDaysSince1970": { input in

@@ -3,15 +3,21 @@ import GlowModel
 import GlowWire
 
 /// The bundle area's operations: read a bundle file of the corpus, and merge data sets.
-enum BundleOperations {
-    static let all: [String: ModelOperations.Operation] = [
+package enum BundleOperations {
+    package static let all: [String: ModelOperations.Operation] = [
         "bundle.read": read,
         "bundle.merge": merge,
         "bundle.frames": frames,
         "bundle.import": importing,
     ]
 
-    static let directory = Corpus.specDirectory.appendingPathComponent("corpus/bundle")
+    /// The bytes of the corpus file a request names, which the runner sends as `fileBase64`.
+    static func fileBytes(_ input: JSONValue) throws -> [UInt8] {
+        guard let text = input["fileBase64"]?.string, let data = Data(base64Encoded: text) else {
+            throw CorpusInputError(description: "the request carries no fileBase64 for \(input["file"] ?? .null)")
+        }
+        return Array(data)
+    }
 
     static func limits(_ input: JSONValue) -> BundleLimits {
         var limits = BundleLimits.default
@@ -22,7 +28,7 @@ enum BundleOperations {
     }
 
     static func read(_ input: JSONValue) throws -> JSONValue {
-        let bytes = Array(try Data(contentsOf: directory.appendingPathComponent(try input.string("file"))))
+        let bytes = try fileBytes(input)
         let (data, summary) = try BundleReader(limits: limits(input)).dataSet(bytes)
         return .object([
             "header": .object([
@@ -57,7 +63,7 @@ enum BundleOperations {
 
     static func importing(_ input: JSONValue) throws -> JSONValue {
         let destination = try ModelOperations.decode(DataSet.self, try input.required("destination"))
-        let bytes = Array(try Data(contentsOf: directory.appendingPathComponent(try input.string("file"))))
+        let bytes = try fileBytes(input)
         let merged = try BundleReader(limits: limits(input)).importing(bytes, into: destination)
         return .object(["data": try ModelOperations.reencode(merged)])
     }

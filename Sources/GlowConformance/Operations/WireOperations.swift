@@ -4,17 +4,17 @@ import GlowWire
 
 /// The wire area's operations: decode hex to the canonical bytes and model JSON, encode model
 /// JSON, and print schema-less field trees.
-enum WireOperations {
-    static let all: [String: ModelOperations.Operation] = [
+package enum WireOperations {
+    package static let all: [String: ModelOperations.Operation] = [
         "wire.decode": decode,
         "wire.encode": encode,
         "wire.decodeRaw": decodeRaw,
     ]
 
     /// Each message: decode from bytes and re-encode with its JSON; encode from JSON.
-    struct Codec: Sendable {
-        let decode: @Sendable ([UInt8], WireLimits) throws -> (bytes: [UInt8], json: JSONValue)
-        let encode: @Sendable (JSONValue) throws -> [UInt8]
+    package struct Codec: Sendable {
+        package let decode: @Sendable ([UInt8], WireLimits) throws -> (bytes: [UInt8], json: JSONValue)
+        package let encode: @Sendable (JSONValue) throws -> [UInt8]
 
         static func of<T: WireMessage & Codable>(_ type: T.Type) -> Codec {
             Codec(
@@ -26,7 +26,7 @@ enum WireOperations {
         }
     }
 
-    static let codecs: [String: Codec] = [
+    package static let codecs: [String: Codec] = [
         "Goal": .of(Goal.self), "Profile": .of(Profile.self), "DayBoundary": .of(DayBoundary.self),
         "CheckIn": .of(CheckIn.self), "CheckInBlock": .of(CheckInBlock.self), "GoalDraft": .of(GoalDraft.self),
         "GoalTemplate": .of(GoalTemplate.self), "Interest": .of(Interest.self),
@@ -45,7 +45,7 @@ enum WireOperations {
         return limits
     }
 
-    static func bytes(hex: String) throws -> [UInt8] {
+    package static func bytes(hex: String) throws -> [UInt8] {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { throw CorpusInputError(description: "odd hex length") }
         return try stride(from: 0, to: digits.count, by: 2).map { index in
@@ -56,7 +56,7 @@ enum WireOperations {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
