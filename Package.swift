@@ -37,7 +37,9 @@ let package = Package(
         .testTarget(name: "GlowStreaksTests", dependencies: ["GlowStreaks"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks"], swiftSettings: sharedSettings),
-        .testTarget(name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample"], exclude: ["Fixtures"],
+            swiftSettings: sharedSettings),
         .testTarget(
             name: "ConformanceTests", dependencies: ["GlowModel", "GlowWire", "GlowConformance"],
             swiftSettings: sharedSettings),

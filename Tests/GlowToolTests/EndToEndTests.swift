@@ -193,3 +193,71 @@ struct ThemeCommandTests {
         #expect(try EndToEndTests.run(["themes", "paint"]).status == 64)
     }
 }
+
+@Suite("glow-tool conformance")
+struct ConformanceCommandTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/misbehaving_testee.py").path
+    static var tool: String { EndToEndTests.products.appendingPathComponent("glow-tool").path }
+
+    @Test("the SDK's own testee passes every case of every area")
+    func ownTestee() throws {
+        let junit = EndToEndTests.temporary("junit.xml")
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let run = try EndToEndTests.run(["conformance", "--testee", "\(Self.tool) testee", "--junit", junit])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("0 unexpected failures, 0 listed cases now passing"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"streaks\" tests=\"250\" failures=\"0\""))
+        #expect(!xml.contains("<failure"))
+    }
+
+    @Test("the Python testee passes the model area, with its reviewed failure list")
+    func pythonTestee() throws {
+        let run = try EndToEndTests.run([
+            "conformance", "--testee", "python3 Tools/conformance/testee.py", "--failure-list",
+            "Tools/conformance/python-failures.txt",
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("model    Required        317       0        0                  0"))
+    }
+
+    @Test("the runner reports a wrong answer, a crash, a hang and a malformed response, and goes on")
+    func misbehaving() throws {
+        let junit = EndToEndTests.temporary("junit.xml")
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let run = try EndToEndTests.run([
+            "conformance", "--testee", "python3 \(Self.fixture)", "--area", "model", "--timeout", "1", "--junit", junit,
+        ])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("FAIL model/day-parse-001 (Required) failed: canonical: expected"))
+        #expect(run.stdout.contains("FAIL model/day-parse-002 (Required) crash: the testee exited (status 3)"))
+        #expect(run.stdout.contains("FAIL model/day-parse-003 (Required) timeout"))
+        #expect(run.stdout.contains("FAIL model/day-parse-004 (Required) malformed_response"))
+        #expect(run.stdout.contains("FAIL model/day-parse-005 (Required) failed: the response is neither"))
+        // After each of those the testee was restarted: every other case still got its answer.
+        #expect(run.stdout.contains("model  Required          0       5      312                  0"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<failure type=\"crash\""))
+        #expect(xml.contains("<failure type=\"timeout\""))
+    }
+
+    @Test("a listed case that now passes fails the run, so the list stays true")
+    func staleList() throws {
+        let list = EndToEndTests.temporary("failures.txt")
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        try "# stale\nmodel/day-parse-001\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let run = try EndToEndTests.run([
+            "conformance", "--testee", "\(Self.tool) testee", "--area", "model", "--failure-list", list,
+        ])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("NOW PASSING model/day-parse-001: remove it from the failure list"))
+    }
+
+    @Test("usage mistakes exit 64")
+    func usage() throws {
+        #expect(try EndToEndTests.run(["conformance"]).status == 64)
+        #expect(try EndToEndTests.run(["conformance", "--testee", "x", "--area", "nowhere"]).status == 64)
+        #expect(try EndToEndTests.run(["conformance", "--testee", "x", "--timeout", "-1"]).status == 64)
+    }
+}

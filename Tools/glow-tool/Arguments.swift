@@ -11,6 +11,18 @@ enum Invocation: Equatable {
     case stats(input: String, day: String?, json: Bool)
     case themesAudit(theme: String?, mode: String?, json: Bool)
     case themesTokens(theme: String?, mode: String?)
+    case testee
+    case conformance(ConformanceOptions)
+}
+
+/// The options of `glow-tool conformance`.
+struct ConformanceOptions: Equatable {
+    var testee: String
+    var corpus = "Spec/corpus"
+    var failureList: String?
+    var junit: String?
+    var area: String?
+    var timeout = 10.0
 }
 
 /// The two forms a data set takes on disk.
@@ -81,6 +93,25 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             case "tokens": invocation = .themesTokens(theme: theme, mode: mode)
             default: throw UsageError(message: "themes takes audit or tokens, not '\(action)'", command: command)
             }
+        case "testee":
+            invocation = .testee
+        case "conformance":
+            guard let testee = try parser.value("--testee") else {
+                throw UsageError(message: "missing --testee COMMAND", command: command)
+            }
+            var options = ConformanceOptions(testee: testee)
+            options.corpus = try parser.value("--corpus") ?? options.corpus
+            options.failureList = try parser.value("--failure-list")
+            options.junit = try parser.value("--junit")
+            options.area = try parser.value("--area")
+            if let text = try parser.value("--timeout") {
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw UsageError(
+                        message: "--timeout takes a positive number of seconds, not '\(text)'", command: command)
+                }
+                options.timeout = seconds
+            }
+            invocation = .conformance(options)
         case "decode-raw":
             let hex = parser.flag("--hex")
             invocation = .decodeRaw(input: try parser.positional("FILE"), hex: hex)
@@ -106,7 +137,8 @@ struct OptionParser {
 
     /// Options that take a value, so that `--to json` is one option, not an option and a file.
     static let valued: Set<String> = [
-        "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode",
+        "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
+        "--failure-list", "--junit", "--area", "--timeout",
     ]
 
     init(_ arguments: [String], command: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GlowConformance
 import GlowModel
 import GlowStreaks
 import GlowThemes
@@ -91,6 +92,11 @@ enum Commands {
             let (themes, modes) = try selection(theme, mode)
             print(DesignTokens.text(themes: themes, modes: modes), terminator: "")
             return 0
+        case .testee:
+            Testee.serve()
+            return 0
+        case .conformance(let options):
+            return try conformance(options)
         case .stats(let input, let day, let json):
             let data = try Files.dataSet(input)
             let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
@@ -104,6 +110,34 @@ enum Commands {
             print(json ? Report.json(stats) : stats.text, terminator: "")
             return 0
         }
+    }
+
+    static func conformance(_ options: ConformanceOptions) throws -> Int32 {
+        let corpus = Corpus(directory: URL(fileURLWithPath: options.corpus))
+        let areas = corpus.areas
+        guard !areas.isEmpty else { throw DataFailure(message: "no corpus areas in '\(options.corpus)'") }
+        if let area = options.area, !areas.contains(area) {
+            throw UsageErrorInRun(message: "no area '\(area)'; the areas are \(areas.joined(separator: ", "))")
+        }
+        var list = FailureList()
+        if let path = options.failureList {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw DataFailure(message: "cannot read the failure list '\(path)'")
+            }
+            list = FailureList(text: String(decoding: data, as: UTF8.self))
+        }
+        var runner = ConformanceRunner(command: options.testee, corpus: corpus)
+        runner.timeout = options.timeout
+        let cases = corpus.cases(areas: options.area.map { [$0] })
+        let results: [ConformanceRunner.Result]
+        do {
+            results = try runner.run(cases, failureList: list)
+        } catch {
+            throw DataFailure(message: "cannot start the testee '\(options.testee)': \(error)")
+        }
+        print(ConformanceReport.summary(results, testee: options.testee), terminator: "")
+        if let junit = options.junit { try Files.write(Array(ConformanceReport.junit(results).utf8), to: junit) }
+        return results.contains { $0.unexpectedFailure || $0.unexpectedPass } ? 1 : 0
     }
 
     /// The themes and modes an audit or export covers.

@@ -66,6 +66,22 @@ enum Help {
                 ("--json", "audit: print the results as JSON (tokens are always JSON)."),
             ]),
         Command(
+            name: "conformance", abstract: "Run the conformance corpus against any implementation's testee.",
+            usage:
+                "glow-tool conformance --testee <command> [--corpus <dir>] [--failure-list <file>] [--junit <file>] [--area <name>] [--timeout <s>]",
+            arguments: [],
+            options: [
+                ("--testee <command>", "The testee to start (run by /bin/sh), e.g. \"glow-tool testee\"."),
+                ("--corpus <dir>", "The corpus folder (default Spec/corpus)."),
+                ("--failure-list <file>", "Cases expected to fail: area/id or area/* per line."),
+                ("--junit <file>", "Also write a JUnit XML report."),
+                ("--area <name>", "Run one area only."),
+                ("--timeout <s>", "Seconds to wait for each answer (default 10)."),
+            ]),
+        Command(
+            name: "testee", abstract: "Answer conformance requests with this SDK (see Spec/conformance.md).",
+            usage: "glow-tool testee", arguments: [], options: []),
+        Command(
             name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],
