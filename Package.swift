@@ -31,6 +31,9 @@ let package = Package(
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
+            name: "glow-bench", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "CZlib"], path: "Tools/glow-bench",
+            swiftSettings: sharedSettings),
+        .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire"], path: "Tools/glow-sample",
             swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),

@@ -1,0 +1,202 @@
+import Foundation
+import GlowModel
+import GlowStreaks
+import GlowWire
+
+// glow-bench: the SDK against what an app would otherwise write (Codable with JSONEncoder or a
+// binary property list, compressed with zlib), measured side by side in one run.
+// Usage: swift run -c release glow-bench [--json] [--only NAME]
+//   names: encode, decode, size, bundle, levels, merge, streaks, memory
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+// The child process that measures the peak memory of verifying a bundle file.
+if arguments.first == "--verify-peak", arguments.count == 2 {
+    guard let handle = FileHandle(forReadingAtPath: arguments[1]) else { exit(1) }
+    let before = peakResidentBytes() ?? 0
+    do {
+        let summary = try BundleReader().read({
+            let data = handle.readData(ofLength: 64 * 1024)
+            return data.isEmpty ? nil : Array(data)
+        }) { _ in }
+        print("\(summary.counts.checkIns) \(before) \(peakResidentBytes() ?? 0)")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+
+let json = arguments.contains("--json")
+let only: String? = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+func wanted(_ name: String) -> Bool { only == nil || only == name }
+
+nonisolated(unsafe) var report: [String: [String: Double]] = [:]
+func record(_ set: String, _ key: String, _ value: Double) { report[set, default: [:]][key] = value }
+func say(_ line: String) { if !json { print(line) } }
+
+let options = BundleOptions(level: 6, createdAt: Instant(millisecondsSince1970: 1_700_000_000_000))
+
+say("glow-bench: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, Swift release build")
+
+for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] {
+    let data = DataSets.make(spec)
+    let checkIns = data.checkIns.count
+    say("\n== \(spec.name): \(data.goals.count) goals, \(checkIns) check-ins over \(spec.days) days")
+    record(spec.name, "checkIns", Double(checkIns))
+    let blocks = data.blocks
+    let goals = data.sortedGoals
+    let baselines = spec.name != "extreme"  // Codable on a million check-ins takes minutes; see BENCHMARKS.md
+    let samples = spec.name == "typical" ? 9 : spec.name == "heavy" ? 7 : 3
+    let slowSamples = spec.name == "typical" ? 5 : 3
+
+    // The GlowWire form: every record's canonical bytes.
+    func wireEncode() -> [[UInt8]] {
+        [data.profile!.wireEncoded()] + goals.map { $0.wireEncoded() } + blocks.map { $0.wireEncoded() }
+    }
+    let wire = wireEncode()
+    let wireSize = wire.reduce(0) { $0 + $1.count }
+    func wireDecode() -> DataSet {
+        var decoded = DataSet()
+        decoded.profile = try! Profile(wire: wire[0])
+        for bytes in wire[1...goals.count] { decoded.put(try! Goal(wire: bytes)) }
+        for bytes in wire[(goals.count + 1)...] { try! CheckInBlock(wire: bytes).checkIns.forEach { decoded.put($0) } }
+        return decoded
+    }
+    precondition(wireDecode() == data, "GlowWire round trip")
+
+    let app = AppModel.export(data)
+    let jsonEncoder = JSONEncoder()
+    jsonEncoder.dateEncodingStrategy = .millisecondsSince1970
+    let jsonDecoder = JSONDecoder()
+    jsonDecoder.dateDecodingStrategy = .millisecondsSince1970
+    let plistEncoder = PropertyListEncoder()
+    plistEncoder.outputFormat = .binary
+    let jsonBytes = baselines ? try! jsonEncoder.encode(app) : Data()
+    let plistBytes = baselines ? try! plistEncoder.encode(app) : Data()
+
+    if wanted("encode") {
+        let glow = Timing.measure(samples: samples) { blackHole(wireEncode()) }
+        record(spec.name, "encodeGlowWire", glow.median)
+        say("encode   GlowWire      \(milliseconds(glow.median)) (±\(Int(glow.spread * 100))%)  \(rate(checkIns, glow.median)) check-ins  \(String(format: "%.0f", Double(wireSize) / glow.median / 1e6)) MB/s")
+        if baselines {
+            let jsonTime = Timing.measure(samples: slowSamples) { blackHole(try! jsonEncoder.encode(app)) }
+            let plistTime = Timing.measure(samples: slowSamples) { blackHole(try! plistEncoder.encode(app)) }
+            record(spec.name, "encodeJSON", jsonTime.median)
+            record(spec.name, "encodePlist", plistTime.median)
+            record(spec.name, "encodeRatioJSON", jsonTime.median / glow.median)
+            say("encode   JSONEncoder   \(milliseconds(jsonTime.median))  \(rate(checkIns, jsonTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", jsonTime.median / glow.median))×")
+            say("encode   PropertyList  \(milliseconds(plistTime.median))  \(rate(checkIns, plistTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", plistTime.median / glow.median))×")
+        }
+    }
+    if wanted("decode") {
+        let glow = Timing.measure(samples: samples) { blackHole(wireDecode()) }
+        record(spec.name, "decodeGlowWire", glow.median)
+        say("decode   GlowWire      \(milliseconds(glow.median)) (±\(Int(glow.spread * 100))%)  \(rate(checkIns, glow.median)) check-ins  \(String(format: "%.0f", Double(wireSize) / glow.median / 1e6)) MB/s  (into validated model values)")
+        if baselines {
+            let jsonTime = Timing.measure(samples: slowSamples) { blackHole(try! jsonDecoder.decode(AppModel.Export.self, from: jsonBytes)) }
+            let plistTime = Timing.measure(samples: slowSamples) {
+                blackHole(try! PropertyListDecoder().decode(AppModel.Export.self, from: plistBytes))
+            }
+            record(spec.name, "decodeJSON", jsonTime.median)
+            record(spec.name, "decodePlist", plistTime.median)
+            record(spec.name, "decodeRatioJSON", jsonTime.median / glow.median)
+            say("decode   JSONDecoder   \(milliseconds(jsonTime.median))  \(rate(checkIns, jsonTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", jsonTime.median / glow.median))×")
+            say("decode   PropertyList  \(milliseconds(plistTime.median))  \(rate(checkIns, plistTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", plistTime.median / glow.median))×")
+        }
+    }
+    let bundle = BundleWriter.bundle(data, options: options)
+    if wanted("size") {
+        let perCheckIn = { (bytes: Int) in String(format: "%.2f", Double(bytes) / Double(checkIns)) }
+        record(spec.name, "sizeGlowWire", Double(wireSize))
+        record(spec.name, "sizeBundle", Double(bundle.count))
+        record(spec.name, "bundleBytesPerCheckIn", Double(bundle.count) / Double(checkIns))
+        say("size     GlowWire raw  \(wireSize) B (\(perCheckIn(wireSize)) per check-in)   bundle \(bundle.count) B (\(perCheckIn(bundle.count)) per check-in)")
+        if baselines {
+            let jsonZlib = deflated(Array(jsonBytes), level: 6)
+            record(spec.name, "sizeJSON", Double(jsonBytes.count))
+            record(spec.name, "sizeJSONZlib", Double(jsonZlib))
+            say("size     JSON raw      \(jsonBytes.count) B (\(perCheckIn(jsonBytes.count)) per check-in)   JSON+zlib 6 \(jsonZlib) B (\(perCheckIn(jsonZlib)) per check-in)  → bundle is \(String(format: "%.1f", Double(jsonZlib) / Double(bundle.count)))× smaller")
+            say("size     plist binary  \(plistBytes.count) B (\(perCheckIn(plistBytes.count)) per check-in)")
+        }
+    }
+    if wanted("bundle") {
+        let export = Timing.measure(samples: samples) { blackHole(BundleWriter.bundle(data, options: options)) }
+        let importing = Timing.measure(samples: samples) { blackHole(try! BundleReader().dataSet(bundle)) }
+        let stream = Array(bundle[BundleHeader.size..<(bundle.count - 24)])
+        let inflateOnly = Timing.measure(samples: samples) { blackHole(inflatedSize(stream)) }
+        record(spec.name, "export", export.median)
+        record(spec.name, "import", importing.median)
+        record(spec.name, "inflateOnly", inflateOnly.median)
+        say("bundle   export \(milliseconds(export.median))   import (verify + decode) \(milliseconds(importing.median))   zlib inflate alone \(milliseconds(inflateOnly.median)) → import is \(String(format: "%.2f", importing.median / inflateOnly.median))× inflate")
+    }
+    if wanted("levels") && spec.name == "heavy" {
+        say("levels   level  bytes    per check-in  export")
+        for level in [1, 3, 6, 9] {
+            var levelOptions = options
+            levelOptions.level = level
+            let bytes = BundleWriter.bundle(data, options: levelOptions)
+            let time = Timing.measure(samples: 5) { blackHole(BundleWriter.bundle(data, options: levelOptions)) }
+            record(spec.name, "level\(level)Bytes", Double(bytes.count))
+            record(spec.name, "level\(level)Export", time.median)
+            say("         \(level)      \(bytes.count)   \(String(format: "%.2f", Double(bytes.count) / Double(checkIns)))          \(milliseconds(time.median))")
+        }
+    }
+    if wanted("merge") && spec.name == "heavy" {
+        var other = DataSets.make(DataSets.Spec(name: "heavy-b", goals: 50, days: 5 * 365, seed: 2))
+        for goal in other.sortedGoals.prefix(10) {
+            var edited = goal
+            edited.title += " (edited)"
+            edited.modifiedAt = edited.modifiedAt.adding(milliseconds: 1000)
+            other.put(edited)
+        }
+        let time = Timing.measure(samples: 5) { blackHole(data.merging(other)) }
+        record(spec.name, "merge", time.median)
+        say("merge    two heavy data sets: \(milliseconds(time.median))  (\(rate(checkIns * 2, time.median)) records)")
+    }
+    if wanted("streaks") && spec.name != "extreme" {
+        let today = try! Day(iso: "2021-01-04").advanced(by: spec.days - 1)
+        let checkInList = Array(data.checkIns.values)
+        let evaluate = Timing.measure(samples: samples) {
+            let byGoal = Dictionary(grouping: checkInList, by: \.goalID)
+            for goal in goals {
+                let evaluation = GoalEvaluation(goal: goal, checkIns: byGoal[goal.id] ?? [], weekStart: .monday, today: today)
+                blackHole((evaluation.currentStreak, evaluation.longestStreak, evaluation.consistency(lastDays: 30)))
+            }
+        }
+        let todayTime = Timing.measure(samples: samples) {
+            blackHole(TodayQuery.items(goals: goals, checkIns: checkInList, weekStart: .monday, today: today))
+        }
+        let overview = Timing.measure(samples: samples) {
+            blackHole(OverviewQuery.items(goals: goals, checkIns: checkInList, weekStart: .monday, today: today))
+        }
+        record(spec.name, "streaks", evaluate.median)
+        record(spec.name, "today", todayTime.median)
+        record(spec.name, "overview", overview.median)
+        say("streaks  every goal \(milliseconds(evaluate.median))   Today \(milliseconds(todayTime.median))   Overview (12 weeks) \(milliseconds(overview.median))")
+    }
+    if wanted("memory") && spec.name == "extreme" {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-extreme.glow").path
+        try! Data(bundle).write(to: URL(fileURLWithPath: path))
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--verify-peak", path]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try! child.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: path)
+        let fields = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if fields.count == 3 {
+            record(spec.name, "verifyPeakBytes", Double(fields[2]))
+            say("memory   verifying the \(bundle.count / 1024) KiB bundle of \(fields[0]) check-ins: peak \(fields[2] >> 20) MiB resident (\(fields[1] >> 20) MiB before reading)")
+        }
+    }
+}
+
+if json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try! encoder.encode(report), as: UTF8.self))
+}
