@@ -79,7 +79,7 @@ extension GoalEvaluation {
     /// Progress accumulates over the Days in order: checked items join, amounts add, done is
     /// done. The goal is complete from the first Day after which its progress stayed at or above
     /// the target; earlier Days with progress are partly done.
-    mutating func evaluateOneOff(entries: [Day: CheckIn]) {
+    mutating func evaluateOneOff(logs: [CheckInLog?]) {
         if case .countdown(let config) = goal.kind {
             completion = countdownCompletion(config)
             if config.targetDay <= judgedThrough, config.targetDay >= goal.startDay, isInLife(config.targetDay) {
@@ -100,8 +100,9 @@ extension GoalEvaluation {
         var checked = Set<SubgoalItemID>()
         var completedOn: Day? = nil
         var record: [(day: Day, progress: Int64)] = []
-        for day in entries.keys.sorted() {
-            let log = entries[day]!.log
+        for (offset, entry) in logs.enumerated() {
+            guard let log = entry else { continue }
+            let day = goal.startDay.advanced(by: offset)
             guard CheckIn.accepts(log, for: goal.kind) else { continue }
             switch (goal.kind, log) {
             case (.subgoals(let config), .items(let items)):

@@ -31,6 +31,10 @@ public struct GoalEvaluation: Sendable {
     let judgedThrough: Day
     /// Judged units (due Days and periods) in time order: the Day judged and whether it was done.
     var judgements: [(day: Day, done: Bool)] = []
+    /// The Days of the judgements in order, and how many were done before each: consistency over
+    /// any window is then two binary searches.
+    var judgementDays: [Day] = []
+    var doneBefore: [Int] = []
     /// N-per-period periods already judged, by (schedule entry, first Day): whether they were met.
     var periodsMet: [PeriodKey: Bool] = [:]
 
@@ -47,10 +51,26 @@ public struct GoalEvaluation: Sendable {
     ///   - weekStart: the profile's week start.
     ///   - today: the Day it is for the person (``DayBoundary/day(containing:)`` of now).
     public init(goal: Goal, checkIns: some Sequence<CheckIn>, weekStart: Weekday, today: Day) {
+        var logs = DayLogs(goal: goal, today: today)
+        for checkIn in checkIns { logs.add(checkIn) }
+        self.init(goal: goal, logs: logs, weekStart: weekStart, today: today)
+    }
+
+    /// Evaluates `goal` as of `today` from an array of check-ins, reading only what it needs of
+    /// each, without copying them.
+    public init(goal: Goal, checkIns: [CheckIn], weekStart: Weekday, today: Day) {
+        var logs = DayLogs(goal: goal, today: today)
+        checkIns.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices { logs.add(buffer[index]) }
+        }
+        self.init(goal: goal, logs: logs, weekStart: weekStart, today: today)
+    }
+
+    init(goal: Goal, logs prepared: DayLogs, weekStart: Weekday, today: Day) {
         self.goal = goal
         self.today = today
         self.weekStart = weekStart
-        self.judgedThrough = Swift.min(today, goal.endDay ?? today)
+        self.judgedThrough = prepared.judgedThrough
         guard !goal.deleted, goal.startDay <= judgedThrough else {
             if !goal.kind.isRecurring && !goal.deleted { completion = Completion(done: false, thousandths: 0) }
             if case .countdown(let config) = goal.kind, !goal.deleted {
@@ -58,22 +78,26 @@ public struct GoalEvaluation: Sendable {
             }
             return
         }
-        // STREAK-3: only live entries on Days of the goal's life up to today count.
-        var entries: [Day: CheckIn] = [:]
-        for checkIn in checkIns where checkIn.goalID == goal.id && !checkIn.deleted {
-            guard checkIn.day >= goal.startDay, checkIn.day <= judgedThrough, !goal.isArchived(on: checkIn.day) else {
-                continue
-            }
-            if let existing = entries[checkIn.day], existing.modifiedAt > checkIn.modifiedAt { continue }
-            entries[checkIn.day] = checkIn
+        let count = prepared.logs.count
+        var logs = prepared.logs
+        if !goal.archiveHistory.isEmpty {
+            for offset in 0..<count where goal.isArchived(on: goal.startDay.advanced(by: offset)) { logs[offset] = nil }
         }
-        let count = goal.startDay.days(to: judgedThrough) + 1
         statuses = Array(repeating: .notDue, count: count)
         levels = Array(repeating: 0, count: count)
         if goal.kind.isRecurring, let schedule = goal.schedule {
-            evaluateRecurring(schedule: schedule, entries: entries)
+            evaluateRecurring(schedule: schedule, logs: logs)
         } else {
-            evaluateOneOff(entries: entries)
+            evaluateOneOff(logs: logs)
+        }
+        var done = 0
+        judgementDays.reserveCapacity(judgements.count)
+        doneBefore.reserveCapacity(judgements.count + 1)
+        doneBefore.append(0)
+        for judgement in judgements.sorted(by: { $0.day < $1.day }) {
+            judgementDays.append(judgement.day)
+            done += judgement.done ? 1 : 0
+            doneBefore.append(done)
         }
     }
 
@@ -103,12 +127,20 @@ public struct GoalEvaluation: Sendable {
     public func consistency(lastDays days: Int?) -> Consistency? {
         guard goal.kind.isRecurring, !goal.deleted else { return nil }
         let from = days.map { (try? today.adding(days: 1 - Swift.max(1, $0))) ?? Day.min } ?? goal.startDay
-        var result = Consistency(done: 0, due: 0)
-        for judgement in judgements where judgement.day >= from && judgement.day <= today {
-            result.due += 1
-            if judgement.done { result.done += 1 }
+        let lower = firstIndex(atOrAfter: from)
+        let upper = firstIndex(atOrAfter: today.daysSince1970 == Day.max.daysSince1970 ? today : today.advanced(by: 1))
+        guard lower < upper else { return Consistency(done: 0, due: 0) }
+        return Consistency(done: doneBefore[upper] - doneBefore[lower], due: upper - lower)
+    }
+
+    private func firstIndex(atOrAfter day: Day) -> Int {
+        var low = 0
+        var high = judgementDays.count
+        while low < high {
+            let middle = (low + high) / 2
+            if judgementDays[middle] < day { low = middle + 1 } else { high = middle }
         }
-        return result
+        return low
     }
 
     /// Whether the goal belongs in today's list (STREAK-22).
@@ -132,27 +164,35 @@ public struct GoalEvaluation: Sendable {
         case broken
     }
 
-    private mutating func evaluateRecurring(schedule: Schedule, entries: [Day: CheckIn]) {
+    private mutating func evaluateRecurring(schedule: Schedule, logs: [CheckInLog?]) {
         var units: [Unit] = []
         var forgivenPerPeriod: [Day: Int] = [:]
         var entryIndex = 0
         var period: PeriodAccumulator? = nil
-        for day in goal.startDay...judgedThrough {
-            while entryIndex + 1 < schedule.entries.count, schedule.entries[entryIndex + 1].effective <= day {
+        let outcomeOf = DayOutcome.evaluator(for: goal.kind)
+        let rules = schedule.entries.map { CompactRule($0.rule, effective: $0.effective) }
+        var nextEffective = schedule.entries.count > 1 ? schedule.entries[1].effective : Day.max
+        let unarchived = goal.archiveHistory.isEmpty
+        var day = goal.startDay
+        for offset in 0..<logs.count {
+            if offset > 0 { day = day.advanced(by: 1) }
+            while day >= nextEffective {
                 entryIndex += 1
+                nextEffective = entryIndex + 1 < schedule.entries.count ? schedule.entries[entryIndex + 1].effective : Day.max
             }
-            guard isInLife(day) else { continue }
-            let outcome = entries[day].map { DayOutcome($0.log, kind: goal.kind) } ?? .none
-            levels[index(day)] = outcome.level
-            let entry = schedule.entries[entryIndex]
-            if entry.rule.isDayBased {
+            guard unarchived || !goal.isArchived(on: day) else { continue }
+            let outcome = logs[offset].map(outcomeOf) ?? .none
+            levels[offset] = outcome.level
+            let rule = rules[entryIndex]
+            if let dueToday = rule.falls(on: day) {
                 if let open = period {
                     finish(open, schedule: schedule, units: &units)
                     period = nil
                 }
-                guard entry.rule.matches(day, effective: entry.effective) else { continue }
+                guard dueToday else { continue }
                 judgeDueDay(day, outcome: outcome, units: &units, forgiven: &forgivenPerPeriod)
             } else {
+                let entry = schedule.entries[entryIndex]
                 let (target, days) = entry.rule.period(containing: day, weekStart: weekStart)!
                 let key = PeriodKey(entry: entryIndex, first: Swift.max(days.lowerBound, entry.effective))
                 if period?.key != key {

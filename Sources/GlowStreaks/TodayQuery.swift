@@ -51,11 +51,30 @@ public enum TodayQuery {
     public static func evaluations(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day)
         -> [GoalEvaluation]
     {
-        let byGoal = Dictionary(grouping: checkIns, by: \.goalID)
-        return
-            goals
-            .filter { !$0.deleted }
-            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-            .map { GoalEvaluation(goal: $0, checkIns: byGoal[$0.id] ?? [], weekStart: weekStart, today: today) }
+        let live = goals.filter { !$0.deleted }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        // One pass over the check-ins, reading fields in place: check-ins are large values. Goals
+        // are found by binary search over their ids, after a check of the last one found, since
+        // stores usually keep a goal's check-ins together.
+        let byID = live.indices.sorted { live[$0].id < live[$1].id }
+        let ids = byID.map { live[$0].id }
+        var logs = live.map { DayLogs(goal: $0, today: today) }
+        var last = -1
+        checkIns.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                let id = buffer[index].goalID
+                if last < 0 || ids[last] != id {
+                    var low = 0
+                    var high = ids.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if ids[middle] < id { low = middle + 1 } else { high = middle }
+                    }
+                    guard low < ids.count, ids[low] == id else { continue }
+                    last = low
+                }
+                logs[byID[last]].add(buffer[index])
+            }
+        }
+        return live.indices.map { GoalEvaluation(goal: live[$0], logs: logs[$0], weekStart: weekStart, today: today) }
     }
 }

