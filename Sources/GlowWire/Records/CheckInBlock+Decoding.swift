@@ -125,6 +125,10 @@ struct Columns {
         var refs = itemRefs.makeIterator()
         var secondsOfDay: Int64 = 0
         var checkIns: [CheckIn] = []
+        checkIns.reserveCapacity(count)
+        // Consecutive entries usually check the same items: build each distinct set once.
+        var lastRefs: [UInt64] = []
+        var lastItems = Set<SubgoalItemID>()
         for index in 0..<count {
             let log: CheckInLog
             switch types[index] {
@@ -145,14 +149,19 @@ struct Columns {
                 guard let itemCount = refs.next(), itemCount <= UInt64(itemRefs.count) else {
                     throw fail("item_refs ends early")
                 }
-                var items = Set<SubgoalItemID>()
+                var entryRefs: [UInt64] = []
+                entryRefs.reserveCapacity(Int(itemCount))
                 for _ in 0..<itemCount {
                     guard let ref = refs.next(), ref < UInt64(itemTable.count) else {
                         throw fail("an item reference is out of range")
                     }
-                    items.insert(itemTable[Int(ref)])
+                    entryRefs.append(ref)
                 }
-                log = .items(items)
+                if entryRefs != lastRefs {
+                    lastItems = Set(entryRefs.map { itemTable[Int($0)] })
+                    lastRefs = entryRefs
+                }
+                log = .items(lastItems)
             default:
                 throw fail("log type \(types[index]) is unknown")
             }

@@ -15,14 +15,21 @@ public struct CheckInBlock: Hashable, Sendable {
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when a check-in belongs to another goal or two
     ///   share a Day.
     public init(goalID: GoalID, checkIns: [CheckIn]) throws(ModelError) {
-        let sorted = checkIns.sorted { $0.day < $1.day }
-        for (index, checkIn) in sorted.enumerated() {
-            guard checkIn.goalID == goalID else {
-                throw ModelError(.invalidCheckIn, "a check-in of goal \(checkIn.goalID) is in the block of \(goalID)")
+        // Blocks read from the wire are in order already; sorting a copy would cost a copy of each.
+        // Fields are read in place, by index: check-ins are large values.
+        var inOrder = true
+        for index in checkIns.indices.dropFirst() where checkIns[index - 1].day > checkIns[index].day {
+            inOrder = false
+            break
+        }
+        let sorted = inOrder ? checkIns : checkIns.sorted { $0.day < $1.day }
+        for index in sorted.indices {
+            guard sorted[index].goalID == goalID else {
+                throw ModelError(.invalidCheckIn, "a check-in of goal \(sorted[index].goalID) is in the block of \(goalID)")
             }
-            if index > 0, sorted[index - 1].day == checkIn.day {
+            if index > 0, sorted[index - 1].day == sorted[index].day {
                 throw ModelError(
-                    .invalidCheckIn, "two check-ins of goal \(goalID) share the Day \(checkIn.day)", rule: "MODEL-33")
+                    .invalidCheckIn, "two check-ins of goal \(goalID) share the Day \(sorted[index].day)", rule: "MODEL-33")
             }
         }
         self.goalID = goalID
@@ -41,57 +48,81 @@ extension CheckInBlock: WireRecord {
             return
         }
         writer.sint(3, Int64(first.day.daysSince1970))
-        writer.packed(4, checkIns.indices.dropFirst()) {
-            UInt64(checkIns[$0].day.daysSince1970 - checkIns[$0 - 1].day.daysSince1970)
+        // One pass by index gathers every column (check-ins are large values; iterating them by
+        // value would copy each).
+        let count = checkIns.count
+        func column() -> [UInt64] {
+            var values: [UInt64] = []
+            values.reserveCapacity(count)
+            return values
         }
-        // Logs (WIRE-21).
-        if checkIns.contains(where: { $0.log != .done }) {
-            writer.packed(5, checkIns) { UInt64($0.log.wireType) }
-        }
-        writer.packed(6, checkIns.compactMap(\.log.wireNumber)) { zigzag($0) }
+        var gaps = column()
+        var types = column()
+        var numbers: [UInt64] = []
+        var seconds = column()
+        var millis = column()
+        var lastAfterFirst = column()
+        var modifiedAfterLast = column()
+        var anyType = false
+        var anyMillis = false
+        var anyLast = false
+        var anyModified = false
         var itemTable: [SubgoalItemID] = []
         var itemIndex: [SubgoalItemID: Int] = [:]
         var itemRefs: [UInt64] = []
-        for checkIn in checkIns {
-            guard case .items(let items) = checkIn.log else { continue }
-            itemRefs.append(UInt64(items.count))
-            for item in items.sorted() {
-                if itemIndex[item] == nil {
-                    itemIndex[item] = itemTable.count
-                    itemTable.append(item)
+        var zones = TableBuilder<String>()
+        var devices = TableBuilder<DeviceID>()
+        var previous: Int64 = 0
+        for index in 0..<count {
+            let day = Int64(checkIns[index].day.daysSince1970)
+            if index > 0 { gaps.append(UInt64(day - Int64(checkIns[index - 1].day.daysSince1970))) }
+            let log = checkIns[index].log
+            let type = UInt64(log.wireType)
+            anyType = anyType || type != 0
+            types.append(type)
+            if let number = log.wireNumber { numbers.append(zigzag(number)) }
+            if case .items(let items) = log {
+                itemRefs.append(UInt64(items.count))
+                for item in items.sorted() {
+                    if itemIndex[item] == nil {
+                        itemIndex[item] = itemTable.count
+                        itemTable.append(item)
+                    }
+                    itemRefs.append(UInt64(itemIndex[item]!))
                 }
-                itemRefs.append(UInt64(itemIndex[item]!))
             }
+            let first = checkIns[index].firstRecordedAt.millisecondsSince1970
+            let last = checkIns[index].lastRecordedAt.millisecondsSince1970
+            let (whole, fraction) = Instant.floorDivide(first, 1000)
+            let secondsOfDay = whole - day * 86_400
+            seconds.append(zigzag(secondsOfDay - previous))
+            previous = secondsOfDay
+            millis.append(UInt64(fraction))
+            anyMillis = anyMillis || fraction != 0
+            lastAfterFirst.append(UInt64(last - first))
+            anyLast = anyLast || last != first
+            let modified = checkIns[index].modifiedAt.millisecondsSince1970 - last
+            modifiedAfterLast.append(zigzag(modified))
+            anyModified = anyModified || modified != 0
+            zones.add(checkIns[index].timeZone.identifier)
+            devices.add(checkIns[index].deviceID)
         }
+        writer.packed(4, gaps) { $0 }
+        // Logs (WIRE-21).
+        if anyType { writer.packed(5, types) { $0 } }
+        writer.packed(6, numbers) { $0 }
         for item in itemTable { writer.presentBytes(7, item.bytes) }
         writer.packed(8, itemRefs) { $0 }
-        // When: seconds after the Day's UTC midnight, delta-coded; sparse columns for the rest (WIRE-22).
-        var previous: Int64 = 0
-        writer.packed(9, checkIns) { checkIn in
-            let seconds =
-                Instant.floorDivide(checkIn.firstRecordedAt.millisecondsSince1970, 1000).quotient
-                - Int64(checkIn.day.daysSince1970) * 86_400
-            defer { previous = seconds }
-            return zigzag(seconds - previous)
-        }
-        let millis = checkIns.map {
-            UInt64(Instant.floorDivide($0.firstRecordedAt.millisecondsSince1970, 1000).remainder)
-        }
-        if millis.contains(where: { $0 != 0 }) { writer.packed(10, millis) { $0 } }
-        let lastAfterFirst = checkIns.map {
-            UInt64($0.lastRecordedAt.millisecondsSince1970 - $0.firstRecordedAt.millisecondsSince1970)
-        }
-        if lastAfterFirst.contains(where: { $0 != 0 }) { writer.packed(11, lastAfterFirst) { $0 } }
-        let modifiedAfterLast = checkIns.map {
-            $0.modifiedAt.millisecondsSince1970 - $0.lastRecordedAt.millisecondsSince1970
-        }
-        if modifiedAfterLast.contains(where: { $0 != 0 }) { writer.packed(12, modifiedAfterLast) { zigzag($0) } }
-        Self.table(13, 14, checkIns.map(\.timeZone.identifier), to: &writer) { w, field, zone in
-            w.presentString(field, zone)
-        }
-        Self.table(15, 16, checkIns.map(\.deviceID), to: &writer) { w, field, device in
-            w.presentBytes(field, device.bytes)
-        }
+        // When: seconds after the Day's UTC midnight, delta-coded; per-entry columns only when
+        // some entry differs from the default (WIRE-22).
+        writer.packed(9, seconds) { $0 }
+        if anyMillis { writer.packed(10, millis) { $0 } }
+        if anyLast { writer.packed(11, lastAfterFirst) { $0 } }
+        if anyModified { writer.packed(12, modifiedAfterLast) { $0 } }
+        for zone in zones.values { writer.presentString(13, zone) }
+        if zones.anyBeyondFirst { writer.packed(14, zones.refs) { $0 } }
+        for device in devices.values { writer.presentBytes(15, device.bytes) }
+        if devices.anyBeyondFirst { writer.packed(16, devices.refs) { $0 } }
         // Sparse columns (WIRE-23).
         writer.packed(17, Self.gaps(checkIns.indices.filter { checkIns[$0].deleted })) { $0 }
         let noted = checkIns.indices.filter { checkIns[$0].note != nil }
@@ -101,25 +132,6 @@ extension CheckInBlock: WireRecord {
         writer.packed(20, Self.gaps(extra)) { $0 }
         for index in extra { writer.presentBytes(21, checkIns[index].unknownFields.bytes) }
         writer.raw(unknownFields.bytes)
-    }
-
-    /// Writes a table of distinct values in order of first use, and per-entry references when any
-    /// entry uses more than the first.
-    private static func table<T: Hashable>(
-        _ tableField: UInt32, _ refsField: UInt32, _ values: [T], to writer: inout WireWriter,
-        _ write: (inout WireWriter, UInt32, T) -> Void
-    ) {
-        var index: [T: Int] = [:]
-        var refs: [UInt64] = []
-        refs.reserveCapacity(values.count)
-        for value in values {
-            if index[value] == nil {
-                index[value] = index.count
-                write(&writer, tableField, value)
-            }
-            refs.append(UInt64(index[value]!))
-        }
-        if refs.contains(where: { $0 != 0 }) { writer.packed(refsField, refs) { $0 } }
     }
 
     /// Indexes as a first index and then the gaps between them.
@@ -134,6 +146,30 @@ extension CheckInBlock: WireRecord {
         var block = try columns.build(reader)
         block.unknownFields = UnknownFields(bytes: unknown)
         return block
+    }
+}
+
+/// A table of distinct values in order of first use, with a per-entry reference; consecutive
+/// entries usually repeat the last value, which is checked before hashing.
+struct TableBuilder<Value: Hashable> {
+    private(set) var values: [Value] = []
+    private(set) var refs: [UInt64] = []
+    private var index: [Value: Int] = [:]
+    private var last = -1
+    private(set) var anyBeyondFirst = false
+
+    mutating func add(_ value: Value) {
+        if last < 0 || values[last] != value {
+            if let known = index[value] {
+                last = known
+            } else {
+                last = values.count
+                index[value] = last
+                values.append(value)
+            }
+        }
+        anyBeyondFirst = anyBeyondFirst || last != 0
+        refs.append(UInt64(last))
     }
 }
 
