@@ -31,7 +31,8 @@ let package = Package(
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-bench", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "CZlib"], path: "Tools/glow-bench",
+            name: "glow-bench", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "CZlib"],
+            path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire"], path: "Tools/glow-sample",

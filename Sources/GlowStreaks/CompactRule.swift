@@ -28,7 +28,8 @@ struct CompactRule {
         case .weekdays(let mask):
             let index = ((day.daysSince1970 + 3) % 7 + 7) % 7  // 0 = Monday (MODEL-4)
             return mask & 1 << UInt8(index) != 0
-        case .every(let interval, let anchor): return ((day.daysSince1970 - anchor) % interval + interval) % interval == 0
+        case .every(let interval, let anchor):
+            return ((day.daysSince1970 - anchor) % interval + interval) % interval == 0
         case .period: return nil
         }
     }

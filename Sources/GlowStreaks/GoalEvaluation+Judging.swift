@@ -8,7 +8,7 @@ extension GoalEvaluation {
     /// period is met when that many Days are done (surplus does not carry over); a closed period
     /// that is not met is excused when skips make up the difference, and missed otherwise; the
     /// open period (today's) never breaks a streak.
-    mutating func finish(_ period: PeriodAccumulator, schedule: Schedule, units: inout [Unit]) {
+    mutating func finish(_ period: PeriodAccumulator, schedule: Schedule, units: inout StreakTracker) {
         let clipped = clippedDays(of: period.calendar, entry: period.key.entry, in: schedule)
         let lifeDays = clipped.map { $0.filter(isInLife).count } ?? 0
         let target = Swift.min(period.target, lifeDays)
@@ -43,35 +43,13 @@ extension GoalEvaluation {
         }
     }
 
-    /// Turns the judged units into streaks and milestones (STREAK-14 ... STREAK-16, STREAK-20).
-    mutating func collectStreaks(_ units: [Unit]) {
-        var runs: [(start: Day, ends: [Day])] = []
-        var running: (start: Day, ends: [Day])? = nil
-        for unit in units {
-            switch unit {
-            case .counted(let start, let end):
-                if running == nil { running = (start, []) }
-                running!.ends.append(end)
-            case .broken:
-                if let run = running { runs.append(run) }
-                running = nil
-            }
-        }
-        if let run = running {
-            runs.append(run)
-            currentStreak = Streak(length: run.ends.count, start: run.start, end: run.ends.last!)
-        }
-        for run in runs where run.ends.count > (longestStreak?.length ?? 0) {
-            longestStreak = Streak(length: run.ends.count, start: run.start, end: run.ends.last!)
-        }
-        for run in runs {
-            for threshold in Milestone.thresholds where threshold <= run.ends.count {
-                milestones.append(
-                    Milestone(
-                        id: Milestone.ID(goalID: goal.id, milestone: threshold, streakStart: run.start),
-                        reachedOn: run.ends[threshold - 1]))
-            }
-        }
+    /// Takes the streaks and milestones the units made (STREAK-14 ... STREAK-16, STREAK-20).
+    mutating func collectStreaks(_ units: StreakTracker) {
+        var tracker = units
+        currentStreak = tracker.current
+        tracker.close()
+        longestStreak = tracker.longest
+        milestones = tracker.milestones
     }
 
     /// Statuses and completion of one-off kinds (STREAK-13).
@@ -155,5 +133,56 @@ extension GoalEvaluation {
         return Completion(
             done: done, doneOn: done ? config.targetDay : nil, thousandths: thousandths,
             daysLeft: today.days(to: config.targetDay))
+    }
+}
+
+/// Streaks as units arrive, in time order: a counting unit extends the run, a break closes it
+/// (STREAK-14 ... STREAK-16); milestones are noted as runs reach them (STREAK-20). Nothing per
+/// unit is stored.
+struct StreakTracker {
+    let goalID: GoalID
+    private var start: Day?
+    private var end: Day?
+    private var length = 0
+    private var nextMilestone = 0
+    private(set) var longest: Streak?
+    private(set) var milestones: [Milestone] = []
+
+    init(goalID: GoalID) {
+        self.goalID = goalID
+    }
+
+    /// The run no break has followed, if it counts anything.
+    var current: Streak? {
+        guard length > 0, let start, let end else { return nil }
+        return Streak(length: length, start: start, end: end)
+    }
+
+    mutating func append(_ unit: GoalEvaluation.Unit) {
+        switch unit {
+        case .counted(let first, let last):
+            if length == 0 {
+                start = first
+                nextMilestone = 0
+            }
+            length += 1
+            end = last
+            if nextMilestone < Milestone.thresholds.count, length == Milestone.thresholds[nextMilestone] {
+                milestones.append(
+                    Milestone(id: Milestone.ID(goalID: goalID, milestone: length, streakStart: start!), reachedOn: last)
+                )
+                nextMilestone += 1
+            }
+        case .broken:
+            close()
+        }
+    }
+
+    /// Ends the run; the longest keeps the earliest of equals.
+    mutating func close() {
+        if let run = current, run.length > (longest?.length ?? 0) { longest = run }
+        length = 0
+        start = nil
+        end = nil
     }
 }

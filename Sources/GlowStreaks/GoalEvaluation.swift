@@ -165,7 +165,7 @@ public struct GoalEvaluation: Sendable {
     }
 
     private mutating func evaluateRecurring(schedule: Schedule, logs: [CheckInLog?]) {
-        var units: [Unit] = []
+        var units = StreakTracker(goalID: goal.id)
         var forgivenPerPeriod: [Day: Int] = [:]
         var entryIndex = 0
         var period: PeriodAccumulator? = nil
@@ -178,7 +178,8 @@ public struct GoalEvaluation: Sendable {
             if offset > 0 { day = day.advanced(by: 1) }
             while day >= nextEffective {
                 entryIndex += 1
-                nextEffective = entryIndex + 1 < schedule.entries.count ? schedule.entries[entryIndex + 1].effective : Day.max
+                nextEffective =
+                    entryIndex + 1 < schedule.entries.count ? schedule.entries[entryIndex + 1].effective : Day.max
             }
             guard unarchived || !goal.isArchived(on: day) else { continue }
             let outcome = logs[offset].map(outcomeOf) ?? .none
@@ -209,7 +210,7 @@ public struct GoalEvaluation: Sendable {
     /// STREAK-10, STREAK-11, STREAK-17: a due Day is done, skipped, missed (or forgiven), or
     /// today still open.
     private mutating func judgeDueDay(
-        _ day: Day, outcome: DayOutcome, units: inout [Unit], forgiven: inout [Day: Int]
+        _ day: Day, outcome: DayOutcome, units: inout StreakTracker, forgiven: inout [Day: Int]
     ) {
         let status: DayStatus
         switch outcome {

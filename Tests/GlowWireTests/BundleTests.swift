@@ -27,9 +27,9 @@ struct BundleTests {
         #expect(summary.fileSize == bytes.count)
         let today = Samples.today.advanced(by: 30)
         let before = TodayQuery.items(
-            goals: data.sortedGoals, checkIns: Array(data.checkIns.values), weekStart: .monday, today: today)
+            goals: data.sortedGoals, checkIns: data.checkIns, weekStart: .monday, today: today)
         let after = TodayQuery.items(
-            goals: imported.sortedGoals, checkIns: Array(imported.checkIns.values), weekStart: .monday, today: today)
+            goals: imported.sortedGoals, checkIns: imported.checkIns, weekStart: .monday, today: today)
         #expect(before == after)
         #expect(BundleWriter.bundle(imported, options: Samples.options) == bytes, "re-export is byte-identical")
     }

@@ -85,8 +85,8 @@ struct MergeTests {
         phone.put(first)
         var tablet = DataSet()
         tablet.put(later)
-        #expect(phone.merging(tablet).checkIns[first.key] == later)
-        #expect(tablet.merging(phone).checkIns[first.key] == later)
-        #expect(phone.merging(tablet).checkIns.count == 1)
+        #expect(phone.merging(tablet).checkIn(first.key) == later)
+        #expect(tablet.merging(phone).checkIn(first.key) == later)
+        #expect(phone.merging(tablet).checkInCount == 1)
     }
 }

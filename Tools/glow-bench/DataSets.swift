@@ -67,7 +67,9 @@ enum DataSets {
                 }
                 let zone = offset % 365 < 10 ? lisbon : london
                 checkIns.append(
-                    try! CheckIn.record(tap, for: goal, on: day, at: at, timeZone: zone, deviceID: devices[random.below(10) == 0 ? 1 : 0]))
+                    try! CheckIn.record(
+                        tap, for: goal, on: day, at: at, timeZone: zone,
+                        deviceID: devices[random.below(10) == 0 ? 1 : 0]))
             }
         }
         let profile = try! Profile(
@@ -124,7 +126,9 @@ enum AppModel {
     }
 
     static func export(_ data: DataSet) -> Export {
-        func date(_ instant: Instant) -> Date { Date(timeIntervalSince1970: Double(instant.millisecondsSince1970) / 1000) }
+        func date(_ instant: Instant) -> Date {
+            Date(timeIntervalSince1970: Double(instant.millisecondsSince1970) / 1000)
+        }
         let profile = data.profile!
         return Export(
             profile: Profile(
@@ -138,11 +142,12 @@ enum AppModel {
                     unit = config.unit
                 }
                 return Goal(
-                    id: goal.id.uuid, title: goal.title, emoji: goal.emoji, kind: goal.kind.name.rawValue, target: target,
+                    id: goal.id.uuid, title: goal.title, emoji: goal.emoji, kind: goal.kind.name.rawValue,
+                    target: target,
                     unit: unit, schedule: "daily", startDay: goal.startDay.description, createdAt: date(goal.createdAt),
                     modifiedAt: date(goal.modifiedAt), deleted: goal.deleted)
             },
-            checkIns: data.checkIns.values.sorted { $0.key < $1.key }.map { checkIn in
+            checkIns: data.checkIns.map { checkIn in
                 var count: Int? = nil
                 var value: Double? = nil
                 var items: [UUID]? = nil
@@ -153,7 +158,8 @@ enum AppModel {
                 case .done, .skip: break
                 }
                 return CheckIn(
-                    goalID: checkIn.goalID.uuid, day: checkIn.day.description, kind: checkIn.log.name.rawValue, count: count,
+                    goalID: checkIn.goalID.uuid, day: checkIn.day.description, kind: checkIn.log.name.rawValue,
+                    count: count,
                     value: value, items: items, firstRecordedAt: date(checkIn.firstRecordedAt),
                     lastRecordedAt: date(checkIn.lastRecordedAt), timeZone: checkIn.timeZone.identifier,
                     deviceID: checkIn.deviceID.uuid, note: checkIn.note, modifiedAt: date(checkIn.modifiedAt),

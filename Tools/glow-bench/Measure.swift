@@ -6,7 +6,8 @@ struct Timing: Encodable {
 
     var median: Double {
         let sorted = samples.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
     var min: Double { samples.min() ?? 0 }
     var max: Double { samples.max() ?? 0 }

@@ -7,7 +7,9 @@ func deflated(_ bytes: [UInt8], level: Int32) -> Int {
     var size = compressBound(UInt(bytes.count))
     var output = [UInt8](repeating: 0, count: Int(size))
     let status = output.withUnsafeMutableBufferPointer { target in
-        bytes.withUnsafeBufferPointer { source in compress2(target.baseAddress, &size, source.baseAddress, UInt(bytes.count), level) }
+        bytes.withUnsafeBufferPointer { source in
+            compress2(target.baseAddress, &size, source.baseAddress, UInt(bytes.count), level)
+        }
     }
     precondition(status == Z_OK)
     return Int(size)

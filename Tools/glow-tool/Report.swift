@@ -177,7 +177,7 @@ enum Report {
             day = today.description
             timeZone = boundary.timeZone.identifier
             goals = TodayQuery.evaluations(
-                goals: Array(data.goals.values), checkIns: Array(data.checkIns.values), weekStart: boundary.weekStart,
+                goals: Array(data.goals.values), checkIns: data.checkIns, weekStart: boundary.weekStart,
                 today: today
             ).map { evaluation in
                 Row(

@@ -24,10 +24,14 @@ public struct RecordCounts: Hashable, Sendable, Codable {
 
     /// The counts of a data set's records.
     public init(_ data: DataSet) {
+        self.init(data, blocks: data.blocks.count)
+    }
+
+    /// The counts of a data set whose check-ins make `blocks` blocks.
+    init(_ data: DataSet, blocks: Int) {
         self.init(
-            profiles: data.profile == nil ? 0 : 1, goals: data.goals.count,
-            checkInBlocks: Set(data.checkIns.keys.map(\.goalID)).count, checkIns: data.checkIns.count,
-            other: data.otherRecords.count)
+            profiles: data.profile == nil ? 0 : 1, goals: data.goals.count, checkInBlocks: blocks,
+            checkIns: data.checkInCount, other: data.otherRecords.count)
     }
 
     func encodeFields(to writer: inout WireWriter) {

@@ -72,7 +72,7 @@ public struct BundleReader: Sendable {
             switch record {
             case .profile(let profile): data.profile = profile
             case .goal(let goal): data.put(goal)
-            case .checkIns(let block): block.checkIns.forEach { data.put($0) }
+            case .checkIns(let block): data.put(block)
             case .other(let frame): data.putOther(frame)
             }
         }

@@ -44,7 +44,8 @@ public enum BundleWriter {
     /// Only the profile, goals and check-ins are written: credentials, password hashes and session
     /// tokens are not part of a data set and cannot reach a bundle (BUNDLE-12).
     public static func write(_ data: DataSet, options: BundleOptions, to output: ([UInt8]) throws -> Void) rethrows {
-        let counts = RecordCounts(data)
+        let blocks = data.blocks
+        let counts = RecordCounts(data, blocks: blocks.count)
         try output(BundleHeader(optionalFlags: options.optionalFlags).bytes)
         let deflater = Deflater(level: Int32(max(0, min(9, options.level))))
         var crc = CRC32()
@@ -72,7 +73,7 @@ public enum BundleWriter {
                     createdAt: options.createdAt, deviceID: options.deviceID, counts: counts)))
         if let profile = data.profile { try emit(.profile(profile)) }
         for goal in data.sortedGoals { try emit(.goal(goal)) }
-        for block in data.blocks { try emit(.checkIns(block)) }
+        for block in blocks { try emit(.checkIns(block)) }
         for record in data.otherRecords { try emit(.other(record)) }
         try emit(.end(counts), finish: true)
         try output(BundleTrailer(uncompressedLength: uncompressed, compressedLength: compressed, crc: crc.value).bytes)
@@ -81,7 +82,8 @@ public enum BundleWriter {
     /// The uncompressed frames of `data`'s bundle, in the canonical order (BUNDLE-15): the
     /// manifest, the profile, goals by identifier, check-in blocks by goal, other records, the end.
     public static func frames(_ data: DataSet, options: BundleOptions) -> [UInt8] {
-        let counts = RecordCounts(data)
+        let blocks = data.blocks
+        let counts = RecordCounts(data, blocks: blocks.count)
         var frames: [BundleFrame] = [
             .manifest(
                 BundleManifest(
@@ -90,7 +92,7 @@ public enum BundleWriter {
         ]
         if let profile = data.profile { frames.append(.profile(profile)) }
         frames += data.sortedGoals.map { .goal($0) }
-        frames += data.blocks.map { .checkIns($0) }
+        frames += blocks.map { .checkIns($0) }
         frames += data.otherRecords.map { .other($0) }
         frames.append(.end(counts))
         return frames.flatMap(\.bytes)

@@ -2,13 +2,18 @@ import GlowModel
 
 /// A person's whole data: profile, goals (tombstones included) and check-ins, keyed by their
 /// stable identities; what a bundle carries and what import merges (BUNDLE-20 ... BUNDLE-24).
+///
+/// Check-ins are kept per goal in Day order, as bundles carry them, so export, import and merge
+/// are linear passes rather than hash lookups per check-in.
 public struct DataSet: Hashable, Sendable {
     /// The profile, if the data set has one.
     public var profile: Profile?
     /// Goals by identifier.
     public private(set) var goals: [GoalID: Goal] = [:]
-    /// Check-ins by (goal, Day).
-    public private(set) var checkIns: [CheckInKey: CheckIn] = [:]
+    /// Each goal's check-ins, in ascending Day order, one per Day.
+    private var entries: [GoalID: [CheckIn]] = [:]
+    /// How many check-ins the data set holds.
+    public private(set) var checkInCount = 0
     /// Whole records of types this version does not know, as raw bundle frames, kept so a
     /// re-export loses nothing (BUNDLE-24); sorted, without repeats.
     public private(set) var otherRecords: [[UInt8]] = []
@@ -24,39 +29,100 @@ public struct DataSet: Hashable, Sendable {
         self.profile = profile
         for goal in goals {
             guard self.goals.updateValue(goal, forKey: goal.id) == nil else {
-                throw ModelError(.duplicateID, "goal \(goal.id) appears twice", rule: "BUNDLE-14")
+                throw ModelError(.duplicateID, "goal \(goal.id) appears twice", rule: "BUNDLE-17")
             }
         }
-        for checkIn in checkIns {
-            guard self.checkIns.updateValue(checkIn, forKey: checkIn.key) == nil else {
+        var grouped: [GoalID: [CheckIn]] = [:]
+        for index in checkIns.indices { grouped[checkIns[index].goalID, default: []].append(checkIns[index]) }
+        for (goal, group) in grouped {
+            var inOrder = true
+            for index in group.indices.dropFirst() where group[index - 1].day >= group[index].day {
+                inOrder = false
+                break
+            }
+            let ordered = inOrder ? group : group.sorted { $0.day < $1.day }
+            for index in ordered.indices.dropFirst() where ordered[index - 1].day == ordered[index].day {
                 throw ModelError(
-                    .duplicateID, "goal \(checkIn.goalID) has two check-ins on \(checkIn.day)", rule: "BUNDLE-14")
+                    .duplicateID, "goal \(goal) has two check-ins on \(ordered[index].day)", rule: "BUNDLE-17")
             }
+            entries[goal] = ordered
         }
+        checkInCount = checkIns.count
     }
 
     /// Adds or replaces a goal (no merge rule applied).
     public mutating func put(_ goal: Goal) { goals[goal.id] = goal }
 
     /// Adds or replaces a check-in (no merge rule applied).
-    public mutating func put(_ checkIn: CheckIn) { checkIns[checkIn.key] = checkIn }
+    ///
+    /// - Complexity: O(1) amortised when Days come in order, O(log n + n) otherwise.
+    public mutating func put(_ checkIn: CheckIn) {
+        let (index, found) = position(of: checkIn.day, in: entries[checkIn.goalID] ?? [])
+        if found {
+            entries[checkIn.goalID]![index] = checkIn
+        } else {
+            entries[checkIn.goalID, default: []].insert(checkIn, at: index)
+            checkInCount += 1
+        }
+    }
+
+    /// Takes a block whose goal holds no check-ins yet as it is; merges it in otherwise.
+    mutating func put(_ block: CheckInBlock) {
+        guard !block.checkIns.isEmpty else { return }
+        if entries[block.goalID] == nil {
+            entries[block.goalID] = block.checkIns
+            checkInCount += block.checkIns.count
+        } else {
+            block.checkIns.forEach { put($0) }
+        }
+    }
 
     mutating func putOther(_ frame: [UInt8]) {
         insertSorted(frame, into: &otherRecords)
+    }
+
+    /// Where `day` is or belongs in Day-ordered `list`.
+    private func position(of day: Day, in list: [CheckIn]) -> (index: Int, found: Bool) {
+        if let last = list.last, last.day < day { return (list.count, false) }
+        var low = 0
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].day < day { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < list.count && list[low].day == day)
+    }
+
+    /// The check-in of a goal on a Day, if any.
+    public func checkIn(_ key: CheckInKey) -> CheckIn? {
+        guard let list = entries[key.goalID] else { return nil }
+        let (index, found) = position(of: key.day, in: list)
+        return found ? list[index] : nil
+    }
+
+    /// A goal's check-ins, in Day order.
+    public func checkIns(of goal: GoalID) -> [CheckIn] { entries[goal] ?? [] }
+
+    /// Every check-in, by goal, then Day.
+    public var checkIns: [CheckIn] {
+        entries.keys.sorted().flatMap { entries[$0]! }
     }
 
     /// The goals in identifier order.
     public var sortedGoals: [Goal] { goals.values.sorted { $0.id < $1.id } }
 
     /// The check-ins grouped per goal, as blocks in goal order.
+    ///
+    /// - Complexity: O(g log g) for g goals: each goal's check-ins are kept in order already.
     public var blocks: [CheckInBlock] {
-        Dictionary(grouping: checkIns.values, by: \.goalID)
-            .sorted { $0.key < $1.key }
-            .map { try! CheckInBlock(goalID: $0.key, checkIns: $0.value) }  // keys are unique per goal and Day
+        entries.keys.sorted().compactMap { goal in
+            let list = entries[goal]!
+            return list.isEmpty ? nil : try! CheckInBlock(goalID: goal, checkIns: list)  // ordered, one per Day
+        }
     }
 
     /// Whether the data set holds nothing.
-    public var isEmpty: Bool { profile == nil && goals.isEmpty && checkIns.isEmpty && otherRecords.isEmpty }
+    public var isEmpty: Bool { profile == nil && goals.isEmpty && checkInCount == 0 && otherRecords.isEmpty }
 }
 
 // MARK: - Merge (BUNDLE-20 ... BUNDLE-24)
@@ -75,8 +141,32 @@ extension DataSet {
         for (id, goal) in other.goals {
             goals[id] = goals[id].map { Self.newer($0, goal, \.modifiedAt, \.deleted) } ?? goal
         }
-        for (key, checkIn) in other.checkIns {
-            checkIns[key] = checkIns[key].map { Self.newer($0, checkIn, \.modifiedAt, \.deleted) } ?? checkIn
+        for (goal, theirs) in other.entries {
+            guard let mine = entries[goal], !mine.isEmpty else {
+                entries[goal] = theirs
+                checkInCount += theirs.count
+                continue
+            }
+            // Both lists are in Day order: one linear merge, the newer of each pair kept.
+            var merged: [CheckIn] = []
+            merged.reserveCapacity(mine.count + theirs.count)
+            var i = 0
+            var j = 0
+            while i < mine.count || j < theirs.count {
+                if j == theirs.count || (i < mine.count && mine[i].day < theirs[j].day) {
+                    merged.append(mine[i])
+                    i += 1
+                } else if i == mine.count || theirs[j].day < mine[i].day {
+                    merged.append(theirs[j])
+                    j += 1
+                } else {
+                    merged.append(Self.newer(mine[i], theirs[j], \.modifiedAt, \.deleted))
+                    i += 1
+                    j += 1
+                }
+            }
+            checkInCount += merged.count - mine.count
+            entries[goal] = merged
         }
         for record in other.otherRecords { insertSorted(record, into: &otherRecords) }
     }
@@ -89,10 +179,11 @@ extension DataSet {
     }
 
     /// The winner of two versions of one record (BUNDLE-21).
-    static func newer<T: WireMessage>(
+    static func newer<T: WireMessage & Equatable>(
         _ a: T, _ b: T, _ modified: (T) -> Instant, _ deleted: (T) -> Bool
     ) -> T {
         if modified(a) != modified(b) { return modified(a) > modified(b) ? a : b }
+        if a == b { return a }
         if deleted(a) != deleted(b) { return deleted(a) ? a : b }
         return a.wireEncoded().lexicographicallyPrecedes(b.wireEncoded()) ? b : a
     }
@@ -137,6 +228,6 @@ extension DataSet: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(profile, forKey: .profile)
         try c.encode(sortedGoals, forKey: .goals)
-        try c.encode(checkIns.values.sorted { $0.key < $1.key }, forKey: .checkIns)
+        try c.encode(checkIns, forKey: .checkIns)
     }
 }

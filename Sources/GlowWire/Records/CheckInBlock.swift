@@ -25,11 +25,13 @@ public struct CheckInBlock: Hashable, Sendable {
         let sorted = inOrder ? checkIns : checkIns.sorted { $0.day < $1.day }
         for index in sorted.indices {
             guard sorted[index].goalID == goalID else {
-                throw ModelError(.invalidCheckIn, "a check-in of goal \(sorted[index].goalID) is in the block of \(goalID)")
+                throw ModelError(
+                    .invalidCheckIn, "a check-in of goal \(sorted[index].goalID) is in the block of \(goalID)")
             }
             if index > 0, sorted[index - 1].day == sorted[index].day {
                 throw ModelError(
-                    .invalidCheckIn, "two check-ins of goal \(goalID) share the Day \(sorted[index].day)", rule: "MODEL-33")
+                    .invalidCheckIn, "two check-ins of goal \(goalID) share the Day \(sorted[index].day)",
+                    rule: "MODEL-33")
             }
         }
         self.goalID = goalID
