@@ -188,6 +188,31 @@ public struct CheckIn: Hashable, Sendable {
         }
     }
 
+    /// A check-in whose fields the caller has already checked against MODEL-36 (the binary
+    /// reader builds them by construction); no validation is repeated.
+    package init(
+        validGoalID goalID: GoalID, day: Day, log: CheckInLog, firstRecordedAt: Instant, lastRecordedAt: Instant,
+        timeZone: TimeZoneID, deviceID: DeviceID, note: String?, modifiedAt: Instant, deleted: Bool,
+        unknownFields: UnknownFields
+    ) {
+        self.goalID = goalID
+        self.day = day
+        self.log = log
+        self.firstRecordedAt = firstRecordedAt
+        self.lastRecordedAt = lastRecordedAt
+        self.timeZone = timeZone
+        self.deviceID = deviceID
+        self.note = note
+        self.modifiedAt = modifiedAt
+        self.deleted = deleted
+        self.unknownFields = unknownFields
+    }
+
+    /// Whether a note fits MODEL-36: at most 500 characters.
+    package static func isValidNote(_ note: String) -> Bool {
+        note.utf8.count <= GoalRules.noteLimit || note.count <= GoalRules.noteLimit
+    }
+
     /// Records a tap for `goal` at `instant`, into `existing` (this goal's entry for the same
     /// Day, if any) or a new entry (MODEL-35).
     ///

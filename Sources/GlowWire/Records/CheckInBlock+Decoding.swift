@@ -114,13 +114,15 @@ struct Columns {
         let zones = try zoneTable.map { (name) throws(WireError) in
             try reader.validated(at: start) { () throws(ModelError) in try TimeZoneID(name) }
         }
-        let deleted = Set(try indexes(deletedGaps, "deleted_gaps"))
+        var deleted = [Bool](repeating: false, count: count)
+        for index in try indexes(deletedGaps, "deleted_gaps") { deleted[index] = true }
         let noted = try indexes(noteGaps, "note_gaps")
         let extra = try indexes(extraGaps, "extra_gaps")
         guard notes.count == noted.count else { throw fail("\(notes.count) notes for \(noted.count) noted entries") }
         guard extras.count == extra.count else { throw fail("\(extras.count) extras for \(extra.count) entries") }
-        let noteOf = Dictionary(uniqueKeysWithValues: zip(noted, notes))
-        let extraOf = Dictionary(uniqueKeysWithValues: zip(extra, extras))
+        // The sparse columns are in entry order: walk them beside the entries.
+        var nextNote = 0
+        var nextExtra = 0
         var numbers = logNumbers.makeIterator()
         var refs = itemRefs.makeIterator()
         var secondsOfDay: Int64 = 0
@@ -182,14 +184,26 @@ struct Columns {
             guard first >= .min, last <= .max, modified >= .min, modified <= .max else {
                 throw fail("an instant is outside years 1...9999")
             }
-            var checkIn = try reader.validated(at: start) { () throws(ModelError) in
-                try CheckIn(
-                    goalID: goalID, day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last,
-                    timeZone: zones[Int(zoneIndexes[index])], deviceID: deviceTable[Int(deviceIndexes[index])],
-                    note: noteOf[index], modifiedAt: modified, deleted: deleted.contains(index))
+            var note: String? = nil
+            if nextNote < noted.count, noted[nextNote] == index {
+                note = notes[nextNote]
+                nextNote += 1
+                guard CheckIn.isValidNote(note!) else {
+                    throw fail("entry \(index) has a note longer than 500 characters")
+                }
             }
-            checkIn.unknownFields = UnknownFields(bytes: extraOf[index] ?? [])
-            checkIns.append(checkIn)
+            var unknown = UnknownFields()
+            if nextExtra < extra.count, extra[nextExtra] == index {
+                unknown = UnknownFields(bytes: extras[nextExtra])
+                nextExtra += 1
+            }
+            // Every rule of MODEL-36 holds by construction here (the last instant is never before
+            // the first, tallies are not negative) or was just checked (the note).
+            checkIns.append(
+                CheckIn(
+                    validGoalID: goalID, day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last,
+                    timeZone: zones[Int(zoneIndexes[index])], deviceID: deviceTable[Int(deviceIndexes[index])],
+                    note: note, modifiedAt: modified, deleted: deleted[index], unknownFields: unknown))
         }
         guard numbers.next() == nil else { throw fail("log_numbers has values left over") }
         guard refs.next() == nil else { throw fail("item_refs has values left over") }
