@@ -94,7 +94,14 @@ public struct GoalEvaluation: Sendable {
         judgementDays.reserveCapacity(judgements.count)
         doneBefore.reserveCapacity(judgements.count + 1)
         doneBefore.append(0)
-        for judgement in judgements.sorted(by: { $0.day < $1.day }) {
+        // Judgements arrive in Day order (a period is judged before the Days after it); sort
+        // only if that ever fails.
+        var inOrder = true
+        for index in judgements.indices.dropFirst() where judgements[index - 1].day > judgements[index].day {
+            inOrder = false
+            break
+        }
+        for judgement in inOrder ? judgements : judgements.sorted(by: { $0.day < $1.day }) {
             judgementDays.append(judgement.day)
             done += judgement.done ? 1 : 0
             doneBefore.append(done)
