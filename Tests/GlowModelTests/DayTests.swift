@@ -5,7 +5,7 @@ import Testing
 struct DayTests {
     /// Day numbers spread over the whole range, both ends included.
     static let numbers: [Int] = {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededRandom(seed: 7)
         var numbers = [Day.min.daysSince1970, Day.max.daysSince1970, -1, 0, 1, 11_016, 19_782]
         for _ in 0..<500 {
             numbers.append(Int(generator.next() % UInt64(Day.supportedRange.count)) + Day.min.daysSince1970)
@@ -64,20 +64,5 @@ struct DayTests {
         #expect(Day.daysIn(month: month, year: year) == length)
         let day = try Day(year: year, month: month, day: 1)
         #expect(day.calendarMonth.count == length)
-    }
-}
-
-/// A small deterministic random source for property tests.
-struct SplitMix: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -5,20 +5,10 @@ import Testing
 /// Property tests of merge over randomly generated data sets (BUNDLE-21).
 @Suite("Merge")
 struct MergeTests {
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A data set drawn from a small pool of identities, so that sets overlap and conflict, with
     /// equal instants on purpose to exercise the tie-breaks.
-    static func dataSet(_ random: inout Random) -> DataSet {
+    static func dataSet(_ random: inout SeededRandom) -> DataSet {
         let base = Samples.goals
         var data = DataSet()
         if random.next() % 3 != 0 {
@@ -48,7 +38,7 @@ struct MergeTests {
 
     @Test("merge is idempotent, commutative and associative", arguments: 0..<40)
     func laws(seed: UInt64) {
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         let a = Self.dataSet(&random)
         let b = Self.dataSet(&random)
         let c = Self.dataSet(&random)

@@ -4,17 +4,6 @@ import Testing
 
 @Suite("Robustness")
 struct RobustnessTests {
-    /// Deterministic random source for the mutation runs.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static var seeds: [[UInt8]] {
         let goal = Samples.goals[5]
@@ -26,7 +15,7 @@ struct RobustnessTests {
     /// WireError; nothing crashes, traps or hangs.
     @Test("mutated inputs decode or fail cleanly", arguments: 0..<3)
     func mutations(seedIndex: Int) {
-        var random = SplitMix(state: UInt64(seedIndex) + 1)
+        var random = SeededRandom(seed: UInt64(seedIndex) + 1)
         let seed = Self.seeds[seedIndex]
         var decoded = 0
         var failed = 0
@@ -52,7 +41,7 @@ struct RobustnessTests {
 
     @Test("a decoded value re-encodes to bytes that decode to the same value")
     func canonicalFixedPoint() throws {
-        var random = SplitMix(state: 99)
+        var random = SeededRandom(seed: 99)
         for goal in Samples.goals {
             var bytes = goal.wireEncoded()
             // Append unknown fields of every wire type.

@@ -2,16 +2,7 @@ import Foundation
 import GlowModel
 import GlowWire
 
-/// SplitMix64, so every data set is the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededRandom {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
@@ -33,9 +24,9 @@ enum DataSets {
     static let lisbon = try! TimeZoneID("Europe/Lisbon")
 
     static func make(_ spec: Spec) -> DataSet {
-        var random = SeededRandom(state: spec.seed)
+        var random = SeededRandom(seed: spec.seed)
         let created = Instant(millisecondsSince1970: 1_600_000_000_000)
-        var ids = UUIDv7Generator(clock: { created }, random: SeededRandom(state: spec.seed &* 31))
+        var ids = UUIDv7Generator(clock: { created }, random: SeededRandom(seed: spec.seed &* 31))
         let start = try! Day(iso: "2021-01-04")
         let devices: [DeviceID] = [ids.next(), ids.next()]
         let templates = InspirationCatalogue.interests.flatMap(\.templates)

@@ -6,16 +6,7 @@ import GlowWire
 // of history with gaps, skips, late nights and two trips abroad. Deterministic: the same bytes
 // on every run. Usage: swift run glow-sample [output directory] (default Spec/examples).
 
-/// SplitMix64: a small, fixed random source, so the sample never changes unless this file does.
-struct Random: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededRandom {
     mutating func chance(_ percent: Int) -> Bool { Int(next() % 100) < percent }
 }
 
@@ -26,8 +17,8 @@ let created = try Instant(rfc3339: "2024-11-29T08:00:00Z")
 let exported = try Instant(rfc3339: "2026-11-28T21:30:00Z")
 let phone = try DeviceID("01938a6e-7c00-7abc-8def-00000000d001")
 let tablet = try DeviceID("01938a6e-7c00-7abc-8def-00000000d002")
-var ids = UUIDv7Generator(clock: { created }, random: Random(state: 7))
-var random = Random(state: 2026)
+var ids = UUIDv7Generator(clock: { created }, random: SeededRandom(seed: 7))
+var random = SeededRandom(seed: 2026)
 
 /// Where the person was: two trips, Tokyo in spring and New York in summer.
 @MainActor func zone(on day: Day) throws -> TimeZoneID {
