@@ -164,16 +164,10 @@ public struct CheckIn: Hashable, Sendable {
         goalID: GoalID, day: Day, log: CheckInLog, firstRecordedAt: Instant, lastRecordedAt: Instant,
         timeZone: TimeZoneID, deviceID: DeviceID, note: String? = nil, modifiedAt: Instant, deleted: Bool = false
     ) throws(ModelError) {
-        self.goalID = goalID
-        self.day = day
-        self.log = log
-        self.firstRecordedAt = firstRecordedAt
-        self.lastRecordedAt = lastRecordedAt
-        self.timeZone = timeZone
-        self.deviceID = deviceID
-        self.note = note
-        self.modifiedAt = modifiedAt
-        self.deleted = deleted
+        self.init(
+            validGoalID: goalID, day: day, log: log, firstRecordedAt: firstRecordedAt, lastRecordedAt: lastRecordedAt,
+            timeZone: timeZone, deviceID: deviceID, note: note, modifiedAt: modifiedAt, deleted: deleted,
+            unknownFields: UnknownFields())
         if lastRecordedAt < firstRecordedAt {
             throw ModelError(
                 .invalidCheckIn, "lastRecordedAt is before firstRecordedAt", path: "lastRecordedAt", rule: "MODEL-36")
@@ -181,7 +175,7 @@ public struct CheckIn: Hashable, Sendable {
         if case .tally(let count) = log, count < 0 {
             throw ModelError(.invalidCheckIn, "a tally count cannot be negative", path: "log.count", rule: "MODEL-36")
         }
-        if let note, note.count > GoalRules.noteLimit {
+        if let note, !CheckIn.isValidNote(note) {
             throw ModelError(
                 .invalidCheckIn, "the note is longer than \(GoalRules.noteLimit) characters", path: "note",
                 rule: "MODEL-36")
