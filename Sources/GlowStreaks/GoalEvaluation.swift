@@ -61,7 +61,7 @@ public struct GoalEvaluation: Sendable {
     public init(goal: Goal, checkIns: [CheckIn], weekStart: Weekday, today: Day) {
         var logs = DayLogs(goal: goal, today: today)
         checkIns.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices { logs.add(buffer[index]) }
+            for index in buffer.indices { logs.add(buffer, index) }
         }
         self.init(goal: goal, logs: logs, weekStart: weekStart, today: today)
     }
@@ -78,17 +78,15 @@ public struct GoalEvaluation: Sendable {
             }
             return
         }
-        let count = prepared.logs.count
-        var logs = prepared.logs
-        if !goal.archiveHistory.isEmpty {
-            for offset in 0..<count where goal.isArchived(on: goal.startDay.advanced(by: offset)) { logs[offset] = nil }
-        }
+        var prepared = prepared
+        prepared.dropArchived(goal)
+        let count = prepared.count
         statuses = Array(repeating: .notDue, count: count)
         levels = Array(repeating: 0, count: count)
         if goal.kind.isRecurring, let schedule = goal.schedule {
-            evaluateRecurring(schedule: schedule, logs: logs)
+            evaluateRecurring(schedule: schedule, outcomes: prepared.outcomes)
         } else {
-            evaluateOneOff(logs: logs)
+            evaluateOneOff(logs: prepared.logs)
         }
         var done = 0
         judgementDays.reserveCapacity(judgements.count)
@@ -171,17 +169,16 @@ public struct GoalEvaluation: Sendable {
         case broken
     }
 
-    private mutating func evaluateRecurring(schedule: Schedule, logs: [CheckInLog?]) {
+    private mutating func evaluateRecurring(schedule: Schedule, outcomes: [DayOutcome]) {
         var units = StreakTracker(goalID: goal.id)
         var forgivenPerPeriod: [Day: Int] = [:]
         var entryIndex = 0
         var period: PeriodAccumulator? = nil
-        let outcomeOf = DayOutcome.evaluator(for: goal.kind)
         let rules = schedule.entries.map { CompactRule($0.rule, effective: $0.effective) }
         var nextEffective = schedule.entries.count > 1 ? schedule.entries[1].effective : Day.max
         let unarchived = goal.archiveHistory.isEmpty
         var day = goal.startDay
-        for offset in 0..<logs.count {
+        for offset in 0..<outcomes.count {
             if offset > 0 { day = day.advanced(by: 1) }
             while day >= nextEffective {
                 entryIndex += 1
@@ -189,7 +186,7 @@ public struct GoalEvaluation: Sendable {
                     entryIndex + 1 < schedule.entries.count ? schedule.entries[entryIndex + 1].effective : Day.max
             }
             guard unarchived || !goal.isArchived(on: day) else { continue }
-            let outcome = logs[offset].map(outcomeOf) ?? .none
+            let outcome = outcomes[offset]
             levels[offset] = outcome.level
             let rule = rules[entryIndex]
             if let dueToday = rule.falls(on: day) {

@@ -72,7 +72,7 @@ public enum TodayQuery {
                     guard low < ids.count, ids[low] == id else { continue }
                     last = low
                 }
-                logs[byID[last]].add(buffer[index])
+                logs[byID[last]].add(buffer, index)
             }
         }
         return live.indices.map { GoalEvaluation(goal: live[$0], logs: logs[$0], weekStart: weekStart, today: today) }
