@@ -19,5 +19,5 @@ public struct UnknownFields: Hashable, Sendable {
     }
 
     /// Whether there are none.
-    public var isEmpty: Bool { bytes.isEmpty }
+    @inlinable public var isEmpty: Bool { bytes.isEmpty }
 }

@@ -30,7 +30,7 @@ public struct Instant: Hashable, Comparable, Sendable {
     }
 
     /// Floor division that rounds toward negative infinity, as calendar arithmetic needs.
-    package static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
+    @inlinable package static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
         let q = a / b
         let r = a % b
         return r < 0 ? (q - 1, r + b) : (q, r)

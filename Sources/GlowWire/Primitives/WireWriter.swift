@@ -117,4 +117,28 @@ package struct WireWriter: Sendable {
             for value in values { writer.varint(transform(value)) }
         }
     }
+
+    /// A packed repeated varint field of values already transformed; omitted when empty. The
+    /// size is computed first, so the body is written once into reserved space (WIRE-4).
+    package mutating func packed(_ field: UInt32, _ values: [UInt64]) {
+        guard !values.isEmpty else { return }
+        var size = 0
+        for value in values { size += WireWriter.varintSize(value) }
+        tag(field, .lengthDelimited)
+        varint(UInt64(size))
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var offset = start
+            for var value in values {
+                while value >= 0x80 {
+                    buffer[offset] = UInt8(truncatingIfNeeded: value) | 0x80
+                    value >>= 7
+                    offset += 1
+                }
+                buffer[offset] = UInt8(value)
+                offset += 1
+            }
+        }
+    }
 }

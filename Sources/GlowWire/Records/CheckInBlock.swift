@@ -69,12 +69,14 @@ extension CheckInBlock: WireRecord {
         var anyMillis = false
         var anyLast = false
         var anyModified = false
-        var itemTable: [SubgoalItemID] = []
-        var itemIndex: [SubgoalItemID: Int] = [:]
+        var itemTable = TableBuilder<SubgoalItemID>()
         var itemRefs: [UInt64] = []
         var zones = TableBuilder<String>()
         var devices = TableBuilder<DeviceID>()
         var previous: Int64 = 0
+        var deleted: [Int] = []
+        var noted: [Int] = []
+        var extra: [Int] = []
         for index in 0..<count {
             let day = Int64(checkIns[index].day.daysSince1970)
             if index > 0 { gaps.append(UInt64(day - Int64(checkIns[index - 1].day.daysSince1970))) }
@@ -85,13 +87,7 @@ extension CheckInBlock: WireRecord {
             if let number = log.wireNumber { numbers.append(zigzag(number)) }
             if case .items(let items) = log {
                 itemRefs.append(UInt64(items.count))
-                for item in items.sorted() {
-                    if itemIndex[item] == nil {
-                        itemIndex[item] = itemTable.count
-                        itemTable.append(item)
-                    }
-                    itemRefs.append(UInt64(itemIndex[item]!))
-                }
+                for item in items.sorted() { itemRefs.append(UInt64(itemTable.index(of: item))) }
             }
             let first = checkIns[index].firstRecordedAt.millisecondsSince1970
             let last = checkIns[index].lastRecordedAt.millisecondsSince1970
@@ -108,30 +104,31 @@ extension CheckInBlock: WireRecord {
             anyModified = anyModified || modified != 0
             zones.add(checkIns[index].timeZone.identifier)
             devices.add(checkIns[index].deviceID)
+            if checkIns[index].deleted { deleted.append(index) }
+            if checkIns[index].note != nil { noted.append(index) }
+            if !checkIns[index].unknownFields.isEmpty { extra.append(index) }
         }
-        writer.packed(4, gaps) { $0 }
+        writer.packed(4, gaps)
         // Logs (WIRE-21).
-        if anyType { writer.packed(5, types) { $0 } }
-        writer.packed(6, numbers) { $0 }
-        for item in itemTable { writer.presentBytes(7, item.bytes) }
-        writer.packed(8, itemRefs) { $0 }
+        if anyType { writer.packed(5, types) }
+        writer.packed(6, numbers)
+        for item in itemTable.values { writer.presentBytes(7, item.bytes) }
+        writer.packed(8, itemRefs)
         // When: seconds after the Day's UTC midnight, delta-coded; per-entry columns only when
         // some entry differs from the default (WIRE-22).
-        writer.packed(9, seconds) { $0 }
-        if anyMillis { writer.packed(10, millis) { $0 } }
-        if anyLast { writer.packed(11, lastAfterFirst) { $0 } }
-        if anyModified { writer.packed(12, modifiedAfterLast) { $0 } }
+        writer.packed(9, seconds)
+        if anyMillis { writer.packed(10, millis) }
+        if anyLast { writer.packed(11, lastAfterFirst) }
+        if anyModified { writer.packed(12, modifiedAfterLast) }
         for zone in zones.values { writer.presentString(13, zone) }
-        if zones.anyBeyondFirst { writer.packed(14, zones.refs) { $0 } }
+        if zones.anyBeyondFirst { writer.packed(14, zones.refs) }
         for device in devices.values { writer.presentBytes(15, device.bytes) }
-        if devices.anyBeyondFirst { writer.packed(16, devices.refs) { $0 } }
+        if devices.anyBeyondFirst { writer.packed(16, devices.refs) }
         // Sparse columns (WIRE-23).
-        writer.packed(17, Self.gaps(checkIns.indices.filter { checkIns[$0].deleted })) { $0 }
-        let noted = checkIns.indices.filter { checkIns[$0].note != nil }
-        writer.packed(18, Self.gaps(noted)) { $0 }
+        writer.packed(17, Self.gaps(deleted))
+        writer.packed(18, Self.gaps(noted))
         for index in noted { writer.presentString(19, checkIns[index].note!) }
-        let extra = checkIns.indices.filter { !checkIns[$0].unknownFields.isEmpty }
-        writer.packed(20, Self.gaps(extra)) { $0 }
+        writer.packed(20, Self.gaps(extra))
         for index in extra { writer.presentBytes(21, checkIns[index].unknownFields.bytes) }
         writer.raw(unknownFields.bytes)
     }
@@ -160,18 +157,32 @@ struct TableBuilder<Value: Hashable> {
     private var last = -1
     private(set) var anyBeyondFirst = false
 
-    mutating func add(_ value: Value) {
-        if last < 0 || values[last] != value {
-            if let known = index[value] {
-                last = known
-            } else {
-                last = values.count
+    /// Small tables are searched directly; larger ones through a hash index.
+    private static var directLimit: Int { 16 }
+
+    /// The table index of `value`, added at the end when it is new.
+    mutating func index(of value: Value) -> Int {
+        if last >= 0, values[last] == value { return last }
+        if values.count <= Self.directLimit, let known = values.firstIndex(of: value) {
+            last = known
+        } else if values.count > Self.directLimit, let known = index[value] {
+            last = known
+        } else {
+            last = values.count
+            values.append(value)
+            if values.count > Self.directLimit {
+                if index.isEmpty { for (position, known) in values.enumerated() { index[known] = position } }
                 index[value] = last
-                values.append(value)
             }
         }
-        anyBeyondFirst = anyBeyondFirst || last != 0
-        refs.append(UInt64(last))
+        return last
+    }
+
+    /// Adds a per-entry reference to `value`.
+    mutating func add(_ value: Value) {
+        let position = index(of: value)
+        anyBeyondFirst = anyBeyondFirst || position != 0
+        refs.append(UInt64(position))
     }
 }
 
