@@ -109,6 +109,33 @@ extension WireReader {
         }
     }
 
+    /// A repeated varint field appended to `values`, packed or not (WIRE-6); a packed run is
+    /// read in one tight loop, with room reserved for at most one value per byte.
+    package mutating func readRepeated(_ field: Field, into values: inout [UInt64]) throws(WireError) {
+        guard field.type == .lengthDelimited else {
+            try readRepeated(field) { values.append($0) }
+            return
+        }
+        let range = try lengthDelimited()
+        var inner = self
+        inner.restrict(to: range)
+        values.reserveCapacity(values.count + range.count)
+        while !inner.isAtEnd { values.append(try inner.varint()) }
+    }
+
+    /// The same for a `sint64` field, unzigzagged.
+    package mutating func readRepeated(_ field: Field, into values: inout [Int64]) throws(WireError) {
+        guard field.type == .lengthDelimited else {
+            try readRepeated(field) { values.append(unzigzag($0)) }
+            return
+        }
+        let range = try lengthDelimited()
+        var inner = self
+        inner.restrict(to: range)
+        values.reserveCapacity(values.count + range.count)
+        while !inner.isAtEnd { values.append(unzigzag(try inner.varint())) }
+    }
+
     private mutating func nestedPacked(_ each: (UInt64) throws(WireError) -> Void) throws(WireError) {
         let range = try lengthDelimited()
         var inner = self

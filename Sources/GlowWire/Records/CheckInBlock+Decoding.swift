@@ -36,26 +36,26 @@ struct Columns {
         case 1: goalID = try r.readID(f)
         case 2: count = try r.readUInt32(f)
         case 3: firstDay = try r.readSInt(f)
-        case 4: try r.readRepeated(f) { dayGaps.append($0) }
-        case 5: try r.readRepeated(f) { logTypes.append($0) }
-        case 6: try r.readRepeated(f) { logNumbers.append(unzigzag($0)) }
+        case 4: try r.readRepeated(f, into: &dayGaps)
+        case 5: try r.readRepeated(f, into: &logTypes)
+        case 6: try r.readRepeated(f, into: &logNumbers)
         case 7:
             let raw = try r.readBytes(f)
             guard raw.count == 16 else { throw fail("an item id has \(raw.count) bytes, not 16", at: f.start) }
             itemTable.append(SubgoalItemID(bytes: raw))
-        case 8: try r.readRepeated(f) { itemRefs.append($0) }
-        case 9: try r.readRepeated(f) { firstSeconds.append(unzigzag($0)) }
-        case 10: try r.readRepeated(f) { firstMillis.append($0) }
-        case 11: try r.readRepeated(f) { lastAfterFirst.append($0) }
-        case 12: try r.readRepeated(f) { modifiedAfterLast.append(unzigzag($0)) }
+        case 8: try r.readRepeated(f, into: &itemRefs)
+        case 9: try r.readRepeated(f, into: &firstSeconds)
+        case 10: try r.readRepeated(f, into: &firstMillis)
+        case 11: try r.readRepeated(f, into: &lastAfterFirst)
+        case 12: try r.readRepeated(f, into: &modifiedAfterLast)
         case 13: zoneTable.append(try r.readString(f))
-        case 14: try r.readRepeated(f) { zoneRefs.append($0) }
+        case 14: try r.readRepeated(f, into: &zoneRefs)
         case 15: deviceTable.append(try r.readID(f))
-        case 16: try r.readRepeated(f) { deviceRefs.append($0) }
-        case 17: try r.readRepeated(f) { deletedGaps.append($0) }
-        case 18: try r.readRepeated(f) { noteGaps.append($0) }
+        case 16: try r.readRepeated(f, into: &deviceRefs)
+        case 17: try r.readRepeated(f, into: &deletedGaps)
+        case 18: try r.readRepeated(f, into: &noteGaps)
         case 19: notes.append(try r.readString(f))
-        case 20: try r.readRepeated(f) { extraGaps.append($0) }
+        case 20: try r.readRepeated(f, into: &extraGaps)
         case 21: extras.append(try r.readBytes(f))
         default: return false
         }
@@ -131,6 +131,8 @@ struct Columns {
         // Consecutive entries usually check the same items: build each distinct set once.
         var lastRefs: [UInt64] = []
         var lastItems = Set<SubgoalItemID>()
+        let earliest = Instant.min
+        let latest = Instant.max
         for index in 0..<count {
             let log: CheckInLog
             switch types[index] {
@@ -181,7 +183,7 @@ struct Columns {
             let first = Instant(millisecondsSince1970: firstMS.partialValue + Int64(millis[index]))
             let last = first.adding(milliseconds: Int64(lastDelta[index]))
             let modified = last.adding(milliseconds: modifiedDelta[index])
-            guard first >= .min, last <= .max, modified >= .min, modified <= .max else {
+            guard first >= earliest, last <= latest, modified >= earliest, modified <= latest else {
                 throw fail("an instant is outside years 1...9999")
             }
             var note: String? = nil
