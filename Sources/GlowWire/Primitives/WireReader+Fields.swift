@@ -110,7 +110,7 @@ extension WireReader {
     }
 
     /// A repeated varint field appended to `values`, packed or not (WIRE-6); a packed run is
-    /// read in one tight loop, with room reserved for at most one value per byte.
+    /// read in one tight loop, the first run into room reserved for at most one value per byte.
     package mutating func readRepeated(_ field: Field, into values: inout [UInt64]) throws(WireError) {
         guard field.type == .lengthDelimited else {
             try readRepeated(field) { values.append($0) }
@@ -119,7 +119,9 @@ extension WireReader {
         let range = try lengthDelimited()
         var inner = self
         inner.restrict(to: range)
-        values.reserveCapacity(values.count + range.count)
+        // Reserved only for the first run: a field split into many runs then grows geometrically
+        // by append, where reserving each run exactly would copy the column once per run.
+        if values.isEmpty { values.reserveCapacity(range.count) }
         while !inner.isAtEnd { values.append(try inner.varint()) }
     }
 
@@ -132,7 +134,9 @@ extension WireReader {
         let range = try lengthDelimited()
         var inner = self
         inner.restrict(to: range)
-        values.reserveCapacity(values.count + range.count)
+        // Reserved only for the first run: a field split into many runs then grows geometrically
+        // by append, where reserving each run exactly would copy the column once per run.
+        if values.isEmpty { values.reserveCapacity(range.count) }
         while !inner.isAtEnd { values.append(unzigzag(try inner.varint())) }
     }
 
