@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample"], exclude: ["Fixtures"],
+            name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample", "glow-bench"], exclude: ["Fixtures"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "ConformanceTests", dependencies: ["GlowModel", "GlowWire", "GlowConformance"],

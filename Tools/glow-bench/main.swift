@@ -5,8 +5,7 @@ import GlowWire
 
 // glow-bench: the SDK against what an app would otherwise write (Codable with JSONEncoder or a
 // binary property list, compressed with zlib), measured side by side in one run.
-// Usage: swift run -c release glow-bench [--json] [--only NAME] [--set typical|heavy|extreme] [--samples N]
-//   names: encode, decode, size, bundle, levels, merge, streaks, memory
+// Usage: swift run -c release glow-bench [--json] [--only NAME] [--set NAME] [--samples N] (see `usage`)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -27,8 +26,69 @@ if arguments.first == "--verify-peak", arguments.count == 2 {
     }
 }
 
-let json = arguments.contains("--json")
-let only: String? = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+let usage = """
+    usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
+      --only      encode, decode, size, bundle, levels, merge, streaks or memory
+      --set       typical, heavy or extreme
+      --samples   samples per measurement after the warm-up (at least 1)
+    """
+let measurementNames = ["encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory"]
+let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
+
+/// The command line, checked: a mistyped name or flag stops the run with a message instead of
+/// measuring nothing.
+struct BenchArguments {
+    var json = false
+    var noBaselines = false
+    var only: String?
+    var set: String?
+    var samples: Int?
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        func value(of flag: String, from names: [String]?) throws(UsageError) -> String {
+            guard let value = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
+            if let names, !names.contains(value) {
+                throw UsageError("\(flag) \(value): not one of \(names.joined(separator: ", "))")
+            }
+            return value
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--json": json = true
+            case "--no-baselines": noBaselines = true
+            case "--only": only = try value(of: flag, from: measurementNames)
+            case "--set": set = try value(of: flag, from: setNames)
+            case "--samples":
+                let text = try value(of: flag, from: nil)
+                guard let count = Int(text), count >= 1 else {
+                    throw UsageError("--samples \(text): not a whole number of at least 1")
+                }
+                samples = count
+            default: throw UsageError("unknown argument \(flag)")
+            }
+        }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+let parsed: BenchArguments
+do {
+    parsed = try BenchArguments(arguments)
+} catch {
+    FileHandle.standardError.write(Data("glow-bench: \(error)\n\(usage)\n".utf8))
+    exit(2)
+}
+let json = parsed.json
+let only = parsed.only
 func wanted(_ name: String) -> Bool { only == nil || only == name }
 
 nonisolated(unsafe) var report: [String: [String: Double]] = [:]
@@ -41,10 +101,8 @@ say(
     "glow-bench: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, Swift release build"
 )
 
-let onlySet: String? = arguments.firstIndex(of: "--set").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-let samplesOverride: Int? = arguments.firstIndex(of: "--samples").flatMap {
-    $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
-}
+let onlySet = parsed.set
+let samplesOverride = parsed.samples
 
 for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet == nil || onlySet == spec.name {
     let data = DataSets.make(spec)
@@ -54,7 +112,7 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
     let blocks = data.blocks
     let goals = data.sortedGoals
     // Codable on a million check-ins takes minutes (see BENCHMARKS.md); --no-baselines is for profiling.
-    let baselines = spec.name != "extreme" && !arguments.contains("--no-baselines")
+    let baselines = spec.name != "extreme" && !parsed.noBaselines
     let samples = samplesOverride ?? (spec.name == "typical" ? 9 : spec.name == "heavy" ? 7 : 3)
     let slowSamples = spec.name == "typical" ? 5 : 3
 
