@@ -209,7 +209,7 @@ extension DataSet: Codable {
         case checkIns
     }
 
-    /// Decodes `{"profile": ..., "goals": [...], "checkIns": [...]}` (BUNDLE-25).
+    /// Decodes `{"profile": ..., "goals": [...], "checkIns": [...]}` (BUNDLE-17).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let profile = try c.decodeIfPresent(Profile.self, forKey: .profile)
