@@ -151,49 +151,41 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
     let jsonBytes = needsBaselines ? try! jsonEncoder.encode(app) : Data()
     let plistBytes = needsBaselines ? try! plistEncoder.encode(app) : Data()
 
-    if wanted("encode") {
-        let glow = Timing.measure(samples: samples) { blackHole(wireEncode()) }
-        record(spec.name, "encodeGlowWire", glow.median)
+    /// Prints and records GlowWire's figures for `operation` and, when the baselines run, each
+    /// baseline's with GlowWire's ratio to it.
+    func compare(
+        _ operation: String, glow: () -> Void, note: String = "",
+        json: (name: String, body: () -> Void), plist: () -> Void
+    ) {
+        let glow = Timing.measure(samples: samples, glow)
+        record(spec.name, "\(operation)GlowWire", glow.median)
         say(
-            "encode   GlowWire      \(milliseconds(glow.median)) (±\(Int(glow.spread * 100))%)  \(rate(checkIns, glow.median)) check-ins  \(String(format: "%.0f", Double(wireSize) / glow.median / 1e6)) MB/s"
+            "\(operation)   GlowWire      \(milliseconds(glow.median)) (±\(Int(glow.spread * 100))%)  \(rate(checkIns, glow.median)) check-ins  \(String(format: "%.0f", Double(wireSize) / glow.median / 1e6)) MB/s\(note)"
         )
-        if baselines {
-            let jsonTime = Timing.measure(samples: slowSamples) { blackHole(try! jsonEncoder.encode(app)) }
-            let plistTime = Timing.measure(samples: slowSamples) { blackHole(try! plistEncoder.encode(app)) }
-            record(spec.name, "encodeJSON", jsonTime.median)
-            record(spec.name, "encodePlist", plistTime.median)
-            record(spec.name, "encodeRatioJSON", jsonTime.median / glow.median)
+        guard baselines else { return }
+        let jsonTime = Timing.measure(samples: slowSamples, json.body).median
+        let plistTime = Timing.measure(samples: slowSamples, plist).median
+        record(spec.name, "\(operation)JSON", jsonTime)
+        record(spec.name, "\(operation)Plist", plistTime)
+        record(spec.name, "\(operation)RatioJSON", jsonTime / glow.median)
+        for (name, time) in [(json.name, jsonTime), ("PropertyList", plistTime)] {
+            let padded = name.padding(toLength: 13, withPad: " ", startingAt: 0)
             say(
-                "encode   JSONEncoder   \(milliseconds(jsonTime.median))  \(rate(checkIns, jsonTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", jsonTime.median / glow.median))×"
-            )
-            say(
-                "encode   PropertyList  \(milliseconds(plistTime.median))  \(rate(checkIns, plistTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", plistTime.median / glow.median))×"
+                "\(operation)   \(padded) \(milliseconds(time))  \(rate(checkIns, time)) check-ins  → GlowWire is \(String(format: "%.0f", time / glow.median))×"
             )
         }
     }
+    if wanted("encode") {
+        compare(
+            "encode", glow: { blackHole(wireEncode()) },
+            json: ("JSONEncoder", { blackHole(try! jsonEncoder.encode(app)) }),
+            plist: { blackHole(try! plistEncoder.encode(app)) })
+    }
     if wanted("decode") {
-        let glow = Timing.measure(samples: samples) { blackHole(wireDecode()) }
-        record(spec.name, "decodeGlowWire", glow.median)
-        say(
-            "decode   GlowWire      \(milliseconds(glow.median)) (±\(Int(glow.spread * 100))%)  \(rate(checkIns, glow.median)) check-ins  \(String(format: "%.0f", Double(wireSize) / glow.median / 1e6)) MB/s  (into validated model values)"
-        )
-        if baselines {
-            let jsonTime = Timing.measure(samples: slowSamples) {
-                blackHole(try! jsonDecoder.decode(AppModel.Export.self, from: jsonBytes))
-            }
-            let plistTime = Timing.measure(samples: slowSamples) {
-                blackHole(try! PropertyListDecoder().decode(AppModel.Export.self, from: plistBytes))
-            }
-            record(spec.name, "decodeJSON", jsonTime.median)
-            record(spec.name, "decodePlist", plistTime.median)
-            record(spec.name, "decodeRatioJSON", jsonTime.median / glow.median)
-            say(
-                "decode   JSONDecoder   \(milliseconds(jsonTime.median))  \(rate(checkIns, jsonTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", jsonTime.median / glow.median))×"
-            )
-            say(
-                "decode   PropertyList  \(milliseconds(plistTime.median))  \(rate(checkIns, plistTime.median)) check-ins  → GlowWire is \(String(format: "%.0f", plistTime.median / glow.median))×"
-            )
-        }
+        compare(
+            "decode", glow: { blackHole(wireDecode()) }, note: "  (into validated model values)",
+            json: ("JSONDecoder", { blackHole(try! jsonDecoder.decode(AppModel.Export.self, from: jsonBytes)) }),
+            plist: { blackHole(try! PropertyListDecoder().decode(AppModel.Export.self, from: plistBytes)) })
     }
     let bundle = BundleWriter.bundle(data, options: options)
     if wanted("size") {
