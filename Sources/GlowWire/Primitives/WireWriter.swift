@@ -109,17 +109,9 @@ package struct WireWriter: Sendable {
         }
     }
 
-    /// A packed repeated varint field; omitted when empty (WIRE-4).
-    package mutating func packed<S: Sequence>(_ field: UInt32, _ values: S, _ transform: (S.Element) -> UInt64)
-    where S: Collection {
-        guard !values.isEmpty else { return }
-        message(field) { writer in
-            for value in values { writer.varint(transform(value)) }
-        }
-    }
-
-    /// A packed repeated varint field of values already transformed; omitted when empty. The
-    /// size is computed first, so the body is written once into reserved space (WIRE-4).
+    /// A packed repeated varint field (values already zigzagged where the field is `sint`);
+    /// omitted when empty (WIRE-4). The size is computed first, so the body is written once
+    /// into reserved space.
     package mutating func packed(_ field: UInt32, _ values: [UInt64]) {
         guard !values.isEmpty else { return }
         var size = 0
