@@ -28,18 +28,21 @@ struct DayLogs {
 
     var count: Int { modified.count }
 
-    /// Takes a check-in if it is this goal's, live, in range, and not older than the one held
-    /// for its Day (of equals, the later in input order wins).
+    /// Takes a check-in if it is this goal's and in range, and no older than the one held for its
+    /// Day (STREAK-3): the later `modifiedAt` decides, a tombstone over a live entry of the same
+    /// instant, then the later in input order. A deciding tombstone leaves the Day without entry.
     @inline(__always) mutating func add(_ checkIns: UnsafeBufferPointer<CheckIn>, _ index: Int) {
-        guard checkIns[index].goalID == goalID, !checkIns[index].deleted else { return }
+        guard checkIns[index].goalID == goalID else { return }
         let offset = start.days(to: checkIns[index].day)
-        let stamp = checkIns[index].modifiedAt.millisecondsSince1970
+        // Instants lie within years 1...9999 (about ±2^48 ms), so doubling cannot overflow.
+        let deleted = checkIns[index].deleted
+        let stamp = checkIns[index].modifiedAt.millisecondsSince1970 * 2 + (deleted ? 1 : 0)
         guard offset >= 0, offset < modified.count, stamp >= modified[offset] else { return }
         modified[offset] = stamp
         if recurring {
-            outcomes[offset] = outcomeOf(checkIns[index].log)
+            outcomes[offset] = deleted ? .none : outcomeOf(checkIns[index].log)
         } else {
-            logs[offset] = checkIns[index].log
+            logs[offset] = deleted ? nil : checkIns[index].log
         }
     }
 
