@@ -9,7 +9,7 @@ struct IdentifierTests {
     func monotonic() {
         let clock = Mutex<Int64>(1_735_689_600_000)
         var generator = UUIDv7Generator(
-            clock: { Instant(millisecondsSince1970: clock.withLock { $0 }) }, random: SeededRandom(seed: 1))
+            clock: { try! Instant(millisecondsSince1970: clock.withLock { $0 }) }, random: SeededRandom(seed: 1))
         var previous: GoalID = generator.next()
         for step in 0..<10_000 {
             if step % 3_000 == 0 { clock.withLock { $0 += 1 } }
@@ -26,7 +26,7 @@ struct IdentifierTests {
     func deterministic() {
         func make() -> [String] {
             var generator = UUIDv7Generator(
-                clock: { Instant(millisecondsSince1970: 1_700_000_000_000) }, random: SeededRandom(seed: 42))
+                clock: { try! Instant(millisecondsSince1970: 1_700_000_000_000) }, random: SeededRandom(seed: 42))
             return (0..<5).map { _ in (generator.next() as UserID).description }
         }
         #expect(make() == make())

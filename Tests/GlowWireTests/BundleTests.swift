@@ -119,8 +119,7 @@ struct BundleTests {
         let destination = Samples.dataSet
         var other = DataSet()
         var goal = Samples.goals[0]
-        goal.title = "Changed on the other phone"
-        goal.modifiedAt = goal.modifiedAt.adding(milliseconds: 1000)
+        try goal.edit(at: goal.modifiedAt.adding(milliseconds: 1000)) { $0.title = "Changed on the other phone" }
         other.put(goal)
         let good = BundleWriter.bundle(other, options: Samples.options)
         let bad = Array(good.dropLast(1))
@@ -152,7 +151,7 @@ struct BundleTests {
         var data = DataSet()
         data.profile = Samples.profile
         var goal = Samples.goals[1]
-        goal.note = String(repeating: "a", count: 400)
+        try goal.edit(at: goal.modifiedAt) { $0.note = String(repeating: "a", count: 400) }
         data.put(goal)
         let bytes = BundleWriter.bundle(data, options: Samples.options)
         let limits = BundleLimits(maxBundleSize: 1 << 30, maxUncompressedSize: 200, maxFrameSize: 1 << 20)

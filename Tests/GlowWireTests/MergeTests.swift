@@ -13,23 +13,25 @@ struct MergeTests {
         var data = DataSet()
         if random.next() % 3 != 0 {
             var profile = Samples.profile
-            profile.displayName = ["Mia", "Mia M.", "mia"][Int(random.next() % 3)]
-            profile.modifiedAt = Samples.now.adding(milliseconds: Int64(random.next() % 3) * 1000)
+            let name = ["Mia", "Mia M.", "mia"][Int(random.next() % 3)]
+            try! profile.edit(at: Samples.now.adding(milliseconds: Int64(random.next() % 3) * 1000)) {
+                $0.displayName = name
+            }
             data.profile = profile
         }
         for goal in base.prefix(6) where random.next() % 2 == 0 {
             var copy = goal
-            copy.title = "\(goal.title) v\(random.next() % 3)"
-            copy.modifiedAt = goal.modifiedAt.adding(milliseconds: Int64(random.next() % 3) * 1000)
-            copy.deleted = random.next() % 4 == 0
+            let title = "\(goal.title) v\(random.next() % 3)"
+            let edited = try! goal.modifiedAt.adding(milliseconds: Int64(random.next() % 3) * 1000)
+            try! copy.edit(at: edited) { $0.title = title }
+            if random.next() % 4 == 0 { copy = copy.deleting(at: edited) }
             data.put(copy)
         }
         for goal in base.prefix(6) {
             for checkIn in Samples.checkIns(for: goal, days: 8) where random.next() % 2 == 0 {
-                var copy = checkIn
-                copy.modifiedAt = checkIn.modifiedAt.adding(milliseconds: Int64(random.next() % 2) * 1000)
-                copy.deleted = random.next() % 5 == 0
-                copy.note = random.next() % 3 == 0 ? "v\(random.next() % 2)" : nil
+                let edited = try! checkIn.modifiedAt.adding(milliseconds: Int64(random.next() % 2) * 1000)
+                var copy = random.next() % 5 == 0 ? checkIn.deleting(at: edited) : checkIn
+                copy = try! copy.withNote(random.next() % 3 == 0 ? "v\(random.next() % 2)" : nil, at: edited)
                 data.put(copy)
             }
         }
@@ -51,9 +53,7 @@ struct MergeTests {
     @Test("a goal deleted on one device never comes back from an older bundle")
     func tombstones() throws {
         let goal = Samples.goals[2]
-        var deleted = goal
-        deleted.deleted = true
-        deleted.modifiedAt = goal.modifiedAt.adding(milliseconds: 60_000)
+        let deleted = goal.deleting(at: try goal.modifiedAt.adding(milliseconds: 60_000))
         var phone = DataSet()
         phone.put(deleted)
         var oldBackup = DataSet()
@@ -68,9 +68,7 @@ struct MergeTests {
     func checkInConflicts() throws {
         let goal = Samples.goals[0]
         let first = Samples.checkIns(for: goal, days: 1)[0]
-        var later = first
-        later.note = "edited on the tablet"
-        later.modifiedAt = first.modifiedAt.adding(milliseconds: 5)
+        let later = try first.withNote("edited on the tablet", at: first.modifiedAt.adding(milliseconds: 5))
         var phone = DataSet()
         phone.put(first)
         var tablet = DataSet()

@@ -21,7 +21,9 @@ enum Samples {
             var goal = try! draft.makeGoal(
                 id: GoalID(high: UInt64(index) << 20 | 0x7000, low: 0x8000_0000_0000_0001), today: today, now: now)
             if index % 6 == 0 && goal.kind.isRecurring {
-                try! goal.schedule!.change(to: .everyNDays(3), from: today.advanced(by: 10))
+                try! goal.edit(at: now) { changes throws(ModelError) in
+                    try changes.schedule!.change(to: .everyNDays(3), from: today.advanced(by: 10))
+                }
                 try! goal.archive(from: today.advanced(by: 20), at: now)
                 try! goal.unarchive(from: today.advanced(by: 25), at: now)
             }
@@ -41,7 +43,7 @@ enum Samples {
         var result: [CheckIn] = []
         for offset in 0..<days {
             let day = goal.startDay.advanced(by: offset)
-            let at = Instant(
+            let at = try! Instant(
                 millisecondsSince1970: Int64(day.daysSince1970) * 86_400_000 + 25_200_000 + Int64(offset % 7) * 60_000)
             let tap: CheckInTap
             switch goal.kind {
@@ -55,8 +57,8 @@ enum Samples {
             }
             guard var checkIn = try? CheckIn.record(tap, for: goal, on: day, at: at, timeZone: london, deviceID: device)
             else { continue }
-            if offset % 11 == 5 { checkIn.note = "felt good" }
-            if offset % 13 == 7 { checkIn = checkIn.deleting(at: at.adding(milliseconds: 3_600_000)) }
+            if offset % 11 == 5 { checkIn = try! checkIn.withNote("felt good", at: at) }
+            if offset % 13 == 7 { checkIn = checkIn.deleting(at: try! at.adding(milliseconds: 3_600_000)) }
             result.append(checkIn)
         }
         return result

@@ -25,7 +25,7 @@ enum DataSets {
 
     static func make(_ spec: Spec) -> DataSet {
         var random = SeededRandom(seed: spec.seed)
-        let created = Instant(millisecondsSince1970: 1_600_000_000_000)
+        let created = try! Instant(millisecondsSince1970: 1_600_000_000_000)
         var ids = UUIDv7Generator(clock: { created }, random: SeededRandom(seed: spec.seed &* 31))
         let start = try! Day(iso: "2021-01-04")
         let devices: [DeviceID] = [ids.next(), ids.next()]
@@ -48,7 +48,7 @@ enum DataSets {
                 let day = start.advanced(by: offset)
                 minute = max(0, min(119, minute + random.below(21) - 10))  // habits drift slowly
                 let seconds = Int64(day.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60 + random.below(60))
-                let at = Instant(millisecondsSince1970: seconds * 1000)
+                let at = try! Instant(millisecondsSince1970: seconds * 1000)
                 let tap: CheckInTap
                 switch goal.kind {
                 case .tally(let config): tap = .count(max(1, config.dailyTarget - random.below(3)))

@@ -95,7 +95,7 @@ nonisolated(unsafe) var report: [String: [String: Double]] = [:]
 func record(_ set: String, _ key: String, _ value: Double) { report[set, default: [:]][key] = value }
 func say(_ line: String) { if !json { print(line) } }
 
-let options = BundleOptions(level: 6, createdAt: Instant(millisecondsSince1970: 1_700_000_000_000))
+let options = BundleOptions(level: 6, createdAt: try! Instant(millisecondsSince1970: 1_700_000_000_000))
 
 say(
     "glow-bench: \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, Swift release build"
@@ -244,8 +244,7 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
         var other = DataSets.make(DataSets.Spec(name: "heavy-b", goals: 50, days: 5 * 365, seed: 2))
         for goal in other.sortedGoals.prefix(10) {
             var edited = goal
-            edited.title += " (edited)"
-            edited.modifiedAt = edited.modifiedAt.adding(milliseconds: 1000)
+            try! edited.edit(at: edited.modifiedAt.adding(milliseconds: 1000)) { $0.title += " (edited)" }
             other.put(edited)
         }
         let time = Timing.measure(samples: 5) { blackHole(data.merging(other)) }

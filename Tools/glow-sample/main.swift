@@ -32,7 +32,7 @@ var random = SeededRandom(seed: 2026)
     let zone = try zone(on: day)
     let start = try DayBoundary(timeZone: zone).firstInstant(of: day)!
     let seconds = Int64(hour * 3600) + Int64(random.next() % 2400)
-    return (start.adding(milliseconds: seconds * 1000), zone)
+    return (try start.adding(milliseconds: seconds * 1000), zone)
 }
 
 @MainActor func goal(_ draft: GoalDraft, start: Day = first) throws -> Goal {
@@ -70,7 +70,8 @@ var checkIns: [CheckIn] = []
         }
         if var entry {
             if random.chance(4) {
-                entry.note = ["felt lighter", "hard today", "with a friend", "late, but done"][Int(random.next() % 4)]
+                let note = ["felt lighter", "hard today", "with a friend", "late, but done"][Int(random.next() % 4)]
+                entry = try entry.withNote(note, at: entry.modifiedAt)
             }
             checkIns.append(entry)
         }
@@ -110,7 +111,9 @@ try history(screens, done: 75, skip: 0, hour: 22) { _ in [.value(try! Amount(Int
 // 5. Workouts three times a week; the schedule became four from 2026.
 var workout = try goal(
     GoalDraft(title: "Work out", emoji: "💪", kind: .streak, schedule: .timesPerWeek(3), visibility: .public))
-try workout.schedule!.change(to: .timesPerWeek(4), from: try Day(iso: "2026-01-05"))
+try workout.edit(at: created) { changes throws(ModelError) in
+    try changes.schedule!.change(to: .timesPerWeek(4), from: try Day(iso: "2026-01-05"))
+}
 try history(workout, done: 55, hour: 18) { _ in [.done] }
 // 6. Sunday family dinner.
 let dinner = try goal(GoalDraft(title: "Family dinner", emoji: "🍝", kind: .streak, schedule: .weekdays([.sunday])))
@@ -174,9 +177,8 @@ try history(reading, done: 78, hour: 21) { day in
     day.weekday == .saturday || day.weekday == .sunday ? [] : [.count(10), .count(Int(random.next() % 15))]
 }
 // 15. A goal tried and deleted: a tombstone, so no other device brings it back.
-var coldShowers = try goal(GoalDraft(title: "Cold showers", emoji: "🚿", kind: .streak, schedule: .daily))
-coldShowers.deleted = true
-coldShowers.modifiedAt = try Instant(rfc3339: "2025-01-20T07:00:00Z")
+let coldShowers = try goal(GoalDraft(title: "Cold showers", emoji: "🚿", kind: .streak, schedule: .daily))
+    .deleting(at: try Instant(rfc3339: "2025-01-20T07:00:00Z"))
 
 goals = [
     meditate, water, sleep, screens, workout, dinner, sketch, treat, skincare, running, book, party, race, reading,

@@ -31,11 +31,16 @@ package enum ModelOperations {
             ])
         },
         "timezone.validate": { input in
-            .object(["identifier": .string(try TimeZoneID(try input.string("timeZone")).identifier)])
+            let zone = try TimeZoneID(try input.string("timeZone"))
+            return .object(["identifier": .string(zone.identifier), "known": .bool(zone.isKnown)])
         },
         "boundary.dayOf": { input in
             let instant = try Instant(rfc3339: try input.string("instant"))
-            return .object(["day": .string(try boundary(input).day(containing: instant).description)])
+            let boundary = try boundary(input)
+            return .object([
+                "day": .string(boundary.day(containing: instant).description),
+                "warning": boundary.warning.map { .string($0.code) } ?? .null,
+            ])
         },
         "boundary.instants": { input in
             let boundary = try boundary(input)
@@ -43,6 +48,7 @@ package enum ModelOperations {
             return .object([
                 "first": boundary.firstInstant(of: day).map { .string($0.description) } ?? .null,
                 "last": boundary.lastInstant(of: day).map { .string($0.description) } ?? .null,
+                "warning": boundary.warning.map { .string($0.code) } ?? .null,
             ])
         },
         "uuid.parse": { input in
@@ -70,7 +76,7 @@ package enum ModelOperations {
             let today = try Day(iso: try input.string("today"))
             // makeGoal is what the Add-goal flow calls; its error carries every issue.
             let id = try GoalID("01900000-0000-7000-8000-000000000001")
-            let goal = try draft.makeGoal(id: id, today: today, now: Instant(millisecondsSince1970: 0))
+            let goal = try draft.makeGoal(id: id, today: today, now: .epoch)
             return .object(["startDay": .string(goal.startDay.description), "title": .string(goal.title)])
         },
         "checkin.record": checkInRecord,

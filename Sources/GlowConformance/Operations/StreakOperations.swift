@@ -63,14 +63,14 @@ package enum StreakOperations {
         } else {
             day = try Day(iso: try value.string("day"))
             zone = .utc
-            recorded = Instant(millisecondsSince1970: Int64(day.daysSince1970) * 86_400_000 + 43_200_000)
+            recorded = try Instant(millisecondsSince1970: Int64(day.daysSince1970) * 86_400_000 + 43_200_000)
         }
         let modified = try value["modifiedAt"]?.string.map { try Instant(rfc3339: $0) }
         return try CheckIn(
             goalID: try GoalID(value["goalID"]?.string ?? defaultGoalID), day: day,
             log: try ModelOperations.decode(CheckInLog.self, try value.required("log")), firstRecordedAt: recorded,
             lastRecordedAt: recorded, timeZone: zone, deviceID: DeviceID(high: 0, low: 1),
-            modifiedAt: modified ?? Instant(millisecondsSince1970: 946_684_800_000 + Int64(index)),
+            modifiedAt: try modified ?? Instant(millisecondsSince1970: 946_684_800_000 + Int64(index)),
             deleted: value["deleted"].map { $0 == .bool(true) } ?? false)
     }
 

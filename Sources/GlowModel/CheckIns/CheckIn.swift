@@ -131,27 +131,27 @@ public enum CheckInTap: Hashable, Sendable {
 /// A goal's entry for one Day: what was logged, and when and where (MODEL-33 ... MODEL-36).
 public struct CheckIn: Hashable, Sendable {
     /// The goal.
-    public var goalID: GoalID
+    public internal(set) var goalID: GoalID
     /// The Day this entry belongs to.
-    public var day: Day
+    public internal(set) var day: Day
     /// What was logged.
-    public var log: CheckInLog
+    public internal(set) var log: CheckInLog
     /// The instant of the Day's first tap.
-    public var firstRecordedAt: Instant
+    public internal(set) var firstRecordedAt: Instant
     /// The instant of the Day's latest tap.
-    public var lastRecordedAt: Instant
+    public internal(set) var lastRecordedAt: Instant
     /// The time zone in force at the latest tap, for display and audit.
-    public var timeZone: TimeZoneID
+    public internal(set) var timeZone: TimeZoneID
     /// The device of the latest tap.
-    public var deviceID: DeviceID
+    public internal(set) var deviceID: DeviceID
     /// A note for the Day.
-    public var note: String?
+    public internal(set) var note: String?
     /// When the entry last changed, deleting included.
-    public var modifiedAt: Instant
+    public internal(set) var modifiedAt: Instant
     /// Whether the entry was undone: a tombstone that merge keeps and streaks ignore.
-    public var deleted: Bool
+    public internal(set) var deleted: Bool
     /// Fields of the binary form this version does not know (MODEL-49).
-    public var unknownFields = UnknownFields()
+    public package(set) var unknownFields = UnknownFields()
 
     /// The (goal, Day) key.
     public var key: CheckInKey { CheckInKey(goalID: goalID, day: day) }
@@ -172,8 +172,10 @@ public struct CheckIn: Hashable, Sendable {
             throw ModelError(
                 .invalidCheckIn, "lastRecordedAt is before firstRecordedAt", path: "lastRecordedAt", rule: "MODEL-36")
         }
-        if case .tally(let count) = log, count < 0 {
-            throw ModelError(.invalidCheckIn, "a tally count cannot be negative", path: "log.count", rule: "MODEL-36")
+        if case .tally(let count) = log, !(0...CheckIn.tallyLimit).contains(count) {
+            throw ModelError(
+                .invalidCheckIn, "a tally count of \(count) is outside 0...\(CheckIn.tallyLimit)", path: "log.count",
+                rule: "MODEL-36")
         }
         if let note, !CheckIn.isValidNote(note) {
             throw ModelError(
@@ -202,6 +204,10 @@ public struct CheckIn: Hashable, Sendable {
         self.unknownFields = unknownFields
     }
 
+    /// The largest tally count a Day can hold, 2^32 − 1: a count that fits every platform's
+    /// 32-bit unsigned integer and the wire's column (MODEL-36).
+    public static let tallyLimit = Int(UInt32.max)
+
     /// Whether a note fits MODEL-36: at most 500 characters.
     package static func isValidNote(_ note: String) -> Bool {
         note.utf8.count <= GoalRules.noteLimit || note.count <= GoalRules.noteLimit
@@ -226,13 +232,29 @@ public struct CheckIn: Hashable, Sendable {
         let current = existing.flatMap { $0.deleted ? nil : $0 }
         let log = try combine(current?.log, tap, kind: goal.kind)
         // MODEL-35: taps are kept to the whole second; that is all display and audit need, and it
-        // keeps the binary form of a check-in to a few bytes.
+        // keeps the binary form of a check-in to a few bytes. Instant.min is a whole second, so the
+        // result stays in range.
         let instant = Instant(
-            millisecondsSince1970: Instant.floorDivide(instant.millisecondsSince1970, 1000).quotient * 1000)
+            unchecked: Instant.floorDivide(instant.millisecondsSince1970, 1000).quotient * 1000)
         return try CheckIn(
             goalID: goal.id, day: day, log: log, firstRecordedAt: current?.firstRecordedAt ?? instant,
             lastRecordedAt: Swift.max(instant, current?.lastRecordedAt ?? instant), timeZone: timeZone,
             deviceID: deviceID, note: current?.note, modifiedAt: Swift.max(instant, existing?.modifiedAt ?? instant))
+    }
+
+    /// This entry with its note replaced (nil removes it), changed at `instant`.
+    ///
+    /// - Throws: ``ModelError/Code/invalidCheckIn`` when the note is longer than 500 characters.
+    public func withNote(_ note: String?, at instant: Instant) throws(ModelError) -> CheckIn {
+        if let note, !CheckIn.isValidNote(note) {
+            throw ModelError(
+                .invalidCheckIn, "the note is longer than \(GoalRules.noteLimit) characters", path: "note",
+                rule: "MODEL-36")
+        }
+        var copy = self
+        copy.note = note
+        copy.modifiedAt = Swift.max(instant, modifiedAt)
+        return copy
     }
 
     /// This entry as a tombstone, undone at `instant`.
@@ -259,17 +281,25 @@ public struct CheckIn: Hashable, Sendable {
         }
     }
 
+    /// A tally changed by `delta`, kept within 0 ... ``tallyLimit`` (MODEL-35): taking back more
+    /// than was counted stops at 0, and counting past the limit stops there, without overflow.
+    private static func tallied(_ count: Int, _ delta: Int) -> Int {
+        let (sum, overflow) = count.addingReportingOverflow(delta)
+        if overflow { return delta < 0 ? 0 : tallyLimit }
+        return sum.clamped(to: 0...tallyLimit)
+    }
+
     private static func combine(_ log: CheckInLog?, _ tap: CheckInTap, kind: GoalKind) throws(ModelError) -> CheckInLog
     {
         let result: CheckInLog
         switch (log, tap) {
         case (.amount(let old)?, .add(let added)): result = .amount(try old.adding(added))
-        case (.tally(let old)?, .count(let delta)): result = .tally(Swift.max(0, old.addingReportingOverflow(delta).0))
+        case (.tally(let old)?, .count(let delta)): result = .tally(tallied(old, delta))
         case (.items(let old)?, .check(let added)): result = .items(old.union(added))
         case (_, .done): result = .done
         case (_, .skip): result = .skip
         case (_, .add(let added)): result = .amount(added)
-        case (_, .count(let delta)): result = .tally(Swift.max(0, delta))
+        case (_, .count(let delta)): result = .tally(tallied(0, delta))
         case (_, .check(let items)): result = .items(items)
         case (_, .value(let value)): result = .value(value)
         }

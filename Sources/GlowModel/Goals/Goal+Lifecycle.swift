@@ -118,3 +118,73 @@ extension Goal {
         return issues + GoalRules.issues(forgiveness: forgiveness)
     }
 }
+
+extension Goal {
+    /// The fields of a goal a person can edit; ``Goal/edit(at:_:)`` hands them out and checks
+    /// the result.
+    public struct Changes: Hashable, Sendable {
+        /// See ``Goal/title``.
+        public var title: String
+        /// See ``Goal/emoji``.
+        public var emoji: String?
+        /// See ``Goal/note``.
+        public var note: String?
+        /// See ``Goal/kind``.
+        public var kind: GoalKind
+        /// See ``Goal/schedule``.
+        public var schedule: Schedule?
+        /// See ``Goal/startDay``.
+        public var startDay: Day
+        /// See ``Goal/endDay``.
+        public var endDay: Day?
+        /// See ``Goal/archiveHistory``.
+        public var archiveHistory: [ArchivePeriod]
+        /// See ``Goal/forgiveness``.
+        public var forgiveness: Forgiveness?
+        /// See ``Goal/visibility``.
+        public var visibility: Visibility
+        /// See ``Goal/templateID``.
+        public var templateID: TemplateID?
+    }
+
+    /// Edits the goal at `instant`: `change` gets the editable fields, and the result is checked
+    /// by every rule a goal must keep (MODEL-19, MODEL-45) before anything changes.
+    ///
+    /// `modifiedAt` becomes `instant` (never earlier than it was), so the edit wins a merge
+    /// against older versions (BUNDLE-21). The identifier, `createdAt` and unknown fields stay.
+    /// - Throws: what `change` throws, or ``ModelError/Code/invalidGoal`` with every problem in
+    ///   ``ModelError/issues``; the goal is then unchanged.
+    public mutating func edit(at instant: Instant, _ change: (inout Changes) throws(ModelError) -> Void)
+        throws(ModelError)
+    {
+        var fields = Changes(
+            title: title, emoji: emoji, note: note, kind: kind, schedule: schedule, startDay: startDay,
+            endDay: endDay, archiveHistory: archiveHistory, forgiveness: forgiveness, visibility: visibility,
+            templateID: templateID)
+        try change(&fields)
+        var copy = self
+        copy.title = GoalRules.trimmed(fields.title)
+        copy.emoji = fields.emoji
+        copy.note = fields.note
+        copy.kind = fields.kind
+        copy.schedule = fields.schedule
+        copy.startDay = fields.startDay
+        copy.endDay = fields.endDay
+        copy.archiveHistory = fields.archiveHistory
+        copy.forgiveness = fields.forgiveness
+        copy.visibility = fields.visibility
+        copy.templateID = fields.templateID
+        copy.modifiedAt = Swift.max(modifiedAt, instant)
+        try copy.validate()
+        self = copy
+    }
+
+    /// This goal as a deletion tombstone at `instant` (MODEL-19): it keeps its fields, so a merge
+    /// with an older copy never brings it back.
+    public func deleting(at instant: Instant) -> Goal {
+        var copy = self
+        copy.deleted = true
+        copy.modifiedAt = Swift.max(modifiedAt, instant)
+        return copy
+    }
+}

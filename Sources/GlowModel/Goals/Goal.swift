@@ -16,41 +16,43 @@ public enum Visibility: String, CaseIterable, Hashable, Sendable, Codable {
 /// A goal a person keeps: what it measures, when it is due, and its lifecycle (MODEL-19).
 ///
 /// A `Goal` is always valid: its initialiser and decoder check every rule a draft is checked by
-/// (MODEL-45), except those that depend on today. A deleted goal stays as a tombstone so that a
+/// (MODEL-45), except those that depend on today, and its properties change only through
+/// validating mutators (``edit(at:_:)``, ``archive(from:at:)``, ``deleting(at:)``), so every
+/// goal the API can build can be written, read back and evaluated. A deleted goal stays as a tombstone so that a
 /// merge never brings it back (MODEL-19).
 public struct Goal: Hashable, Sendable, Identifiable {
     /// The stable identifier.
-    public var id: GoalID
+    public internal(set) var id: GoalID
     /// The title, trimmed, 1...80 characters.
-    public var title: String
+    public internal(set) var title: String
     /// One emoji shown beside the title.
-    public var emoji: String?
+    public internal(set) var emoji: String?
     /// A free-text note, up to 500 characters.
-    public var note: String?
+    public internal(set) var note: String?
     /// What the goal measures.
-    public var kind: GoalKind
+    public internal(set) var kind: GoalKind
     /// When it is due; present exactly when the kind is recurring (MODEL-27).
-    public var schedule: Schedule?
+    public internal(set) var schedule: Schedule?
     /// The first Day the goal counts.
-    public var startDay: Day
+    public internal(set) var startDay: Day
     /// The last Day the goal counts, if it ends.
-    public var endDay: Day?
+    public internal(set) var endDay: Day?
     /// The spans of Days the goal was put away, in order; archived Days are never due (MODEL-47).
-    public var archiveHistory: [ArchivePeriod]
+    public internal(set) var archiveHistory: [ArchivePeriod]
     /// Missed due Days forgiven automatically per week or month, if any (MODEL-48).
-    public var forgiveness: Forgiveness?
+    public internal(set) var forgiveness: Forgiveness?
     /// Who may see it.
-    public var visibility: Visibility
+    public internal(set) var visibility: Visibility
     /// The template it was made from, if any.
-    public var templateID: TemplateID?
+    public internal(set) var templateID: TemplateID?
     /// When it was created.
-    public var createdAt: Instant
+    public internal(set) var createdAt: Instant
     /// When it was last changed, deleting included; merge keeps the latest (MODEL-19).
-    public var modifiedAt: Instant
+    public internal(set) var modifiedAt: Instant
     /// Whether this is a deletion tombstone.
-    public var deleted: Bool
+    public internal(set) var deleted: Bool
     /// Fields of the binary form this version does not know (MODEL-49).
-    public var unknownFields = UnknownFields()
+    public package(set) var unknownFields = UnknownFields()
 
     /// A goal, validated.
     ///

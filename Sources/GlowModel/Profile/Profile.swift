@@ -2,24 +2,24 @@
 /// instants become Days (MODEL-37, MODEL-38).
 public struct Profile: Hashable, Sendable, Identifiable {
     /// The person.
-    public var userID: UserID
+    public internal(set) var userID: UserID
     /// The name friends see, trimmed, 1...50 characters.
-    public var displayName: String
+    public internal(set) var displayName: String
     /// Where the photo is kept (an opaque reference the app resolves), if any.
-    public var photoReference: String?
+    public internal(set) var photoReference: String?
     /// The interests chosen in the Inspiration tab, in the order chosen, without repeats.
-    public var interests: [Slug]
+    public internal(set) var interests: [Slug]
     /// The chosen theme's stable id; an unknown id falls back to the default theme where themes
     /// are resolved.
-    public var themeID: Slug
+    public internal(set) var themeID: Slug
     /// Time zone, day start and week start.
-    public var boundary: DayBoundary
+    public internal(set) var boundary: DayBoundary
     /// When the profile was created.
-    public var createdAt: Instant
+    public internal(set) var createdAt: Instant
     /// When it last changed.
-    public var modifiedAt: Instant
+    public internal(set) var modifiedAt: Instant
     /// Fields of the binary form this version does not know (MODEL-49).
-    public var unknownFields = UnknownFields()
+    public package(set) var unknownFields = UnknownFields()
 
     /// The person's identifier.
     public var id: UserID { userID }
@@ -53,6 +53,42 @@ public struct Profile: Hashable, Sendable, Identifiable {
         guard modifiedAt >= createdAt else {
             throw ModelError(.invalidProfile, "modifiedAt is before createdAt", path: "modifiedAt", rule: "MODEL-37")
         }
+    }
+}
+
+extension Profile {
+    /// The fields of a profile a person can edit; ``Profile/edit(at:_:)`` hands them out.
+    public struct Changes: Hashable, Sendable {
+        /// See ``Profile/displayName``.
+        public var displayName: String
+        /// See ``Profile/photoReference``.
+        public var photoReference: String?
+        /// See ``Profile/interests``.
+        public var interests: [Slug]
+        /// See ``Profile/themeID``.
+        public var themeID: Slug
+        /// See ``Profile/boundary``.
+        public var boundary: DayBoundary
+    }
+
+    /// Edits the profile at `instant`; the result is checked by MODEL-37 before anything changes,
+    /// and `modifiedAt` becomes `instant` (never earlier than it was).
+    ///
+    /// - Throws: what `change` throws, or ``ModelError/Code/invalidProfile``; the profile is then
+    ///   unchanged.
+    public mutating func edit(at instant: Instant, _ change: (inout Changes) throws(ModelError) -> Void)
+        throws(ModelError)
+    {
+        var fields = Changes(
+            displayName: displayName, photoReference: photoReference, interests: interests, themeID: themeID,
+            boundary: boundary)
+        try change(&fields)
+        var edited = try Profile(
+            userID: userID, displayName: fields.displayName, photoReference: fields.photoReference,
+            interests: fields.interests, themeID: fields.themeID, boundary: fields.boundary, createdAt: createdAt,
+            modifiedAt: Swift.max(modifiedAt, instant))
+        edited.unknownFields = unknownFields
+        self = edited
     }
 }
 

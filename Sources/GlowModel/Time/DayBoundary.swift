@@ -27,6 +27,13 @@ public struct DayBoundary: Hashable, Sendable {
         self.weekStart = weekStart
     }
 
+    /// Why this boundary cannot follow its zone's rules, if it cannot: a zone this system's tz
+    /// database does not know (a newer tzdata elsewhere added it) is computed in UTC until the
+    /// system learns it (MODEL-8). Apps show this so a person can pick a zone this device knows.
+    public var warning: DayBoundaryWarning? {
+        timeZone.isKnown ? nil : .unknownTimeZone(timeZone)
+    }
+
     /// The Day that `instant` belongs to (MODEL-10, MODEL-11).
     ///
     /// The Day is the one whose start (see ``firstInstant(of:)``) is the latest at or before
@@ -57,7 +64,7 @@ public struct DayBoundary: Hashable, Sendable {
     /// The last instant (millisecond) of `day`, or nil when the zone skipped the whole Day.
     public func lastInstant(of day: Day) -> Instant? {
         let range = instants(of: day)
-        return range.isEmpty ? nil : range.upperBound.adding(milliseconds: -1)
+        return range.isEmpty ? nil : Instant(unchecked: range.upperBound.millisecondsSince1970 - 1)
     }
 
     /// Every instant that belongs to `day`, from its start up to the next Day's start; empty when
@@ -65,8 +72,11 @@ public struct DayBoundary: Hashable, Sendable {
     public func instants(of day: Day) -> Range<Instant> {
         let start = startSeconds(ofLocal: Int64(day.daysSince1970) * 86_400 + Int64(dayStartMinutes) * 60)
         let end = startSeconds(ofLocal: Int64(day.daysSince1970 + 1) * 86_400 + Int64(dayStartMinutes) * 60)
-        let lower = Instant(millisecondsSince1970: start * 1000)
-        return lower..<Swift.max(lower, Instant(millisecondsSince1970: end * 1000))
+        // The first Day's start and the last Day's end lie a zone offset beyond years 1...9999;
+        // they are clamped to the instants that exist (the upper bound is exclusive).
+        let limits = Instant.min.millisecondsSince1970...(Instant.max.millisecondsSince1970 + 1)
+        let lower = Instant(unchecked: (start * 1000).clamped(to: limits))
+        return lower..<Swift.max(lower, Instant(unchecked: (end * 1000).clamped(to: limits)))
     }
 
     /// The calendar week that contains `day`, beginning on ``weekStart`` (MODEL-13).
@@ -119,6 +129,27 @@ public struct DayBoundary: Hashable, Sendable {
         }
         result.append((pieceStart, upper, offset))
         return result
+    }
+}
+
+/// Why a ``DayBoundary`` decides Days differently from what its settings ask (MODEL-8).
+public enum DayBoundaryWarning: Hashable, Sendable, CustomStringConvertible {
+    /// The zone is unknown to this system's tz database; Days are computed in UTC.
+    case unknownTimeZone(TimeZoneID)
+
+    /// The warning's stable code, as the corpus spells it.
+    public var code: String {
+        switch self {
+        case .unknownTimeZone: "unknown_time_zone"
+        }
+    }
+
+    /// A sentence an app can show.
+    public var description: String {
+        switch self {
+        case .unknownTimeZone(let zone):
+            "this device does not know the time zone \"\(zone)\"; Days are counted in UTC until it does"
+        }
     }
 }
 

@@ -10,12 +10,26 @@ public struct Instant: Hashable, Comparable, Sendable {
     public let millisecondsSince1970: Int64
 
     /// The earliest instant that has text: 0001-01-01T00:00:00.000Z.
-    public static let min = Instant(millisecondsSince1970: Int64(Day.min.daysSince1970) * 86_400_000)
+    public static let min = Instant(unchecked: Int64(Day.min.daysSince1970) * 86_400_000)
     /// The latest instant that has text: 9999-12-31T23:59:59.999Z.
-    public static let max = Instant(millisecondsSince1970: Int64(Day.max.daysSince1970 + 1) * 86_400_000 - 1)
+    public static let max = Instant(unchecked: Int64(Day.max.daysSince1970 + 1) * 86_400_000 - 1)
+    /// 1970-01-01T00:00:00.000Z.
+    public static let epoch = Instant(unchecked: 0)
 
-    /// The instant this many milliseconds after the epoch.
-    public init(millisecondsSince1970: Int64) {
+    /// The instant this many milliseconds after the epoch (MODEL-7).
+    ///
+    /// - Throws: ``ModelError/Code/invalidInstant`` outside years 1...9999 (``min`` ... ``max``),
+    ///   which have no text and no place on the wire.
+    public init(millisecondsSince1970: Int64) throws(ModelError) {
+        guard Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970 ~= millisecondsSince1970 else {
+            throw ModelError(
+                .invalidInstant, "\(millisecondsSince1970) ms since 1970 is outside years 1...9999", rule: "MODEL-7")
+        }
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    /// An instant the caller has already checked to lie in ``min`` ... ``max``.
+    package init(unchecked millisecondsSince1970: Int64) {
         self.millisecondsSince1970 = millisecondsSince1970
     }
 
@@ -24,9 +38,17 @@ public struct Instant: Hashable, Comparable, Sendable {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }
 
-    /// The instant `milliseconds` later.
-    public func adding(milliseconds: Int64) -> Instant {
-        Instant(millisecondsSince1970: millisecondsSince1970 + milliseconds)
+    /// The instant `milliseconds` later (earlier when negative).
+    ///
+    /// - Throws: ``ModelError/Code/invalidInstant`` when the result leaves years 1...9999; the sum
+    ///   is checked, so no input traps (MODEL-7).
+    public func adding(milliseconds: Int64) throws(ModelError) -> Instant {
+        let (sum, overflow) = millisecondsSince1970.addingReportingOverflow(milliseconds)
+        guard !overflow else {
+            throw ModelError(
+                .invalidInstant, "\(self) plus \(milliseconds) ms is outside years 1...9999", rule: "MODEL-7")
+        }
+        return try Instant(millisecondsSince1970: sum)
     }
 
     /// Floor division that rounds toward negative infinity, as calendar arithmetic needs.
@@ -120,8 +142,9 @@ extension Instant: CustomStringConvertible {
         }
         guard offset == b.count else { throw fail("unexpected text after the zone") }
         let seconds = Int64(day.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60 + second - zoneSeconds)
-        let instant = Instant(millisecondsSince1970: seconds * 1000 + Int64(millis))
-        guard instant >= Instant.min, instant <= Instant.max else { throw fail("it is outside years 1...9999") }
+        guard let instant = try? Instant(millisecondsSince1970: seconds * 1000 + Int64(millis)) else {
+            throw fail("it is outside years 1...9999")
+        }
         self = instant
     }
 }
@@ -142,6 +165,8 @@ extension Instant: Codable {
 extension Instant {
     /// The current instant from the system clock, to the millisecond.
     public static var now: Instant {
-        Instant(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        let milliseconds = (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        return Instant(
+            unchecked: Int64(milliseconds).clamped(to: min.millisecondsSince1970...max.millisecondsSince1970))
     }
 }

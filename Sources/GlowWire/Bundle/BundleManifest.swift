@@ -107,7 +107,7 @@ public struct BundleManifest: Hashable, Sendable {
     static func decode(from reader: inout WireReader) throws(WireError) -> BundleManifest {
         var manifest = BundleManifest(
             schemaVersion: 0, minReaderVersion: 0, exporterName: "", exporterVersion: "",
-            createdAt: Instant(millisecondsSince1970: 0), deviceID: nil, counts: RecordCounts())
+            createdAt: Instant.epoch, deviceID: nil, counts: RecordCounts())
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             switch f.number {

@@ -81,8 +81,7 @@ extension WireReader {
 
     /// An instant as sint64 milliseconds, in the supported range (WIRE-17).
     package mutating func readInstant(_ field: Field) throws(WireError) -> Instant {
-        let instant = Instant(millisecondsSince1970: try readSInt(field))
-        guard instant >= .min, instant <= .max else {
+        guard let instant = try? Instant(millisecondsSince1970: try readSInt(field)) else {
             throw WireError(.invalidValue, at: field.start, "an instant is outside years 1...9999", rule: "WIRE-17")
         }
         return instant

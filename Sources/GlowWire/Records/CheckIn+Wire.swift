@@ -27,12 +27,12 @@ extension CheckIn: WireRecord {
         var goalID: GoalID?
         var day = Day(unchecked: 0)
         var log: CheckInLog?
-        var first = Instant(millisecondsSince1970: 0)
-        var last = Instant(millisecondsSince1970: 0)
+        var first = Instant.epoch
+        var last = Instant.epoch
         var zone = ""
         var device: DeviceID?
         var note: String?
-        var modified = Instant(millisecondsSince1970: 0)
+        var modified = Instant.epoch
         var deleted = false
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in

@@ -86,6 +86,28 @@ struct Columns {
         return result
     }
 
+    /// `day × 86,400,000 + 1000 × seconds + millis`, or nil when it overflows or leaves years
+    /// 1...9999 (WIRE-22).
+    static func instant(day: Day, seconds: Int64, millis: Int64) -> Instant? {
+        let (dayMS, o1) = Int64(day.daysSince1970).multipliedReportingOverflow(by: 86_400_000)
+        let (secondsMS, o2) = seconds.multipliedReportingOverflow(by: 1000)
+        let (sum, o3) = dayMS.addingReportingOverflow(secondsMS)
+        let (total, o4) = sum.addingReportingOverflow(millis)
+        guard !(o1 || o2 || o3 || o4) else { return nil }
+        return try? Instant(millisecondsSince1970: total)
+    }
+
+    /// `base` plus an unsigned delta in milliseconds, or nil outside years 1...9999.
+    static func instant(_ base: Instant, plus delta: UInt64) -> Instant? {
+        guard let signed = Int64(exactly: delta) else { return nil }
+        return try? base.adding(milliseconds: signed)
+    }
+
+    /// `base` plus a signed delta in milliseconds, or nil outside years 1...9999.
+    static func instant(_ base: Instant, plus delta: Int64) -> Instant? {
+        try? base.adding(milliseconds: delta)
+    }
+
     func build(_ reader: WireReader) throws(WireError) -> CheckInBlock {
         guard let goalID else { throw fail("the block has no goal id") }
         guard count > 0 else {
@@ -131,8 +153,6 @@ struct Columns {
         // Consecutive entries usually check the same items: build each distinct set once.
         var lastRefs: [UInt64] = []
         var lastItems = Set<SubgoalItemID>()
-        let earliest = Instant.min
-        let latest = Instant.max
         for index in 0..<count {
             let log: CheckInLog
             switch types[index] {
@@ -174,17 +194,17 @@ struct Columns {
                 throw fail("a device reference is out of range")
             }
             guard millis[index] < 1000 else { throw fail("first_millis has \(millis[index])") }
+            // WIRE-22: exact arithmetic, checked at every step. Each entry's instants must lie in
+            // years 1...9999, which bounds every running sum, so a sum that leaves 64 bits has
+            // already left that range.
             let (secondsSum, overflow) = secondsOfDay.addingReportingOverflow(seconds[index])
-            guard !overflow else { throw fail("first_seconds overflows") }
+            guard !overflow else { throw fail("entry \(index): first_seconds runs past the supported years") }
             secondsOfDay = secondsSum
-            let firstMS = (Int64(days[index].daysSince1970) * 86_400 + secondsOfDay).multipliedReportingOverflow(
-                by: 1000)
-            guard !firstMS.overflow, lastDelta[index] <= UInt64(Int64.max) else { throw fail("an instant overflows") }
-            let first = Instant(millisecondsSince1970: firstMS.partialValue + Int64(millis[index]))
-            let last = first.adding(milliseconds: Int64(lastDelta[index]))
-            let modified = last.adding(milliseconds: modifiedDelta[index])
-            guard first >= earliest, last <= latest, modified >= earliest, modified <= latest else {
-                throw fail("an instant is outside years 1...9999")
+            guard let first = Self.instant(day: days[index], seconds: secondsOfDay, millis: Int64(millis[index])),
+                let last = Self.instant(first, plus: lastDelta[index]),
+                let modified = Self.instant(last, plus: modifiedDelta[index])
+            else {
+                throw fail("entry \(index) has an instant outside years 1...9999")
             }
             var note: String? = nil
             if nextNote < noted.count, noted[nextNote] == index {

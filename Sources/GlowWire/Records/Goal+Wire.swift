@@ -49,8 +49,8 @@ extension Goal: WireRecord {
         var forgiveness: Forgiveness?
         var visibility = Visibility.private
         var templateID: TemplateID?
-        var createdAt = Instant(millisecondsSince1970: 0)
-        var modifiedAt = Instant(millisecondsSince1970: 0)
+        var createdAt = Instant.epoch
+        var modifiedAt = Instant.epoch
         var deleted = false
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in

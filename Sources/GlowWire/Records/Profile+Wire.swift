@@ -21,8 +21,8 @@ extension Profile: WireRecord {
         var interests: [String] = []
         var themeID = ""
         var boundary: DayBoundary.Fields?
-        var createdAt = Instant(millisecondsSince1970: 0)
-        var modifiedAt = Instant(millisecondsSince1970: 0)
+        var createdAt = Instant.epoch
+        var modifiedAt = Instant.epoch
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             switch f.number {
