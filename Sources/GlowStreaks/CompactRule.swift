@@ -1,94 +1,81 @@
 import GlowModel
 
-/// A schedule rule reduced to what the daily loop needs, so judging a Day copies nothing that is
-/// reference-counted (STREAK-2).
-struct CompactRule {
-    private enum Form {
+/// A day-based schedule rule reduced to arithmetic, so a Day is judged and a run of Days counted
+/// without visiting each (STREAK-2).
+struct CompactRule: Sendable {
+    private enum Form: Sendable {
         case daily
         case weekdays(mask: UInt8)
         case every(interval: Int, anchor: Int)
-        case period
+        case period(week: Bool)
+    }
+
+    /// Whether the rule is judged Day by Day or per calendar period (STREAK-2, STREAK-12).
+    enum Kind: Equatable {
+        case days
+        case period(week: Bool)
     }
 
     private let form: Form
+
+    /// Day by Day, or per week or month.
+    var kind: Kind {
+        if case .period(let week) = form { return .period(week: week) }
+        return .days
+    }
 
     init(_ rule: ScheduleRule, effective: Day) {
         switch rule {
         case .daily: form = .daily
         case .weekdays(let days): form = .weekdays(mask: days.reduce(0) { $0 | 1 << UInt8($1.isoNumber - 1) })
         case .everyNDays(let interval): form = .every(interval: interval, anchor: effective.daysSince1970)
-        case .timesPerWeek, .timesPerMonth: form = .period
+        case .timesPerWeek: form = .period(week: true)
+        case .timesPerMonth: form = .period(week: false)
         }
     }
 
     /// Whether the rule falls on `day`, or nil for an N-per-period rule, judged per period.
-    @inline(__always) func falls(on day: Day) -> Bool? {
+    func falls(on day: Day) -> Bool? {
         switch form {
         case .daily: return true
-        case .weekdays(let mask):
-            let index = ((day.daysSince1970 + 3) % 7 + 7) % 7  // 0 = Monday (MODEL-4)
-            return mask & 1 << UInt8(index) != 0
-        case .every(let interval, let anchor):
-            return ((day.daysSince1970 - anchor) % interval + interval) % interval == 0
+        case .weekdays(let mask): return mask & 1 << UInt8(day.weekday.isoNumber - 1) != 0
+        case .every(let interval, let anchor): return Self.floorMod(day.daysSince1970 - anchor, interval) == 0
         case .period: return nil
         }
     }
-}
 
-extension DayOutcome {
-    /// A function from a log to its outcome for goals of `kind`, with what it needs from the kind
-    /// worked out once (STREAK-5 ... STREAK-8).
-    static func evaluator(for kind: GoalKind) -> (CheckInLog) -> DayOutcome {
-        switch kind {
-        case .subgoals(let config):
-            let items = Set(config.items.map(\.id))
-            let count = Int64(items.count)
-            let recurring = config.recurring
-            return { log in
-                switch log {
-                case .items(let checked):
-                    guard checked.isSubset(of: items) else { return .none }
-                    return fraction(Int64(checked.count), of: count)
-                case .skip: return recurring ? .skipped : .none
-                default: return .none
-                }
+    /// How many Days of `first ... last` the rule falls on (0 for a period rule).
+    ///
+    /// - Complexity: O(1).
+    func count(from first: Day, through last: Day) -> Int {
+        guard first <= last else { return 0 }
+        let length = first.days(to: last) + 1
+        switch form {
+        case .daily:
+            return length
+        case .weekdays(let mask):
+            var total = length / 7 * mask.nonzeroBitCount
+            var day = first.daysSince1970 + length / 7 * 7
+            while day <= last.daysSince1970 {
+                if mask & 1 << UInt8(Day.weekdayIndex(ofDaysSince1970: day)) != 0 { total += 1 }
+                day += 1
             }
-        case .tally(let config):
-            let target = Int64(config.dailyTarget)
-            return { log in
-                switch log {
-                case .tally(let count): return fraction(Int64(count), of: target)
-                case .skip: return .skipped
-                default: return .none
-                }
-            }
-        case .streak:
-            return { log in
-                switch log {
-                case .done: return .done
-                case .skip: return .skipped
-                default: return .none
-                }
-            }
-        case .value(let config):
-            let target = config.target
-            return { log in
-                switch log {
-                case .value(let value):
-                    guard let target else { return .done }
-                    switch target.comparison {
-                    case .atLeast:
-                        return value >= target.amount
-                            ? .done : fraction(value.thousandths, of: target.amount.thousandths, orElse: .failed)
-                    case .atMost:
-                        return value <= target.amount ? .done : .failed
-                    }
-                case .skip: return .skipped
-                default: return .none
-                }
-            }
-        default:
-            return { DayOutcome($0, kind: kind) }
+            return total
+        case .every(let interval, let anchor):
+            return Self.floorDivide(last.daysSince1970 - anchor, interval)
+                - Self.floorDivide(first.daysSince1970 - 1 - anchor, interval)
+        case .period:
+            return 0
         }
+    }
+
+    private static func floorDivide(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return a % b < 0 ? q - 1 : q
+    }
+
+    private static func floorMod(_ a: Int, _ b: Int) -> Int {
+        let r = a % b
+        return r < 0 ? r + b : r
     }
 }

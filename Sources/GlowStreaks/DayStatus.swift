@@ -104,6 +104,12 @@ public struct Consistency: Hashable, Sendable, Codable {
     /// Units judged: done, missed, partly done and forgiven Days, and met or missed periods.
     public var due: Int
 
+    /// A consistency of `done` units out of `due` judged ones.
+    public init(done: Int, due: Int) {
+        self.done = done
+        self.due = due
+    }
+
     /// The rate in thousandths (0...1000), or nil when nothing was due.
     public var thousandths: Int? { due == 0 ? nil : done * 1000 / due }
 }
@@ -118,4 +124,12 @@ public struct Completion: Hashable, Sendable {
     public var thousandths: Int
     /// For countdowns: Days from today to the target Day (negative once it has passed).
     public var daysLeft: Int?
+
+    /// A completion.
+    public init(done: Bool, doneOn: Day? = nil, thousandths: Int, daysLeft: Int? = nil) {
+        self.done = done
+        self.doneOn = doneOn
+        self.thousandths = thousandths
+        self.daysLeft = daysLeft
+    }
 }

@@ -3,9 +3,12 @@ import GlowModel
 /// Everything GlowStreaks knows about one goal as of one Day: the status of every Day, streaks,
 /// milestones, consistency and, for one-off kinds, completion (STREAK-1 ... STREAK-23).
 ///
-/// Built in one pass over the Days from the goal's start to today, so asking for any range,
-/// streak or rate afterwards costs no recomputation.
-/// - Complexity: O(c + d) to build, for c check-ins and d Days from the start Day to today.
+/// Built in one walk over the goal's entries: runs of Days without an entry are judged by
+/// arithmetic, never visited one by one, so a goal started in year 1, or a question about
+/// 9999-12-31, costs what an ordinary goal does. Statuses and intensities are answered on demand
+/// from the entries, looking at no more than the calendar period around the Day asked about.
+/// - Complexity: O(c + e + a + p) to build, for c check-ins, e schedule entries, a archive periods
+///   and p calendar periods that hold an entry or a boundary; memory O(c + e).
 public struct GoalEvaluation: Sendable {
     /// The goal.
     public let goal: Goal
@@ -23,97 +26,77 @@ public struct GoalEvaluation: Sendable {
     /// Completion, for one-off kinds (single, one-off subgoals, progress, countdown).
     public internal(set) var completion: Completion?
 
-    /// Statuses of the Days from the start Day to ``judgedThrough``.
-    var statuses: [DayStatus] = []
-    /// Overview intensities of the same Days.
-    var levels: [Int] = []
-    /// The last Day with a stored status: today, or the end Day if earlier.
+    /// The last Day judged: today, or the end Day if earlier.
     let judgedThrough: Day
-    /// Judged units (due Days and periods) in time order: the Day judged and whether it was done.
-    var judgements: [(day: Day, done: Bool)] = []
-    /// The Days of the judgements in order, and how many were done before each: consistency over
-    /// any window is then two binary searches.
-    var judgementDays: [Day] = []
-    var doneBefore: [Int] = []
-    /// N-per-period periods already judged, by (schedule entry, first Day): whether they were met.
-    var periodsMet: [PeriodKey: Bool] = [:]
-
-    struct PeriodKey: Hashable {
-        var entry: Int
-        var first: Day
-    }
+    /// The goal's entries (STREAK-3).
+    let entries: GoalEntries
+    /// The schedule's rules, one per entry, reduced to arithmetic.
+    let rules: [CompactRule]
+    /// Judged units, for consistency (STREAK-18).
+    var judgements = Judgements()
+    /// For one-off kinds: the status of each entry's Day, beside ``entries``.
+    var entryStatuses: [DayStatus] = []
 
     /// Evaluates `goal` as of `today`.
     ///
     /// - Parameters:
-    ///   - checkIns: the goal's check-ins; other goals' entries and tombstones are ignored, and
-    ///     of two entries for one Day the later-modified counts.
+    ///   - checkIns: the goal's check-ins, in any order; other goals' are ignored, and of several
+    ///     for one Day the rule of STREAK-3 picks the one that counts.
     ///   - weekStart: the profile's week start.
     ///   - today: the Day it is for the person (``DayBoundary/day(containing:)`` of now).
     public init(goal: Goal, checkIns: some Sequence<CheckIn>, weekStart: Weekday, today: Day) {
-        var logs = DayLogs(goal: goal, today: today)
-        for checkIn in checkIns { logs.add(checkIn) }
-        self.init(goal: goal, logs: logs, weekStart: weekStart, today: today)
+        var collector = EntryCollector(goal: goal, today: today)
+        for checkIn in checkIns { collector.add(checkIn) }
+        self.init(goal: goal, entries: collector.entries(), weekStart: weekStart, today: today)
     }
 
-    /// Evaluates `goal` as of `today` from an array of check-ins, reading only what it needs of
-    /// each, without copying them.
-    public init(goal: Goal, checkIns: [CheckIn], weekStart: Weekday, today: Day) {
-        var logs = DayLogs(goal: goal, today: today)
-        checkIns.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices { logs.add(buffer, index) }
-        }
-        self.init(goal: goal, logs: logs, weekStart: weekStart, today: today)
-    }
-
-    init(goal: Goal, logs prepared: DayLogs, weekStart: Weekday, today: Day) {
+    init(goal: Goal, entries: GoalEntries, weekStart: Weekday, today: Day) {
         self.goal = goal
         self.today = today
         self.weekStart = weekStart
-        self.judgedThrough = prepared.judgedThrough
-        guard !goal.deleted, goal.startDay <= judgedThrough else {
-            if !goal.kind.isRecurring && !goal.deleted { completion = Completion(done: false, thousandths: 0) }
-            if case .countdown(let config) = goal.kind, !goal.deleted {
-                completion = countdownCompletion(config)
-            }
-            return
-        }
-        var prepared = prepared
-        prepared.dropArchived(goal)
-        let count = prepared.count
-        statuses = Array(repeating: .notDue, count: count)
-        levels = Array(repeating: 0, count: count)
-        if goal.kind.isRecurring, let schedule = goal.schedule {
-            evaluateRecurring(schedule: schedule, outcomes: prepared.outcomes)
+        self.entries = entries
+        judgedThrough = Swift.min(today, goal.endDay ?? today)
+        rules = goal.schedule?.entries.map { CompactRule($0.rule, effective: $0.effective) } ?? []
+        guard !goal.deleted else { return }  // STREAK-25
+        if case .countdown(let config) = goal.kind {
+            completion = countdownCompletion(config)
+        } else if goal.kind.isRecurring {
+            walkRecurring()
         } else {
-            evaluateOneOff(logs: prepared.logs)
-        }
-        var done = 0
-        judgementDays.reserveCapacity(judgements.count)
-        doneBefore.reserveCapacity(judgements.count + 1)
-        doneBefore.append(0)
-        // Judgements arrive in Day order (a period is judged before the Days after it); sort
-        // only if that ever fails.
-        var inOrder = true
-        for index in judgements.indices.dropFirst() where judgements[index - 1].day > judgements[index].day {
-            inOrder = false
-            break
-        }
-        for judgement in inOrder ? judgements : judgements.sorted(by: { $0.day < $1.day }) {
-            judgementDays.append(judgement.day)
-            done += judgement.done ? 1 : 0
-            doneBefore.append(done)
+            walkOneOff()
         }
     }
 
-    /// The status of `day` (STREAK-9): stored up to today, derived for later Days.
+    // MARK: - Answers
+
+    /// The status of `day` (STREAK-9 ... STREAK-13, STREAK-19), for any Day.
+    ///
+    /// - Complexity: O(log c) for most Days; O(31 log c) for a Day whose answer depends on its
+    ///   calendar period (forgiveness, N-per-period rules).
     public func status(on day: Day) -> DayStatus {
-        let offset = goal.startDay.days(to: day)
-        if offset >= 0, offset < statuses.count {
-            return statuses[offset]
+        guard isInLife(day) else { return .notDue }
+        if day > today { return futureStatus(day) }
+        if case .countdown(let config) = goal.kind {
+            if day == config.targetDay { return .done }
+            return day == today && today < config.targetDay ? .pending : .notDue
         }
-        guard day > today, isInLife(day) else { return .notDue }
-        return futureStatus(day)
+        guard goal.kind.isRecurring else { return oneOffStatus(day) }
+        let index = scheduleIndex(on: day)
+        guard let due = rules[index].falls(on: day) else {
+            return period(containing: day, entry: index).status(of: day)
+        }
+        guard due else { return .notDue }
+        let outcome = entries.outcome(on: day)
+        switch outcome {
+        case .done: return .done
+        case .skipped: return .skipped
+        case .partial(let thousandths):
+            if day == today { return .partial(thousandths: thousandths) }
+            return isForgiven(day) ? .forgiven : .partial(thousandths: thousandths)
+        case .none, .failed:
+            if day == today { return .pending }
+            return isForgiven(day) ? .forgiven : .missed
+        }
     }
 
     /// The statuses of every Day in `range`, in order.
@@ -123,29 +106,29 @@ public struct GoalEvaluation: Sendable {
 
     /// The Overview intensity of `day`, 0...4 (STREAK-23).
     public func level(on day: Day) -> Int {
-        let offset = goal.startDay.days(to: day)
-        return offset >= 0 && offset < levels.count ? levels[offset] : 0
+        guard day <= judgedThrough, isInLife(day) else { return 0 }
+        if goal.kind.isRecurring { return entries.outcome(on: day).level }
+        switch status(on: day) {
+        case .done: return 4
+        case .partial(let thousandths): return DayOutcome.level(thousandths: thousandths)
+        default: return 0
+        }
     }
 
     /// The completion rate of the last `days` Days up to today, or since the start Day when
     /// `days` is nil; nil for one-off kinds (STREAK-18).
+    ///
+    /// - Complexity: O(log c).
     public func consistency(lastDays days: Int?) -> Consistency? {
         guard goal.kind.isRecurring, !goal.deleted else { return nil }
-        let from = days.map { (try? today.adding(days: 1 - Swift.max(1, $0))) ?? Day.min } ?? goal.startDay
-        let lower = firstIndex(atOrAfter: from)
-        let upper = firstIndex(atOrAfter: today.daysSince1970 == Day.max.daysSince1970 ? today : today.advanced(by: 1))
-        guard lower < upper else { return Consistency(done: 0, due: 0) }
-        return Consistency(done: doneBefore[upper] - doneBefore[lower], due: upper - lower)
-    }
-
-    private func firstIndex(atOrAfter day: Day) -> Int {
-        var low = 0
-        var high = judgementDays.count
-        while low < high {
-            let middle = (low + high) / 2
-            if judgementDays[middle] < day { low = middle + 1 } else { high = middle }
+        let from: Day
+        if let days {
+            let (back, overflow) = today.daysSince1970.subtractingReportingOverflow(Swift.max(1, days) - 1)
+            from = overflow ? Day.min : Day(unchecked: Swift.max(back, Day.min.daysSince1970))
+        } else {
+            from = goal.startDay
         }
-        return low
+        return judgements.count(from: from, through: today)
     }
 
     /// Whether the goal belongs in today's list (STREAK-22).
@@ -155,105 +138,53 @@ public struct GoalEvaluation: Sendable {
         return status(on: today) != .notDue
     }
 
-    /// Whether `day` is in the goal's life: from the start Day to the end Day, not archived (STREAK-1).
+    // MARK: - The goal's Days
+
+    /// Whether `day` is in the goal's life: from the start Day to the end Day, not archived
+    /// (STREAK-1).
+    ///
+    /// - Complexity: O(log a) for a archive periods.
     func isInLife(_ day: Day) -> Bool {
-        !goal.deleted && day >= goal.startDay && (goal.endDay.map { day <= $0 } ?? true) && !goal.isArchived(on: day)
+        guard !goal.deleted, day >= goal.startDay, goal.endDay.map({ day <= $0 }) ?? true else { return false }
+        return archivePeriod(atOrAfter: day).map { !$0.contains(day) } ?? true
     }
 
-    func index(_ day: Day) -> Int { goal.startDay.days(to: day) }
-
-    // MARK: - Recurring kinds
-
-    enum Unit {
-        case counted(start: Day, end: Day)
-        case broken
-    }
-
-    private mutating func evaluateRecurring(schedule: Schedule, outcomes: [DayOutcome]) {
-        var units = StreakTracker(goalID: goal.id)
-        var forgivenPerPeriod: [Day: Int] = [:]
-        var entryIndex = 0
-        var period: PeriodAccumulator? = nil
-        let rules = schedule.entries.map { CompactRule($0.rule, effective: $0.effective) }
-        var nextEffective = schedule.entries.count > 1 ? schedule.entries[1].effective : Day.max
-        let unarchived = goal.archiveHistory.isEmpty
-        var day = goal.startDay
-        for offset in 0..<outcomes.count {
-            if offset > 0 { day = day.advanced(by: 1) }
-            while day >= nextEffective {
-                entryIndex += 1
-                nextEffective =
-                    entryIndex + 1 < schedule.entries.count ? schedule.entries[entryIndex + 1].effective : Day.max
-            }
-            guard unarchived || !goal.isArchived(on: day) else { continue }
-            let outcome = outcomes[offset]
-            levels[offset] = outcome.level
-            let rule = rules[entryIndex]
-            if let dueToday = rule.falls(on: day) {
-                if let open = period {
-                    finish(open, schedule: schedule, units: &units)
-                    period = nil
-                }
-                guard dueToday else { continue }
-                judgeDueDay(day, outcome: outcome, units: &units, forgiven: &forgivenPerPeriod)
-            } else {
-                let entry = schedule.entries[entryIndex]
-                let (target, days) = entry.rule.period(containing: day, weekStart: weekStart)!
-                let key = PeriodKey(entry: entryIndex, first: Swift.max(days.lowerBound, entry.effective))
-                if period?.key != key {
-                    if let open = period { finish(open, schedule: schedule, units: &units) }
-                    period = PeriodAccumulator(key: key, target: target, calendar: days)
-                }
-                period?.seen.append((day, outcome))
-            }
+    /// The first archive period that ends after `day` (or is open), if any.
+    func archivePeriod(atOrAfter day: Day) -> ArchivePeriod? {
+        let history = goal.archiveHistory
+        var low = 0
+        var high = history.count
+        while low < high {
+            let middle = (low + high) / 2
+            if let until = history[middle].until, until <= day { low = middle + 1 } else { high = middle }
         }
-        if let open = period { finish(open, schedule: schedule, units: &units) }
-        collectStreaks(units)
+        return low < history.count ? history[low] : nil
     }
 
-    /// STREAK-10, STREAK-11, STREAK-17: a due Day is done, skipped, missed (or forgiven), or
-    /// today still open.
-    private mutating func judgeDueDay(
-        _ day: Day, outcome: DayOutcome, units: inout StreakTracker, forgiven: inout [Day: Int]
-    ) {
-        let status: DayStatus
-        switch outcome {
-        case .done:
-            status = .done
-            units.append(.counted(start: day, end: day))
-            judgements.append((day, true))
-        case .skipped:
-            status = .skipped
-        case .partial(let thousandths) where day == today:
-            status = .partial(thousandths: thousandths)
-        case .none, .failed, .partial:
-            if day == today {
-                status = .pending
-            } else {
-                var partialStatus: DayStatus = .missed
-                if case .partial(let thousandths) = outcome { partialStatus = .partial(thousandths: thousandths) }
-                judgements.append((day, false))
-                if let forgiveness = goal.forgiveness {
-                    let period = forgiveness.period == .week ? day.week(startingOn: weekStart) : day.calendarMonth
-                    let used = forgiven[period.lowerBound, default: 0]
-                    if used < forgiveness.allowance {
-                        forgiven[period.lowerBound] = used + 1
-                        statuses[index(day)] = .forgiven
-                        return
-                    }
-                }
-                status = partialStatus
-                units.append(.broken)
-            }
+    /// The index of the schedule entry in force on `day` (STREAK-4).
+    func scheduleIndex(on day: Day) -> Int {
+        let entries = goal.schedule?.entries ?? []
+        var low = 0
+        var high = entries.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if entries[middle].effective <= day { low = middle } else { high = middle - 1 }
         }
-        statuses[index(day)] = status
+        return Swift.max(0, low)
     }
 
-    /// The Days of one N-per-period period seen so far, judged when the period ends.
-    struct PeriodAccumulator {
-        var key: PeriodKey
-        var target: Int
-        var calendar: ClosedRange<Day>
-        var seen: [(day: Day, outcome: DayOutcome)] = []
+    /// The status of a Day after today (STREAK-9).
+    func futureStatus(_ day: Day) -> DayStatus {
+        if case .countdown(let config) = goal.kind { return day == config.targetDay ? .upcoming : .notDue }
+        guard goal.kind.isRecurring else { return completion?.done == true ? .notDue : .upcoming }
+        let index = scheduleIndex(on: day)
+        if let due = rules[index].falls(on: day) { return due ? .upcoming : .notDue }
+        return period(containing: day, entry: index).met ? .notDue : .upcoming
+    }
+
+    /// The month number of `day` counted from year 0, for arithmetic on runs of months.
+    static func monthIndex(_ day: Day) -> Int {
+        let (year, month, _) = day.components
+        return year * 12 + month - 1
     }
 }

@@ -26,7 +26,7 @@ public enum TodayQuery {
     /// The goals on today's list, ordered by creation (then identifier), so the list does not
     /// jump around as goals get done.
     ///
-    /// - Complexity: O(c + g·d) for c check-ins, g goals and d Days of their histories.
+    /// - Complexity: O(c log g) for c check-ins and g goals: see ``evaluations(goals:checkIns:weekStart:today:)``.
     public static func items(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day) -> [TodayItem] {
         evaluations(goals: goals, checkIns: checkIns, weekStart: weekStart, today: today)
             .filter(\.isOnToday)
@@ -48,33 +48,35 @@ public enum TodayQuery {
     }
 
     /// Evaluations of every live goal, in display order: by creation instant, then identifier.
+    ///
+    /// - Complexity: O(c log g + g log g) for c check-ins and g goals, plus each goal's
+    ///   evaluation, which is linear in its check-ins (never in the Days of its history).
     public static func evaluations(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day)
         -> [GoalEvaluation]
     {
         let live = goals.filter { !$0.deleted }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        // One pass over the check-ins, reading fields in place: check-ins are large values. Goals
-        // are found by binary search over their ids, after a check of the last one found, since
-        // stores usually keep a goal's check-ins together.
+        // One pass over the check-ins. Goals are found by binary search over their ids, after a
+        // check of the last one found, since stores usually keep a goal's check-ins together.
         let byID = live.indices.sorted { live[$0].id < live[$1].id }
         let ids = byID.map { live[$0].id }
-        var logs = live.map { DayLogs(goal: $0, today: today) }
+        var collectors = live.map { EntryCollector(goal: $0, today: today) }
         var last = -1
-        checkIns.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices {
-                let id = buffer[index].goalID
-                if last < 0 || ids[last] != id {
-                    var low = 0
-                    var high = ids.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if ids[middle] < id { low = middle + 1 } else { high = middle }
-                    }
-                    guard low < ids.count, ids[low] == id else { continue }
-                    last = low
+        for checkIn in checkIns {
+            let id = checkIn.goalID
+            if last < 0 || ids[last] != id {
+                var low = 0
+                var high = ids.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if ids[middle] < id { low = middle + 1 } else { high = middle }
                 }
-                logs[byID[last]].add(buffer, index)
+                guard low < ids.count, ids[low] == id else { continue }
+                last = low
             }
+            collectors[byID[last]].add(checkIn)
         }
-        return live.indices.map { GoalEvaluation(goal: live[$0], logs: logs[$0], weekStart: weekStart, today: today) }
+        return live.indices.map {
+            GoalEvaluation(goal: live[$0], entries: collectors[$0].entries(), weekStart: weekStart, today: today)
+        }
     }
 }

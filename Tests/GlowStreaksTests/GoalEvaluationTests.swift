@@ -25,10 +25,14 @@ struct GoalEvaluationTests {
         let goal = try Self.goal(deleted: deleted)
         let evaluation = GoalEvaluation(
             goal: goal, checkIns: [try Self.done(Self.start)], weekStart: .monday, today: Self.start.advanced(by: 1))
-        for day in [Day.min, Self.start.advanced(by: -1), Self.start, Self.start.advanced(by: 10), Day.max] {
-            let status = evaluation.status(on: day)
-            #expect(deleted ? status == .notDue : true)
-            #expect((0...4).contains(evaluation.level(on: day)))
+        let expected: [(Day, DayStatus, Int)] = [
+            (Day.min, .notDue, 0), (Self.start.advanced(by: -1), .notDue, 0), (Self.start, .done, 4),
+            (Self.start.advanced(by: 1), .pending, 0), (Self.start.advanced(by: 10), .upcoming, 0),
+            (Day.max, .upcoming, 0),
+        ]
+        for (day, status, level) in expected {
+            #expect(evaluation.status(on: day) == (deleted ? .notDue : status), "\(day)")
+            #expect(evaluation.level(on: day) == (deleted ? 0 : level), "\(day)")
         }
         #expect(deleted ? evaluation.currentStreak == nil : evaluation.currentStreak?.length == 1)
         #expect(deleted ? evaluation.consistency(lastDays: 7) == nil : evaluation.consistency(lastDays: Int.max) != nil)

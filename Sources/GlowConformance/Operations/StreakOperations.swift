@@ -15,14 +15,14 @@ package enum StreakOperations {
 
     static let defaultGoalID = "01938a6e-7c00-7abc-8def-0123456789ab"
 
-    struct Setup {
-        var boundary: DayBoundary
-        var today: Day
-        var goals: [Goal]
-        var checkIns: [CheckIn]
+    package struct Setup {
+        package var boundary: DayBoundary
+        package var today: Day
+        package var goals: [Goal]
+        package var checkIns: [CheckIn]
     }
 
-    static func setup(_ input: JSONValue) throws -> Setup {
+    package static func setup(_ input: JSONValue) throws -> Setup {
         let profile = try input.required("profile")
         let boundary = try ModelOperations.boundary(profile)
         let today: Day
@@ -74,7 +74,7 @@ package enum StreakOperations {
             deleted: value["deleted"].map { $0 == .bool(true) } ?? false)
     }
 
-    static func json(_ streak: Streak?) -> JSONValue {
+    package static func json(_ streak: Streak?) -> JSONValue {
         guard let streak else { return .null }
         return .object([
             "length": .int(streak.length), "start": .string(streak.start.description),
@@ -82,12 +82,12 @@ package enum StreakOperations {
         ])
     }
 
-    static func json(_ consistency: Consistency?) -> JSONValue {
+    package static func json(_ consistency: Consistency?) -> JSONValue {
         guard let consistency else { return .null }
         return .object(["done": .int(consistency.done), "due": .int(consistency.due)])
     }
 
-    static func json(_ milestone: Milestone) -> JSONValue {
+    package static func json(_ milestone: Milestone) -> JSONValue {
         .object([
             "milestone": .int(milestone.id.milestone), "streakStart": .string(milestone.id.streakStart.description),
             "reachedOn": .string(milestone.reachedOn.description),

@@ -75,8 +75,13 @@ public struct Day: Hashable, Comparable, Sendable {
 
     /// The day of the week (MODEL-4): 1970-01-01 was a Thursday.
     public var weekday: Weekday {
-        let index = ((daysSince1970 + 3) % 7 + 7) % 7  // 0 = Monday
-        return Weekday.allCases[index]
+        Weekday.allCases[Day.weekdayIndex(ofDaysSince1970: daysSince1970)]
+    }
+
+    /// The weekday of a day number, 0 for Monday ... 6 for Sunday: 1970-01-01 was a Thursday
+    /// (MODEL-4). The one home of the weekday formula.
+    @inlinable package static func weekdayIndex(ofDaysSince1970 days: Int) -> Int {
+        ((days + 3) % 7 + 7) % 7
     }
 
     /// The 1-based day of the year.

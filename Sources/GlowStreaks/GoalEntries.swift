@@ -1,0 +1,106 @@
+import GlowModel
+
+/// A goal's entries (STREAK-3), sparse: only the Days that have one, in Day order, with what each
+/// amounts to. Gathered in one pass over any number of check-ins; memory follows the check-ins,
+/// never the number of calendar Days between the start Day and today.
+struct GoalEntries: Sendable {
+    /// The Days with an entry, ascending.
+    private(set) var days: [Day] = []
+    /// For recurring kinds: each Day's outcome (STREAK-5 ... STREAK-8).
+    private(set) var outcomes: [DayOutcome] = []
+    /// For one-off kinds: each Day's log, whose progress accumulates (STREAK-13).
+    private(set) var logs: [CheckInLog] = []
+
+    /// The index of the first entry on or after `day`.
+    func firstIndex(atOrAfter day: Day) -> Int {
+        var low = 0
+        var high = days.count
+        while low < high {
+            let middle = (low + high) / 2
+            if days[middle] < day { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The outcome of `day`: its entry's, or none.
+    func outcome(on day: Day) -> DayOutcome {
+        let index = firstIndex(atOrAfter: day)
+        return index < days.count && days[index] == day ? outcomes[index] : .none
+    }
+
+    /// The index of `day`'s entry, if it has one.
+    func index(of day: Day) -> Int? {
+        let index = firstIndex(atOrAfter: day)
+        return index < days.count && days[index] == day ? index : nil
+    }
+
+    var count: Int { days.count }
+
+    fileprivate mutating func append(_ day: Day, outcome: DayOutcome) {
+        days.append(day)
+        outcomes.append(outcome)
+    }
+
+    fileprivate mutating func append(_ day: Day, log: CheckInLog) {
+        days.append(day)
+        logs.append(log)
+    }
+}
+
+/// Collects one goal's check-ins and resolves them into ``GoalEntries`` (STREAK-3): per Day, the
+/// check-in with the latest `modifiedAt` decides, a tombstone over a live one at the same instant,
+/// then the later in input order; a deciding tombstone leaves the Day without entry. Only Days in
+/// the goal's life up to `through` are kept.
+struct EntryCollector {
+    let goal: Goal
+    let through: Day
+    private var candidates: [(day: Day, rank: Int64, order: Int, log: CheckInLog, deleted: Bool)] = []
+    private var sorted = true
+
+    init(goal: Goal, today: Day) {
+        self.goal = goal
+        through = Swift.min(today, goal.endDay ?? today)
+    }
+
+    /// Offers a check-in; one of another goal or outside the judged Days is ignored.
+    mutating func add(_ checkIn: CheckIn) {
+        guard checkIn.goalID == goal.id, !goal.deleted, checkIn.day >= goal.startDay, checkIn.day <= through
+        else { return }
+        // Instants lie within ±2^48 ms (MODEL-7), so the doubled rank cannot overflow.
+        let rank = checkIn.modifiedAt.millisecondsSince1970 * 2 + (checkIn.deleted ? 1 : 0)
+        if let last = candidates.last, last.day > checkIn.day { sorted = false }
+        candidates.append((checkIn.day, rank, candidates.count, checkIn.log, checkIn.deleted))
+    }
+
+    /// The resolved entries. Entries on archived Days are left out (STREAK-1).
+    func entries() -> GoalEntries {
+        var list = candidates
+        if !sorted { list.sort { ($0.day, $0.order) < ($1.day, $1.order) } }
+        var entries = GoalEntries()
+        let outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
+        let archived = goal.archiveHistory
+        var archive = 0
+        var index = 0
+        while index < list.count {
+            var winner = index
+            var next = index + 1
+            while next < list.count, list[next].day == list[index].day {
+                if list[next].rank >= list[winner].rank { winner = next }
+                next += 1
+            }
+            let day = list[winner].day
+            // Archive periods are in order and apart (MODEL-47), like the Days: walk them beside.
+            while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
+            let isArchived = archive < archived.count && archived[archive].contains(day)
+            if !list[winner].deleted, !isArchived {
+                if let outcomeOf {
+                    entries.append(day, outcome: outcomeOf(list[winner].log))
+                } else {
+                    entries.append(day, log: list[winner].log)
+                }
+            }
+            index = next
+        }
+        return entries
+    }
+}

@@ -1,0 +1,149 @@
+import GlowModel
+
+/// The judged units of a goal (STREAK-18), kept so that consistency over any window costs two
+/// binary searches: single judgements (a Day with an entry, a period judged on its own) as points
+/// with running counts, and long runs of empty Days or empty periods as arithmetic runs, never one
+/// value per Day.
+struct Judgements: Sendable {
+    /// A run of judged units, none of them done.
+    struct Run: Sendable {
+        enum Shape: Sendable {
+            /// The Days of `first ... last` that a day-based rule falls on.
+            case days(CompactRule)
+            /// Whole calendar weeks, each judged on its last Day.
+            case weeks
+            /// Whole calendar months, each judged on its last Day.
+            case months
+        }
+
+        var first: Day
+        var last: Day
+        var shape: Shape
+
+        /// The units of the run judged on a Day in `from ... through`.
+        func count(from: Day, through: Day) -> Int {
+            let lower = Swift.max(from, first)
+            let upper = Swift.min(through, last)
+            guard lower <= upper else { return 0 }
+            switch shape {
+            case .days(let rule):
+                return rule.count(from: lower, through: upper)
+            case .weeks:
+                // Weeks end on first + 6, first + 13, ...: count those in lower ... upper.
+                let firstEnd = first.daysSince1970 + 6
+                func endsThrough(_ day: Int) -> Int { day < firstEnd ? 0 : (day - firstEnd) / 7 + 1 }
+                return endsThrough(upper.daysSince1970) - endsThrough(lower.daysSince1970 - 1)
+            case .months:
+                // Month m ends in the window when its last Day is in lower ... upper.
+                func endsThrough(_ day: Day) -> Int {
+                    let index = GoalEvaluation.monthIndex(day) - GoalEvaluation.monthIndex(first)
+                    return day == day.calendarMonth.upperBound ? index + 1 : index
+                }
+                return endsThrough(upper) - (lower == first ? 0 : endsThrough(Day(unchecked: lower.daysSince1970 - 1)))
+            }
+        }
+    }
+
+    private var pointDays: [Day] = []
+    private var doneBefore: [Int] = [0]
+    private var runs: [Run] = []
+    private var judgedBefore: [Int] = [0]
+
+    /// One judged unit on `day`; units arrive in Day order.
+    mutating func point(_ day: Day, done: Bool) {
+        pointDays.append(day)
+        doneBefore.append(doneBefore[doneBefore.count - 1] + (done ? 1 : 0))
+    }
+
+    /// A run of judged units, none done; runs arrive in Day order and do not overlap.
+    mutating func run(_ run: Run) {
+        let total = run.count(from: run.first, through: run.last)
+        guard total > 0 else { return }
+        runs.append(run)
+        judgedBefore.append(judgedBefore[judgedBefore.count - 1] + total)
+    }
+
+    /// Done and judged units whose Day lies in `from ... through`.
+    ///
+    /// - Complexity: O(log n) for n points and runs.
+    func count(from: Day, through: Day) -> Consistency {
+        guard from <= through else { return Consistency(done: 0, due: 0) }
+        let lower = Self.firstIndex(pointDays, count: pointDays.count) { $0 >= from }
+        let upper = Self.firstIndex(pointDays, count: pointDays.count) { $0 > through }
+        var done = 0
+        var due = 0
+        if lower < upper {
+            done = doneBefore[upper] - doneBefore[lower]
+            due = upper - lower
+        }
+        // Runs that overlap the window: the first and last may overlap in part.
+        let first = Self.firstIndex(runs, count: runs.count) { $0.last >= from }
+        let end = Self.firstIndex(runs, count: runs.count) { $0.first > through }
+        if first < end {
+            due += runs[first].count(from: from, through: through)
+            if end - 1 > first {
+                due += runs[end - 1].count(from: from, through: through)
+                due += judgedBefore[end - 1] - judgedBefore[first + 1]
+            }
+        }
+        return Consistency(done: done, due: due)
+    }
+
+    /// The first index of a sorted array whose element satisfies a monotone predicate.
+    private static func firstIndex<T>(_ array: [T], count: Int, where predicate: (T) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(array[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// Streaks as units arrive, in time order: a counting unit extends the run, a break closes it
+/// (STREAK-14 ... STREAK-16); milestones are noted as runs reach them (STREAK-20). Nothing per
+/// unit is stored, and any number of breaks in a row costs what one does.
+struct StreakTracker: Sendable {
+    let goalID: GoalID
+    private var start: Day?
+    private var end: Day?
+    private var length = 0
+    private var nextMilestone = 0
+    private(set) var longest: Streak?
+    private(set) var milestones: [Milestone] = []
+
+    init(goalID: GoalID) {
+        self.goalID = goalID
+    }
+
+    /// The run no break has followed, if it counts anything.
+    var current: Streak? {
+        guard length > 0, let start, let end else { return nil }
+        return Streak(length: length, start: start, end: end)
+    }
+
+    /// A counting unit: a done due Day, or a met period from its first done Day to the Day its
+    /// target was reached.
+    mutating func count(first: Day, last: Day) {
+        if length == 0 {
+            start = first
+            nextMilestone = 0
+        }
+        length += 1
+        end = last
+        if nextMilestone < Milestone.thresholds.count, length == Milestone.thresholds[nextMilestone] {
+            milestones.append(
+                Milestone(id: Milestone.ID(goalID: goalID, milestone: length, streakStart: start!), reachedOn: last))
+            nextMilestone += 1
+        }
+    }
+
+    /// A break: ends the run; the longest keeps the earliest of equals.
+    mutating func breakRun() {
+        if let run = current, run.length > (longest?.length ?? 0) { longest = run }
+        length = 0
+        start = nil
+        end = nil
+    }
+}
