@@ -28,19 +28,31 @@ public enum RawMessage {
     /// The fields of `bytes`, with every length-delimited payload that parses as a message shown
     /// as one.
     ///
-    /// - Throws: ``WireError`` when the top level is not a valid message, or when messages nest
-    ///   deeper than `limits.maxDepth` (WIRE-13).
+    /// - Throws: ``WireError`` when the top level is not a valid message, when messages nest
+    ///   deeper than `limits.maxDepth` (WIRE-13), or when the tree would hold more than
+    ///   `limits.maxRawNodes` fields (`limit_exceeded`, WIRE-26).
+    /// - Complexity: O(n · d) for n bytes nested d deep: each payload is tried as a message.
     public static func parse(_ bytes: [UInt8], limits: WireLimits = .default) throws(WireError) -> [RawField] {
         try bytes.withUnsafeBytes { buffer in
             Result { () throws(WireError) in
-                try WireReader.read(buffer, limits: limits) { (reader) throws(WireError) in try fields(&reader) }
+                try WireReader.read(buffer, limits: limits) { (reader) throws(WireError) in
+                    var nodes = 0
+                    return try fields(&reader, nodes: &nodes)
+                }
             }
         }.get()
     }
 
-    private static func fields(_ reader: inout WireReader) throws(WireError) -> [RawField] {
+    /// Reads the fields of the reader's message; `nodes` counts the fields of the whole tree.
+    private static func fields(_ reader: inout WireReader, nodes: inout Int) throws(WireError) -> [RawField] {
         var result: [RawField] = []
         while let field = try reader.next() {
+            nodes += 1
+            guard nodes <= reader.limits.maxRawNodes else {
+                throw WireError(
+                    .limitExceeded, at: field.start,
+                    "the field tree holds more than \(reader.limits.maxRawNodes) fields", rule: "WIRE-26")
+            }
             let value: RawField.Value
             switch field.type {
             case .varint: value = .varint(try reader.varint())
@@ -53,11 +65,16 @@ public enum RawMessage {
                     value = .bytes([])
                 } else {
                     var nested = probe
+                    let before = nodes
                     do {
-                        value = .message(try nested.nested { (inner) throws(WireError) in try fields(&inner) })
-                    } catch  where error.code == .depthLimit {
+                        value = .message(
+                            try nested.nested { (inner) throws(WireError) in try fields(&inner, nodes: &nodes) })
+                    } catch  where error.code == .depthLimit || error.rule == "WIRE-26" {
                         throw error
                     } catch {
+                        // Not a message: the payload is shown as bytes, and the fields tried do
+                        // not count.
+                        nodes = before
                         value = .bytes(reader.bytes(range))
                     }
                 }

@@ -67,13 +67,21 @@ public struct WireLimits: Hashable, Sendable {
     public var maxMessageSize: Int
     /// How deeply messages may nest.
     public var maxDepth: Int
+    /// The most check-ins one `CheckInBlock` may hold; checked against its `count` and against
+    /// every column as it grows, before anything is built for them (WIRE-25).
+    public var maxCheckInsPerBlock: Int
+    /// The most fields a schema-less field tree may hold (WIRE-26).
+    public var maxRawNodes: Int
 
-    /// 64 MiB and 64 levels.
+    /// 64 MiB, 64 levels, 100,000 check-ins per block (a daily habit kept for 273 years) and
+    /// 1,000,000 fields per raw tree.
     public static let `default` = WireLimits(maxMessageSize: 64 << 20, maxDepth: 64)
 
     /// Custom limits.
-    public init(maxMessageSize: Int, maxDepth: Int) {
+    public init(maxMessageSize: Int, maxDepth: Int, maxCheckInsPerBlock: Int = 100_000, maxRawNodes: Int = 1_000_000) {
         self.maxMessageSize = maxMessageSize
         self.maxDepth = maxDepth
+        self.maxCheckInsPerBlock = maxCheckInsPerBlock
+        self.maxRawNodes = maxRawNodes
     }
 }

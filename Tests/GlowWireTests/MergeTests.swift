@@ -28,11 +28,13 @@ struct MergeTests {
             data.put(copy)
         }
         for goal in base.prefix(6) {
+            // A data set holds the goals of its check-ins.
+            if data.goals[goal.id] == nil { data.put(goal) }
             for checkIn in Samples.checkIns(for: goal, days: 8) where random.next() % 2 == 0 {
                 let edited = try! checkIn.modifiedAt.adding(milliseconds: Int64(random.next() % 2) * 1000)
                 var copy = random.next() % 5 == 0 ? checkIn.deleting(at: edited) : checkIn
                 copy = try! copy.withNote(random.next() % 3 == 0 ? "v\(random.next() % 2)" : nil, at: edited)
-                data.put(copy)
+                try! data.put(copy)
             }
         }
         return data
@@ -70,9 +72,11 @@ struct MergeTests {
         let first = Samples.checkIns(for: goal, days: 1)[0]
         let later = try first.withNote("edited on the tablet", at: first.modifiedAt.adding(milliseconds: 5))
         var phone = DataSet()
-        phone.put(first)
+        phone.put(goal)
+        try phone.put(first)
         var tablet = DataSet()
-        tablet.put(later)
+        tablet.put(goal)
+        try tablet.put(later)
         #expect(phone.merging(tablet).checkIn(first.key) == later)
         #expect(tablet.merging(phone).checkIn(first.key) == later)
         #expect(phone.merging(tablet).checkInCount == 1)

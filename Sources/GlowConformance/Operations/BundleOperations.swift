@@ -24,6 +24,10 @@ package enum BundleOperations {
         if let size = input["limits"]?["maxBundleSize"]?.int { limits.maxBundleSize = size }
         if let size = input["limits"]?["maxUncompressedSize"]?.int { limits.maxUncompressedSize = size }
         if let size = input["limits"]?["maxFrameSize"]?.int { limits.maxFrameSize = size }
+        if let count = input["limits"]?["maxFrames"]?.int { limits.maxFrames = count }
+        if let count = input["limits"]?["maxCheckIns"]?.int { limits.maxCheckIns = count }
+        if let count = input["limits"]?["maxCheckInsPerBlock"]?.int { limits.maxCheckInsPerBlock = count }
+        if let count = input["limits"]?["maxUnknownRecords"]?.int { limits.maxUnknownRecords = count }
         return limits
     }
 

@@ -42,6 +42,8 @@ package enum WireOperations {
         var limits = WireLimits.default
         if let size = input["limits"]?["maxMessageSize"]?.int { limits.maxMessageSize = size }
         if let depth = input["limits"]?["maxDepth"]?.int { limits.maxDepth = depth }
+        if let count = input["limits"]?["maxCheckInsPerBlock"]?.int { limits.maxCheckInsPerBlock = count }
+        if let count = input["limits"]?["maxRawNodes"]?.int { limits.maxRawNodes = count }
         return limits
     }
 

@@ -41,7 +41,7 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Bounds every bundle read enforces, so a hostile or damaged file fails fast with little memory
-/// (BUNDLE-10).
+/// and little work (BUNDLE-10, BUNDLE-25).
 public struct BundleLimits: Hashable, Sendable {
     /// The largest file accepted, in bytes.
     public var maxBundleSize: Int
@@ -49,15 +49,39 @@ public struct BundleLimits: Hashable, Sendable {
     public var maxUncompressedSize: Int
     /// The largest single frame.
     public var maxFrameSize: Int
+    /// The most frames of any type, the manifest and the end frame included.
+    public var maxFrames: Int
+    /// The most check-ins in all blocks together.
+    public var maxCheckIns: Int
+    /// The most check-ins in one block (the wire limit of WIRE-25).
+    public var maxCheckInsPerBlock: Int
+    /// The most records of types this version does not know.
+    public var maxUnknownRecords: Int
 
-    /// 1 GiB files, 4 GiB uncompressed, 64 MiB frames.
+    /// 1 GiB files, 4 GiB uncompressed, 64 MiB frames; 1,000,000 frames, 4,000,000 check-ins
+    /// (four times a person with 581 daily habits for five years), 100,000 per block, and
+    /// 500,000 unknown records.
     public static let `default` = BundleLimits(
         maxBundleSize: 1 << 30, maxUncompressedSize: 4 << 30, maxFrameSize: 64 << 20)
 
-    /// Custom limits.
-    public init(maxBundleSize: Int, maxUncompressedSize: Int, maxFrameSize: Int) {
+    /// Custom limits; the record limits default to those of ``default``.
+    public init(
+        maxBundleSize: Int, maxUncompressedSize: Int, maxFrameSize: Int, maxFrames: Int = 1_000_000,
+        maxCheckIns: Int = 4_000_000, maxCheckInsPerBlock: Int = 100_000, maxUnknownRecords: Int = 500_000
+    ) {
         self.maxBundleSize = maxBundleSize
         self.maxUncompressedSize = maxUncompressedSize
         self.maxFrameSize = maxFrameSize
+        self.maxFrames = maxFrames
+        self.maxCheckIns = maxCheckIns
+        self.maxCheckInsPerBlock = maxCheckInsPerBlock
+        self.maxUnknownRecords = maxUnknownRecords
+    }
+
+    /// The limits a frame's record is decoded with.
+    var wire: WireLimits {
+        WireLimits(
+            maxMessageSize: Swift.max(maxFrameSize, 0), maxDepth: WireLimits.default.maxDepth,
+            maxCheckInsPerBlock: maxCheckInsPerBlock)
     }
 }

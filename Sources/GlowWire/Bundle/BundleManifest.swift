@@ -31,7 +31,7 @@ public struct RecordCounts: Hashable, Sendable, Codable {
     init(_ data: DataSet, blocks: Int) {
         self.init(
             profiles: data.profile == nil ? 0 : 1, goals: data.goals.count, checkInBlocks: blocks,
-            checkIns: data.checkInCount, other: data.otherRecords.count)
+            checkIns: data.checkInCount, other: data.otherRecordCount)
     }
 
     func encodeFields(to writer: inout WireWriter) {
@@ -158,11 +158,10 @@ enum BundleFrame {
     }
 
     /// Decodes one frame's payload.
-    static func decode(_ payload: ArraySlice<UInt8>) throws(WireError) -> BundleFrame {
+    static func decode(_ payload: ArraySlice<UInt8>, limits: WireLimits) throws(WireError) -> BundleFrame {
         try payload.withUnsafeBytes { buffer in
             Result { () throws(WireError) in
-                try WireReader.read(buffer, limits: .default) { (reader) throws(WireError) in try decodeFields(&reader)
-                }
+                try WireReader.read(buffer, limits: limits) { (reader) throws(WireError) in try decodeFields(&reader) }
             }
         }.get()
     }

@@ -25,6 +25,8 @@ struct ReadState {
     var counts = RecordCounts()
     var bytesByType: [String: Int] = [:]
     var profileSeen = false
+    /// Frames read so far, the manifest included (BUNDLE-25).
+    var frames = 0
     var goalIDs = Set<GoalID>()
     var blockIDs = Set<GoalID>()
 
@@ -127,12 +129,26 @@ struct ReadState {
                     "a frame of \(length) bytes is larger than the \(limits.maxFrameSize)-byte limit", rule: "BUNDLE-10"
                 )
             }
+            // BUNDLE-5: a frame holds exactly one record, so an empty one (a zero byte) is
+            // malformed; runs of zeros cannot make the reader spin through empty frames.
+            guard length > 0 else {
+                throw BundleError(
+                    "malformed_frame", .frames, at: framesOffset, "an empty frame holds no record", rule: "BUNDLE-5")
+            }
             let payloadStart = index
             guard pending.count - payloadStart >= Int(length) else { return }
+            frames += 1
+            guard frames <= limits.maxFrames else {
+                throw BundleError(
+                    "limit_exceeded", .frames, at: framesOffset,
+                    "the bundle holds more than \(limits.maxFrames) frames",
+                    rule: "BUNDLE-25")
+            }
             let payloadOffset = framesOffset + (payloadStart - pendingStart)
             let frame: BundleFrame
             do {
-                frame = try BundleFrame.decode(pending[payloadStart..<(payloadStart + Int(length))])
+                frame = try BundleFrame.decode(
+                    pending[payloadStart..<(payloadStart + Int(length))], limits: limits.wire)
             } catch {
                 throw BundleError(
                     error.code.description, .frames, at: payloadOffset + error.offset, error.message, rule: error.rule)
@@ -161,9 +177,19 @@ struct ReadState {
                     "the bundle needs reader version \(first.minReaderVersion); this reads \(BundleManifest.currentSchemaVersion). Update the app",
                     "BUNDLE-6")
             }
+            try checkDeclared(first.counts, at: offset)
             self.manifest = first
             bytesByType["manifest", default: 0] += size
             return
+        }
+        /// BUNDLE-9: a record beyond what the manifest declared is an error as soon as it is read,
+        /// so the work a bundle can cause is bounded by the (checked) manifest.
+        func beyond(_ read: Int, _ declared: Int, _ what: String) throws(BundleError) {
+            guard read <= declared else {
+                throw fail(
+                    "malformed_frame", "the bundle holds more \(what) than its manifest declares (\(declared))",
+                    "BUNDLE-9")
+            }
         }
         switch frame {
         case .manifest:
@@ -172,6 +198,7 @@ struct ReadState {
             guard !profileSeen else { throw fail("duplicate_id", "a second profile", "BUNDLE-14") }
             profileSeen = true
             counts.profiles += 1
+            try beyond(counts.profiles, manifest.counts.profiles, "profiles")
             bytesByType["profile", default: 0] += size
             record(.profile(profile))
         case .goal(let goal):
@@ -179,6 +206,7 @@ struct ReadState {
                 throw fail("duplicate_id", "goal \(goal.id) appears twice", "BUNDLE-14")
             }
             counts.goals += 1
+            try beyond(counts.goals, manifest.counts.goals, "goals")
             bytesByType["goals", default: 0] += size
             record(.goal(goal))
         case .checkIns(let block):
@@ -192,10 +220,13 @@ struct ReadState {
             }
             counts.checkInBlocks += 1
             counts.checkIns += block.checkIns.count
+            try beyond(counts.checkInBlocks, manifest.counts.checkInBlocks, "check-in blocks")
+            try beyond(counts.checkIns, manifest.counts.checkIns, "check-ins")
             bytesByType["checkIns", default: 0] += size
             record(.checkIns(block))
         case .other(let raw):
             counts.other += 1
+            try beyond(counts.other, manifest.counts.other, "records of unknown types")
             bytesByType["other", default: 0] += size
             record(.other(raw))
         case .end(let declared):
@@ -207,6 +238,26 @@ struct ReadState {
             }
             ended = true
             bytesByType["end", default: 0] += size
+        }
+    }
+
+    /// Checks the manifest's counts against the record limits before any record is read
+    /// (BUNDLE-25).
+    private func checkDeclared(_ declared: RecordCounts, at offset: Int) throws(BundleError) {
+        func exceeded(_ what: String, _ count: Int, _ limit: Int) -> BundleError {
+            BundleError(
+                "limit_exceeded", .frames, at: offset,
+                "the manifest declares \(count) \(what); the limit is \(limit)", rule: "BUNDLE-25")
+        }
+        let (records, overflow) = [declared.profiles, declared.goals, declared.checkInBlocks, declared.other]
+            .reduce((2, false)) { total, count in
+                let (sum, overflow) = total.0.addingReportingOverflow(count)
+                return (sum, total.1 || overflow)
+            }
+        if overflow || records > limits.maxFrames { throw exceeded("frames", records, limits.maxFrames) }
+        if declared.checkIns > limits.maxCheckIns { throw exceeded("check-ins", declared.checkIns, limits.maxCheckIns) }
+        if declared.other > limits.maxUnknownRecords {
+            throw exceeded("records of unknown types", declared.other, limits.maxUnknownRecords)
         }
     }
 

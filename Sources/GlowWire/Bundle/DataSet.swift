@@ -15,8 +15,17 @@ public struct DataSet: Hashable, Sendable {
     /// How many check-ins the data set holds.
     public private(set) var checkInCount = 0
     /// Whole records of types this version does not know, as raw bundle frames, kept so a
-    /// re-export loses nothing (BUNDLE-24); sorted, without repeats.
-    public private(set) var otherRecords: [[UInt8]] = []
+    /// re-export loses nothing (BUNDLE-24); without repeats, kept as a set so that adding one
+    /// costs O(1) whatever the order they arrive in.
+    private var others: Set<[UInt8]> = []
+
+    /// The records of types this version does not know, ordered by their bytes (BUNDLE-15).
+    ///
+    /// - Complexity: O(n log n): sorted when asked for.
+    public var otherRecords: [[UInt8]] { others.sorted { $0.lexicographicallyPrecedes($1) } }
+
+    /// How many records of unknown types the data set holds.
+    public var otherRecordCount: Int { others.count }
 
     /// An empty data set.
     public init() {}
@@ -24,16 +33,26 @@ public struct DataSet: Hashable, Sendable {
     /// A data set of these records.
     ///
     /// - Throws: ``ModelError/Code/duplicateID`` when two goals share an id or two check-ins a
-    ///   (goal, Day).
+    ///   (goal, Day); ``ModelError/Code/invalidCheckIn`` when a check-in names a goal the data
+    ///   set does not hold (its bundle would break BUNDLE-5), with the path of the check-in.
     public init(profile: Profile?, goals: [Goal], checkIns: [CheckIn]) throws(ModelError) {
         self.profile = profile
-        for goal in goals {
+        for (index, goal) in goals.enumerated() {
             guard self.goals.updateValue(goal, forKey: goal.id) == nil else {
-                throw ModelError(.duplicateID, "goal \(goal.id) appears twice", rule: "BUNDLE-17")
+                throw ModelError(
+                    .duplicateID, "goal \(goal.id) appears twice", path: "$.goals[\(index)]", rule: "BUNDLE-17")
             }
         }
         var grouped: [GoalID: [CheckIn]] = [:]
-        for index in checkIns.indices { grouped[checkIns[index].goalID, default: []].append(checkIns[index]) }
+        for index in checkIns.indices {
+            guard self.goals[checkIns[index].goalID] != nil else {
+                throw ModelError(
+                    .invalidCheckIn,
+                    "the check-in names goal \(checkIns[index].goalID), which the data set does not hold",
+                    path: "$.checkIns[\(index)].goalID", rule: "BUNDLE-17")
+            }
+            grouped[checkIns[index].goalID, default: []].append(checkIns[index])
+        }
         for (goal, group) in grouped {
             var inOrder = true
             for index in group.indices.dropFirst() where group[index - 1].day >= group[index].day {
@@ -55,8 +74,20 @@ public struct DataSet: Hashable, Sendable {
 
     /// Adds or replaces a check-in (no merge rule applied).
     ///
+    /// - Throws: ``ModelError/Code/invalidCheckIn`` when the data set does not hold the check-in's
+    ///   goal; nothing changes then.
     /// - Complexity: O(1) amortised when Days come in order, O(log n + n) otherwise.
-    public mutating func put(_ checkIn: CheckIn) {
+    public mutating func put(_ checkIn: CheckIn) throws(ModelError) {
+        guard goals[checkIn.goalID] != nil else {
+            throw ModelError(
+                .invalidCheckIn, "the check-in names goal \(checkIn.goalID), which the data set does not hold",
+                rule: "BUNDLE-17")
+        }
+        insert(checkIn)
+    }
+
+    /// Adds or replaces a check-in whose goal is known to be held.
+    private mutating func insert(_ checkIn: CheckIn) {
         let (index, found) = position(of: checkIn.day, in: entries[checkIn.goalID] ?? [])
         if found {
             entries[checkIn.goalID]![index] = checkIn
@@ -73,12 +104,12 @@ public struct DataSet: Hashable, Sendable {
             entries[block.goalID] = block.checkIns
             checkInCount += block.checkIns.count
         } else {
-            block.checkIns.forEach { put($0) }
+            block.checkIns.forEach { insert($0) }
         }
     }
 
     mutating func putOther(_ frame: [UInt8]) {
-        insertSorted(frame, into: &otherRecords)
+        others.insert(frame)
     }
 
     /// Where `day` is or belongs in Day-ordered `list`.
@@ -122,7 +153,7 @@ public struct DataSet: Hashable, Sendable {
     }
 
     /// Whether the data set holds nothing.
-    public var isEmpty: Bool { profile == nil && goals.isEmpty && checkInCount == 0 && otherRecords.isEmpty }
+    public var isEmpty: Bool { profile == nil && goals.isEmpty && checkInCount == 0 && others.isEmpty }
 }
 
 // MARK: - Merge (BUNDLE-20 ... BUNDLE-24)
@@ -168,7 +199,7 @@ extension DataSet {
             checkInCount += merged.count - mine.count
             entries[goal] = merged
         }
-        for record in other.otherRecords { insertSorted(record, into: &otherRecords) }
+        others.formUnion(other.others)
     }
 
     /// This data set merged with `other`.
@@ -187,17 +218,6 @@ extension DataSet {
         if deleted(a) != deleted(b) { return deleted(a) ? a : b }
         return a.wireEncoded().lexicographicallyPrecedes(b.wireEncoded()) ? b : a
     }
-}
-
-private func insertSorted(_ value: [UInt8], into array: inout [[UInt8]]) {
-    var low = 0
-    var high = array.count
-    while low < high {
-        let middle = (low + high) / 2
-        if array[middle].lexicographicallyPrecedes(value) { low = middle + 1 } else { high = middle }
-    }
-    if low < array.count, array[low] == value { return }
-    array.insert(value, at: low)
 }
 
 // MARK: - JSON

@@ -110,24 +110,31 @@ extension WireReader {
 
     /// A repeated varint field appended to `values`, packed or not (WIRE-6); a packed run is
     /// read in one tight loop, the first run into room reserved for at most one value per byte.
-    package mutating func readRepeated(_ field: Field, into values: inout [UInt64]) throws(WireError) {
-        guard field.type == .lengthDelimited else {
-            try readRepeated(field) { values.append($0) }
-            return
-        }
-        let range = try lengthDelimited()
-        var inner = self
-        inner.restrict(to: range)
-        // Reserved only for the first run: a field split into many runs then grows geometrically
-        // by append, where reserving each run exactly would copy the column once per run.
-        if values.isEmpty { values.reserveCapacity(range.count) }
-        while !inner.isAtEnd { values.append(try inner.varint()) }
+    ///
+    /// - Throws: ``WireError/Code/limitExceeded`` at the field once `values` would hold more than
+    ///   `limit` values; room is never reserved beyond the limit (WIRE-18).
+    package mutating func readRepeated(_ field: Field, into values: inout [UInt64], limit: Int) throws(WireError) {
+        try readRepeated(field, into: &values, limit: limit) { $0 }
     }
 
     /// The same for a `sint64` field, unzigzagged.
-    package mutating func readRepeated(_ field: Field, into values: inout [Int64]) throws(WireError) {
+    package mutating func readRepeated(_ field: Field, into values: inout [Int64], limit: Int) throws(WireError) {
+        try readRepeated(field, into: &values, limit: limit) { unzigzag($0) }
+    }
+
+    @inline(__always)
+    private mutating func readRepeated<T>(
+        _ field: Field, into values: inout [T], limit: Int, _ transform: (UInt64) -> T
+    ) throws(WireError) {
+        func tooMany() -> WireError {
+            WireError(
+                .limitExceeded, at: field.start, "a column holds more than \(limit) values", rule: "WIRE-25")
+        }
         guard field.type == .lengthDelimited else {
-            try readRepeated(field) { values.append(unzigzag($0)) }
+            try readRepeated(field) { (value) throws(WireError) in
+                guard values.count < limit else { throw tooMany() }
+                values.append(transform(value))
+            }
             return
         }
         let range = try lengthDelimited()
@@ -135,8 +142,11 @@ extension WireReader {
         inner.restrict(to: range)
         // Reserved only for the first run: a field split into many runs then grows geometrically
         // by append, where reserving each run exactly would copy the column once per run.
-        if values.isEmpty { values.reserveCapacity(range.count) }
-        while !inner.isAtEnd { values.append(unzigzag(try inner.varint())) }
+        if values.isEmpty { values.reserveCapacity(Swift.min(range.count, limit)) }
+        while !inner.isAtEnd {
+            guard values.count < limit else { throw tooMany() }
+            values.append(transform(try inner.varint()))
+        }
     }
 
     private mutating func nestedPacked(_ each: (UInt64) throws(WireError) -> Void) throws(WireError) {

@@ -32,31 +32,54 @@ struct Columns {
     }
 
     mutating func read(_ f: WireReader.Field, from r: inout WireReader) throws(WireError) -> Bool {
+        // WIRE-25: no column, table or count may pass the per-block limit; each is checked as it
+        // grows, so a hostile block stops before anything is built for its entries.
+        let limit = r.limits.maxCheckInsPerBlock
+        // An entry lists each of its items once, and a goal has at most 50 items (MODEL-22).
+        let refLimit = limit.multipliedReportingOverflow(by: 51).overflow ? Int.max : limit * 51
+        func table<T>(_ values: inout [T], _ value: () throws(WireError) -> T) throws(WireError) {
+            guard values.count < limit else {
+                throw WireError(.limitExceeded, at: f.start, "a table holds more than \(limit) values", rule: "WIRE-25")
+            }
+            values.append(try value())
+        }
         switch f.number {
         case 1: goalID = try r.readID(f)
-        case 2: count = try r.readUInt32(f)
+        case 2:
+            count = try r.readUInt32(f)
+            guard count <= limit else {
+                throw WireError(
+                    .limitExceeded, at: f.start, "the block holds \(count) check-ins; the limit is \(limit)",
+                    rule: "WIRE-25")
+            }
         case 3: firstDay = try r.readSInt(f)
-        case 4: try r.readRepeated(f, into: &dayGaps)
-        case 5: try r.readRepeated(f, into: &logTypes)
-        case 6: try r.readRepeated(f, into: &logNumbers)
+        case 4: try r.readRepeated(f, into: &dayGaps, limit: limit)
+        case 5: try r.readRepeated(f, into: &logTypes, limit: limit)
+        case 6: try r.readRepeated(f, into: &logNumbers, limit: limit)
         case 7:
-            let raw = try r.readBytes(f)
-            guard raw.count == 16 else { throw fail("an item id has \(raw.count) bytes, not 16", at: f.start) }
-            itemTable.append(SubgoalItemID(bytes: raw))
-        case 8: try r.readRepeated(f, into: &itemRefs)
-        case 9: try r.readRepeated(f, into: &firstSeconds)
-        case 10: try r.readRepeated(f, into: &firstMillis)
-        case 11: try r.readRepeated(f, into: &lastAfterFirst)
-        case 12: try r.readRepeated(f, into: &modifiedAfterLast)
-        case 13: zoneTable.append(try r.readString(f))
-        case 14: try r.readRepeated(f, into: &zoneRefs)
-        case 15: deviceTable.append(try r.readID(f))
-        case 16: try r.readRepeated(f, into: &deviceRefs)
-        case 17: try r.readRepeated(f, into: &deletedGaps)
-        case 18: try r.readRepeated(f, into: &noteGaps)
-        case 19: notes.append(try r.readString(f))
-        case 20: try r.readRepeated(f, into: &extraGaps)
-        case 21: extras.append(try r.readBytes(f))
+            try table(&itemTable) { () throws(WireError) in
+                let raw = try r.readBytes(f)
+                guard raw.count == 16 else {
+                    throw WireError(
+                        .invalidValue, at: f.start, "check-in block: an item id has \(raw.count) bytes, not 16",
+                        rule: "WIRE-24")
+                }
+                return SubgoalItemID(bytes: raw)
+            }
+        case 8: try r.readRepeated(f, into: &itemRefs, limit: refLimit)
+        case 9: try r.readRepeated(f, into: &firstSeconds, limit: limit)
+        case 10: try r.readRepeated(f, into: &firstMillis, limit: limit)
+        case 11: try r.readRepeated(f, into: &lastAfterFirst, limit: limit)
+        case 12: try r.readRepeated(f, into: &modifiedAfterLast, limit: limit)
+        case 13: try table(&zoneTable) { () throws(WireError) in try r.readString(f) }
+        case 14: try r.readRepeated(f, into: &zoneRefs, limit: limit)
+        case 15: try table(&deviceTable) { () throws(WireError) in try r.readID(f) }
+        case 16: try r.readRepeated(f, into: &deviceRefs, limit: limit)
+        case 17: try r.readRepeated(f, into: &deletedGaps, limit: limit)
+        case 18: try r.readRepeated(f, into: &noteGaps, limit: limit)
+        case 19: try table(&notes) { () throws(WireError) in try r.readString(f) }
+        case 20: try r.readRepeated(f, into: &extraGaps, limit: limit)
+        case 21: try table(&extras) { () throws(WireError) in try r.readBytes(f) }
         default: return false
         }
         return true

@@ -66,6 +66,7 @@ extension CheckInBlock: WireRecord {
         var lastAfterFirst = column()
         var modifiedAfterLast = column()
         var anyType = false
+        var anySeconds = false
         var anyMillis = false
         var anyLast = false
         var anyModified = false
@@ -94,6 +95,7 @@ extension CheckInBlock: WireRecord {
             let (whole, fraction) = Instant.floorDivide(first, 1000)
             let secondsOfDay = whole - day * 86_400
             seconds.append(zigzag(secondsOfDay - previous))
+            anySeconds = anySeconds || secondsOfDay != previous
             previous = secondsOfDay
             millis.append(UInt64(fraction))
             anyMillis = anyMillis || fraction != 0
@@ -116,7 +118,7 @@ extension CheckInBlock: WireRecord {
         writer.packed(8, itemRefs)
         // When: seconds after the Day's UTC midnight, delta-coded; per-entry columns only when
         // some entry differs from the default (WIRE-22).
-        writer.packed(9, seconds)
+        if anySeconds { writer.packed(9, seconds) }
         if anyMillis { writer.packed(10, millis) }
         if anyLast { writer.packed(11, lastAfterFirst) }
         if anyModified { writer.packed(12, modifiedAfterLast) }
