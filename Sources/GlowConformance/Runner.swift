@@ -65,6 +65,14 @@ final class TesteeProcess: @unchecked Sendable {
         }
     }
 
+    /// The shell's status when it could not run the command at all: 127 (not found) or 126 (not
+    /// executable), before the testee answered anything.
+    var startFailure: Int32? {
+        for _ in 0..<50 where process.isRunning { Thread.sleep(forTimeInterval: 0.01) }
+        guard !process.isRunning, [126, 127].contains(process.terminationStatus) else { return nil }
+        return process.terminationStatus
+    }
+
     private var exitDescription: String {
         for _ in 0..<20 where process.isRunning { Thread.sleep(forTimeInterval: 0.01) }
         return process.isRunning ? "still running" : "status \(process.terminationStatus)"
@@ -135,22 +143,43 @@ package struct ConformanceRunner {
         self.corpus = corpus
     }
 
+    /// The testee command could not be started: the shell reported it not found or not executable.
+    package struct StartFailure: Error, CustomStringConvertible {
+        package let command: String
+        package let status: Int32
+
+        package var description: String {
+            status == 127
+                ? "the command was not found (the shell exited with 127)"
+                : "the command is not executable (the shell exited with 126)"
+        }
+    }
+
     /// Runs `cases`, restarting the testee after a crash, a hang or a malformed response.
+    ///
+    /// - Throws: ``StartFailure`` when the testee cannot be started at all, instead of reporting
+    ///   every case as failed.
     package func run(_ cases: [CorpusCase], failureList: FailureList) throws -> [Result] {
         signal(SIGPIPE, SIG_IGN)
         var testee: TesteeProcess? = nil
         var results: [Result] = []
+        var answered = false
         for testCase in cases {
             if testee == nil { testee = try TesteeProcess(command: command, directory: directory) }
             let outcome: Outcome
             switch testee!.exchange(Conformance.request(for: testCase, corpus: corpus), timeout: timeout) {
             case .response(let response):
+                answered = true
                 switch Conformance.verdict(testCase, response: response) {
                 case .passed: outcome = .passed
                 case .failed(let why): outcome = .failed(why)
                 case .skipped(let why): outcome = .skipped(why)
                 }
             case .crashed(let why):
+                if !answered, let status = testee?.startFailure {
+                    testee?.stop()
+                    throw StartFailure(command: command, status: status)
+                }
                 outcome = .crashed(why)
             case .timedOut:
                 outcome = .timedOut

@@ -27,7 +27,7 @@ enum Commands {
             return 0
         case .verify(let input, let json):
             do {
-                let summary = try BundleReader().read(try Files.chunks(input)) { _ in }
+                let summary = try Files.streaming(input) { next in try BundleReader().read(next) { _ in } }
                 if json {
                     print(Report.json(Report.Verify(ok: true, error: nil, counts: summary.counts)), terminator: "")
                 } else {
@@ -48,7 +48,7 @@ enum Commands {
                 try Files.encode(data, as: try Files.format(forOutput: output, explicit: to), level: level), to: output)
             return 0
         case .export(let input, let output, let level, let createdAt):
-            let bytes = try Files.read(input)
+            let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set")
             guard Files.format(of: bytes) == .json else {
                 throw DataFailure(message: "\(input) is already a bundle; use convert or merge")
             }
@@ -75,8 +75,12 @@ enum Commands {
             try Files.write(try Files.encode(merged, as: format, level: level), to: output)
             return 0
         case .decodeRaw(let input, let hex):
-            var bytes = try Files.read(input)
-            if hex { bytes = try Report.bytes(hex: bytes) }
+            var bytes = try Files.read(input, limit: Files.maxRawSize, what: "decode-raw's input")
+            if hex {
+                do { bytes = try HexText.bytes(bytes, allowingWhiteSpace: true) } catch {
+                    throw DataFailure(message: "\(input): \(error)")
+                }
+            }
             do {
                 print(RawMessage.text(try RawMessage.parse(bytes)), terminator: "")
             } catch {
@@ -158,10 +162,12 @@ enum Commands {
     }
 
     static func summary(_ input: String) throws -> BundleSummary {
-        do {
-            return try BundleReader().read(try Files.chunks(input)) { _ in }
-        } catch {
-            throw DataFailure(message: "\(input): \(error)")
+        try Files.streaming(input) { next in
+            do {
+                return try BundleReader().read(next) { _ in }
+            } catch {
+                throw DataFailure(message: "\(input): \(error)")
+            }
         }
     }
 }

@@ -2,64 +2,101 @@ import Foundation
 import GlowModel
 import GlowWire
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A failure that is the data's fault, not the command line's: exit code 1.
-struct DataFailure: Error {
+struct DataFailure: Error, CustomStringConvertible {
     let message: String
+
+    var description: String { message }
 }
 
 /// Reading inputs and writing outputs; `-` is standard input or output.
+///
+/// Every input is checked before it is read: a missing file, a directory, an unreadable file and a
+/// file larger than the command's limit each get a sentence, never a trap. Every output is written
+/// whole or not at all: to a temporary file in the same folder, flushed, then moved over the
+/// target with `rename(2)`, so the target is either the old file or the new one, even when it is
+/// also the input or the run is killed.
 enum Files {
-    /// A source of chunks for the streaming bundle reader.
-    static func chunks(_ path: String) throws -> () -> [UInt8]? {
-        let handle: FileHandle
-        if path == "-" {
-            handle = .standardInput
-        } else {
-            guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw DataFailure(message: "cannot open '\(path)': \(describe(path))")
-            }
-            handle = opened
-        }
-        return {
-            let data = handle.readData(ofLength: 64 * 1024)
-            return data.isEmpty ? nil : Array(data)
-        }
-    }
+    /// The largest JSON data set read (it is read whole): 1 GiB, as a bundle.
+    static let maxJSONSize = BundleLimits.default.maxBundleSize
+    /// The largest input `decode-raw` reads: a message's limit, twice over for hex text.
+    static let maxRawSize = 2 * WireLimits.default.maxMessageSize + (1 << 20)
 
-    static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DataFailure(message: "cannot read '\(path)': \(describe(path))")
-        }
-        return Array(data)
-    }
+    // MARK: Reading
 
-    private static func describe(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
-        return isDirectory.boolValue ? "it is a directory" : "permission denied"
-    }
-
-    /// Writes `bytes` whole or not at all: to a temporary file beside the target, then renamed.
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    /// A handle on a file that can be read, with what kind of file it is.
+    private static func open(_ path: String) throws -> (handle: FileHandle, size: Int?) {
+        if path == "-" { return (.standardInput, nil) }
+        let attributes: [FileAttributeKey: Any]
         do {
-            try Data(bytes).write(to: temporary)
-            if FileManager.default.fileExists(atPath: target.path) {
-                _ = try FileManager.default.replaceItemAt(target, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: target)
-            }
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw DataFailure(message: "cannot write '\(path)': \(error.localizedDescription)")
+            throw DataFailure(message: "cannot read '\(path)': no such file")
         }
+        let type = attributes[.type] as? FileAttributeType
+        if type == .typeDirectory { throw DataFailure(message: "cannot read '\(path)': it is a directory, not a file") }
+        guard FileManager.default.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
+            throw DataFailure(message: "cannot read '\(path)': permission denied")
+        }
+        // Devices and pipes (/dev/null, /dev/stdin) have no size: they are read as streams.
+        let size = type == .typeRegular ? (attributes[.size] as? NSNumber)?.intValue : nil
+        return (handle, size)
+    }
+
+    /// The next chunk of up to 64 KiB, nil at the end; a read error is a ``DataFailure``.
+    private static func nextChunk(_ handle: FileHandle, _ path: String) throws -> [UInt8]? {
+        do {
+            guard let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty else { return nil }
+            return Array(data)
+        } catch {
+            throw DataFailure(message: "cannot read '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads a bundle as a stream with `body`, which gets the source of chunks; a read error is
+    /// reported as itself, not as the truncated bundle it leaves behind.
+    static func streaming<T>(_ path: String, _ body: (() -> [UInt8]?) throws -> T) throws -> T {
+        let (handle, _) = try open(path)
+        var failure: DataFailure?
+        let source: () -> [UInt8]? = {
+            guard failure == nil else { return nil }
+            do { return try nextChunk(handle, path) } catch {
+                failure = error as? DataFailure
+                return nil
+            }
+        }
+        do {
+            let result = try body(source)
+            if let failure { throw failure }
+            return result
+        } catch {
+            if let failure { throw failure }
+            throw error
+        }
+    }
+
+    /// The whole of `path`, refused before reading when it is larger than `limit` bytes (or,
+    /// for a stream, as soon as it passes the limit).
+    static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+        let (handle, size) = try open(path)
+        if let size, size > limit {
+            throw DataFailure(message: "'\(path)' is \(size) bytes; \(what) is read whole, up to \(limit) bytes")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size ?? 0)
+        while let chunk = try nextChunk(handle, path) {
+            bytes += chunk
+            guard bytes.count <= limit else {
+                throw DataFailure(message: "'\(path)' is larger than \(limit) bytes; \(what) is read whole, up to that")
+            }
+        }
+        return bytes
     }
 
     /// The format of a file: by its first byte, so a mislabelled file is still read right.
@@ -75,13 +112,39 @@ enum Files {
         throw UsageErrorInRun(message: "cannot tell the format of '\(path)'; name it .glow or .json, or give --to")
     }
 
-    /// Loads a data set from a bundle or a JSON data set.
+    /// Loads a data set from a bundle, streamed frame by frame, or a JSON data set.
     static func dataSet(_ path: String) throws -> DataSet {
-        try dataSet(try read(path), name: path)
+        try streaming(path) { next in
+            guard let first = next() else { return try dataSet([], name: path) }
+            guard format(of: first) == .bundle else {
+                // JSON is read whole: the rest of the stream, up to the limit.
+                var bytes = first
+                while let chunk = next() {
+                    bytes += chunk
+                    guard bytes.count <= maxJSONSize else {
+                        throw DataFailure(message: "'\(path)' is larger than \(maxJSONSize) bytes of JSON")
+                    }
+                }
+                return try dataSet(bytes, name: path)
+            }
+            var pending: [UInt8]? = first
+            let source: () -> [UInt8]? = {
+                defer { pending = nil }
+                return pending ?? next()
+            }
+            do {
+                return try BundleReader().dataSet(reading: source).0
+            } catch {
+                throw DataFailure(message: "\(path): \(error)")
+            }
+        }
     }
 
     /// Decodes a data set from the bytes of a bundle or a JSON data set.
     static func dataSet(_ bytes: [UInt8], name path: String) throws -> DataSet {
+        guard !bytes.isEmpty else {
+            throw DataFailure(message: "'\(path)' is empty: neither a bundle nor a JSON data set")
+        }
         switch format(of: bytes) {
         case .bundle:
             do {
@@ -108,6 +171,91 @@ enum Files {
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             return Array(try encoder.encode(data)) + [0x0A]
         }
+    }
+
+    // MARK: Writing
+
+    /// Writes `bytes` whole or not at all.
+    ///
+    /// A regular file (or a new one) is replaced atomically: the bytes go to
+    /// `.NAME.glow-tool-PID-RANDOM.tmp` in the same folder, are flushed to disk, and the
+    /// temporary file is renamed over `path` (`rename(2)`), keeping an existing file's
+    /// permissions. A device or pipe (`/dev/null`, `/dev/stdout`) is written in place, never
+    /// replaced. Temporary files left by runs that were killed are removed first.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        func failure(_ what: String) -> DataFailure {
+            DataFailure(message: "cannot write '\(path)': \(what)")
+        }
+        var existing = stat()
+        let exists = stat(path, &existing) == 0
+        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw failure("it is a directory") }
+        if exists, existing.st_mode & S_IFMT != S_IFREG {
+            // A device or a pipe: writing in place is the only thing that makes sense.
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw failure(lastError()) }
+            do { try handle.write(contentsOf: Data(bytes)) } catch { throw failure(error.localizedDescription) }
+            return
+        }
+        let target = URL(fileURLWithPath: path)
+        let folder = target.deletingLastPathComponent().path
+        let name = target.lastPathComponent
+        removeStaleTemporaries(in: folder, for: name)
+        let temporary =
+            "\(folder)/.\(name).glow-tool-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let mode = exists ? mode_t(existing.st_mode & 0o7777) : 0o666
+        let descriptor = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
+        guard descriptor >= 0 else { throw failure(lastError()) }
+        var written = 0
+        var problem: String? = nil
+        bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    problem = lastError()
+                    return
+                }
+                written += count
+            }
+        }
+        if problem == nil, exists { _ = fchmod(descriptor, mode) }
+        if problem == nil, fsync(descriptor) != 0 { problem = lastError() }
+        close(descriptor)
+        if problem == nil, rename(temporary, path) != 0 { problem = lastError() }
+        guard problem == nil else {
+            unlink(temporary)
+            throw failure(problem!)
+        }
+        // The rename itself is made durable by flushing the folder.
+        let directory = openFile(folder, O_RDONLY, 0)
+        if directory >= 0 {
+            _ = fsync(directory)
+            close(directory)
+        }
+    }
+
+    /// Removes `.NAME.glow-tool-PID-*.tmp` files whose process no longer runs: what a run that
+    /// was killed before its rename left behind.
+    private static func removeStaleTemporaries(in folder: String, for name: String) {
+        let prefix = ".\(name).glow-tool-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            let rest = entry.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }) else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink("\(folder)/\(entry)") }
+        }
+    }
+
+    private static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// `open(2)` with a mode (the variadic C function is not callable from Swift on every platform).
+    private static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        Foundation.open(path, flags | O_CLOEXEC, mode)
     }
 }
 

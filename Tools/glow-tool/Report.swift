@@ -12,17 +12,6 @@ enum Report {
         return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
     }
 
-    static func bytes(hex: [UInt8]) throws -> [UInt8] {
-        let digits = hex.filter { !(($0 == 0x20) || ($0 == 0x0A) || ($0 == 0x0D) || ($0 == 0x09)) }
-        guard digits.count % 2 == 0 else { throw DataFailure(message: "the hex text has an odd number of digits") }
-        return try stride(from: 0, to: digits.count, by: 2).map { index in
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
-                throw DataFailure(message: "the hex text has a non-hex character at offset \(index)")
-            }
-            return byte
-        }
-    }
-
     // MARK: inspect
 
     struct Inspect: Encodable {

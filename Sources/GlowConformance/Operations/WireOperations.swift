@@ -48,18 +48,13 @@ package enum WireOperations {
     }
 
     package static func bytes(hex: String) throws -> [UInt8] {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { throw CorpusInputError(description: "odd hex length") }
-        return try stride(from: 0, to: digits.count, by: 2).map { index in
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
-                throw CorpusInputError(description: "bad hex")
-            }
-            return byte
+        do { return try HexText.bytes(Array(hex.utf8)) } catch {
+            throw CorpusInputError(description: error.description)
         }
     }
 
     package static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        HexText.text(bytes)
     }
 
     static func decode(_ input: JSONValue) throws -> JSONValue {
