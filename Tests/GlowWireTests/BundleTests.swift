@@ -123,11 +123,12 @@ struct BundleTests {
         other.put(goal)
         let good = BundleWriter.bundle(other, options: Samples.options)
         let bad = Array(good.dropLast(1))
-        let before = destination
-        #expect(throws: BundleError.self) { try BundleReader().importing(bad, into: destination) }
-        #expect(destination == before)
-        let merged = try BundleReader().importing(good, into: destination)
-        #expect(merged.goals[goal.id]?.title == "Changed on the other phone")
+        var store = destination
+        #expect(throws: BundleError.self) { try BundleReader().import(bad, into: &store) }
+        #expect(store == destination, "the failed import changed nothing")
+        try BundleReader().import(good, into: &store)
+        #expect(store != destination)
+        #expect(store.goals[goal.id]?.title == "Changed on the other phone")
     }
 
     @Test("another person's bundle is refused")

@@ -95,6 +95,14 @@ public struct BundleReader: Sendable {
         return destination.merging(incoming)
     }
 
+    /// Imports a bundle into `destination` in place, all or nothing: `destination` changes only
+    /// after the whole bundle verified (BUNDLE-19, BUNDLE-20).
+    ///
+    /// - Throws: ``BundleError``; `destination` is then exactly as it was.
+    public func `import`(_ bytes: [UInt8], into destination: inout DataSet) throws(BundleError) {
+        destination = try importing(bytes, into: destination)
+    }
+
     /// A source that hands out `bytes` in 64 KiB chunks.
     public static func chunks(_ bytes: [UInt8]) -> () -> [UInt8]? {
         var offset = 0

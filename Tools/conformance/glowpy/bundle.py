@@ -1,0 +1,410 @@
+"""Section 4 of the spec (Spec/bundle.md): export bundles, their verification, import and merge.
+
+A bundle is a 24-byte header, one zlib stream of length-delimited BundleFrame messages, and a
+24-byte trailer. Reading inflates the stream piece by piece with the standard library's zlib and
+checks each frame as it completes (BUNDLE-13), so the first problem in stream order is reported;
+the records inside the frames are read like any wire record (`wire.py`), at their uncompressed
+offsets (BUNDLE-18).
+"""
+import base64
+import struct
+import zlib
+
+from . import model as m
+from . import wire
+from .errors import Failure
+from .protos import pb
+from .records import Writer, serialize, strip
+from .scan import Malformed, Truncated, read_varint, varint
+
+MAGIC = b'\x89GLW\r\n\x1a\n'                                 # BUNDLE-1
+TRAILER_SIGNATURE = b'GLWE'                                    # BUNDLE-8
+HEADER_SIZE = TRAILER_SIZE = 24
+LIMITS = {'maxBundleSize': 1 << 30, 'maxUncompressedSize': 4 << 30, 'maxFrameSize': 64 << 20,   # BUNDLE-10
+          'maxFrames': 1_000_000, 'maxCheckIns': 4_000_000, 'maxCheckInsPerBlock': 100_000,       # BUNDLE-25
+          'maxUnknownRecords': 500_000}
+PIECE = 64 << 10                   # BUNDLE-10: the uncompressed size is checked after every piece
+STEP = 16                          # compressed bytes fed at a time, so frames are checked as they complete
+RECORDS = {'manifest': 'BundleManifest', 'profile': 'Profile', 'goal': 'Goal', 'check_ins': 'CheckInBlock', 'end': 'BundleEnd'}
+
+
+def fail(code, section, offset, message):
+    return Failure(code, message, section=section, offset=offset)
+
+
+# ---- 4.1 The header
+
+def read_header(data):
+    """BUNDLE-1 ... BUNDLE-4: the signature, the header's CRC, the version and the feature flags."""
+    if not data or data[:len(MAGIC)] != MAGIC[:len(data)]:
+        raise fail('bad_magic', 'header', 0, 'not a Glow bundle: ' + magic_hint(data))
+    if len(data) < HEADER_SIZE:
+        raise fail('truncated', 'header', len(data), 'the file ends inside the header')
+    major, minor, required, optional, crc = struct.unpack('<HHIII', data[8:HEADER_SIZE])
+    if zlib.crc32(data[:20]) != crc:
+        raise fail('checksum_mismatch', 'header', 20, 'the header\'s CRC-32 does not match')
+    if major != 1:
+        raise fail('unsupported_version', 'header', 8, f'format {major}.{minor}; this reader reads 1.x')
+    if required:
+        raise fail('unsupported_feature', 'header', 12, f'required feature flags {required:#x} this reader does not know')
+    return {'major': major, 'minor': minor, 'requiredFlags': required, 'optionalFlags': optional}
+
+
+def magic_hint(data):
+    """BUNDLE-1: what the bytes look like instead, where that is recognisable."""
+    if not data:
+        return 'the file is empty'
+    if data.startswith(b'PK\x03\x04'):
+        return 'it is a zip archive; unpack it first'
+    if data.startswith(b'\x1f\x8b'):
+        return 'it is gzip-compressed; decompress it first'
+    if data.lstrip(b' \t\r\n')[:1] in (b'{', b'['):
+        return 'it is JSON: a data set to convert, not a bundle'
+    if data.startswith(b'\x89GLW\n') or data.startswith(b'\x89GLW\r\r\n'):
+        return 'its signature was damaged by newline translation (transfer it in binary mode)'
+    if data.startswith(bytes([MAGIC[0] & 0x7F]) + MAGIC[1:4]):
+        return 'a 7-bit channel stripped the high bit of its first byte'
+    if all(32 <= b < 127 or b in b'\t\r\n' for b in data[:64]):
+        return 'it is plain text'
+    return 'unrecognised signature'
+
+
+# ---- 4.2 The frames
+
+class Frames:
+    """The frames of the uncompressed stream, checked as each completes (BUNDLE-5, -6, -9, -14)."""
+
+    def __init__(self, limits):
+        self.limits = limits
+        self.max_frame = limits['maxFrameSize']
+        self.record_limits = wire.Limits({'maxMessageSize': self.max_frame, 'maxCheckInsPerBlock': limits['maxCheckInsPerBlock']})
+        self.buffer, self.offset = bytearray(), 0           # offset: of buffer[0], from the first frame
+        self.manifest = self.profile = None
+        self.goals, self.blocks, self.others = {}, {}, []
+        self.frames, self.ended = 0, False
+
+    def feed(self, chunk):
+        self.buffer += chunk
+        while self.buffer:
+            try:
+                length, start = read_varint(self.buffer, 0, len(self.buffer))
+            except Truncated:
+                return                                         # the length is not all here yet
+            except Malformed:
+                raise fail('malformed_frame', 'frames', self.offset, 'a frame length that is not a varint')
+            if length > self.max_frame:                        # checked before the frame is buffered
+                raise fail('limit_exceeded', 'frames', self.offset, f'a frame of {length} bytes is above the limit')
+            if len(self.buffer) - start < length:
+                return
+            body = bytes(self.buffer[start:start + length])
+            self.frame(body, self.offset, self.offset + start)
+            del self.buffer[:start + length]
+            self.offset += start + length
+
+    def frame(self, body, at, body_at):
+        if self.ended:
+            raise fail('malformed_frame', 'frames', at, 'a frame after the end frame')
+        if not body:                                           # BUNDLE-5: an empty frame holds no record
+            raise fail('malformed_frame', 'frames', at, 'an empty frame')
+        self.frames += 1
+        if self.frames > self.limits['maxFrames']:             # BUNDLE-25
+            raise fail('limit_exceeded', 'frames', at, f'more than {self.limits["maxFrames"]} frames')
+        try:
+            message, scan = wire.parse('BundleFrame', body, self.record_limits, base=body_at)
+        except Failure as failure:
+            raise failure.shifted(0, 'frames')
+        which = message.WhichOneof('record')
+        if self.manifest is None and which != 'manifest':
+            raise fail('malformed_frame', 'frames', at, 'the first frame is not the manifest')
+        if which is None:                                      # BUNDLE-24: a record type this reader does not know
+            self.add_other(body, at)
+            return
+        path = ((message.DESCRIPTOR.fields_by_name[which].number, None),)
+        try:
+            value = wire.read(RECORDS[which], getattr(message, which), scan, path)
+        except Failure as failure:                             # BUNDLE-18: the wire code, at its offset
+            raise failure.shifted(0, 'frames')
+        getattr(self, 'add_' + which)(value, at)
+
+    def declared(self, name, count, at):
+        """BUNDLE-9: a record beyond the manifest's count for its type is refused at its frame."""
+        if count > self.manifest['counts'][name]:
+            raise fail('malformed_frame', 'frames', at, f'more {name} than the manifest declares')
+
+    def add_manifest(self, value, at):
+        """BUNDLE-6; BUNDLE-25: the declared counts are held to the limits before any record is read."""
+        if self.manifest is not None:
+            raise fail('malformed_frame', 'frames', at, 'a second manifest')
+        if value['minReaderVersion'] > 1:
+            raise fail('unsupported_version', 'frames', at, f'the bundle needs reader version {value["minReaderVersion"]}')
+        counts, limits = value['counts'], self.limits
+        frames = 2 + counts['profiles'] + counts['goals'] + counts['checkInBlocks'] + counts['other']
+        for declared, limit in ((frames, 'maxFrames'), (counts['checkIns'], 'maxCheckIns'), (counts['other'], 'maxUnknownRecords')):
+            if declared > limits[limit]:
+                raise fail('limit_exceeded', 'frames', at, f'the manifest declares {declared}, above {limit} {limits[limit]}')
+        self.manifest = value
+
+    # Each record is checked for its identity (BUNDLE-14, BUNDLE-5) first, then against the limits
+    # (BUNDLE-25), then against the manifest's count (BUNDLE-9): the order the corpus expects where a
+    # duplicate is also a record beyond the manifest's count (bundle-044, bundle-045).
+
+    def add_profile(self, value, at):
+        if self.profile is not None:
+            raise fail('duplicate_id', 'frames', at, 'a second profile')
+        self.declared('profiles', 1, at)
+        self.profile = value
+
+    def add_goal(self, value, at):
+        if value['id'] in self.goals:
+            raise fail('duplicate_id', 'frames', at, f'goal {value["id"]} twice')
+        self.declared('goals', len(self.goals) + 1, at)
+        self.goals[value['id']] = value
+
+    def add_check_ins(self, value, at):
+        goal = value['goalID']
+        if goal not in self.goals:
+            raise fail('malformed_frame', 'frames', at, f'check-ins of goal {goal}, which no earlier frame held')
+        if goal in self.blocks:
+            raise fail('duplicate_id', 'frames', at, f'a second block of check-ins for goal {goal}')
+        checkins = self.counts()['checkIns'] + len(value['checkIns'])
+        if checkins > self.limits['maxCheckIns']:
+            raise fail('limit_exceeded', 'frames', at, f'more than {self.limits["maxCheckIns"]} check-ins')
+        self.declared('checkInBlocks', len(self.blocks) + 1, at)
+        self.declared('checkIns', checkins, at)
+        self.blocks[goal] = value
+
+    def add_other(self, body, at):
+        """BUNDLE-24 / BUNDLE-25: a record of a type this reader does not know, kept whole, once."""
+        if len(self.others) + 1 > self.limits['maxUnknownRecords']:
+            raise fail('limit_exceeded', 'frames', at, f'more than {self.limits["maxUnknownRecords"]} unknown records')
+        self.declared('other', len(self.others) + 1, at)
+        self.others.append(body)
+
+    def add_end(self, value, at):
+        """BUNDLE-9: the end frame repeats the counts, which must be those of the records read."""
+        counts = self.counts()
+        for name, claimed in (('end frame', value['counts']), ('manifest', self.manifest['counts'])):
+            if strip(claimed) != counts:
+                raise fail('malformed_frame', 'frames', at, f'the counts of the {name} differ from the records read')
+        self.ended = True
+
+    def counts(self):
+        return {'profiles': int(self.profile is not None), 'goals': len(self.goals), 'checkInBlocks': len(self.blocks),
+                'checkIns': sum(len(b['checkIns']) for b in self.blocks.values()), 'other': len(self.others)}
+
+    def finish(self):
+        """At the end of the stream: no frame cut short, and an end frame (BUNDLE-5, BUNDLE-9)."""
+        if self.buffer:
+            raise fail('truncated', 'frames', self.offset, 'the stream ends inside a frame')
+        if not self.ended:
+            raise fail('malformed_frame', 'frames', self.offset, 'the stream has no end frame')
+
+    def data(self):
+        """BUNDLE-17: the data set, goals by identifier and check-ins by goal and Day."""
+        out = {}
+        if self.profile is not None:
+            out['profile'] = self.profile
+        out['goals'] = [self.goals[g] for g in sorted(self.goals)]
+        out['checkIns'] = [c for g in sorted(self.blocks) for c in sorted(self.blocks[g]['checkIns'], key=lambda c: c['day'])]
+        return out
+
+
+# ---- 4.2 / 4.3 The stream and the trailer
+
+class Stream:
+    """BUNDLE-7 / BUNDLE-10: the zlib stream after the header, inflated piece by piece into the
+    frames, its uncompressed size counted as it grows and never taken from the file."""
+
+    def __init__(self, limits, frames):
+        self.limit, self.frames = limits['maxUncompressedSize'], frames
+        self.inflater = zlib.decompressobj()
+        self.size = self.crc = 0
+
+    def inflate(self, data):
+        """Inflates the stream; returns the offset where it ends."""
+        pos, pending = HEADER_SIZE, b''
+        while not self.inflater.eof:
+            if not pending:
+                if pos >= len(data):
+                    raise fail('truncated', 'stream', len(data), 'the file ends inside the compressed stream')
+                pending = data[pos:pos + STEP]
+                pos += len(pending)
+            before = self.inflater.copy()
+            try:
+                out = self.inflater.decompress(pending, PIECE)
+            except zlib.error as error:
+                self.replay(before, pending)            # BUNDLE-13: frames before the fault come first
+                raise fail('checksum_mismatch', 'stream', HEADER_SIZE, f'zlib refused the stream: {error}')
+            pending = self.inflater.unconsumed_tail
+            self.output(out)
+        return pos - len(self.inflater.unused_data)
+
+    def replay(self, inflater, pending):
+        """Feeds the bytes zlib refused one at a time, so the output it made before the fault is checked."""
+        try:
+            for i in range(len(pending)):
+                self.output(inflater.decompress(pending[i:i + 1]))
+        except zlib.error:
+            pass
+
+    def output(self, out):
+        self.size += len(out)
+        if self.size > self.limit:
+            raise fail('limit_exceeded', 'frames', self.limit, 'the uncompressed size is above the limit')
+        self.crc = zlib.crc32(out, self.crc)
+        self.frames.feed(out)
+
+
+def check_trailer(data, start, size, crc):
+    """BUNDLE-8: the lengths, the CRC-32 and the signature; nothing may follow."""
+    trailer = data[start:start + TRAILER_SIZE]
+    if len(trailer) < TRAILER_SIZE:
+        raise fail('truncated', 'trailer', len(data), 'the file ends inside the trailer')
+    length, compressed, checksum, signature = struct.unpack('<QQI4s', trailer)
+    if (signature, length, compressed, checksum) != (TRAILER_SIGNATURE, size, start - HEADER_SIZE, crc):
+        if starts_zlib_stream(data[start:]):
+            raise fail('trailing_data', 'trailer', start, 'a second zlib stream where the trailer belongs')
+        raise fail('checksum_mismatch', 'trailer', start, 'the trailer does not match the stream')
+    if len(data) > start + TRAILER_SIZE:
+        raise fail('trailing_data', 'trailer', start + TRAILER_SIZE, 'bytes after the trailer')
+
+
+def starts_zlib_stream(rest):
+    if len(rest) < 2 or rest[0] & 0x0F != 8 or rest[0] >> 4 > 7 or (rest[0] << 8 | rest[1]) % 31:
+        return False
+    try:
+        zlib.decompressobj().decompress(rest, 1)
+    except zlib.error:
+        return False
+    return True
+
+
+def read_bundle(data, limits=None):
+    """BUNDLE-19: the whole bundle, verified to the trailer's last byte. Returns (header, frames)."""
+    limits = dict(LIMITS, **(limits or {}))
+    if len(data) > limits['maxBundleSize']:
+        raise fail('limit_exceeded', 'stream', limits['maxBundleSize'], 'the file is larger than the limit')
+    header = read_header(data)
+    frames = Frames(limits)
+    stream = Stream(limits, frames)
+    end = stream.inflate(data)
+    frames.finish()
+    check_trailer(data, end, stream.size, stream.crc)
+    return header, frames
+
+
+# ---- 4.4 Writing (BUNDLE-15)
+
+def read_data(value, path='$'):
+    """BUNDLE-17: a data set in its JSON form; one goal per id and one check-in per goal and Day."""
+    m.typed(value, 'dict', path)
+    out = {}
+    if value.get('profile') is not None:
+        out['profile'] = m.profile_json(value['profile'], path + '.profile')
+    goals = [m.goal_json(g, f'{path}.goals[{i}]') for i, g in enumerate(m.maybe(value, 'goals', 'list', path, []))]
+    checkins = [m.checkin_json(c, f'{path}.checkIns[{i}]') for i, c in enumerate(m.maybe(value, 'checkIns', 'list', path, []))]
+    if len({g['id'] for g in goals}) != len(goals):
+        raise Failure('duplicate_id', 'two goals with one id')
+    if len({(c['goalID'], c['day']) for c in checkins}) != len(checkins):
+        raise Failure('duplicate_id', 'two check-ins with one goal and Day')
+    ids = {g['id'] for g in goals}
+    for i, c in enumerate(checkins):
+        if c['goalID'] not in ids:
+            raise Failure('invalid_check_in', 'a check-in whose goal the data set does not hold', path=f'{path}.checkIns[{i}].goalID')
+    out['goals'] = sorted(goals, key=lambda g: g['id'])
+    out['checkIns'] = sorted(checkins, key=lambda c: (c['goalID'], c['day']))
+    return out
+
+
+def frame(field, value):
+    """One frame: a varint length and a BundleFrame holding one record."""
+    message, writer = pb.BundleFrame(), Writer()
+    path = ((message.DESCRIPTOR.fields_by_name[field].number, None),)
+    wire.write(RECORDS[field], value, getattr(message, field), path, writer)
+    body = serialize(message, writer.tails)
+    return varint(len(body)) + body
+
+
+def write_frames(data, exporter_name, exporter_version, created_at):
+    """BUNDLE-15: manifest, profile, goals by id, one block per goal with check-ins, the end."""
+    by_goal = {}
+    for c in data['checkIns']:                      # read_data made sure their goals are all there
+        by_goal.setdefault(c['goalID'], []).append(c)
+    counts = {'profiles': int('profile' in data), 'goals': len(data['goals']), 'checkInBlocks': len(by_goal),
+              'checkIns': len(data['checkIns']), 'other': 0}
+    manifest = {'schemaVersion': 1, 'minReaderVersion': 1, 'exporterName': exporter_name,
+                'exporterVersion': exporter_version, 'createdAt': created_at, 'counts': counts}
+    out = [frame('manifest', manifest)]
+    if 'profile' in data:
+        out.append(frame('profile', data['profile']))
+    out += [frame('goal', g) for g in data['goals']]
+    out += [frame('check_ins', {'goalID': g, 'checkIns': by_goal[g]}) for g in sorted(by_goal)]
+    out.append(frame('end', {'counts': counts}))
+    return b''.join(out)
+
+
+# ---- 4.5 Merging (BUNDLE-21 ... BUNDLE-23)
+
+def greater(a, b, message):
+    """BUNDLE-21: the later modifiedAt; at equal instants a tombstone; then the greater canonical bytes."""
+    def key(value):
+        return m.parse_instant(value['modifiedAt']), value.get('deleted', False), wire.encode(message, value)
+    return a if key(a) >= key(b) else b
+
+
+def merge(sets):
+    profile, goals, checkins = None, {}, {}
+    for data in sets:
+        if 'profile' in data:
+            profile = data['profile'] if profile is None else greater(profile, data['profile'], 'Profile')
+        for g in data['goals']:
+            goals[g['id']] = greater(goals[g['id']], g, 'Goal') if g['id'] in goals else g
+        for c in data['checkIns']:
+            key = (c['goalID'], c['day'])
+            checkins[key] = greater(checkins[key], c, 'CheckIn') if key in checkins else c
+    out = {} if profile is None else {'profile': profile}
+    out['goals'] = [goals[k] for k in sorted(goals)]
+    out['checkIns'] = [checkins[k] for k in sorted(checkins)]
+    return out
+
+
+# ---- The operations (bundle.md 4.6)
+
+def file_of(inp):
+    """CONF-3: the runner sends the corpus file's bytes in base64."""
+    return base64.b64decode(inp['fileBase64'])
+
+
+def read_op(inp):
+    header, frames = read_bundle(file_of(inp), inp.get('limits'))
+    manifest = {k: v for k, v in strip(frames.manifest).items() if k != 'counts'}     # the counts are reported apart
+    return {'header': header, 'manifest': manifest, 'counts': frames.counts(), 'data': strip(frames.data())}
+
+
+def frames_op(inp):
+    data = read_data(inp['data'])
+    created = m.instant_text(m.scalar(m.parse_instant, inp['createdAt'], '$.createdAt'))
+    return {'hex': write_frames(data, inp['exporterName'], inp['exporterVersion'], created).hex()}
+
+
+def merge_op(inp):
+    # Each set's errors are located in that set, as the corpus has them (`$.checkIns[i].goalID`).
+    return {'data': strip(merge([read_data(s) for s in inp['sets']]))}
+
+
+def import_op(inp):
+    """BUNDLE-19 / BUNDLE-20: verified whole first, refused for another person, then merged."""
+    destination = read_data(inp['destination'])
+    _, frames = read_bundle(file_of(inp), inp.get('limits'))
+    incoming = frames.data()
+    if 'profile' in destination and 'profile' in incoming and destination['profile']['userID'] != incoming['profile']['userID']:
+        raise fail('user_mismatch', 'frames', 0, 'the bundle belongs to another person')
+    return {'data': strip(merge([destination, incoming]))}
+
+
+OPERATIONS = {
+    'bundle.read': read_op,
+    'bundle.frames': frames_op,
+    'bundle.merge': merge_op,
+    'bundle.import': import_op,
+}

@@ -1,0 +1,328 @@
+"""Hand-written wire reading, only where the spec asks for what a stock protobuf runtime cannot do.
+
+A stock runtime (`ParseFromString`) reads the records; this module walks the same bytes first to
+give what it cannot: the stable error codes and byte offsets of WIRE-9 ... WIRE-15, the depth and
+size limits (WIRE-13, WIRE-14), refusing a `uint32` above 2^32 − 1 where a runtime silently
+truncates (WIRE-16), unknown enum values kept as unknown fields where proto3 runtimes keep them as
+open enum values (WIRE-7), the offsets of fields for `invalid_value` errors, and the schema-less
+text of `protoc --decode_raw` (WIRE-8).
+"""
+from collections import defaultdict
+
+from google.protobuf.descriptor import FieldDescriptor as FD
+
+from .errors import Failure
+
+MAX_FIELD = (1 << 29) - 1                   # WIRE-11
+DEFAULT_DEPTH = 64                          # WIRE-13
+DEFAULT_SIZE = 64 << 20                     # WIRE-14
+DEFAULT_BLOCK = 100_000                     # WIRE-25: check-ins per block
+DEFAULT_RAW_NODES = 1_000_000               # WIRE-26: fields of a schema-less tree
+BLOCK = 'glow.v1.CheckInBlock'
+VARINT_TYPES = {FD.TYPE_BOOL, FD.TYPE_INT32, FD.TYPE_INT64, FD.TYPE_UINT32, FD.TYPE_UINT64,
+                FD.TYPE_SINT32, FD.TYPE_SINT64, FD.TYPE_ENUM}
+FIXED64_TYPES = {FD.TYPE_FIXED64, FD.TYPE_SFIXED64, FD.TYPE_DOUBLE}
+FIXED32_TYPES = {FD.TYPE_FIXED32, FD.TYPE_SFIXED32, FD.TYPE_FLOAT}
+
+
+class Truncated(Exception):
+    pass
+
+
+class Malformed(Exception):
+    pass
+
+
+def read_varint(buf, pos, end):
+    """A varint at pos: (value, next position). WIRE-10: at most 10 bytes, the 10th at most 1.
+
+    Raises Truncated when the bytes end inside it and Malformed when it is too long."""
+    value = shift = 0
+    for i in range(10):
+        if pos + i >= end:
+            raise Truncated()
+        byte = buf[pos + i]
+        if i == 9 and byte > 1:
+            raise Malformed()
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, pos + i + 1
+    raise Malformed()
+
+
+def varint(value):
+    """The minimal varint of a non-negative value (WIRE-3)."""
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def zigzag_decode(v):
+    return (v >> 1) ^ -(v & 1)
+
+
+def read_field(buf, pos, end):
+    """One field's tag and payload bounds, checking WIRE-9 ... WIRE-12 (without the schema).
+
+    Returns (number, wire type, payload start, payload end, next position, offset of the length)."""
+    tag_at = pos
+    try:
+        tag, pos = read_varint(buf, pos, end)
+    except Truncated:
+        raise Failure('truncated', 'the input ends inside a tag', offset=tag_at)
+    except Malformed:
+        raise Failure('malformed_varint', 'a tag longer than 10 bytes', offset=tag_at)
+    number, wire_type = tag >> 3, tag & 7
+    if number == 0 or number > MAX_FIELD:
+        raise Failure('invalid_field_number', f'field number {number}', offset=tag_at)
+    if wire_type in (3, 4, 6, 7):
+        raise Failure('invalid_wire_type', f'wire type {wire_type}', offset=tag_at)
+    length_at = None
+    if wire_type == 0:
+        try:
+            _, after = read_varint(buf, pos, end)
+        except Truncated:                        # WIRE-9 / WIRE-10: the offset of the value
+            raise Failure('truncated', 'the input ends inside a varint', offset=pos)
+        except Malformed:
+            raise Failure('malformed_varint', 'a varint longer than 10 bytes or above 64 bits', offset=pos)
+        return number, wire_type, pos, after, after, length_at
+    if wire_type in (1, 5):
+        size = 8 if wire_type == 1 else 4
+        if end - pos < size:
+            raise Failure('truncated', f'a fixed {size * 8}-bit value is cut short', offset=pos)
+        return number, wire_type, pos, pos + size, pos + size, length_at
+    length_at = pos
+    try:
+        length, pos = read_varint(buf, pos, end)
+    except Truncated:
+        raise Failure('truncated', 'the input ends inside a length', offset=length_at)
+    except Malformed:
+        raise Failure('malformed_varint', 'a length longer than 10 bytes', offset=length_at)
+    if length > end - pos:                       # WIRE-18: checked before anything is allocated
+        raise Failure('truncated', 'a length points past the end of its message', offset=length_at)
+    return number, wire_type, pos, pos + length, pos + length, length_at
+
+
+def allowed_wire_types(field):
+    """WIRE-12: the wire types a declaration allows (repeated scalars: also length-delimited)."""
+    if field.type in (FD.TYPE_STRING, FD.TYPE_BYTES, FD.TYPE_MESSAGE):
+        return {2}
+    scalar = 0 if field.type in VARINT_TYPES else 1 if field.type in FIXED64_TYPES else 5
+    return {scalar, 2} if field.label == FD.LABEL_REPEATED else {scalar}
+
+
+class Scan:
+    """Checks a message's bytes against its descriptor and records what the reader needs later.
+
+    `offsets[path]` is the offset of the tag of the last occurrence of a field, where a path is a
+    tuple of (field number, element index or None) from the top message; `unknown[path]` holds the
+    message's unknown fields, byte for byte and in the order read (WIRE-7), unknown enum values
+    included; `enums[path]` is the last value of a singular enum field that this version knows: an
+    unknown value is kept as an unknown field and does not replace it, as with closed enums, so
+    reading the canonical form again gives the same value. Offsets count from `base`, the position
+    of the message in a larger stream."""
+
+    def __init__(self, data, descriptor, max_depth=DEFAULT_DEPTH, base=0, block_limit=DEFAULT_BLOCK):
+        self.data, self.base, self.max_depth, self.block_limit = data, base, max_depth, block_limit
+        self.offsets, self.unknown, self.enums = {}, defaultdict(bytearray), {}
+        self.counts = defaultdict(int)
+        self.walk(0, len(data), descriptor, 0, ())
+
+    def fail(self, code, message, offset):
+        return Failure(code, message, offset=offset + self.base)
+
+    def walk(self, pos, end, descriptor, depth, path):
+        buf = self.data
+        while pos < end:
+            tag_at = pos
+            try:
+                number, wire_type, start, stop, pos, length_at = read_field(buf, pos, end)
+            except Failure as f:
+                raise f.shifted(self.base)
+            field = descriptor.fields_by_number.get(number)
+            if field is None:
+                self.unknown[path] += buf[tag_at:pos]
+                continue
+            if wire_type not in allowed_wire_types(field):
+                raise self.fail('invalid_wire_type', f'wire type {wire_type} for {field.full_name}', tag_at)
+            index = None
+            if field.type == FD.TYPE_MESSAGE and field.label == FD.LABEL_REPEATED:
+                index = self.counts[path, number]
+                self.counts[path, number] += 1
+            here = path + ((number, index),)
+            self.offsets[here] = tag_at
+            if descriptor.full_name == BLOCK:
+                self.block_field(field, wire_type, start, stop, path, tag_at)
+            if field.type == FD.TYPE_MESSAGE:
+                if depth + 1 > self.max_depth:
+                    raise self.fail('depth_limit', 'messages nested deeper than the limit', length_at)
+                self.walk(start, stop, field.message_type, depth + 1, here)
+            elif field.type == FD.TYPE_STRING:
+                try:
+                    bytes(buf[start:stop]).decode('utf-8')     # refuses overlong forms and surrogates
+                except UnicodeDecodeError:
+                    raise self.fail('invalid_utf8', f'{field.full_name} is not UTF-8', start)
+            elif wire_type == 2 and field.type != FD.TYPE_BYTES:
+                self.packed(start, stop, field, tag_at)
+            elif wire_type == 0:
+                value, _ = read_varint(buf, start, stop)
+                if not self.check_varint(field, value, tag_at):
+                    if field.type == FD.TYPE_ENUM and field.label != FD.LABEL_REPEATED:
+                        self.enums[here] = value - (1 << 64) if value >> 63 else value
+                    continue
+                if field.label == FD.LABEL_REPEATED:
+                    raise self.fail('invalid_value', f'unknown {field.enum_type.name} value {value}', tag_at)
+                self.unknown[path] += buf[tag_at:pos]          # WIRE-7: an unknown enum value
+
+    def block_field(self, field, wire_type, start, stop, path, tag_at):
+        """WIRE-25: a block's count, columns and tables are held to the per-block limit as they are
+        read, before anything is built for the entries."""
+        limit = self.block_limit
+        if field.name == 'count':
+            if read_varint(self.data, start, stop)[0] > limit:
+                raise self.fail('limit_exceeded', f'a block of more than {limit} check-ins', tag_at)
+            return
+        if field.label != FD.LABEL_REPEATED:
+            return
+        if wire_type == 2 and field.type not in (FD.TYPE_STRING, FD.TYPE_BYTES):
+            values = 0                                  # a packed chunk: count its varints
+            pos = start
+            while pos < stop:
+                try:
+                    pos = read_varint(self.data, pos, stop)[1]
+                except (Truncated, Malformed):
+                    break                               # reported as such by `packed`
+                values += 1
+        else:
+            values = 1
+        key = (path, field.number, 'values')
+        self.counts[key] += values
+        cap = 51 * limit if field.name == 'item_refs' else limit
+        if self.counts[key] > cap:
+            raise self.fail('limit_exceeded', f'{field.name} has more than {cap} values', tag_at)
+
+    def packed(self, pos, end, field, tag_at):
+        """WIRE-4 / WIRE-6: the elements of a packed column, each checked like a single value."""
+        size = 8 if field.type in FIXED64_TYPES else 4 if field.type in FIXED32_TYPES else 0
+        while pos < end:
+            if size:
+                if end - pos < size:
+                    raise self.fail('truncated', 'a packed fixed-size value is cut short', pos)
+                pos += size
+                continue
+            try:
+                value, after = read_varint(self.data, pos, end)
+            except Truncated:
+                raise self.fail('truncated', 'a packed varint is cut short', pos)
+            except Malformed:
+                raise self.fail('malformed_varint', 'a packed varint longer than 10 bytes', pos)
+            if self.check_varint(field, value, tag_at):
+                # A packed enum value this version does not know cannot be moved out of its column
+                # without breaking the column's length (WIRE-21), so it is refused (WIRE-24).
+                raise self.fail('invalid_value', f'unknown {field.enum_type.name} value {value}', tag_at)
+            pos = after
+
+    def check_varint(self, field, value, tag_at):
+        """WIRE-16: refuse, not truncate, values beyond a 32-bit field. True for an unknown enum value."""
+        if field.type == FD.TYPE_UINT32 and value > 0xFFFFFFFF:
+            raise self.fail('invalid_value', f'{field.full_name} is above 2^32 - 1', tag_at)
+        if field.type == FD.TYPE_SINT32 and not -(1 << 31) <= zigzag_decode(value) < (1 << 31):
+            raise self.fail('invalid_value', f'{field.full_name} is beyond 32 bits', tag_at)
+        if field.type in (FD.TYPE_INT32, FD.TYPE_ENUM):
+            signed = value - (1 << 64) if value >> 63 else value
+            if not -(1 << 31) <= signed < (1 << 31):
+                raise self.fail('invalid_value', f'{field.full_name} is beyond 32 bits', tag_at)
+            return field.type == FD.TYPE_ENUM and signed not in field.enum_type.values_by_number
+        return False
+
+    def offset(self, path):
+        """The offset of a field's tag (WIRE-16), or of the message holding it when it is absent."""
+        while path:
+            if path in self.offsets:
+                return self.offsets[path] + self.base
+            path = path[:-1]
+        return self.base
+
+    def unknown_fields(self, path):
+        return bytes(self.unknown.get(path, b''))
+
+
+def check_flat(buf):
+    """Whether bytes are a well-formed sequence of fields at one level (no schema, no nesting)."""
+    pos = 0
+    try:
+        while pos < len(buf):
+            pos = read_field(buf, pos, len(buf))[4]
+    except Failure:
+        return False
+    return True
+
+
+# ---- WIRE-8: schema-less reading, laid out as `protoc --decode_raw` prints it
+
+def escape(raw):
+    """protoc's C escaping of a string: \\n \\r \\t \\" \\' \\\\ and other non-printables in octal."""
+    named = {0x0A: '\\n', 0x0D: '\\r', 0x09: '\\t', 0x22: '\\"', 0x27: "\\'", 0x5C: '\\\\'}
+    return ''.join(named.get(b) or (chr(b) if 0x20 <= b < 0x7F else '\\%03o' % b) for b in raw)
+
+
+def decode_raw(data, max_depth=DEFAULT_DEPTH, max_nodes=DEFAULT_RAW_NODES):
+    """The text of `protoc --decode_raw` for a top-level message; errors as WIRE-9 ... WIRE-13, WIRE-26."""
+    return ''.join(RawTree(data, max_depth, max_nodes).lines(0, len(data), 0, ''))
+
+
+class RawTree:
+    """A schema-less field tree. WIRE-26: it holds at most `max_nodes` fields; the fields of a payload
+    tried as a message and then shown as bytes do not count."""
+
+    def __init__(self, data, max_depth, max_nodes):
+        self.data, self.max_depth, self.max_nodes, self.nodes = data, max_depth, max_nodes, 0
+
+    def lines(self, pos, end, depth, indent):
+        buf, lines = self.data, []
+        while pos < end:
+            tag_at = pos
+            number, wire_type, start, stop, pos, length_at = read_field(buf, pos, end)
+            self.nodes += 1
+            if self.nodes > self.max_nodes:
+                raise Failure('limit_exceeded', f'more than {self.max_nodes} fields', offset=tag_at)
+            if wire_type == 0:
+                lines.append(f'{indent}{number}: {read_varint(buf, start, stop)[0]}\n')
+            elif wire_type == 1:
+                lines.append(f'{indent}{number}: 0x{int.from_bytes(buf[start:stop], "little"):016x}\n')
+            elif wire_type == 5:
+                lines.append(f'{indent}{number}: 0x{int.from_bytes(buf[start:stop], "little"):08x}\n')
+            else:
+                nested = self.nested(start, stop, depth + 1, indent + '  ', length_at)
+                if nested is None:
+                    lines.append(f'{indent}{number}: "{escape(buf[start:stop])}"\n')
+                else:
+                    lines.append(f'{indent}{number} {{\n' + ''.join(nested) + f'{indent}}}\n')
+        return lines
+
+    def nested(self, start, stop, depth, indent, length_at):
+        """A payload's lines when it parses completely as a message, else None (shown as a string).
+
+        A payload that would be a message nested deeper than the limit is refused (WIRE-13); whether
+        it would be one is decided at that level alone, so no input is walked deeper than the limit."""
+        if start == stop:
+            return None
+        if depth > self.max_depth:
+            if check_flat(bytes(self.data[start:stop])):
+                raise Failure('depth_limit', 'messages nested deeper than the limit', offset=length_at)
+            return None
+        counted = self.nodes
+        try:
+            return self.lines(start, stop, depth, indent)
+        except Failure as failure:
+            if failure.code in ('depth_limit', 'limit_exceeded'):
+                raise
+            self.nodes = counted                        # shown as bytes: its fields do not count
+            return None
