@@ -134,3 +134,29 @@ struct FileSafetyTests {
         #expect(odd.status == 1 && odd.stderr.contains("odd number of digits"))
     }
 }
+
+@Suite("glow-tool verify on damaged files")
+struct DamagedFileTests {
+    @Test("every damaged file exits 1 with one line naming the code, never a signal")
+    func damaged() throws {
+        let sample = try Data(contentsOf: URL(fileURLWithPath: EndToEndTests.sample))
+        let folder = try FileSafetyTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var damaged: [Data] = [
+            Data(), sample.prefix(5), sample.prefix(24), sample.prefix(sample.count / 2), sample.dropLast(),
+        ]
+        for offset in [0, 9, 23, 24, 30, 500, sample.count / 2, sample.count - 30, sample.count - 1] {
+            var copy = sample
+            copy[offset] ^= 0xFF
+            damaged.append(copy)
+        }
+        damaged.append(sample + Data([0]))
+        for (index, bytes) in damaged.enumerated() {
+            let path = folder.appendingPathComponent("damaged-\(index).glow").path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let run = try EndToEndTests.run(["verify", path])
+            #expect(run.status == 1, "damaged-\(index): \(run.status)")
+            #expect(run.stderr.hasPrefix("glow-tool: error: \(path): ") && run.stderr.split(separator: "\n").count == 1)
+        }
+    }
+}

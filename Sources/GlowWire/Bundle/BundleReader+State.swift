@@ -264,7 +264,13 @@ struct ReadState {
     /// Checks what only the end of the file can show (BUNDLE-7 ... BUNDLE-9).
     mutating func finish() throws(BundleError) -> BundleSummary {
         guard let header else {
-            _ = try BundleHeader(parsing: headerBytes)  // bad_magic or truncated
+            // A file that ends inside the signature itself is cut short, not something else
+            // (BUNDLE-2); an empty file, or one whose first bytes are not the signature's, is
+            // bad_magic with its hint (BUNDLE-1).
+            let signature = headerBytes.prefix(BundleHeader.magic.count)
+            if signature.isEmpty || !BundleHeader.magic.starts(with: signature) {
+                _ = try BundleHeader(parsing: headerBytes)
+            }
             throw BundleError(
                 "truncated", .header, at: headerBytes.count, "the file ends inside the header", rule: "BUNDLE-2")
         }

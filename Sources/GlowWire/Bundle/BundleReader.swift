@@ -73,7 +73,7 @@ public struct BundleReader: Sendable {
             case .profile(let profile): data.profile = profile
             case .goal(let goal): data.put(goal)
             case .checkIns(let block): data.put(block)
-            case .other(let frame): data.putOther(frame)
+            case .other(let frame): data.keepUnknownRecord(frame)
             }
         }
         return (data, summary)

@@ -108,8 +108,8 @@ public enum BundleWriter {
 
 /// The 24-byte trailer (BUNDLE-8): uncompressed and compressed lengths (UInt64 LE), the CRC-32
 /// of the uncompressed frames (UInt32 LE), and the end signature `GLWE`.
-struct BundleTrailer: Hashable {
-    static let size = 24
+package struct BundleTrailer: Hashable {
+    package static let size = 24
     static let signature: [UInt8] = Array("GLWE".utf8)
 
     var uncompressedLength: Int

@@ -108,7 +108,7 @@ public struct DataSet: Hashable, Sendable {
         }
     }
 
-    mutating func putOther(_ frame: [UInt8]) {
+    package mutating func keepUnknownRecord(_ frame: [UInt8]) {
         others.insert(frame)
     }
 
