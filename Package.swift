@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "GlowWire", targets: ["GlowWire"]),
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
+        // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
+        // replay in the tests; not for apps.
+        .library(name: "GlowFuzzing", targets: ["GlowFuzzing"]),
     ],
     dependencies: [],
     targets: [
@@ -23,6 +26,10 @@ let package = Package(
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
+            swiftSettings: sharedSettings),
+        .target(
+            name: "GlowFuzzing",
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes", "GlowConformance"],
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel", "CZlib"], swiftSettings: sharedSettings),
@@ -41,7 +48,9 @@ let package = Package(
         .testTarget(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
-        .testTarget(name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks", "GlowFuzzing"],
+            swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample", "glow-bench"], exclude: ["Fixtures"],
             swiftSettings: sharedSettings),

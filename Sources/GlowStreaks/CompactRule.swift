@@ -69,6 +69,38 @@ struct CompactRule: Sendable {
         }
     }
 
+    /// The fewest and the most Days the rule falls on in any window of `length` consecutive Days,
+    /// whatever Day it starts on.
+    func dueBounds(inWindowsOf length: Int) -> (fewest: Int, most: Int) {
+        switch form {
+        case .daily:
+            return (length, length)
+        case .weekdays(let mask):
+            let whole = length / 7 * mask.nonzeroBitCount
+            var fewest = Int.max
+            var most = 0
+            for start in 0..<7 {
+                var part = 0
+                for offset in 0..<(length % 7) where mask & 1 << UInt8((start + offset) % 7) != 0 { part += 1 }
+                fewest = Swift.min(fewest, whole + part)
+                most = Swift.max(most, whole + part)
+            }
+            return (fewest, most)
+        case .every(let interval, _):
+            return (length / interval, (length + interval - 1) / interval)
+        case .period:
+            return (0, 0)
+        }
+    }
+
+    /// The fewest and the most Days the rule falls on in any whole calendar week (7 Days) or
+    /// month (28 to 31 Days).
+    func dueBounds(inWholePeriodsOf period: Forgiveness.Period) -> (fewest: Int, most: Int) {
+        guard period == .month else { return dueBounds(inWindowsOf: 7) }
+        let bounds = (28...31).map { dueBounds(inWindowsOf: $0) }
+        return (bounds.map(\.fewest).min()!, bounds.map(\.most).max()!)
+    }
+
     private static func floorDivide(_ a: Int, _ b: Int) -> Int {
         let q = a / b
         return a % b < 0 ? q - 1 : q

@@ -292,9 +292,12 @@ struct ForgivenessState {
 
     /// Forgives the breaking Days of `range` (the Days the rule falls on, in order) as far as the
     /// allowances go; false when some Day is left unforgiven. Once one is, only the last
-    /// period's count matters, so the periods in between are not visited.
+    /// period's count matters, so the periods in between are not visited; and when every whole
+    /// period must (or can never) break, that is decided from the rule's bounds once, so a gap
+    /// of millennia costs a few periods, never one step per week.
     mutating func forgiveAll(in range: ClosedRange<Day>, rule: CompactRule) -> Bool {
         guard let allowance else { return false }
+        let (fewest, most) = rule.dueBounds(inWholePeriodsOf: period)
         var first = range.lowerBound
         var brokeAny = false
         while true {
@@ -303,6 +306,14 @@ struct ForgivenessState {
             if bounds.lowerBound != current {
                 current = bounds.lowerBound
                 used = 0
+                // A whole period that ends before the range does: its fate follows the bounds.
+                let whole = first == bounds.lowerBound && last < range.upperBound
+                if whole, fewest > allowance { brokeAny = true }
+                if whole, most <= allowance || brokeAny {
+                    let final = Self.bounds(of: range.upperBound, period, weekStart: weekStart)
+                    first = final.lowerBound
+                    continue
+                }
             }
             let due = rule.count(from: first, through: last)
             if due > allowance - used {

@@ -210,7 +210,8 @@ public struct CheckIn: Hashable, Sendable {
 
     /// Whether a note fits MODEL-36: at most 500 characters.
     package static func isValidNote(_ note: String) -> Bool {
-        note.utf8.count <= GoalRules.noteLimit || note.count <= GoalRules.noteLimit
+        note.utf8.count <= GoalRules.noteLimit
+            || GoalRules.length(note, upTo: GoalRules.noteLimit) <= GoalRules.noteLimit
     }
 
     /// Records a tap for `goal` at `instant`, into `existing` (this goal's entry for the same

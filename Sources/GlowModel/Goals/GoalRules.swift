@@ -7,13 +7,33 @@ enum GoalRules {
     static let itemLimit = 50
     static let tallyLimit = 10_000
 
+    /// `text` without white space at either end; only the ends are visited.
     static func trimmed(_ text: String) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    /// The number of characters (grapheme clusters) of `text`, counted only up to `limit + 1`:
+    /// a length check costs what the limit allows, however long the text (MODEL-19).
+    static func length(_ text: String, upTo limit: Int) -> Int {
+        var count = 0
+        for _ in text {
+            count += 1
+            if count > limit { break }
+        }
+        return count
+    }
+
+    /// `N characters`, or `more than LIMIT characters` when counting stopped at the limit.
+    static func describe(length: Int, limit: Int) -> String {
+        length > limit ? "more than \(limit) characters" : "\(length) characters"
     }
 
     /// Whether `text` is exactly one emoji character (a single grapheme that presents as emoji).
     static func isSingleEmoji(_ text: String) -> Bool {
-        guard text.count == 1, let character = text.first else { return false }
+        guard length(text, upTo: 1) == 1, let character = text.first else { return false }
         let scalars = character.unicodeScalars
         return scalars.contains { $0.properties.isEmojiPresentation }
             || (scalars.contains { $0.properties.isEmoji } && scalars.contains { $0.value == 0xFE0F })
@@ -27,16 +47,20 @@ enum GoalRules {
         let title = trimmed(title)
         if title.isEmpty {
             issues.append(DraftIssue("title", .titleEmpty, "give the goal a title"))
-        } else if title.count > titleLimit {
+        } else if case let count = length(title, upTo: titleLimit), count > titleLimit {
             issues.append(
-                DraftIssue("title", .titleTooLong, "the title has \(title.count) characters; at most \(titleLimit)"))
+                DraftIssue(
+                    "title", .titleTooLong,
+                    "the title has \(describe(length: count, limit: titleLimit)); at most \(titleLimit)"))
         }
         if let emoji, !isSingleEmoji(emoji) {
             issues.append(DraftIssue("emoji", .emojiInvalid, "choose exactly one emoji"))
         }
-        if let note, note.count > noteLimit {
+        if let note, case let count = length(note, upTo: noteLimit), count > noteLimit {
             issues.append(
-                DraftIssue("note", .noteTooLong, "the note has \(note.count) characters; at most \(noteLimit)"))
+                DraftIssue(
+                    "note", .noteTooLong,
+                    "the note has \(describe(length: count, limit: noteLimit)); at most \(noteLimit)"))
         }
         issues += kindIssues(kind, startDay: startDay, today: today)
         if let scheduleRule {
@@ -59,8 +83,13 @@ enum GoalRules {
     }
 
     private static func unitIssues(_ unit: String) -> [DraftIssue] {
-        unit.count > unitLimit
-            ? [DraftIssue("kind.unit", .unitTooLong, "the unit has \(unit.count) characters; at most \(unitLimit)")]
+        length(unit, upTo: unitLimit) > unitLimit
+            ? [
+                DraftIssue(
+                    "kind.unit", .unitTooLong,
+                    "the unit has \(describe(length: length(unit, upTo: unitLimit), limit: unitLimit)); at most \(unitLimit)"
+                )
+            ]
             : []
     }
 
@@ -77,7 +106,7 @@ enum GoalRules {
             var seen = Set<SubgoalItemID>()
             for (index, item) in config.items.enumerated() {
                 let itemTitle = trimmed(item.title)
-                if itemTitle.isEmpty || itemTitle.count > titleLimit {
+                if itemTitle.isEmpty || length(itemTitle, upTo: titleLimit) > titleLimit {
                     issues.append(
                         DraftIssue(
                             "kind.items[\(index)].title", .itemTitleInvalid,

@@ -43,7 +43,7 @@ public struct Profile: Hashable, Sendable, Identifiable {
         self.boundary = boundary
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
-        guard (1...50).contains(self.displayName.count) else {
+        guard (1...50).contains(GoalRules.length(self.displayName, upTo: 50)) else {
             throw ModelError(
                 .invalidProfile, "the display name needs 1...50 characters", path: "displayName", rule: "MODEL-37")
         }

@@ -19,8 +19,10 @@ struct RandomHistory {
         func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         func chance(_ percent: Int) -> Bool { below(100) < percent }
         let start = try! Day(iso: "2024-01-01").adding(days: below(366))
-        let long = chance(10)
-        today = start.advanced(by: below(long ? 420 : 90) - 6)
+        // Mostly short histories; some long ones, and some spanning years with a sparse history,
+        // whose long runs of empty Days the evaluator counts rather than visits.
+        let span = [90, 90, 90, 90, 90, 420, 1500, 4000][below(8)]
+        today = start.advanced(by: below(span) - 6)
         weekStart = Weekday.allCases[below(7)]
         let kind = Self.kind(&random, start: start)
         var schedule: Schedule? = nil
@@ -42,7 +44,7 @@ struct RandomHistory {
             if chance(30) { archive[archive.count - 1] = ArchivePeriod(from: archive[archive.count - 1].from) }
         }
         var forgiveness: Forgiveness? = nil
-        if kind.isRecurring && chance(40) {
+        if kind.isRecurring && chance(50) {
             forgiveness =
                 chance(50)
                 ? Forgiveness(allowance: 1 + below(3), period: .week)
@@ -100,8 +102,19 @@ struct RandomHistory {
         func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         var result: [CheckIn] = []
         let span = Swift.max(1, goal.startDay.days(to: today) + 12)
-        let density = 20 + below(80)
-        for offset in -4..<span where below(100) < density {
+        // Long histories come in bursts of a few Days apart by long gaps, so streaks meet gaps.
+        var offsets: [Int] = []
+        if span > 500 {
+            for _ in 0..<(1 + below(6)) {
+                let first = below(span) - 4
+                offsets += (first..<(first + 1 + below(12))).filter { $0 < span }
+            }
+            offsets.sort()
+        } else {
+            let density = 20 + below(80)
+            offsets = (-4..<span).filter { _ in below(100) < density }
+        }
+        for offset in offsets {
             let zone = zones[below(zones.count)]
             let dayStart = [0, 180, 300][below(3)]
             let boundary = try! DayBoundary(timeZone: zone, dayStartMinutes: dayStart)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets with the fuzzer and address sanitizers and runs one of them.
+#
+#   FuzzTesting/run.sh TARGET [libFuzzer options...]      e.g. run.sh records -runs=10000000
+#   FuzzTesting/run.sh all -max_total_time=20              every target for 20 seconds (CI)
+#
+# TARGET is one of: records raw bundle dataset-json color framing hostile-block. Seeds come from
+# Spec/ (seeds.py); new inputs go to .corpus/TARGET, crashes to .artifacts/TARGET (copy each into
+# Regressions/TARGET/ so swift test replays it forever).
+set -euo pipefail
+cd "$(dirname "$0")"
+declare -A products=(
+    [records]=FuzzRecords [raw]=FuzzRaw [bundle]=FuzzBundle [dataset-json]=FuzzDataSetJSON
+    [color]=FuzzColor [framing]=FuzzFraming [hostile-block]=FuzzHostileBlock
+)
+target=${1:?usage: run.sh TARGET|all [libFuzzer options]}
+shift
+swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >/dev/null
+python3 seeds.py
+names=("$target")
+[[ $target == all ]] && names=(records raw bundle dataset-json color framing hostile-block)
+for name in "${names[@]}"; do
+    product=${products[$name]:?unknown target $name}
+    mkdir -p ".corpus/$name" ".artifacts/$name"
+    echo "== $name"
+    ".build/release/$product" ".corpus/$name" "Regressions/$name" -dict=varints.dict -timeout=10 \
+        -rss_limit_mb=2048 -artifact_prefix=".artifacts/$name/" -print_final_stats=1 "$@"
+done

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Writes the seed inputs of every fuzz target from Spec/corpus and Spec/examples into
+FuzzTesting/.corpus/<target>/ (generated, not committed). Run from the repository root or from
+FuzzTesting/:
+
+    python3 FuzzTesting/seeds.py
+"""
+import glob
+import hashlib
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SPEC = os.path.join(ROOT, "Spec")
+# The records harness picks its decoder with the first byte (GlowFuzzing/Harness.swift).
+RECORDS = {"Goal": 0, "Profile": 1, "CheckIn": 2, "CheckInBlock": 3, "GoalDraft": 4, "GoalTemplate": 5,
+           "Interest": 6, "DayBoundary": 7}
+
+
+def write(target, data):
+    folder = os.path.join(HERE, ".corpus", target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, hashlib.sha1(data).hexdigest()), "wb") as out:
+        out.write(data)
+
+
+def cases(area):
+    for path in sorted(glob.glob(os.path.join(SPEC, "corpus", area, "*.json"))):
+        document = json.load(open(path))
+        for case in document["cases"]:
+            yield document["operation"], case
+
+
+def main():
+    for operation, case in cases("wire"):
+        data = bytes.fromhex(case["input"].get("hex", "")) if "hex" in case["input"] else b""
+        if operation == "wire.decode" and case["input"]["message"] in RECORDS:
+            write("records", bytes([RECORDS[case["input"]["message"]]]) + data)
+            write("hostile-block", data)
+        write("raw", data)
+    for path in glob.glob(os.path.join(SPEC, "corpus", "bundle", "files", "*.glow")):
+        write("bundle", open(path, "rb").read())
+    write("bundle", open(os.path.join(SPEC, "examples", "sample.glow"), "rb").read())
+    for operation, case in cases("bundle"):
+        for data_set in case["input"].get("sets", []) + [case["input"].get("destination")]:
+            if data_set:
+                write("dataset-json", json.dumps(data_set).encode())
+    for operation, case in cases("model"):
+        if operation == "json.decode":
+            write("dataset-json", json.dumps({"goals": [], "checkIns": []}).encode())
+    for operation, case in cases("themes"):
+        for key in ("text", "foreground", "background", "color"):
+            if isinstance(case["input"].get(key), str):
+                write("color", case["input"][key].encode())
+    for operation, case in list(cases("streaks"))[:40]:
+        body = json.dumps({"id": "streaks/" + case["id"], "area": "streaks", "operation": operation,
+                           "input": case["input"]}).encode()
+        write("framing", struct.pack("<I", len(body)) + body)
+
+
+if __name__ == "__main__":
+    main()
