@@ -16,7 +16,7 @@ extension GoalEvaluation {
         var progress: Int64 = 0
         var checked = Set<SubgoalItemID>()
         var completedOn: Day? = nil
-        var progressAt: [Int64] = []
+        var progressAt: [Int64?] = []
         progressAt.reserveCapacity(entries.count)
         for index in 0..<entries.count {
             switch (goal.kind, entries.logs[index]) {
@@ -31,7 +31,10 @@ extension GoalEvaluation {
                 let (sum, overflow) = progress.addingReportingOverflow(amount.thousandths)
                 progress = overflow ? (amount.thousandths > 0 ? .max : .min) : sum
             default:
-                break  // a log that does not fit adds nothing (STREAK-8)
+                // A log that does not fit adds nothing, and its Day is as one without an entry
+                // (STREAK-8, STREAK-13).
+                progressAt.append(nil)
+                continue
             }
             if progress >= target {
                 completedOn = completedOn ?? entries.days[index]
@@ -43,8 +46,8 @@ extension GoalEvaluation {
         entryStatuses = entries.days.indices.map { index in
             let day = entries.days[index]
             if let completedOn, day >= completedOn { return day == completedOn ? .done : .notDue }
-            guard progressAt[index] > 0 else { return .notDue }
-            return .partial(thousandths: Int(Swift.min(999, DayOutcome.thousandths(progressAt[index], of: target))))
+            guard let progress = progressAt[index], progress > 0 else { return .notDue }
+            return .partial(thousandths: Int(Swift.min(999, DayOutcome.thousandths(progress, of: target))))
         }
         let thousandths = DayOutcome.thousandths(Swift.max(0, progress), of: target)
         completion = Completion(

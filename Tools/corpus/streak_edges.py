@@ -188,6 +188,18 @@ CASES = [
           "longest": {"length": 1, "start": "2025-06-02", "end": "2025-06-02"}, "milestones": [],
           "consistency": consistency(c(1, 2), c(1, 2), c(1, 2), c(1, 2)),
           "completion": None, "onToday": True, "statuses": ["done", "missed", "pending"]}),
+    # STREAK-13 with STREAK-8: a one-off goal's Day whose only entry does not fit (a tally on a
+    # progress goal) is as a Day without an entry: notDue, although earlier progress stands.
+    case("edges-014", "a one-off Day whose entry does not fit has no status of its own",
+         ["STREAK-8", "STREAK-13"],
+         {"kind": {"type": "progress", "target": "10", "unit": "km"}, "startDay": "2025-03-01"},
+         [{"day": "2025-03-02", "log": {"type": "amount", "amount": "4"}},
+          {"day": "2025-03-03", "log": {"type": "tally", "count": 3}}],
+         "2025-03-04", ("2025-03-02", "2025-03-04"),
+         {"today": "2025-03-04", "current": None, "longest": None, "milestones": [],
+          "consistency": NO_CONSISTENCY,
+          "completion": {"done": False, "doneOn": None, "thousandths": 400, "daysLeft": None},
+          "onToday": True, "statuses": ["partial:400", "notDue", "pending"]}),
 ]
 
 

@@ -103,6 +103,16 @@ def main():
     cases.append(case("limits-011", "nested fields count toward the tree's limit: the inner second field fails",
                       ["WIRE-26"], nested, code="limit_exceeded", offset=2 + len(field_varint(1, 1)),
                       limits={"maxRawNodes": 2}, operation="raw"))
+    # WIRE-27: mappings the schema leaves open.
+    single_false = (field_bytes(1, uuid_bytes(GOAL)) + field_bytes(2, b"Read a book") + field_varint(5, 0)
+                    + field_sint(13, DAY_2025_01_01))
+    single_true = (field_bytes(1, uuid_bytes(GOAL)) + field_bytes(2, b"Read a book") + field_varint(5, 1)
+                   + field_sint(13, DAY_2025_01_01))
+    cases.append(case("limits-012", "a bool kind member present as false still selects its kind, written true",
+                      ["WIRE-27"], single_false, message="Goal", canonical=single_true))
+    empty_block = field_bytes(1, uuid_bytes(GOAL)) + field_sint(3, DAY_2025_01_01)
+    cases.append(case("limits-013", "an empty block's first_day is ignored and not written again",
+                      ["WIRE-27", "WIRE-20"], empty_block, canonical=field_bytes(1, uuid_bytes(GOAL))))
     for entry in cases:
         if entry["input"].get("message") is None:
             entry["operation"] = "wire.decodeRaw"

@@ -39,6 +39,25 @@ extension WireReader {
         return Int(value)
     }
 
+    /// An enum field (WIRE-7): the case `known` names for the number, or nil, the number then kept
+    /// in `open` so it is written back in its field's place (proto3 enums are open). The last
+    /// value given wins, known or not (WIRE-6). A number that is not an `int32` is refused.
+    package mutating func readEnum<T>(
+        _ field: Field, open: inout [UInt32: UInt64], _ known: (UInt64) -> T?
+    ) throws(WireError) -> T? {
+        let raw = try readUInt(field)
+        // int32 values: 0 ... 2^31 - 1, and negatives sign-extended to 64 bits.
+        guard raw <= UInt64(Int32.max) || raw >= UInt64(bitPattern: Int64(Int32.min)) else {
+            throw WireError(.invalidValue, at: field.start, "enum value \(raw) is not an int32", rule: "WIRE-16")
+        }
+        if let value = known(raw) {
+            open[field.number] = nil
+            return value
+        }
+        open[field.number] = raw
+        return nil
+    }
+
     package mutating func readSInt(_ field: Field) throws(WireError) -> Int64 {
         unzigzag(try readUInt(field))
     }

@@ -35,6 +35,16 @@ package struct WireWriter: Sendable {
         varint(value)
     }
 
+    /// An enum field: the model's case number, or, while the model holds the field's default, a
+    /// number read earlier that this version names no case for (WIRE-7, proto3's open enums).
+    package mutating func enumeration(_ field: UInt32, _ number: UInt64, open: [UInt32: UInt64]) {
+        if number == 0, let kept = open[field] {
+            presentUInt(field, kept)
+        } else {
+            uint(field, number)
+        }
+    }
+
     package mutating func sint(_ field: UInt32, _ value: Int64) {
         guard value != 0 else { return }
         tag(field, .varint)

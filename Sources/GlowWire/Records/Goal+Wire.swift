@@ -27,7 +27,7 @@ extension Goal: WireRecord {
             }
         }
         if let forgiveness { writer.message(16) { forgiveness.encodeFields(to: &$0) } }
-        writer.uint(17, visibility.wireNumber)
+        writer.enumeration(17, visibility.wireNumber, open: unknownFields.enumValues)
         if let templateID { writer.bytes(18, templateID.bytes) }
         writer.sint(19, createdAt.millisecondsSince1970)
         writer.sint(20, modifiedAt.millisecondsSince1970)
@@ -53,6 +53,7 @@ extension Goal: WireRecord {
         var modifiedAt = Instant.epoch
         var deleted = false
         var unknown: [UInt8] = []
+        var openEnums: [UInt32: UInt64] = [:]
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             if try goalKinds.decode(f, from: &r, into: &kind) { return true }
             switch f.number {
@@ -72,9 +73,7 @@ extension Goal: WireRecord {
                     try r.nested { (a: inout WireReader) throws(WireError) in try ArchivePeriod.decode(from: &a) })
             case 16:
                 forgiveness = try Forgiveness.merging(forgiveness, f, from: &r)
-            case 17:
-                guard let value = Visibility(wireNumber: try r.readUInt(f)) else { return false }
-                visibility = value
+            case 17: visibility = try r.readEnum(f, open: &openEnums, Visibility.init(wireNumber:)) ?? .private
             case 18: templateID = try r.readID(f)
             case 19: createdAt = try r.readInstant(f)
             case 20: modifiedAt = try r.readInstant(f)
@@ -95,6 +94,7 @@ extension Goal: WireRecord {
                 createdAt: createdAt, modifiedAt: modifiedAt, deleted: deleted)
         }
         goal.unknownFields = UnknownFields(bytes: unknown)
+        goal.unknownFields.enumValues = openEnums
         return goal
     }
 }
@@ -139,7 +139,7 @@ extension ArchivePeriod {
 extension Forgiveness {
     func encodeFields(to writer: inout WireWriter) {
         writer.uint(1, UInt64(allowance))
-        writer.uint(2, period == .month ? 1 : 0)
+        writer.enumeration(2, period == .month ? 1 : 0, open: unknownFields.enumValues)
         writer.raw(unknownFields.bytes)
     }
 
@@ -154,19 +154,24 @@ extension Forgiveness {
     }
 
     mutating func decodeFields(from reader: inout WireReader) throws(WireError) {
-        try reader.forEachField(unknown: &unknownFields.bytes) { (r, f) throws(WireError) in
+        // Read into locals: the unknown bytes and the open enum values are both in unknownFields.
+        var unknown = unknownFields.bytes
+        var openEnums = unknownFields.enumValues
+        var allowance = self.allowance
+        var period = self.period
+        try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             switch f.number {
             case 1: allowance = try r.readUInt32(f)
             case 2:
-                switch try r.readUInt(f) {
-                case 0: period = .week
-                case 1: period = .month
-                default: return false
-                }
+                period = try r.readEnum(f, open: &openEnums) { $0 == 0 ? .week : $0 == 1 ? .month : nil } ?? .week
             default: return false
             }
             return true
         }
+        self.allowance = allowance
+        self.period = period
+        unknownFields.bytes = unknown
+        unknownFields.enumValues = openEnums
     }
 }
 

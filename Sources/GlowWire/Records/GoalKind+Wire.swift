@@ -27,7 +27,7 @@ struct KindFields {
                 w.string(1, config.unit)
                 if let target = config.target {
                     w.message(2) { t in
-                        t.uint(1, target.comparison == .atMost ? 1 : 0)
+                        t.enumeration(1, target.comparison == .atMost ? 1 : 0, open: target.unknownFields.enumValues)
                         t.sint(2, target.amount.thousandths)
                         t.raw(target.unknownFields.bytes)
                     }
@@ -119,22 +119,31 @@ struct KindFields {
                     case 1: config.unit = try r.readString(f)
                     case 2:
                         var target = config.target ?? ValueTarget(comparison: .atLeast, amount: .zero)
+                        // Locals: the unknown bytes and the open enum values both live in the
+                        // target's unknownFields.
+                        var unknown = target.unknownFields.bytes
+                        var openEnums = target.unknownFields.enumValues
+                        var comparison = target.comparison
+                        var amount = target.amount
                         try r.expect(f, .lengthDelimited)
                         try r.nested { (t: inout WireReader) throws(WireError) in
-                            try t.forEachField(unknown: &target.unknownFields.bytes) { (t, g) throws(WireError) in
+                            try t.forEachField(unknown: &unknown) { (t, g) throws(WireError) in
                                 switch g.number {
                                 case 1:
-                                    switch try t.readUInt(g) {
-                                    case 0: target.comparison = .atLeast
-                                    case 1: target.comparison = .atMost
-                                    default: return false  // an unknown enum value stays an unknown field
-                                    }
-                                case 2: target.amount = try t.readAmount(g)
+                                    comparison =
+                                        try t.readEnum(g, open: &openEnums) {
+                                            $0 == 0 ? .atLeast : $0 == 1 ? .atMost : nil
+                                        } ?? .atLeast
+                                case 2: amount = try t.readAmount(g)
                                 default: return false
                                 }
                                 return true
                             }
                         }
+                        target.comparison = comparison
+                        target.amount = amount
+                        target.unknownFields.bytes = unknown
+                        target.unknownFields.enumValues = openEnums
                         config.target = target
                     default: return false
                     }

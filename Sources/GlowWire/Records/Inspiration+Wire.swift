@@ -13,7 +13,7 @@ extension GoalDraft: WireRecord {
         if let startDay { writer.presentSInt(16, Int64(startDay.daysSince1970)) }
         if let endDay { writer.presentSInt(17, Int64(endDay.daysSince1970)) }
         if let forgiveness { writer.message(18) { forgiveness.encodeFields(to: &$0) } }
-        writer.uint(19, visibility.wireNumber)
+        writer.enumeration(19, visibility.wireNumber, open: unknownFields.enumValues)
         if let templateID { writer.bytes(20, templateID.bytes) }
         writer.raw(unknownFields.bytes)
     }
@@ -24,6 +24,7 @@ extension GoalDraft: WireRecord {
         var kind: GoalKind?
         var schedule: ScheduleRule?
         var unknown: [UInt8] = []
+        var openEnums: [UInt32: UInt64] = [:]
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             if try draftKinds.decode(f, from: &r, into: &kind) { return true }
             if try draftRules.decode(f, from: &r, into: &schedule) { return true }
@@ -36,8 +37,7 @@ extension GoalDraft: WireRecord {
             case 18:
                 draft.forgiveness = try Forgiveness.merging(draft.forgiveness, f, from: &r)
             case 19:
-                guard let value = Visibility(wireNumber: try r.readUInt(f)) else { return false }
-                draft.visibility = value
+                draft.visibility = try r.readEnum(f, open: &openEnums, Visibility.init(wireNumber:)) ?? .private
             case 20: draft.templateID = try r.readID(f)
             default: return false
             }
@@ -49,6 +49,7 @@ extension GoalDraft: WireRecord {
         draft.kind = kind
         draft.schedule = schedule
         draft.unknownFields = UnknownFields(bytes: unknown)
+        draft.unknownFields.enumValues = openEnums
         return draft
     }
 }

@@ -65,6 +65,7 @@ extension DayBoundary: WireRecord {
         var dayStartMinutes = 0
         var weekStart = Weekday.monday
         var unknown: [UInt8] = []
+        var openEnums: [UInt32: UInt64] = [:]
 
         mutating func decode(from reader: inout WireReader) throws(WireError) {
             try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
@@ -72,9 +73,9 @@ extension DayBoundary: WireRecord {
                 case 1: timeZone = try r.readString(f)
                 case 2: dayStartMinutes = try r.readUInt32(f)
                 case 3:
-                    let number = try r.readUInt(f)
-                    guard number < 7, let day = Weekday(isoNumber: Int(number) + 1) else { return false }
-                    weekStart = day
+                    weekStart =
+                        try r.readEnum(f, open: &openEnums) { $0 < 7 ? Weekday(isoNumber: Int($0) + 1) : nil }
+                        ?? .monday
                 default: return false
                 }
                 return true
@@ -85,6 +86,7 @@ extension DayBoundary: WireRecord {
             var boundary = try DayBoundary(
                 timeZone: try TimeZoneID(timeZone), dayStartMinutes: dayStartMinutes, weekStart: weekStart)
             boundary.unknownFields = UnknownFields(bytes: unknown)
+            boundary.unknownFields.enumValues = openEnums
             return boundary
         }
     }
@@ -92,7 +94,7 @@ extension DayBoundary: WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
         writer.string(1, timeZone.identifier)
         writer.uint(2, UInt64(dayStartMinutes))
-        writer.uint(3, UInt64(weekStart.isoNumber - 1))
+        writer.enumeration(3, UInt64(weekStart.isoNumber - 1), open: unknownFields.enumValues)
         writer.raw(unknownFields.bytes)
     }
 

@@ -316,6 +316,7 @@ struct ReferenceEvaluator {
         let last = Swift.min(today, goal.endDay ?? today)
         while goal.startDay <= today && day <= last {
             if let log = entry(day) {
+                var fits = true
                 switch (goal.kind, log) {
                 case (.single, .done): progress = 1
                 case (.subgoals(let config), .items(let items)):
@@ -325,14 +326,14 @@ struct ReferenceEvaluator {
                     // STREAK-6: saturating sum.
                     let (sum, overflow) = progress.addingReportingOverflow(amount.thousandths)
                     progress = overflow ? (amount.thousandths > 0 ? Int64.max : Int64.min) : sum
-                default: break  // STREAK-8
+                default: fits = false  // STREAK-8, STREAK-13: as a Day without an entry
                 }
                 if progress >= target {
                     if completedOn == nil { completedOn = day }
                 } else {
                     completedOn = nil
                 }
-                dayProgress[day] = progress
+                if fits { dayProgress[day] = progress }
             }
             if day == Day.max { break }
             day = day.advanced(by: 1)
