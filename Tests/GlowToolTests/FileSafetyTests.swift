@@ -160,3 +160,17 @@ struct DamagedFileTests {
         }
     }
 }
+
+@Suite("glow-tool and unknown time zones")
+struct UnknownZoneTests {
+    @Test("a profile whose zone this system does not know: stats computes in UTC and says so")
+    func unknownProfileZone() throws {
+        let converted = try EndToEndTests.run(["convert", EndToEndTests.sample, "-", "--to", "json"])
+        var text = String(decoding: converted.output, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"Europe/London\"", with: "\"Mars/Olympus_Mons\"")
+        let run = try EndToEndTests.run(["stats", "-", "--day", "2026-11-28"], stdin: Data(text.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: this device does not know the time zone \"Mars/Olympus_Mons\""))
+        #expect(run.stdout.contains("Meditate for 10 minutes"))
+    }
+}

@@ -104,6 +104,9 @@ enum Commands {
         case .stats(let input, let day, let json):
             let data = try Files.dataSet(input)
             let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
+            if let warning = boundary.warning {
+                FileHandle.standardError.write(Data("glow-tool: warning: \(warning)\n".utf8))
+            }
             let today: Day
             if let day {
                 do { today = try Day(iso: day) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
