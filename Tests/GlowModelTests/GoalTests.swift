@@ -177,3 +177,56 @@ struct CheckInTests {
         #expect(try Instant(rfc3339: instant.description) == instant)
     }
 }
+
+@Suite("Values at the edges")
+struct EdgeValueTests {
+    @Test("instants outside years 1...9999 cannot be built, and arithmetic leaving them throws")
+    func instants() throws {
+        #expect(throws: ModelError.self) { try Instant(millisecondsSince1970: Instant.max.millisecondsSince1970 + 1) }
+        #expect(throws: ModelError.self) { try Instant(millisecondsSince1970: Instant.min.millisecondsSince1970 - 1) }
+        #expect(throws: ModelError.self) { try Instant.max.adding(milliseconds: 1) }
+        #expect(throws: ModelError.self) { try Instant.min.adding(milliseconds: Int64.min) }
+        #expect(try Instant.max.adding(milliseconds: -1).millisecondsSince1970 == Instant.max.millisecondsSince1970 - 1)
+    }
+
+    @Test("tallies stay within 0...2^32-1 and taps saturate there")
+    func tallies() throws {
+        let goal = try Goal(
+            id: GoalID(high: 1, low: 1), title: "Count", kind: .tally(TallyConfig(dailyTarget: 8, unit: "x")),
+            schedule: Schedule(.daily, from: Day(iso: "2025-01-01")), startDay: Day(iso: "2025-01-01"),
+            createdAt: .epoch, modifiedAt: .epoch)
+        let day = try Day(iso: "2025-01-02")
+        let device = DeviceID(high: 0, low: 1)
+        let at = try Instant(rfc3339: "2025-01-02T10:00:00Z")
+        var entry = try CheckIn.record(.count(Int.max), for: goal, on: day, at: at, timeZone: .utc, deviceID: device)
+        #expect(entry.log == .tally(CheckIn.tallyLimit))
+        entry = try CheckIn.record(
+            .count(5), for: goal, on: day, at: at, timeZone: .utc, deviceID: device, existing: entry)
+        #expect(entry.log == .tally(CheckIn.tallyLimit))
+        entry = try CheckIn.record(
+            .count(Int.min), for: goal, on: day, at: at, timeZone: .utc, deviceID: device, existing: entry)
+        #expect(entry.log == .tally(0))
+        #expect(throws: ModelError.self) {
+            try CheckIn(
+                goalID: goal.id, day: day, log: .tally(CheckIn.tallyLimit + 1), firstRecordedAt: at, lastRecordedAt: at,
+                timeZone: .utc, deviceID: device, modifiedAt: at)
+        }
+    }
+
+    @Test("an edit that breaks a rule changes nothing")
+    func edits() throws {
+        var goal = try Goal(
+            id: GoalID(high: 1, low: 1), title: "Read", kind: .streak,
+            schedule: Schedule(.daily, from: Day(iso: "2025-01-01")), startDay: Day(iso: "2025-01-01"),
+            createdAt: .epoch, modifiedAt: .epoch)
+        let before = goal
+        #expect(throws: ModelError.self) { try goal.edit(at: .epoch) { $0.title = "   " } }
+        #expect(throws: ModelError.self) {
+            try goal.edit(at: .epoch) { $0.kind = .tally(TallyConfig(dailyTarget: 0, unit: "x")) }
+        }
+        #expect(goal == before)
+        let later = try Instant(rfc3339: "2025-02-01T00:00:00Z")
+        try goal.edit(at: later) { $0.title = "Read more" }
+        #expect(goal.title == "Read more" && goal.modifiedAt == later && goal.createdAt == .epoch)
+    }
+}

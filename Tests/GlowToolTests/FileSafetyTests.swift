@@ -174,3 +174,31 @@ struct UnknownZoneTests {
         #expect(run.stdout.contains("Meditate for 10 minutes"))
     }
 }
+
+@Suite("glow-tool at the edges of time and size")
+struct EdgeInputTests {
+    @Test("stats about 9999-12-31 answers at once")
+    func lastDay() throws {
+        let run = try EndToEndTests.run(["stats", EndToEndTests.sample, "--day", "9999-12-31"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("9999-12-31"))
+    }
+
+    @Test("a sparse 3 GB file is refused by its size before a byte is read")
+    func sparseFile() throws {
+        let folder = try FileSafetyTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("huge.json").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("{".utf8)))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 3 << 30)
+        try handle.close()
+        for arguments in [
+            ["export", path, "-o", folder.appendingPathComponent("out.glow").path], ["decode-raw", path],
+        ] {
+            let run = try EndToEndTests.run(arguments)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("is 3221225472 bytes"), "\(run.stderr)")
+        }
+    }
+}
