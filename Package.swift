@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "GlowModel", targets: ["GlowModel"]),
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
         .library(name: "GlowWire", targets: ["GlowWire"]),
+        .library(name: "GlowBundle", targets: ["GlowBundle"]),
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
@@ -25,37 +26,40 @@ let package = Package(
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
         .target(
-            name: "GlowConformance", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes"],
+            name: "GlowConformance",
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes", "GlowConformance"],
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowConformance"],
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "GlowWire", dependencies: ["GlowModel", "CZlib"], swiftSettings: sharedSettings),
+        .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .target(name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "CZlib"], swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-tool", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowThemes", "GlowConformance"],
+            name: "glow-tool",
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowConformance"],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-bench", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "CZlib"],
+            name: "glow-bench", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle"],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-sample", dependencies: ["GlowModel", "GlowWire"], path: "Tools/glow-sample",
+            name: "glow-sample", dependencies: ["GlowModel", "GlowWire", "GlowBundle"], path: "Tools/glow-sample",
             swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowWireTests", dependencies: ["GlowWire", "GlowStreaks", "GlowFuzzing"],
+            name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample", "glow-bench"], exclude: ["Fixtures"],
             swiftSettings: sharedSettings),
         .testTarget(
-            name: "ConformanceTests", dependencies: ["GlowModel", "GlowWire", "GlowConformance"],
+            name: "ConformanceTests", dependencies: ["GlowModel", "GlowWire", "GlowBundle", "GlowConformance"],
             swiftSettings: sharedSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import GlowBundle
 import GlowModel
 import GlowThemes
 import GlowWire
@@ -64,7 +65,8 @@ package enum Conformance {
             ])
         case let error as BundleError:
             return .object([
-                "code": .string(error.code), "section": .string(error.section.rawValue), "offset": .int(error.offset),
+                "code": .string(error.code.description), "section": .string(error.section.rawValue),
+                "offset": .int(error.offset),
                 "message": .string(error.message),
             ])
         case let error as ThemeError:

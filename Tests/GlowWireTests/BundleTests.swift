@@ -1,4 +1,5 @@
 import Foundation
+import GlowBundle
 import GlowModel
 import GlowStreaks
 import GlowWire
@@ -59,7 +60,7 @@ struct BundleTests {
             _ = try BundleReader(limits: limits).verify(bytes)
             return nil
         } catch {
-            return error.code
+            return error.code.description
         }
     }
 
@@ -109,7 +110,7 @@ struct BundleTests {
             _ = try BundleReader().verify(bytes)
             Issue.record("accepted garbage")
         } catch {
-            #expect(error.code == "bad_magic")
+            #expect(error.code == .badMagic)
             #expect(error.message.contains(hint), "\(error.message)")
         }
     }
@@ -142,7 +143,7 @@ struct BundleTests {
             _ = try BundleReader().importing(bytes, into: Samples.dataSet)
             Issue.record("imported another person's data")
         } catch {
-            #expect(error.code == "user_mismatch")
+            #expect(error.code == .userMismatch)
         }
     }
 
@@ -160,7 +161,7 @@ struct BundleTests {
             _ = try BundleReader(limits: limits).verify(bytes)
             Issue.record("read past the limit")
         } catch {
-            #expect(error.code == "limit_exceeded")
+            #expect(error.code == .limitExceeded)
             #expect(error.offset == 200)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GlowBundle
 import GlowModel
 import GlowWire
 import Testing
@@ -48,7 +49,7 @@ struct DamageTests {
                 // The empty file is bad_magic; a cut inside the header, the stream, a frame or the
                 // trailer is truncated (BUNDLE-2, BUNDLE-5, BUNDLE-7, BUNDLE-8).
                 #expect(
-                    error.code == "truncated" || (length == 0 && error.code == "bad_magic"),
+                    error.code == .truncated || (length == 0 && error.code == .badMagic),
                     "cut at \(length): \(error)")
             }
         }
@@ -75,7 +76,7 @@ struct DamageTests {
                 unchanged += 1
             } catch {
                 refused += 1
-                #expect(!error.code.isEmpty && error.offset >= 0, "flip at \(offset): \(error)")
+                #expect(!error.code.description.isEmpty && error.offset >= 0, "flip at \(offset): \(error)")
                 #expect(store == Self.device, "a refused import at \(offset) changed the destination")
             }
         }
@@ -91,7 +92,7 @@ struct DamageTests {
                 _ = try BundleReader().verify(damaged)
                 return nil
             } catch {
-                return error.code
+                return error.code.description
             }
         }
         #expect(code(flipping: 0) == "bad_magic")  // BUNDLE-1

@@ -1,3 +1,4 @@
+import GlowBundle
 import GlowModel
 import GlowWire
 import Testing

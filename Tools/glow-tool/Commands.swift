@@ -1,4 +1,5 @@
 import Foundation
+import GlowBundle
 import GlowConformance
 import GlowModel
 import GlowStreaks

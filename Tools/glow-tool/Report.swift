@@ -1,4 +1,5 @@
 import Foundation
+import GlowBundle
 import GlowModel
 import GlowStreaks
 import GlowThemes
@@ -128,7 +129,7 @@ enum Report {
             let message: String
 
             init(_ error: BundleError) {
-                code = error.code
+                code = error.code.description
                 section = error.section.rawValue
                 offset = error.offset
                 message = error.message

@@ -1,4 +1,5 @@
 import Foundation
+import GlowBundle
 import GlowModel
 import GlowWire
 

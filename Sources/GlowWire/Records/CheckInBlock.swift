@@ -232,3 +232,12 @@ extension CheckInBlock: Codable {
         }
     }
 }
+
+extension DataSet {
+    /// The data set's check-ins as one block per goal that has any, in goal order (WIRE-20):
+    /// how bundles carry them.
+    public var blocks: [CheckInBlock] {
+        // Each goal's check-ins are kept in Day order, one per Day: the block needs no sorting.
+        checkInsByGoal.map { try! CheckInBlock(goalID: $0.goal, checkIns: $0.checkIns) }
+    }
+}

@@ -1,4 +1,4 @@
-import GlowModel
+import Foundation
 
 /// A person's whole data: profile, goals (tombstones included) and check-ins, keyed by their
 /// stable identities; what a bundle carries and what import merges (BUNDLE-20 ... BUNDLE-24).
@@ -97,14 +97,15 @@ public struct DataSet: Hashable, Sendable {
         }
     }
 
-    /// Takes a block whose goal holds no check-ins yet as it is; merges it in otherwise.
-    mutating func put(_ block: CheckInBlock) {
-        guard !block.checkIns.isEmpty else { return }
-        if entries[block.goalID] == nil {
-            entries[block.goalID] = block.checkIns
-            checkInCount += block.checkIns.count
+    /// Takes a goal's check-ins, in Day order and one per Day, as they are when the goal holds
+    /// none yet; inserts them one by one otherwise. For readers that have checked the order.
+    package mutating func put(checkIns: [CheckIn], of goal: GoalID) {
+        guard !checkIns.isEmpty else { return }
+        if entries[goal] == nil {
+            entries[goal] = checkIns
+            checkInCount += checkIns.count
         } else {
-            block.checkIns.forEach { insert($0) }
+            checkIns.forEach { insert($0) }
         }
     }
 
@@ -142,13 +143,13 @@ public struct DataSet: Hashable, Sendable {
     /// The goals in identifier order.
     public var sortedGoals: [Goal] { goals.values.sorted { $0.id < $1.id } }
 
-    /// The check-ins grouped per goal, as blocks in goal order.
+    /// The goals that hold check-ins, with their check-ins in Day order, by goal identifier.
     ///
     /// - Complexity: O(g log g) for g goals: each goal's check-ins are kept in order already.
-    public var blocks: [CheckInBlock] {
+    public var checkInsByGoal: [(goal: GoalID, checkIns: [CheckIn])] {
         entries.keys.sorted().compactMap { goal in
             let list = entries[goal]!
-            return list.isEmpty ? nil : try! CheckInBlock(goalID: goal, checkIns: list)  // ordered, one per Day
+            return list.isEmpty ? nil : (goal, list)
         }
     }
 
@@ -161,16 +162,16 @@ public struct DataSet: Hashable, Sendable {
 extension DataSet {
     /// Merges `other` into this data set: per identity the newer record wins (BUNDLE-21).
     ///
-    /// The order is a total one, so merge is idempotent, commutative and associative: later
-    /// `modifiedAt` wins; of equal instants a tombstone wins; of equals, the record whose
-    /// canonical bytes are greater.
+    /// The order is a total one on model values, so merge is idempotent, commutative and
+    /// associative: later `modifiedAt` wins; of equal instants a tombstone wins; of equals, the
+    /// record whose canonical JSON, then unknown fields, are greater.
     /// - Complexity: O(n + m) for the sizes of the two data sets.
     public mutating func merge(_ other: DataSet) {
         if let theirs = other.profile {
-            profile = profile.map { Self.newer($0, theirs, \.modifiedAt, { _ in false }) } ?? theirs
+            profile = profile.map { Self.newer($0, theirs, \.modifiedAt, { _ in false }, \.unknownFields) } ?? theirs
         }
         for (id, goal) in other.goals {
-            goals[id] = goals[id].map { Self.newer($0, goal, \.modifiedAt, \.deleted) } ?? goal
+            goals[id] = goals[id].map { Self.newer($0, goal, \.modifiedAt, \.deleted, \.unknownFields) } ?? goal
         }
         for (goal, theirs) in other.entries {
             guard let mine = entries[goal], !mine.isEmpty else {
@@ -191,7 +192,7 @@ extension DataSet {
                     merged.append(theirs[j])
                     j += 1
                 } else {
-                    merged.append(Self.newer(mine[i], theirs[j], \.modifiedAt, \.deleted))
+                    merged.append(Self.newer(mine[i], theirs[j], \.modifiedAt, \.deleted, \.unknownFields))
                     i += 1
                     j += 1
                 }
@@ -209,14 +210,18 @@ extension DataSet {
         return copy
     }
 
-    /// The winner of two versions of one record (BUNDLE-21).
-    static func newer<T: WireMessage & Equatable>(
-        _ a: T, _ b: T, _ modified: (T) -> Instant, _ deleted: (T) -> Bool
+    /// The winner of two versions of one record (BUNDLE-21): the later `modifiedAt`; at equal
+    /// instants a tombstone; then the greater canonical JSON (RFC 8785, MODEL-51), then the
+    /// greater unknown-field bytes. A total order on the model's values alone.
+    static func newer<T: Encodable & Equatable>(
+        _ a: T, _ b: T, _ modified: (T) -> Instant, _ deleted: (T) -> Bool, _ unknown: (T) -> UnknownFields
     ) -> T {
         if modified(a) != modified(b) { return modified(a) > modified(b) ? a : b }
         if a == b { return a }
         if deleted(a) != deleted(b) { return deleted(a) ? a : b }
-        return a.wireEncoded().lexicographicallyPrecedes(b.wireEncoded()) ? b : a
+        let (left, right) = (CanonicalJSON.bytes(a), CanonicalJSON.bytes(b))
+        if left != right { return left.lexicographicallyPrecedes(right) ? b : a }
+        return unknown(a).bytes.lexicographicallyPrecedes(unknown(b).bytes) ? b : a
     }
 }
 

@@ -1,3 +1,6 @@
+import GlowModel
+import GlowWire
+
 /// The fixed 24-byte header of a bundle (BUNDLE-1 ... BUNDLE-4).
 public struct BundleHeader: Hashable, Sendable {
     /// `\x89 G L W \r \n \x1a \n`: the high byte catches 7-bit channels, CR LF and LF catch newline
@@ -46,17 +49,17 @@ public struct BundleHeader: Hashable, Sendable {
     public init(parsing bytes: [UInt8]) throws(BundleError) {
         guard bytes.count >= Self.magic.count, Array(bytes.prefix(8)) == Self.magic else {
             throw BundleError(
-                "bad_magic", .header, at: 0, "this is not a Glow bundle: \(BundleHeader.diagnose(bytes))",
+                .badMagic, .header, at: 0, "this is not a Glow bundle: \(BundleHeader.diagnose(bytes))",
                 rule: "BUNDLE-1")
         }
         guard bytes.count >= Self.size else {
             throw BundleError(
-                "truncated", .header, at: bytes.count, "the file ends inside the header", rule: "BUNDLE-2")
+                .truncated, .header, at: bytes.count, "the file ends inside the header", rule: "BUNDLE-2")
         }
         let stored = UInt32(readLittleEndian(bytes, 20, 4))
         guard CRC32.of(bytes[0..<20]) == stored else {
             throw BundleError(
-                "checksum_mismatch", .header, at: 20, "the header's CRC-32 does not match: the header is damaged",
+                .checksumMismatch, .header, at: 20, "the header's CRC-32 does not match: the header is damaged",
                 rule: "BUNDLE-2")
         }
         major = Int(readLittleEndian(bytes, 8, 2))
@@ -65,14 +68,14 @@ public struct BundleHeader: Hashable, Sendable {
         optionalFlags = UInt32(readLittleEndian(bytes, 16, 4))
         guard major == Self.currentMajor else {
             throw BundleError(
-                "unsupported_version", .header, at: 8,
+                .unsupportedVersion, .header, at: 8,
                 "format \(major).\(minor) is not readable by this version (it reads \(Self.currentMajor).x); update the app",
                 rule: "BUNDLE-3")
         }
         let unknown = requiredFlags & ~Self.knownRequiredFlags
         guard unknown == 0 else {
             throw BundleError(
-                "unsupported_feature", .header, at: 12,
+                .unsupportedFeature, .header, at: 12,
                 "the bundle needs features this version does not have (required flags 0x\(String(unknown, radix: 16))); update the app",
                 rule: "BUNDLE-4")
         }

@@ -1,4 +1,5 @@
 import GlowModel
+import GlowWire
 
 /// The reader's progress through one bundle: header, stream, trailer.
 struct ReadState {
@@ -38,7 +39,7 @@ struct ReadState {
         fileSize += chunk.count
         guard fileSize <= limits.maxBundleSize else {
             throw BundleError(
-                "limit_exceeded", .stream, at: limits.maxBundleSize,
+                .limitExceeded, .stream, at: limits.maxBundleSize,
                 "the file is larger than the \(limits.maxBundleSize)-byte limit", rule: "BUNDLE-10")
         }
         var rest = chunk
@@ -67,7 +68,7 @@ struct ReadState {
             throw error
         } catch {
             throw BundleError(
-                "checksum_mismatch", .stream, at: BundleHeader.size,
+                .checksumMismatch, .stream, at: BundleHeader.size,
                 "the compressed stream is damaged (\(error)); the file was corrupted in transfer", rule: "BUNDLE-7")
         }
         if inflater.ended {
@@ -87,7 +88,7 @@ struct ReadState {
         produced += output.count
         guard produced <= limits.maxUncompressedSize else {
             throw BundleError(
-                "limit_exceeded", .frames, at: limits.maxUncompressedSize,
+                .limitExceeded, .frames, at: limits.maxUncompressedSize,
                 "the stream inflates past the \(limits.maxUncompressedSize)-byte limit (a decompression bomb?)",
                 rule: "BUNDLE-10")
         }
@@ -112,7 +113,7 @@ struct ReadState {
                 index += 1
                 guard shift < 63 || byte <= 1 else {
                     throw BundleError(
-                        "malformed_frame", .frames, at: framesOffset, "a frame length is not a varint", rule: "BUNDLE-5"
+                        .malformedFrame, .frames, at: framesOffset, "a frame length is not a varint", rule: "BUNDLE-5"
                     )
                 }
                 length |= UInt64(byte & 0x7F) << shift
@@ -125,7 +126,7 @@ struct ReadState {
             guard complete else { return }
             guard length <= UInt64(limits.maxFrameSize) else {
                 throw BundleError(
-                    "limit_exceeded", .frames, at: framesOffset,
+                    .limitExceeded, .frames, at: framesOffset,
                     "a frame of \(length) bytes is larger than the \(limits.maxFrameSize)-byte limit", rule: "BUNDLE-10"
                 )
             }
@@ -133,14 +134,14 @@ struct ReadState {
             // malformed; runs of zeros cannot make the reader spin through empty frames.
             guard length > 0 else {
                 throw BundleError(
-                    "malformed_frame", .frames, at: framesOffset, "an empty frame holds no record", rule: "BUNDLE-5")
+                    .malformedFrame, .frames, at: framesOffset, "an empty frame holds no record", rule: "BUNDLE-5")
             }
             let payloadStart = index
             guard pending.count - payloadStart >= Int(length) else { return }
             frames += 1
             guard frames <= limits.maxFrames else {
                 throw BundleError(
-                    "limit_exceeded", .frames, at: framesOffset,
+                    .limitExceeded, .frames, at: framesOffset,
                     "the bundle holds more than \(limits.maxFrames) frames",
                     rule: "BUNDLE-25")
             }
@@ -151,7 +152,8 @@ struct ReadState {
                     pending[payloadStart..<(payloadStart + Int(length))], limits: limits.wire)
             } catch {
                 throw BundleError(
-                    error.code.description, .frames, at: payloadOffset + error.offset, error.message, rule: error.rule)
+                    .record(error.code), .frames, at: payloadOffset + error.offset, error.message, rule: error.rule,
+                    recordError: error)
             }
             try handle(frame, at: framesOffset, size: payloadStart - pendingStart + Int(length), record: record)
             framesOffset += payloadStart - pendingStart + Int(length)
@@ -163,17 +165,17 @@ struct ReadState {
     private mutating func handle(_ frame: BundleFrame, at offset: Int, size: Int, record: (BundleRecord) -> Void)
         throws(BundleError)
     {
-        func fail(_ code: String, _ message: String, _ rule: String) -> BundleError {
+        func fail(_ code: BundleError.Code, _ message: String, _ rule: String) -> BundleError {
             BundleError(code, .frames, at: offset, message, rule: rule)
         }
-        if ended { throw fail("malformed_frame", "a frame follows the end frame", "BUNDLE-5") }
+        if ended { throw fail(.malformedFrame, "a frame follows the end frame", "BUNDLE-5") }
         guard let manifest else {
             guard case .manifest(let first) = frame else {
-                throw fail("malformed_frame", "the first frame is not the manifest", "BUNDLE-6")
+                throw fail(.malformedFrame, "the first frame is not the manifest", "BUNDLE-6")
             }
             guard first.minReaderVersion <= BundleManifest.currentSchemaVersion else {
                 throw fail(
-                    "unsupported_version",
+                    .unsupportedVersion,
                     "the bundle needs reader version \(first.minReaderVersion); this reads \(BundleManifest.currentSchemaVersion). Update the app",
                     "BUNDLE-6")
             }
@@ -187,15 +189,15 @@ struct ReadState {
         func beyond(_ read: Int, _ declared: Int, _ what: String) throws(BundleError) {
             guard read <= declared else {
                 throw fail(
-                    "malformed_frame", "the bundle holds more \(what) than its manifest declares (\(declared))",
+                    .malformedFrame, "the bundle holds more \(what) than its manifest declares (\(declared))",
                     "BUNDLE-9")
             }
         }
         switch frame {
         case .manifest:
-            throw fail("malformed_frame", "a second manifest", "BUNDLE-6")
+            throw fail(.malformedFrame, "a second manifest", "BUNDLE-6")
         case .profile(let profile):
-            guard !profileSeen else { throw fail("duplicate_id", "a second profile", "BUNDLE-14") }
+            guard !profileSeen else { throw fail(.duplicateID, "a second profile", "BUNDLE-14") }
             profileSeen = true
             counts.profiles += 1
             try beyond(counts.profiles, manifest.counts.profiles, "profiles")
@@ -203,7 +205,7 @@ struct ReadState {
             record(.profile(profile))
         case .goal(let goal):
             guard goalIDs.insert(goal.id).inserted else {
-                throw fail("duplicate_id", "goal \(goal.id) appears twice", "BUNDLE-14")
+                throw fail(.duplicateID, "goal \(goal.id) appears twice", "BUNDLE-14")
             }
             counts.goals += 1
             try beyond(counts.goals, manifest.counts.goals, "goals")
@@ -211,11 +213,11 @@ struct ReadState {
             record(.goal(goal))
         case .checkIns(let block):
             guard blockIDs.insert(block.goalID).inserted else {
-                throw fail("duplicate_id", "the check-ins of goal \(block.goalID) appear twice", "BUNDLE-14")
+                throw fail(.duplicateID, "the check-ins of goal \(block.goalID) appear twice", "BUNDLE-14")
             }
             guard goalIDs.contains(block.goalID) else {
                 throw fail(
-                    "malformed_frame", "check-ins of goal \(block.goalID), which the bundle does not hold before them",
+                    .malformedFrame, "check-ins of goal \(block.goalID), which the bundle does not hold before them",
                     "BUNDLE-5")
             }
             counts.checkInBlocks += 1
@@ -232,7 +234,7 @@ struct ReadState {
         case .end(let declared):
             guard declared == counts, manifest.counts == counts else {
                 throw fail(
-                    "malformed_frame",
+                    .malformedFrame,
                     "the counts disagree: manifest \(manifest.counts), end frame \(declared), read \(counts)",
                     "BUNDLE-9")
             }
@@ -246,7 +248,7 @@ struct ReadState {
     private func checkDeclared(_ declared: RecordCounts, at offset: Int) throws(BundleError) {
         func exceeded(_ what: String, _ count: Int, _ limit: Int) -> BundleError {
             BundleError(
-                "limit_exceeded", .frames, at: offset,
+                .limitExceeded, .frames, at: offset,
                 "the manifest declares \(count) \(what); the limit is \(limit)", rule: "BUNDLE-25")
         }
         let (records, overflow) = [declared.profiles, declared.goals, declared.checkInBlocks, declared.other]
@@ -272,28 +274,28 @@ struct ReadState {
                 _ = try BundleHeader(parsing: headerBytes)
             }
             throw BundleError(
-                "truncated", .header, at: headerBytes.count, "the file ends inside the header", rule: "BUNDLE-2")
+                .truncated, .header, at: headerBytes.count, "the file ends inside the header", rule: "BUNDLE-2")
         }
         guard inflater.ended else {
             throw BundleError(
-                "truncated", .stream, at: fileSize, "the file ends inside the compressed stream; it was cut short",
+                .truncated, .stream, at: fileSize, "the file ends inside the compressed stream; it was cut short",
                 rule: "BUNDLE-7")
         }
         guard pendingStart == pending.count else {
             throw BundleError(
-                "truncated", .frames, at: framesOffset, "the stream ends inside a frame", rule: "BUNDLE-5")
+                .truncated, .frames, at: framesOffset, "the stream ends inside a frame", rule: "BUNDLE-5")
         }
         guard let manifest, ended else {
             throw BundleError(
-                "malformed_frame", .frames, at: framesOffset, "the stream has no end frame", rule: "BUNDLE-9")
+                .malformedFrame, .frames, at: framesOffset, "the stream has no end frame", rule: "BUNDLE-9")
         }
         guard tailSize >= BundleTrailer.size else {
-            throw BundleError("truncated", .trailer, at: fileSize, "the file ends inside the trailer", rule: "BUNDLE-8")
+            throw BundleError(.truncated, .trailer, at: fileSize, "the file ends inside the trailer", rule: "BUNDLE-8")
         }
         guard let trailer = BundleTrailer(Array(tail.prefix(BundleTrailer.size))) else {
             let second = tail.first == 0x78
             throw BundleError(
-                second ? "trailing_data" : "checksum_mismatch", .trailer, at: streamEnd,
+                second ? .trailingData : .checksumMismatch, .trailer, at: streamEnd,
                 second
                     ? "a second compressed stream follows the first; a bundle has exactly one"
                     : "the trailer is damaged (its signature is missing)",
@@ -301,14 +303,14 @@ struct ReadState {
         }
         guard tailSize == BundleTrailer.size else {
             throw BundleError(
-                "trailing_data", .trailer, at: streamEnd + BundleTrailer.size,
+                .trailingData, .trailer, at: streamEnd + BundleTrailer.size,
                 "\(tailSize - BundleTrailer.size) bytes follow the trailer; nothing may", rule: "BUNDLE-8")
         }
         guard trailer.compressedLength == inflater.consumed, trailer.uncompressedLength == produced,
             trailer.crc == crc.value
         else {
             throw BundleError(
-                "checksum_mismatch", .trailer, at: streamEnd,
+                .checksumMismatch, .trailer, at: streamEnd,
                 "the trailer's lengths or CRC-32 do not match the stream (\(trailer.compressedLength)/\(inflater.consumed) compressed, \(trailer.uncompressedLength)/\(produced) uncompressed)",
                 rule: "BUNDLE-8")
         }

@@ -1,4 +1,5 @@
 import GlowModel
+import GlowWire
 
 /// A record read from a bundle.
 public enum BundleRecord: Sendable {
@@ -72,7 +73,7 @@ public struct BundleReader: Sendable {
             switch record {
             case .profile(let profile): data.profile = profile
             case .goal(let goal): data.put(goal)
-            case .checkIns(let block): data.put(block)
+            case .checkIns(let block): data.put(checkIns: block.checkIns, of: block.goalID)
             case .other(let frame): data.keepUnknownRecord(frame)
             }
         }
@@ -88,7 +89,7 @@ public struct BundleReader: Sendable {
         let (incoming, _) = try dataSet(bytes)
         if let mine = destination.profile, let theirs = incoming.profile, mine.userID != theirs.userID {
             throw BundleError(
-                "user_mismatch", .frames, at: 0,
+                .userMismatch, .frames, at: 0,
                 "the bundle belongs to user \(theirs.userID), this device to \(mine.userID); nothing was imported",
                 rule: "BUNDLE-20")
         }

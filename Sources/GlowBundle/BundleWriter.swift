@@ -1,5 +1,6 @@
 import CZlib
 import GlowModel
+import GlowWire
 
 /// How a bundle is written.
 public struct BundleOptions: Hashable, Sendable {

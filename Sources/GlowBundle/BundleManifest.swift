@@ -1,4 +1,5 @@
 import GlowModel
+import GlowWire
 
 /// How many records of each type a bundle holds (BUNDLE-6, BUNDLE-9).
 public struct RecordCounts: Hashable, Sendable, Codable {
@@ -24,7 +25,7 @@ public struct RecordCounts: Hashable, Sendable, Codable {
 
     /// The counts of a data set's records.
     public init(_ data: DataSet) {
-        self.init(data, blocks: data.blocks.count)
+        self.init(data, blocks: data.checkInsByGoal.count)
     }
 
     /// The counts of a data set whose check-ins make `blocks` blocks.

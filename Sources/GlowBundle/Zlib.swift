@@ -1,4 +1,6 @@
 import CZlib
+import GlowModel
+import GlowWire
 
 /// Streaming zlib (RFC 1950) compression and decompression, and CRC-32, over Debian's zlib.
 ///

@@ -1,0 +1,157 @@
+import GlowModel
+import GlowWire
+
+/// The one error type of bundle reading: a stable code, where the problem is, and a message a
+/// person can act on (BUNDLE-13). Shaped like ``ModelError`` and ``WireError``: a struct around a
+/// code, with context.
+public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Which part of the file the offset counts in.
+    public enum Section: String, Hashable, Sendable {
+        /// The fixed header; the offset counts from the start of the file.
+        case header
+        /// The compressed stream; the offset counts from the start of the file.
+        case stream
+        /// The uncompressed frames; the offset counts from the first uncompressed byte.
+        case frames
+        /// The trailer and anything after it; the offset counts from the start of the file.
+        case trailer
+    }
+
+    /// A stable, machine-readable error code, as the corpus spells it.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Storage: Hashable, Sendable {
+            case badMagic, unsupportedVersion, unsupportedFeature, checksumMismatch, truncated, trailingData
+            case limitExceeded, malformedFrame, duplicateID, userMismatch, cancelled
+            case record(WireError.Code)
+        }
+
+        fileprivate let storage: Storage
+
+        /// The code's stable text: `bad_magic`, ..., or the record's wire code (`invalid_value`).
+        public var description: String {
+            switch storage {
+            case .badMagic: "bad_magic"
+            case .unsupportedVersion: "unsupported_version"
+            case .unsupportedFeature: "unsupported_feature"
+            case .checksumMismatch: "checksum_mismatch"
+            case .truncated: "truncated"
+            case .trailingData: "trailing_data"
+            case .limitExceeded: "limit_exceeded"
+            case .malformedFrame: "malformed_frame"
+            case .duplicateID: "duplicate_id"
+            case .userMismatch: "user_mismatch"
+            case .cancelled: "cancelled"
+            case .record(let code): code.description
+            }
+        }
+
+        /// Not a Glow bundle (BUNDLE-1).
+        public static let badMagic = Code(storage: .badMagic)
+        /// A format or reader version this reader cannot read (BUNDLE-3, BUNDLE-6).
+        public static let unsupportedVersion = Code(storage: .unsupportedVersion)
+        /// A required feature flag this reader does not know (BUNDLE-4).
+        public static let unsupportedFeature = Code(storage: .unsupportedFeature)
+        /// A checksum, length or signature that does not match (BUNDLE-2, BUNDLE-7, BUNDLE-8).
+        public static let checksumMismatch = Code(storage: .checksumMismatch)
+        /// The file ends early (BUNDLE-2, BUNDLE-5, BUNDLE-7, BUNDLE-8).
+        public static let truncated = Code(storage: .truncated)
+        /// Bytes after the trailer, or a second stream (BUNDLE-8).
+        public static let trailingData = Code(storage: .trailingData)
+        /// A limit of BUNDLE-10 or BUNDLE-25.
+        public static let limitExceeded = Code(storage: .limitExceeded)
+        /// A frame that breaks the frame rules (BUNDLE-5, BUNDLE-6, BUNDLE-9).
+        public static let malformedFrame = Code(storage: .malformedFrame)
+        /// A record identity seen twice (BUNDLE-14).
+        public static let duplicateID = Code(storage: .duplicateID)
+        /// Another person's bundle (BUNDLE-20).
+        public static let userMismatch = Code(storage: .userMismatch)
+        /// The import was cancelled; nothing was imported.
+        public static let cancelled = Code(storage: .cancelled)
+
+        /// A record inside a frame that breaks a rule of the record format, with that format's
+        /// code (BUNDLE-18).
+        public static func record(_ code: WireError.Code) -> Code { Code(storage: .record(code)) }
+
+        /// The wire code, when the problem is in a record.
+        public var wireCode: WireError.Code? {
+            if case .record(let code) = storage { return code }
+            return nil
+        }
+    }
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// The part of the file.
+    public let section: Section
+    /// The byte offset within ``section``.
+    public let offset: Int
+    /// A sentence a person can act on.
+    public let message: String
+    /// The spec rule that was broken.
+    public let rule: String?
+    /// For a record error: the record's own error, its offset counted within the frame.
+    public let recordError: WireError?
+
+    package init(
+        _ code: Code, _ section: Section, at offset: Int, _ message: String, rule: String? = nil,
+        recordError: WireError? = nil
+    ) {
+        self.code = code
+        self.section = section
+        self.offset = offset
+        self.message = message
+        self.rule = rule
+        self.recordError = recordError
+    }
+
+    /// `code in section at offset N: message [rule]`.
+    public var description: String {
+        "\(code) in the \(section.rawValue) at offset \(offset): \(message)" + (rule.map { " [\($0)]" } ?? "")
+    }
+}
+
+/// Bounds every bundle read enforces, so a hostile or damaged file fails fast with little memory
+/// and little work (BUNDLE-10, BUNDLE-25).
+public struct BundleLimits: Hashable, Sendable {
+    /// The largest file accepted, in bytes.
+    public var maxBundleSize: Int
+    /// The most uncompressed bytes inflated, counted while inflating (never read from the file).
+    public var maxUncompressedSize: Int
+    /// The largest single frame.
+    public var maxFrameSize: Int
+    /// The most frames of any type, the manifest and the end frame included.
+    public var maxFrames: Int
+    /// The most check-ins in all blocks together.
+    public var maxCheckIns: Int
+    /// The most check-ins in one block (the wire limit of WIRE-25).
+    public var maxCheckInsPerBlock: Int
+    /// The most records of types this version does not know.
+    public var maxUnknownRecords: Int
+
+    /// 1 GiB files, 4 GiB uncompressed, 64 MiB frames; 1,000,000 frames, 4,000,000 check-ins
+    /// (four times a person with 581 daily habits for five years), 100,000 per block, and
+    /// 500,000 unknown records.
+    public static let `default` = BundleLimits(
+        maxBundleSize: 1 << 30, maxUncompressedSize: 4 << 30, maxFrameSize: 64 << 20)
+
+    /// Custom limits; the record limits default to those of ``default``.
+    public init(
+        maxBundleSize: Int, maxUncompressedSize: Int, maxFrameSize: Int, maxFrames: Int = 1_000_000,
+        maxCheckIns: Int = 4_000_000, maxCheckInsPerBlock: Int = 100_000, maxUnknownRecords: Int = 500_000
+    ) {
+        self.maxBundleSize = maxBundleSize
+        self.maxUncompressedSize = maxUncompressedSize
+        self.maxFrameSize = maxFrameSize
+        self.maxFrames = maxFrames
+        self.maxCheckIns = maxCheckIns
+        self.maxCheckInsPerBlock = maxCheckInsPerBlock
+        self.maxUnknownRecords = maxUnknownRecords
+    }
+
+    /// The limits a frame's record is decoded with.
+    var wire: WireLimits {
+        WireLimits(
+            maxMessageSize: Swift.max(maxFrameSize, 0), maxDepth: WireLimits.default.maxDepth,
+            maxCheckInsPerBlock: maxCheckInsPerBlock)
+    }
+}
