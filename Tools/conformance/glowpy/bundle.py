@@ -102,6 +102,7 @@ class Frames:
             self.offset += start + length
 
     def frame(self, body, at, body_at):
+        """One complete frame, checked in BUNDLE-14's order; the record goes to its `add_` method."""
         if self.ended:
             raise fail('malformed_frame', 'frames', at, 'a frame after the end frame')
         if not body:                                           # BUNDLE-5: an empty frame holds no record
@@ -144,9 +145,12 @@ class Frames:
                 raise fail('limit_exceeded', 'frames', at, f'the manifest declares {declared}, above {limit} {limits[limit]}')
         self.manifest = value
 
-    # Each record is checked for its identity (BUNDLE-14, BUNDLE-5) first, then against the limits
-    # (BUNDLE-25), then against the manifest's count (BUNDLE-9): the order the corpus expects where a
-    # duplicate is also a record beyond the manifest's count (bundle-044, bundle-045).
+    # BUNDLE-14 orders the checks on one frame: the frame limit (BUNDLE-25, in `frame`), the record
+    # itself (section 3, in `frame`), then here `duplicate_id`, then the counts the manifest declared
+    # (BUNDLE-9). A block's goal must come first (BUNDLE-5): a block of a goal not yet read cannot be
+    # a duplicate, so that check may come anywhere before the manifest's counts. The limit on all
+    # check-ins (BUNDLE-25) needs the block read; BUNDLE-14 does not place it, and it runs here after
+    # `duplicate_id` and before the manifest's counts, as the limit on unknown records does.
 
     def add_profile(self, value, at):
         if self.profile is not None:

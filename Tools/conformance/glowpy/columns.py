@@ -23,7 +23,7 @@ class Columns:
         self.reader, self.block, self.path = reader, block, path
 
     def refuse(self, why):
-        self.reader.refuse(f'the block\'s columns disagree: {why}', self.path)
+        self.reader.refuse_record(f'the block\'s columns disagree: {why}', self.path)
 
     def per_entry(self, name, count, default=0):
         """WIRE-21: empty (every entry has the default) or exactly `count` values."""
@@ -124,6 +124,8 @@ def entry_logs(c, block, count):
         c.uuid16(raw)
     logs = []
     for t in types:
+        if not 0 <= t < len(LOG_TYPES):                     # WIRE-7: an open enum, but an entry needs
+            c.refuse(f'log type {t} is not one this version knows')     # a log this version can judge
         kind = LOG_TYPES[t]
         if kind in NUMBERED:
             value = next(numbers, None)

@@ -9,9 +9,9 @@ other areas (streaks, wire, bundle) build on them.
 import datetime as dt
 import json
 import re
-import unicodedata
 from zoneinfo import ZoneInfo, available_timezones
 
+from .characters import is_one_emoji, longer_than, trim
 from .errors import Failure
 
 EPOCH = dt.date(1970, 1, 1)
@@ -298,24 +298,6 @@ def slug(value, path):
     return value
 
 
-def graphemes(text):
-    """An approximation of extended grapheme clusters (MODEL-45), enough for titles and emoji."""
-    count, previous_joiner = 0, False
-    for ch in text:
-        cp = ord(ch)
-        combining = unicodedata.combining(ch) or cp in (0x200D, 0xFE0F, 0xFE0E) or 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F
-        if not combining and not previous_joiner:
-            count += 1
-        previous_joiner = cp == 0x200D
-    return count
-
-
-def is_emoji(text):
-    if graphemes(text) != 1:
-        return False
-    return any(0x1F000 <= ord(c) <= 0x1FAFF or 0x2600 <= ord(c) <= 0x27BF for c in text)
-
-
 # ---- Schedules (MODEL-28 ... MODEL-31)
 
 def rule_json(value, path):
@@ -415,14 +397,14 @@ def kind_issues(kind, start, today):
     t, out = kind['type'], []
 
     def unit():
-        return [('kind.unit', 'unit_too_long')] if graphemes(kind['unit']) > 24 else []
+        return [('kind.unit', 'unit_too_long')] if longer_than(kind['unit'], 24) else []
     if t == 'subgoals':
         if not 1 <= len(kind['items']) <= 50:
             out.append(('kind.items', 'item_count_out_of_range'))
         seen = set()
         for i, item in enumerate(kind['items']):
-            title = item['title'].strip()
-            if not title or graphemes(title) > 80:
+            title = trim(item['title'])
+            if not title or longer_than(title, 80):
                 out.append((f'kind.items[{i}].title', 'item_title_invalid'))
             if item['id'] in seen:
                 out.append((f'kind.items[{i}].id', 'item_duplicate'))
@@ -448,16 +430,17 @@ def kind_issues(kind, start, today):
 
 
 def field_issues(title, emoji, note, kind, rule, start, end, today):
-    """MODEL-45: every problem of the fields shared by goals and drafts, in field order."""
+    """MODEL-45: every problem of the fields shared by goals and drafts, in field order. Lengths
+    count characters and white space is trimmed as MODEL-50 defines them (characters.py)."""
     out = []
-    title = title.strip()
+    title = trim(title)
     if not title:
         out.append(('title', 'title_empty'))
-    elif graphemes(title) > 80:
+    elif longer_than(title, 80):
         out.append(('title', 'title_too_long'))
-    if emoji is not None and not is_emoji(emoji):
+    if emoji is not None and not is_one_emoji(emoji):
         out.append(('emoji', 'emoji_invalid'))
-    if note is not None and graphemes(note) > 500:
+    if note is not None and longer_than(note, 500):
         out.append(('note', 'note_too_long'))
     out += kind_issues(kind, start, today)
     if rule is not None:
@@ -534,7 +517,7 @@ def goal_json(g, path='$'):
         issues.append(('modifiedAt', 'modified_before_created'))
     if issues:
         raise Failure('invalid_goal', issues[0][1], path=f'{path}.{issues[0][0]}')
-    out = {'id': gid, 'title': title.strip(), 'kind': canonical_kind(kind), 'startDay': day_text(start),
+    out = {'id': gid, 'title': trim(title), 'kind': canonical_kind(kind), 'startDay': day_text(start),
            'archiveHistory': [dict({'from': day_text(f)}, **({'until': day_text(u)} if u is not None else {})) for f, u in archive],
            'visibility': visibility, 'createdAt': instant_text(created), 'modifiedAt': instant_text(modified), 'deleted': deleted}
     for key, value in [('emoji', emoji), ('note', note), ('templateID', template), ('forgiveness', forgiveness)]:
@@ -599,7 +582,7 @@ def checkin_json(c, path='$'):
         raise Failure('invalid_check_in', path=path + '.lastRecordedAt')
     if out['log']['type'] == 'tally' and not 0 <= out['log']['count'] <= MAX_TALLY:
         raise Failure('invalid_check_in', path=path + '.log.count')
-    if note is not None and graphemes(note) > 500:
+    if note is not None and longer_than(note, 500):
         raise Failure('invalid_check_in', path=path + '.note')
     out.update({'firstRecordedAt': instant_text(first), 'lastRecordedAt': instant_text(last), 'modifiedAt': instant_text(modified)})
     if note is not None:
@@ -638,8 +621,8 @@ def profile_json(p, path='$'):
     out['boundary'] = boundary_json(need(p, 'boundary', 'dict', path), path + '.boundary')
     created = scalar(parse_instant, need(p, 'createdAt', 'str', path), path + '.createdAt')
     modified = scalar(parse_instant, need(p, 'modifiedAt', 'str', path), path + '.modifiedAt')
-    name = out['displayName'].strip()
-    if not 1 <= graphemes(name) <= 50:
+    name = trim(out['displayName'])
+    if not name or longer_than(name, 50):
         raise Failure('invalid_profile', path=path + '.displayName')
     if len(set(out['interests'])) != len(out['interests']):
         raise Failure('invalid_profile', path=path + '.interests')
@@ -702,7 +685,7 @@ def draft_validate(inp):
         issues.append(('schedule', 'schedule_not_allowed'))
     if issues:
         raise Failure('draft_invalid', path=issues[0][0], issues=[{'field': f, 'code': c} for f, c in issues])
-    return {'startDay': day_text(start), 'title': draft['title'].strip()}
+    return {'startDay': day_text(start), 'title': trim(draft['title'])}
 
 
 # ---- Templates and interests (MODEL-39): their JSON form as the wire corpus uses it

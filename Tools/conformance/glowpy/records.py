@@ -2,14 +2,18 @@
 
 `Reader` turns a message parsed by the runtime into its model value (the canonical JSON of
 section 1), checking the value conventions of WIRE-17 and the model's rules (WIRE-16) and
-reporting `invalid_value` at the field's offset, which the scan of the same bytes recorded.
+reporting `invalid_value` where WIRE-16 says, from what the scan of the same bytes recorded: a
+broken convention at its field's tag, a record that breaks a model rule or lacks a required
+member at the first byte of its message body.
 `Writer` builds messages from model values for the runtime to serialise.
 
 Unknown fields (WIRE-7, MODEL-49) travel with the model value as a private `_unknown` member of
-the dict of the message they appeared in; they never reach the JSON form (MODEL-44). `serialize`
-is the one place bytes are assembled by hand: to write a message's unknown fields after its known
-ones, also inside nested messages and also for unknown enum values, which a proto3 runtime would
-otherwise keep as open enum values in the field's place.
+the dict of the message they appeared in, and enum values this version does not name as a private
+`_enums` member (the model sees the field's default); neither reaches the JSON form (MODEL-44).
+`serialize` is the one place bytes are assembled by hand: to write a message's unknown fields after
+its known ones, also inside nested messages. An unknown enum value needs nothing of the kind: the
+message is given the number itself, and the runtime writes it in its field's place, as proto3's
+open enums ask (WIRE-7).
 """
 from google.protobuf.descriptor import FieldDescriptor as FD
 
@@ -52,6 +56,15 @@ def number(message, name):
     return message.DESCRIPTOR.fields_by_name[name].number
 
 
+def enum_number(value, key, names):
+    """WIRE-7: the number an enum field is written with: the one read when this version does not
+    name it and the model still sees it as the default, otherwise that of the model's name."""
+    kept = value.get('_enums', {}).get(key)
+    if kept is not None and value[key] == names[0]:
+        return kept
+    return names.index(value[key])
+
+
 class Reader:
     """Reads model values out of parsed messages; `scan` knows where each field was."""
 
@@ -59,14 +72,20 @@ class Reader:
         self.scan = scan
 
     def refuse(self, why, path):
-        raise Failure('invalid_value', why, offset=self.scan.offset(path))
+        """WIRE-16: a value that breaks a convention of WIRE-17 or a width, refused at its field's tag."""
+        raise Failure('invalid_value', why, offset=self.scan.field_offset(path))
+
+    def refuse_record(self, why, path):
+        """WIRE-16: a record that breaks a model rule or lacks a required member (WIRE-24: a block
+        whose columns disagree), refused at the first byte of its message body."""
+        raise Failure('invalid_value', why, offset=self.scan.body_offset(path))
 
     def validated(self, check, raw, path):
         """The model's own reader judges the value (WIRE-16); its refusal is `invalid_value`."""
         try:
             canonical = check(strip(raw))
         except Failure as failure:
-            self.refuse(f'{failure.code} at {failure.path}: {failure}', path)
+            self.refuse_record(f'{failure.code} at {failure.path}: {failure}', path)
         return graft(canonical, raw)
 
     def keep_unknown(self, value, path):
@@ -97,9 +116,18 @@ class Reader:
             self.refuse(f'amount {thousandths} is beyond ±999,999,999,999,999 thousandths', path)
         return m.amount_text(thousandths)
 
-    def enum(self, names, path):
-        """WIRE-7: an enum's value as the scan found it; an unknown value is seen as the default."""
-        return names[self.scan.enums.get(path, 0)]
+    @staticmethod
+    def enum(message, field, names, out, key):
+        """WIRE-7: proto3 enums are open. The runtime holds the last value given, known or not; the
+        model sees a value this version does not name as the default (the first name), and the
+        number itself is kept in `out['_enums']` to be written back in the field's place."""
+        number = getattr(message, field)
+        if 0 <= number < len(names):
+            out[key] = names[number]
+        else:
+            out[key] = names[0]
+            out.setdefault('_enums', {})[key] = number
+        return out
 
     # -- Goals (MODEL-19 ... MODEL-27)
 
@@ -118,7 +146,7 @@ class Reader:
         out['archiveHistory'] = [self.archive(a, path + ((number(g, 'archive_history'), i),)) for i, a in enumerate(g.archive_history)]
         if g.HasField('forgiveness'):
             out['forgiveness'] = self.forgiveness(g.forgiveness, at('forgiveness'))
-        out['visibility'] = self.enum(m.VISIBILITIES, at('visibility'))
+        self.enum(g, 'visibility', m.VISIBILITIES, out, 'visibility')
         if g.template_id:
             out['templateID'] = self.uuid(g.template_id, at('template_id'), 'a template id')
         out['createdAt'] = self.instant(g.created_at, at('created_at'))
@@ -130,7 +158,7 @@ class Reader:
         """The `kind` oneof of a Goal or GoalDraft; a kind this version does not know is refused."""
         which = message.WhichOneof('kind')
         if which is None:
-            self.refuse('no kind this version knows', path)
+            self.refuse_record('no kind this version knows', path)
         here = path + ((number(message, which), None),)
         if which in ('single', 'streak'):              # the member's presence is the kind
             return {'type': which}
@@ -145,8 +173,9 @@ class Reader:
             out = {'type': which, 'unit': k.unit}
             if k.HasField('target'):
                 t = here + ((2, None),)
-                out['target'] = self.keep_unknown({'comparison': self.enum(COMPARISONS, t + ((1, None),)),
-                                                   'amount': self.amount(k.target.amount, t + ((2, None),))}, t)
+                target = self.enum(k.target, 'comparison', COMPARISONS, {}, 'comparison')
+                target['amount'] = self.amount(k.target.amount, t + ((2, None),))
+                out['target'] = self.keep_unknown(target, t)
         elif which == 'tally':
             out = {'type': which, 'dailyTarget': k.daily_target, 'unit': k.unit}
         else:
@@ -172,7 +201,7 @@ class Reader:
     def schedule_entry(self, e, path):
         rule = self.rule(e, path)
         if rule is None:
-            self.refuse('a schedule entry without a rule', path)
+            self.refuse_record('a schedule entry without a rule', path)
         return self.keep_unknown({'effective': self.day(e.effective, path + ((1, None),)), 'rule': rule}, path)
 
     def archive(self, a, path):
@@ -182,7 +211,7 @@ class Reader:
         return self.keep_unknown(out, path)
 
     def forgiveness(self, f, path):
-        return self.keep_unknown({'allowance': f.allowance, 'period': self.enum(PERIODS, path + ((2, None),))}, path)
+        return self.keep_unknown(self.enum(f, 'period', PERIODS, {'allowance': f.allowance}, 'period'), path)
 
     # -- Check-ins (MODEL-33 ... MODEL-36)
 
@@ -203,7 +232,7 @@ class Reader:
     def log(self, c, path):
         which = c.WhichOneof('log')
         if which is None:
-            self.refuse('a check-in without a log', path)
+            self.refuse_record('a check-in without a log', path)
         here = path + ((number(c, which), None),)
         value = getattr(c, which)
         if which in ('done', 'skip'):
@@ -238,8 +267,8 @@ class Reader:
         return self.validated(m.profile_json, self.keep_unknown(out, path), path)
 
     def boundary_value(self, b, path):
-        return self.keep_unknown({'timeZone': b.time_zone, 'dayStartMinutes': b.day_start_minutes,
-                                  'weekStart': self.enum(m.WEEKDAYS, path + ((3, None),))}, path)
+        out = {'timeZone': b.time_zone, 'dayStartMinutes': b.day_start_minutes}
+        return self.keep_unknown(self.enum(b, 'week_start', m.WEEKDAYS, out, 'weekStart'), path)
 
     def boundary(self, b, path=()):
         return self.validated(lambda v: m.boundary_json(v, '$'), self.boundary_value(b, path), path)
@@ -261,7 +290,7 @@ class Reader:
                 out[key] = self.day(getattr(d, name), at(name))
         if d.HasField('forgiveness'):
             out['forgiveness'] = self.forgiveness(d.forgiveness, at('forgiveness'))
-        out['visibility'] = self.enum(m.VISIBILITIES, at('visibility'))
+        self.enum(d, 'visibility', m.VISIBILITIES, out, 'visibility')
         if d.template_id:
             out['templateID'] = self.uuid(d.template_id, at('template_id'), 'a template id')
         return self.keep_unknown(out, path)
@@ -334,7 +363,7 @@ class Writer:
             self.keep(a, path + ((number(g, 'archive_history'), i),))
         if 'forgiveness' in d:
             self.forgiveness(d['forgiveness'], g.forgiveness, path + ((number(g, 'forgiveness'), None),))
-        g.visibility = m.VISIBILITIES.index(d['visibility'])
+        g.visibility = enum_number(d, 'visibility', m.VISIBILITIES)
         if 'templateID' in d:
             g.template_id = m.uuid_bytes(d['templateID'])
         g.created_at = m.parse_instant(d['createdAt'])
@@ -363,7 +392,7 @@ class Writer:
             k.unit = kind['unit']
             if 'target' in kind:
                 k.target.SetInParent()                     # WIRE-2: a present target is written, even empty
-                k.target.comparison = COMPARISONS.index(kind['target']['comparison'])
+                k.target.comparison = enum_number(kind['target'], 'comparison', COMPARISONS)
                 k.target.amount = m.parse_amount(kind['target']['amount'])
                 self.keep(kind['target'], here + ((2, None),))
         elif which == 'tally':
@@ -388,7 +417,7 @@ class Writer:
     def forgiveness(self, f, message, path):
         message.SetInParent()
         message.allowance = f['allowance']
-        message.period = PERIODS.index(f['period'])
+        message.period = enum_number(f, 'period', PERIODS)
         self.keep(f, path)
 
     def checkin(self, d, c, path=()):
@@ -431,7 +460,7 @@ class Writer:
         b.SetInParent()
         b.time_zone = d['timeZone']
         b.day_start_minutes = d['dayStartMinutes']
-        b.week_start = m.WEEKDAYS.index(d['weekStart'])
+        b.week_start = enum_number(d, 'weekStart', m.WEEKDAYS)
         self.keep(d, path)
         return b
 
@@ -450,7 +479,7 @@ class Writer:
             message.end_day = m.parse_day(d['endDay'])
         if 'forgiveness' in d:
             self.forgiveness(d['forgiveness'], message.forgiveness, path + ((number(message, 'forgiveness'), None),))
-        message.visibility = m.VISIBILITIES.index(d['visibility'])
+        message.visibility = enum_number(d, 'visibility', m.VISIBILITIES)
         if 'templateID' in d:
             message.template_id = m.uuid_bytes(d['templateID'])
         self.keep(d, path)

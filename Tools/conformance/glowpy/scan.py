@@ -1,11 +1,14 @@
 """Hand-written wire reading, only where the spec asks for what a stock protobuf runtime cannot do.
 
 A stock runtime (`ParseFromString`) reads the records; this module walks the same bytes first to
-give what it cannot: the stable error codes and byte offsets of WIRE-9 ... WIRE-15, the depth and
-size limits (WIRE-13, WIRE-14), refusing a `uint32` above 2^32 − 1 where a runtime silently
-truncates (WIRE-16), unknown enum values kept as unknown fields where proto3 runtimes keep them as
-open enum values (WIRE-7), the offsets of fields for `invalid_value` errors, and the schema-less
-text of `protoc --decode_raw` (WIRE-8).
+give what it cannot: the stable error codes and byte offsets of WIRE-9 ... WIRE-16, the depth and
+size limits (WIRE-13, WIRE-14), refusing a `uint32`, `sint32` or enum value beyond its width where a
+runtime silently truncates (WIRE-7, WIRE-16), the per-block limits (WIRE-25), where every field and
+nested message is (for the offsets of `invalid_value`), the unknown fields of every message (WIRE-7),
+and the schema-less text of `protoc --decode_raw` (WIRE-8).
+
+Enum values this version does not name are none of its business: proto3 enums are open (WIRE-7),
+so the runtime keeps such a value in its field, exactly as the format asks.
 """
 from collections import defaultdict
 
@@ -121,17 +124,15 @@ def allowed_wire_types(field):
 class Scan:
     """Checks a message's bytes against its descriptor and records what the reader needs later.
 
-    `offsets[path]` is the offset of the tag of the last occurrence of a field, where a path is a
-    tuple of (field number, element index or None) from the top message; `unknown[path]` holds the
-    message's unknown fields, byte for byte and in the order read (WIRE-7), unknown enum values
-    included; `enums[path]` is the last value of a singular enum field that this version knows: an
-    unknown value is kept as an unknown field and does not replace it, as with closed enums, so
-    reading the canonical form again gives the same value. Offsets count from `base`, the position
-    of the message in a larger stream."""
+    A path is a tuple of (field number, element index or None) from the top message.
+    `offsets[path]` is the offset of the tag of the last occurrence of a field and `bodies[path]`,
+    for a message field, the offset of its body (the byte after its length); `unknown[path]` holds
+    the message's unknown fields, byte for byte and in the order read (WIRE-7). Offsets count from
+    `base`, the position of the message in a larger stream."""
 
     def __init__(self, data, descriptor, max_depth=DEFAULT_DEPTH, base=0, block_limit=DEFAULT_BLOCK):
         self.data, self.base, self.max_depth, self.block_limit = data, base, max_depth, block_limit
-        self.offsets, self.unknown, self.enums = {}, defaultdict(bytearray), {}
+        self.offsets, self.bodies, self.unknown = {}, {}, defaultdict(bytearray)
         self.counts = defaultdict(int)
         self.walk(0, len(data), descriptor, 0, ())
 
@@ -163,6 +164,7 @@ class Scan:
             if field.type == FD.TYPE_MESSAGE:
                 if depth + 1 > self.max_depth:
                     raise self.fail('depth_limit', 'messages nested deeper than the limit', length_at)
+                self.bodies[here] = start
                 self.walk(start, stop, field.message_type, depth + 1, here)
             elif field.type == FD.TYPE_STRING:
                 try:
@@ -172,14 +174,7 @@ class Scan:
             elif wire_type == 2 and field.type != FD.TYPE_BYTES:
                 self.packed(start, stop, field, tag_at)
             elif wire_type == 0:
-                value, _ = read_varint(buf, start, stop)
-                if not self.check_varint(field, value, tag_at):
-                    if field.type == FD.TYPE_ENUM and field.label != FD.LABEL_REPEATED:
-                        self.enums[here] = value - (1 << 64) if value >> 63 else value
-                    continue
-                if field.label == FD.LABEL_REPEATED:
-                    raise self.fail('invalid_value', f'unknown {field.enum_type.name} value {value}', tag_at)
-                self.unknown[path] += buf[tag_at:pos]          # WIRE-7: an unknown enum value
+                self.check_width(field, read_varint(buf, start, stop)[0], tag_at)
 
     def block_field(self, field, wire_type, start, stop, path, tag_at):
         """WIRE-25: a block's count, columns and tables are held to the per-block limit as they are
@@ -218,19 +213,18 @@ class Scan:
                 pos += size
                 continue
             try:
-                value, after = read_varint(self.data, pos, end)
+                value, pos = read_varint(self.data, pos, end)
             except Truncated:
                 raise self.fail('truncated', 'a packed varint is cut short', pos)
             except Malformed:
                 raise self.fail('malformed_varint', 'a packed varint longer than 10 bytes', pos)
-            if self.check_varint(field, value, tag_at):
-                # A packed enum value this version does not know cannot be moved out of its column
-                # without breaking the column's length (WIRE-21), so it is refused (WIRE-24).
-                raise self.fail('invalid_value', f'unknown {field.enum_type.name} value {value}', tag_at)
-            pos = after
+            self.check_width(field, value, tag_at)
 
-    def check_varint(self, field, value, tag_at):
-        """WIRE-16: refuse, not truncate, values beyond a 32-bit field. True for an unknown enum value."""
+    def check_width(self, field, value, tag_at):
+        """WIRE-16: refuse, not truncate, a value beyond its field's width, at the field's tag.
+
+        An enum value must be an int32 (WIRE-7): at most 2^31 − 1, or a negative number
+        sign-extended to 64 bits. Whether this version names it is the reader's question."""
         if field.type == FD.TYPE_UINT32 and value > 0xFFFFFFFF:
             raise self.fail('invalid_value', f'{field.full_name} is above 2^32 - 1', tag_at)
         if field.type == FD.TYPE_SINT32 and not -(1 << 31) <= zigzag_decode(value) < (1 << 31):
@@ -238,17 +232,22 @@ class Scan:
         if field.type in (FD.TYPE_INT32, FD.TYPE_ENUM):
             signed = value - (1 << 64) if value >> 63 else value
             if not -(1 << 31) <= signed < (1 << 31):
-                raise self.fail('invalid_value', f'{field.full_name} is beyond 32 bits', tag_at)
-            return field.type == FD.TYPE_ENUM and signed not in field.enum_type.values_by_number
-        return False
+                raise self.fail('invalid_value', f'{field.full_name} is not an int32', tag_at)
 
-    def offset(self, path):
-        """The offset of a field's tag (WIRE-16), or of the message holding it when it is absent."""
-        while path:
-            if path in self.offsets:
-                return self.offsets[path] + self.base
+    def field_offset(self, path):
+        """WIRE-16: where a value that breaks a convention or a width is refused: its field's tag.
+        A field that is absent is a required member missing, refused at its message's body."""
+        if path in self.offsets:
+            return self.offsets[path] + self.base
+        return self.body_offset(path[:-1])
+
+    def body_offset(self, path):
+        """WIRE-16: where a record that breaks a model rule is refused: the first byte of its body
+        (0 for the message decoded, the byte after its length for a nested one). A message that is
+        absent altogether (read as its defaults) is refused where its parent's body starts."""
+        while path and path not in self.bodies:
             path = path[:-1]
-        return self.base
+        return (self.bodies[path] if path else 0) + self.base
 
     def unknown_fields(self, path):
         return bytes(self.unknown.get(path, b''))

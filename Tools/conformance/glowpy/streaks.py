@@ -18,7 +18,7 @@ from .errors import Failure
 
 DEFAULT_GOAL_ID = '01938a6e-7c00-7abc-8def-0123456789ab'      # 2.9: the compact input's defaults
 DEFAULT_INSTANT = '2000-01-01T00:00:00.000Z'
-DEFAULT_TITLE = 'Goal'                                         # 2.9 lets `title` be omitted; any valid title does
+DEFAULT_TITLE = 'Goal'                                         # 2.9: the default `title`
 MILESTONES = [3, 7, 14, 21, 30, 50, 100, 200, 365, 500, 1000]  # STREAK-20
 DAY_RULES = ('daily', 'weekdays', 'everyNDays')
 WINDOWS = [('last7', 7), ('last30', 30), ('last365', 365)]    # STREAK-18
@@ -82,7 +82,7 @@ class Goal:
         full.setdefault('id', DEFAULT_GOAL_ID)
         full.setdefault('title', DEFAULT_TITLE)
         full.setdefault('createdAt', DEFAULT_INSTANT)
-        full.setdefault('modifiedAt', full['createdAt'])     # 2.9 says 2000-01-01, but never before createdAt (MODEL-19)
+        full.setdefault('modifiedAt', full['createdAt'])     # 2.9: modifiedAt defaults to the goal's createdAt
         if isinstance(full.get('schedule'), dict):          # 2.9: a single rule, effective on the start Day
             full['schedule'] = [{'effective': full.get('startDay'), 'rule': full['schedule']}]
         g = m.goal_json(full, path)

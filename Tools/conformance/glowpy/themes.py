@@ -66,7 +66,9 @@ def contrast(foreground, background):
 # ---- THEME-8 ... THEME-11: the themes and their audit
 
 def text_level(theme):
-    """THEME-9: Black & White holds text to AAA; the others to AA."""
+    """THEME-9: the threshold of the pairs THEME-11 checks at "the theme's text level": AAA (7)
+    for Black & White, AA (4.5) for the others. Accent and status colours used as text are held
+    to 4.5 in every theme (`audit_pairs`)."""
     return ENHANCED_TEXT if theme == 'black-and-white' else TEXT
 
 
@@ -112,7 +114,7 @@ def resolve(inp):
 
 # ---- THEME-12 / THEME-13: layout and design tokens
 
-LAYOUT = {
+LAYOUT = {                                              # THEME-12 names the keys of `themes.layout`
     'minimumTapTarget': 44,
     'cornerRadius': {'small': 8, 'medium': 14, 'large': 22, 'full': 999},
     'padding': {'extraSmall': 4, 'small': 8, 'medium': 12, 'large': 16, 'extraLarge': 24},
@@ -142,7 +144,8 @@ def parse(inp):
 
 
 def contrast_report(inp):
-    """5.4: the ratio as printf("%.2f") prints it, and each THEME-7 threshold met or not."""
+    """5.4 / THEME-6: the ratio rounded to two decimals as printf("%.2f") prints it, and each
+    THEME-7 threshold met or not, judged on the unrounded ratio (2.996 shows as 3.00 and fails 3)."""
     ratio = contrast(Color.parse(inp['foreground']), Color.parse(inp['background']))
     return {'ratio': '%.2f' % ratio, 'text': ratio >= TEXT, 'largeText': ratio >= LARGE_TEXT,
             'enhancedText': ratio >= ENHANCED_TEXT, 'nonText': ratio >= NON_TEXT}
