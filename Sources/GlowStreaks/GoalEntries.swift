@@ -47,14 +47,13 @@ struct GoalEntries: Sendable {
     }
 }
 
-/// Collects one goal's check-ins and resolves them into ``GoalEntries`` (STREAK-3): per Day, the
-/// check-in with the latest `modifiedAt` decides, a tombstone over a live one at the same instant,
-/// then the later in input order; a deciding tombstone leaves the Day without entry. Only Days in
-/// the goal's life up to `through` are kept.
+/// Collects one goal's check-ins and resolves them into ``GoalEntries`` (STREAK-3): the check-ins
+/// that name one Day are merged (MODEL-54), and the Day's entry is the merged check-in's log
+/// unless it is undone. Only Days in the goal's life up to `through` are kept.
 struct EntryCollector {
     let goal: Goal
     let through: Day
-    private var candidates: [(day: Day, rank: Int64, order: Int, log: CheckInLog, deleted: Bool)] = []
+    private var candidates: [(day: Day, order: Int, checkIn: CheckIn)] = []
     private var sorted = true
 
     init(goal: Goal, today: Day) {
@@ -66,10 +65,8 @@ struct EntryCollector {
     mutating func add(_ checkIn: CheckIn) {
         guard checkIn.goalID == goal.id, !goal.deleted, checkIn.day >= goal.startDay, checkIn.day <= through
         else { return }
-        // Instants lie within ±2^48 ms (MODEL-7), so the doubled rank cannot overflow.
-        let rank = checkIn.modifiedAt.millisecondsSince1970 * 2 + (checkIn.deleted ? 1 : 0)
         if let last = candidates.last, last.day > checkIn.day { sorted = false }
-        candidates.append((checkIn.day, rank, candidates.count, checkIn.log, checkIn.deleted))
+        candidates.append((checkIn.day, candidates.count, checkIn))
     }
 
     /// The resolved entries. Entries on archived Days are left out (STREAK-1).
@@ -82,21 +79,21 @@ struct EntryCollector {
         var archive = 0
         var index = 0
         while index < list.count {
-            var winner = index
+            var merged = list[index].checkIn
             var next = index + 1
             while next < list.count, list[next].day == list[index].day {
-                if list[next].rank >= list[winner].rank { winner = next }
+                merged = merged.merging(list[next].checkIn)
                 next += 1
             }
-            let day = list[winner].day
+            let day = merged.day
             // Archive periods are in order and apart (MODEL-47), like the Days: walk them beside.
             while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
             let isArchived = archive < archived.count && archived[archive].contains(day)
-            if !list[winner].deleted, !isArchived {
+            if !merged.deleted, !isArchived {
                 if let outcomeOf {
-                    entries.append(day, outcome: outcomeOf(list[winner].log))
+                    entries.append(day, outcome: outcomeOf(merged.log))
                 } else {
-                    entries.append(day, log: list[winner].log)
+                    entries.append(day, log: merged.log)
                 }
             }
             index = next

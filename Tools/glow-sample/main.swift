@@ -194,6 +194,7 @@ let profile = try Profile(
 let data = try DataSet(profile: profile, goals: goals, checkIns: checkIns)
 
 let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Spec/examples"
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 let bundle = BundleWriter.bundle(data, options: BundleOptions(createdAt: exported, deviceID: phone))
 try Data(bundle).write(to: URL(fileURLWithPath: directory).appendingPathComponent("sample.glow"))
 let encoder = JSONEncoder()

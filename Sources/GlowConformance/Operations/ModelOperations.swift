@@ -80,6 +80,17 @@ package enum ModelOperations {
             return .object(["startDay": .string(goal.startDay.description), "title": .string(goal.title)])
         },
         "checkin.record": checkInRecord,
+        "checkin.merge": { input in
+            let records = try (input["checkIns"]?.array ?? []).map { try decode(CheckIn.self, $0) }
+            guard var merged = records.first else { throw CorpusInputError(description: "no check-ins") }
+            for record in records.dropFirst() {
+                guard record.key == merged.key else {
+                    throw CorpusInputError(description: "check-ins of different goals or Days")
+                }
+                merged = merged.merging(record)
+            }
+            return try reencode(merged)
+        },
         "catalogue.template": { input in
             let id = try TemplateID(try input.string("id"))
             guard let template = InspirationCatalogue.template(id) else {
@@ -189,6 +200,7 @@ package enum ModelOperations {
         for tapValue in try input.required("taps").array ?? [] {
             let at = try Instant(rfc3339: try tapValue.string("at"))
             let zone = try TimeZoneID(try tapValue.string("timeZone"))
+            let device = try tapValue["deviceID"]?.string.map { try DeviceID($0) } ?? device
             let tap: CheckInTap
             switch try tapValue.string("tap") {
             case "done": tap = .done
@@ -198,10 +210,13 @@ package enum ModelOperations {
             case "check":
                 tap = .check(
                     Set(try (tapValue.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") }))
+            case "uncheck":
+                tap = .uncheck(
+                    Set(try (tapValue.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") }))
             case "value": tap = .value(try Amount(parsing: try tapValue.string("value")))
             case "delete":
                 guard let current = entry else { throw CorpusInputError(description: "delete before any tap") }
-                entry = current.deleting(at: at)
+                entry = current.deleting(at: at, by: device)
                 continue
             case let other: throw CorpusInputError(description: "unknown tap \(other)")
             }

@@ -52,7 +52,13 @@ package enum StreakOperations {
         return try ModelOperations.decode(Goal.self, .object(members))
     }
 
+    /// A compact check-in (streaks.md 2.9): one device's contribution to a Day, recorded at its
+    /// `modifiedAt` (default 2000-01-01T00:00:00.000Z plus its index in milliseconds, so later
+    /// inputs are later), or at `at` when given, whose Day then follows from the zone.
     static func checkIn(_ value: JSONValue, index: Int, dayStartMinutes: Int) throws -> CheckIn {
+        let modified =
+            try value["modifiedAt"]?.string.map { try Instant(rfc3339: $0) }
+            ?? Instant(millisecondsSince1970: 946_684_800_000 + Int64(index))
         let recorded: Instant
         let zone: TimeZoneID
         let day: Day
@@ -63,15 +69,14 @@ package enum StreakOperations {
         } else {
             day = try Day(iso: try value.string("day"))
             zone = .utc
-            recorded = try Instant(millisecondsSince1970: Int64(day.daysSince1970) * 86_400_000 + 43_200_000)
+            recorded = modified
         }
-        let modified = try value["modifiedAt"]?.string.map { try Instant(rfc3339: $0) }
         return try CheckIn(
             goalID: try GoalID(value["goalID"]?.string ?? defaultGoalID), day: day,
             log: try ModelOperations.decode(CheckInLog.self, try value.required("log")), firstRecordedAt: recorded,
-            lastRecordedAt: recorded, timeZone: zone, deviceID: DeviceID(high: 0, low: 1),
-            modifiedAt: try modified ?? Instant(millisecondsSince1970: 946_684_800_000 + Int64(index)),
-            deleted: value["deleted"].map { $0 == .bool(true) } ?? false)
+            lastRecordedAt: recorded, timeZone: zone,
+            deviceID: try value["deviceID"]?.string.map { try DeviceID($0) } ?? DeviceID(high: 0, low: 1),
+            modifiedAt: modified, deleted: value["deleted"].map { $0 == .bool(true) } ?? false)
     }
 
     package static func json(_ streak: Streak?) -> JSONValue {

@@ -124,68 +124,98 @@ public enum CheckInTap: Hashable, Sendable {
     case count(Int)
     /// Checked checklist items.
     case check(Set<SubgoalItemID>)
+    /// Unchecked checklist items.
+    case uncheck(Set<SubgoalItemID>)
     /// Entered the Day's value, replacing any earlier one.
     case value(Amount)
+
+    /// The action the tap records.
+    var action: Tap.Action {
+        switch self {
+        case .done: .done
+        case .skip: .skip
+        case .add(let amount): .add(amount)
+        case .count(let delta): .count(delta)
+        case .check(let items): .check(items)
+        case .uncheck(let items): .uncheck(items)
+        case .value(let value): .value(value)
+        }
+    }
 }
 
-/// A goal's entry for one Day: what was logged, and when and where (MODEL-33 ... MODEL-36).
+/// A goal's entry for one Day: the taps of every device that logged it, and what they add up to
+/// (MODEL-33 ... MODEL-36, MODEL-52 ... MODEL-55).
+///
+/// A check-in keeps what each device contributed, so merging the records of a phone and a watch
+/// loses no tap: tallies and amounts add up, checked items stay checked unless unchecked later,
+/// the newest value, done or skip wins, and an undo hides every tap made before it on every
+/// device. ``log`` and the recorded instants are derived from the taps. Most check-ins are one
+/// tap (or one tap and its undo); those keep the compact form check-ins had before taps, and
+/// only the others store their taps.
 public struct CheckIn: Hashable, Sendable {
     /// The goal.
-    public internal(set) var goalID: GoalID
+    public let goalID: GoalID
     /// The Day this entry belongs to.
-    public internal(set) var day: Day
-    /// What was logged.
-    public internal(set) var log: CheckInLog
-    /// The instant of the Day's first tap.
-    public internal(set) var firstRecordedAt: Instant
-    /// The instant of the Day's latest tap.
-    public internal(set) var lastRecordedAt: Instant
-    /// The time zone in force at the latest tap, for display and audit.
-    public internal(set) var timeZone: TimeZoneID
-    /// The device of the latest tap.
-    public internal(set) var deviceID: DeviceID
+    public let day: Day
+    /// What the visible taps add up to; for an undone entry, what was undone (MODEL-53).
+    public private(set) var log: CheckInLog
+    /// The first instant of the taps behind ``log``.
+    public private(set) var firstRecordedAt: Instant
+    /// The last instant of the taps behind ``log``.
+    public private(set) var lastRecordedAt: Instant
+    /// The time zone in force at the last of those taps, for display and audit.
+    public private(set) var timeZone: TimeZoneID
+    /// The device of the last of those taps.
+    public private(set) var deviceID: DeviceID
     /// A note for the Day.
-    public internal(set) var note: String?
-    /// When the entry last changed, deleting included.
-    public internal(set) var modifiedAt: Instant
-    /// Whether the entry was undone: a tombstone that merge keeps and streaks ignore.
-    public internal(set) var deleted: Bool
+    public private(set) var note: String?
+    /// When the note was last set or removed, if ever.
+    public private(set) var noteAt: Instant?
+    /// When the entry last changed: never before any of its taps or its note.
+    public private(set) var modifiedAt: Instant
+    /// Whether the entry is undone: its last undo hides every tap (MODEL-36). Merge keeps it;
+    /// streaks ignore it.
+    public private(set) var deleted: Bool
     /// Fields of the binary form this version does not know (MODEL-49).
     public package(set) var unknownFields = UnknownFields()
+    /// The taps, in order, when the entry is not in its compact form (one tap, or one tap and
+    /// its undo, by one device); nil otherwise, and ``taps`` derives them.
+    private var tapList: [Tap]?
 
     /// The (goal, Day) key.
     public var key: CheckInKey { CheckInKey(goalID: goalID, day: day) }
 
-    /// A check-in, validated.
+    /// The largest tally count a Day can hold, 2^32 − 1: a count that fits every platform's
+    /// 32-bit unsigned integer and the wire's column (MODEL-36).
+    public static let tallyLimit = Int(UInt32.max)
+
+    /// The most taps one check-in may hold (MODEL-52): a thousand taps a Day is far beyond a
+    /// person; the bound keeps a hostile record from costing more than its bytes justify.
+    public static let tapLimit = 10_000
+
+    /// A check-in in its compact form: one device's contribution to the Day, undone when
+    /// `deleted` (MODEL-55). This is also how a check-in written before taps existed reads.
     ///
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when the instants are out of order, a tally is
-    ///   negative, or the note is longer than 500 characters.
+    ///   outside 0 ... ``tallyLimit``, or the note is longer than 500 characters.
     public init(
         goalID: GoalID, day: Day, log: CheckInLog, firstRecordedAt: Instant, lastRecordedAt: Instant,
         timeZone: TimeZoneID, deviceID: DeviceID, note: String? = nil, modifiedAt: Instant, deleted: Bool = false
     ) throws(ModelError) {
-        self.init(
-            validGoalID: goalID, day: day, log: log, firstRecordedAt: firstRecordedAt, lastRecordedAt: lastRecordedAt,
-            timeZone: timeZone, deviceID: deviceID, note: note, modifiedAt: modifiedAt, deleted: deleted,
-            unknownFields: UnknownFields())
         if lastRecordedAt < firstRecordedAt {
             throw ModelError(
                 .invalidCheckIn, "lastRecordedAt is before firstRecordedAt", path: "lastRecordedAt", rule: "MODEL-36")
         }
-        if case .tally(let count) = log, !(0...CheckIn.tallyLimit).contains(count) {
-            throw ModelError(
-                .invalidCheckIn, "a tally count of \(count) is outside 0...\(CheckIn.tallyLimit)", path: "log.count",
-                rule: "MODEL-36")
-        }
-        if let note, !CheckIn.isValidNote(note) {
-            throw ModelError(
-                .invalidCheckIn, "the note is longer than \(GoalRules.noteLimit) characters", path: "note",
-                rule: "MODEL-36")
-        }
+        try CheckIn.check(log)
+        try CheckIn.check(note: note)
+        self.init(
+            validGoalID: goalID, day: day, log: log, firstRecordedAt: firstRecordedAt, lastRecordedAt: lastRecordedAt,
+            timeZone: timeZone, deviceID: deviceID, note: note, modifiedAt: modifiedAt, deleted: deleted,
+            unknownFields: UnknownFields())
     }
 
-    /// A check-in whose fields the caller has already checked against MODEL-36 (the binary
-    /// reader builds them by construction); no validation is repeated.
+    /// A compact check-in whose fields the caller has already checked against MODEL-36 (the
+    /// binary reader builds them by construction); no validation is repeated.
     package init(
         validGoalID goalID: GoalID, day: Day, log: CheckInLog, firstRecordedAt: Instant, lastRecordedAt: Instant,
         timeZone: TimeZoneID, deviceID: DeviceID, note: String?, modifiedAt: Instant, deleted: Bool,
@@ -199,71 +229,162 @@ public struct CheckIn: Hashable, Sendable {
         self.timeZone = timeZone
         self.deviceID = deviceID
         self.note = note
+        self.noteAt = note == nil ? nil : modifiedAt
         self.modifiedAt = modifiedAt
         self.deleted = deleted
         self.unknownFields = unknownFields
     }
 
-    /// The largest tally count a Day can hold, 2^32 − 1: a count that fits every platform's
-    /// 32-bit unsigned integer and the wire's column (MODEL-36).
-    public static let tallyLimit = Int(UInt32.max)
-
-    /// Whether a note fits MODEL-36: at most 500 characters.
-    package static func isValidNote(_ note: String) -> Bool {
-        note.utf8.count <= GoalRules.noteLimit
-            || GoalRules.length(note, upTo: GoalRules.noteLimit) <= GoalRules.noteLimit
-    }
-
-    /// Records a tap for `goal` at `instant`, into `existing` (this goal's entry for the same
-    /// Day, if any) or a new entry (MODEL-35).
+    /// A check-in made of `taps` (MODEL-52, MODEL-53).
     ///
-    /// The tap's instant is kept to the whole second. A tap of the same sort as the stored log
-    /// combines with it: amounts add, tally counts add
-    /// (never below 0), checked items join, a value replaces the earlier value, done stays done.
-    /// A tap of another sort (done after a skip, say) replaces the log. A deleted entry starts over.
-    /// - Throws: ``ModelError/Code/invalidCheckIn`` when the tap does not fit the goal's kind
-    ///   (MODEL-34) or names an item the goal does not have.
-    public static func record(
-        _ tap: CheckInTap, for goal: Goal, on day: Day, at instant: Instant, timeZone: TimeZoneID,
-        deviceID: DeviceID, existing: CheckIn? = nil
-    ) throws(ModelError) -> CheckIn {
-        if let existing, existing.key != CheckInKey(goalID: goal.id, day: day) {
-            throw ModelError(.invalidCheckIn, "the existing entry belongs to another goal or Day", rule: "MODEL-33")
+    /// - Parameters:
+    ///   - taps: in any order; each (device, sequence) at most once; at least one that is not an
+    ///     undo.
+    ///   - modifiedAt: when the entry last changed; raised to the latest tap or note if earlier.
+    /// - Throws: ``ModelError/Code/invalidCheckIn`` for no tap but undos, a (device, sequence)
+    ///   given twice, more than ``tapLimit`` taps, a tally outside its bounds, or a note longer
+    ///   than 500 characters.
+    public init(
+        goalID: GoalID, day: Day, taps: [Tap], note: String? = nil, noteAt: Instant? = nil, modifiedAt: Instant
+    ) throws(ModelError) {
+        guard taps.count <= CheckIn.tapLimit else {
+            throw ModelError(
+                .invalidCheckIn, "\(taps.count) taps are more than the \(CheckIn.tapLimit) a check-in may hold",
+                path: "taps", rule: "MODEL-52")
         }
-        let current = existing.flatMap { $0.deleted ? nil : $0 }
-        let log = try combine(current?.log, tap, kind: goal.kind)
-        // MODEL-35: taps are kept to the whole second; that is all display and audit need, and it
-        // keeps the binary form of a check-in to a few bytes. Instant.min is a whole second, so the
-        // result stays in range.
-        let instant = Instant(
-            unchecked: Instant.floorDivide(instant.millisecondsSince1970, 1000).quotient * 1000)
-        return try CheckIn(
-            goalID: goal.id, day: day, log: log, firstRecordedAt: current?.firstRecordedAt ?? instant,
-            lastRecordedAt: Swift.max(instant, current?.lastRecordedAt ?? instant), timeZone: timeZone,
-            deviceID: deviceID, note: current?.note, modifiedAt: Swift.max(instant, existing?.modifiedAt ?? instant))
+        var seen = Set<TapID>()
+        for tap in taps where !seen.insert(TapID(tap)).inserted {
+            throw ModelError(
+                .invalidCheckIn, "device \(tap.deviceID) has two taps numbered \(tap.sequence)", path: "taps",
+                rule: "MODEL-52")
+        }
+        try CheckIn.check(note: note)
+        let ordered = taps.sorted(by: Tap.ordered)
+        guard let derived = Derived(ordered) else {
+            throw ModelError(
+                .invalidCheckIn, "a check-in needs a tap that is not an undo", path: "taps", rule: "MODEL-52")
+        }
+        try CheckIn.check(derived.log)
+        var latest = ordered.map(\.at).max()!
+        if let noteAt { latest = Swift.max(latest, noteAt) }
+        self.goalID = goalID
+        self.day = day
+        self.log = derived.log
+        self.firstRecordedAt = derived.first
+        self.lastRecordedAt = derived.last
+        self.timeZone = derived.timeZone
+        self.deviceID = derived.deviceID
+        self.note = note
+        self.noteAt = note == nil && noteAt == nil ? nil : (noteAt ?? modifiedAt)
+        self.modifiedAt = Swift.max(modifiedAt, latest)
+        self.deleted = derived.deleted
+        self.tapList = ordered
+        if isCompact { tapList = nil }
     }
 
-    /// This entry with its note replaced (nil removes it), changed at `instant`.
-    ///
-    /// - Throws: ``ModelError/Code/invalidCheckIn`` when the note is longer than 500 characters.
-    public func withNote(_ note: String?, at instant: Instant) throws(ModelError) -> CheckIn {
+    /// The taps, in the order of MODEL-53.
+    public var taps: [Tap] {
+        tapList ?? compactTaps
+    }
+
+    /// The taps of the compact form: the contribution, at the last recorded instant, and for an
+    /// undone entry its undo, at `modifiedAt` (never before the contribution) (MODEL-55).
+    private var compactTaps: [Tap] {
+        var taps = [
+            Tap(
+                unchecked: deviceID, sequence: 0, at: lastRecordedAt, firstAt: firstRecordedAt, timeZone: timeZone,
+                action: Tap.contribution(log))
+        ]
+        if deleted {
+            taps.append(
+                Tap(
+                    unchecked: deviceID, sequence: 1, at: Swift.max(modifiedAt, lastRecordedAt),
+                    firstAt: Swift.max(modifiedAt, lastRecordedAt),
+                    timeZone: timeZone, action: .undo))
+        }
+        return taps
+    }
+
+    /// Whether the taps are those of the compact form, which the binary and JSON forms then carry
+    /// without listing them (MODEL-55).
+    public var isCompact: Bool {
+        tapList.map { $0 == compactTaps } ?? true && (note == nil ? noteAt == nil : noteAt == modifiedAt)
+    }
+
+    /// Identifies a tap within a check-in.
+    struct TapID: Hashable {
+        var device: DeviceID
+        var sequence: Int
+
+        init(_ tap: Tap) {
+            device = tap.deviceID
+            sequence = tap.sequence
+        }
+    }
+
+    /// What ordered taps add up to (MODEL-53): the visible taps are those after the last undo;
+    /// when there are none, the entry is undone and shows what the last undo hid.
+    struct Derived {
+        var log: CheckInLog
+        var first: Instant
+        var last: Instant
+        var timeZone: TimeZoneID
+        var deviceID: DeviceID
+        var deleted: Bool
+
+        init?(_ ordered: [Tap]) {
+            var state: CheckInLog? = nil
+            var segment: [Tap] = []
+            var undone: (log: CheckInLog, taps: [Tap])? = nil
+            for tap in ordered {
+                if tap.action.isUndo {
+                    if let state { undone = (state, segment) }
+                    state = nil
+                    segment = []
+                } else {
+                    state = Tap.apply(tap.action, to: state)
+                    segment.append(tap)
+                }
+            }
+            let (log, taps, deleted): (CheckInLog, [Tap], Bool)
+            if let state {
+                (log, taps, deleted) = (state, segment, false)
+            } else if let undone {
+                (log, taps, deleted) = (undone.log, undone.taps, true)
+            } else {
+                return nil
+            }
+            self.log = log
+            self.first = taps.map(\.firstAt).min()!
+            self.last = taps.map(\.at).max()!
+            self.timeZone = taps.last!.timeZone
+            self.deviceID = taps.last!.deviceID
+            self.deleted = deleted
+        }
+    }
+
+    /// Checks the log against MODEL-36: a tally within 0 ... ``tallyLimit``.
+    private static func check(_ log: CheckInLog) throws(ModelError) {
+        if case .tally(let count) = log, !(0...CheckIn.tallyLimit).contains(count) {
+            throw ModelError(
+                .invalidCheckIn, "a tally count of \(count) is outside 0...\(CheckIn.tallyLimit)", path: "log.count",
+                rule: "MODEL-36")
+        }
+    }
+
+    /// Checks a note against MODEL-36: at most 500 characters.
+    private static func check(note: String?) throws(ModelError) {
         if let note, !CheckIn.isValidNote(note) {
             throw ModelError(
                 .invalidCheckIn, "the note is longer than \(GoalRules.noteLimit) characters", path: "note",
                 rule: "MODEL-36")
         }
-        var copy = self
-        copy.note = note
-        copy.modifiedAt = Swift.max(instant, modifiedAt)
-        return copy
     }
 
-    /// This entry as a tombstone, undone at `instant`.
-    public func deleting(at instant: Instant) -> CheckIn {
-        var copy = self
-        copy.deleted = true
-        copy.modifiedAt = Swift.max(instant, modifiedAt)
-        return copy
+    /// Whether a note fits MODEL-36: at most 500 characters.
+    package static func isValidNote(_ note: String) -> Bool {
+        note.utf8.count <= GoalRules.noteLimit
+            || GoalRules.length(note, upTo: GoalRules.noteLimit) <= GoalRules.noteLimit
     }
 
     /// Whether `log` is a valid entry for a goal of `kind` (MODEL-34).
@@ -284,64 +405,9 @@ public struct CheckIn: Hashable, Sendable {
 
     /// A tally changed by `delta`, kept within 0 ... ``tallyLimit`` (MODEL-35): taking back more
     /// than was counted stops at 0, and counting past the limit stops there, without overflow.
-    private static func tallied(_ count: Int, _ delta: Int) -> Int {
+    static func tallied(_ count: Int, _ delta: Int) -> Int {
         let (sum, overflow) = count.addingReportingOverflow(delta)
         if overflow { return delta < 0 ? 0 : tallyLimit }
         return sum.clamped(to: 0...tallyLimit)
     }
-
-    private static func combine(_ log: CheckInLog?, _ tap: CheckInTap, kind: GoalKind) throws(ModelError) -> CheckInLog
-    {
-        let result: CheckInLog
-        switch (log, tap) {
-        case (.amount(let old)?, .add(let added)): result = .amount(try old.adding(added))
-        case (.tally(let old)?, .count(let delta)): result = .tally(tallied(old, delta))
-        case (.items(let old)?, .check(let added)): result = .items(old.union(added))
-        case (_, .done): result = .done
-        case (_, .skip): result = .skip
-        case (_, .add(let added)): result = .amount(added)
-        case (_, .count(let delta)): result = .tally(tallied(0, delta))
-        case (_, .check(let items)): result = .items(items)
-        case (_, .value(let value)): result = .value(value)
-        }
-        guard accepts(result, for: kind) else {
-            throw ModelError(
-                .invalidCheckIn, "a \(result.name) entry does not fit a \(kind.name) goal (or names an unknown item)",
-                path: "log", rule: "MODEL-34")
-        }
-        return result
-    }
-}
-
-extension CheckIn: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case goalID
-        case day
-        case log
-        case firstRecordedAt
-        case lastRecordedAt
-        case timeZone
-        case deviceID
-        case note
-        case modifiedAt
-        case deleted
-    }
-
-    /// Decodes and validates a check-in; `note` may be absent, `deleted` defaults to false.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self = try validated(at: c.codingPath) {
-            try Self(
-                goalID: c.decode(GoalID.self, forKey: .goalID), day: c.decode(Day.self, forKey: .day),
-                log: c.decode(CheckInLog.self, forKey: .log),
-                firstRecordedAt: c.decode(Instant.self, forKey: .firstRecordedAt),
-                lastRecordedAt: c.decode(Instant.self, forKey: .lastRecordedAt),
-                timeZone: c.decode(TimeZoneID.self, forKey: .timeZone),
-                deviceID: c.decode(DeviceID.self, forKey: .deviceID),
-                note: c.decodeIfPresent(String.self, forKey: .note),
-                modifiedAt: c.decode(Instant.self, forKey: .modifiedAt),
-                deleted: c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false)
-        }
-    }
-
 }

@@ -160,11 +160,13 @@ public struct DataSet: Hashable, Sendable {
 // MARK: - Merge (BUNDLE-20 ... BUNDLE-24)
 
 extension DataSet {
-    /// Merges `other` into this data set: per identity the newer record wins (BUNDLE-21).
+    /// Merges `other` into this data set (BUNDLE-21, BUNDLE-22): the profile and goals by the
+    /// newer version, check-ins by keeping every device's taps (MODEL-54).
     ///
-    /// The order is a total one on model values, so merge is idempotent, commutative and
-    /// associative: later `modifiedAt` wins; of equal instants a tombstone wins; of equals, the
-    /// record whose canonical JSON, then unknown fields, are greater.
+    /// For profiles and goals the order is a total one on model values, so merge is idempotent,
+    /// commutative and associative: later `modifiedAt` wins; of equal instants a tombstone wins;
+    /// of equals, the record whose canonical JSON, then unknown fields, are greater. Check-ins
+    /// merge as sets of taps, which has the same laws.
     /// - Complexity: O(n + m) for the sizes of the two data sets.
     public mutating func merge(_ other: DataSet) {
         if let theirs = other.profile {
@@ -192,7 +194,7 @@ extension DataSet {
                     merged.append(theirs[j])
                     j += 1
                 } else {
-                    merged.append(Self.newer(mine[i], theirs[j], \.modifiedAt, \.deleted, \.unknownFields))
+                    merged.append(mine[i].merging(theirs[j]))  // every tap of both (MODEL-54)
                     i += 1
                     j += 1
                 }

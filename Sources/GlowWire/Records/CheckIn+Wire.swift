@@ -19,6 +19,14 @@ extension CheckIn: WireRecord {
         if let note { writer.presentString(13, note) }
         writer.sint(14, modifiedAt.millisecondsSince1970)
         writer.bool(15, deleted)
+        if !isCompact {
+            // WIRE-28: the taps decide; the fields above describe them to readers that do not
+            // know taps.
+            for tap in taps {
+                writer.message(16) { TapWire.encode(tap, to: &$0) }
+            }
+            if let noteAt { writer.presentSInt(17, noteAt.millisecondsSince1970) }
+        }
         writer.raw(unknownFields.bytes)
     }
 
@@ -34,6 +42,8 @@ extension CheckIn: WireRecord {
         var note: String?
         var modified = Instant.epoch
         var deleted = false
+        var taps: [Tap] = []
+        var noteAt: Instant?
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             switch f.number {
@@ -47,19 +57,7 @@ extension CheckIn: WireRecord {
                 log = .skip
             case 5: log = .amount(try r.readAmount(f))
             case 6: log = .tally(try r.readUInt32(f))
-            case 7:
-                let raw = try r.readBytes(f)
-                guard raw.count % 16 == 0 else {
-                    throw WireError(
-                        .invalidValue, at: f.start, "items are not a whole number of 16-byte ids", rule: "WIRE-17")
-                }
-                let ids = stride(from: 0, to: raw.count, by: 16).map {
-                    SubgoalItemID(bytes: Array(raw[$0..<($0 + 16)]))
-                }
-                guard Set(ids).count == ids.count else {
-                    throw WireError(.invalidValue, at: f.start, "an item is listed twice", rule: "WIRE-17")
-                }
-                log = .items(Set(ids))
+            case 7: log = .items(try r.readItems(f))
             case 8: log = .value(try r.readAmount(f))
             case 9: first = try r.readInstant(f)
             case 10: last = try r.readInstant(f)
@@ -68,18 +66,41 @@ extension CheckIn: WireRecord {
             case 13: note = try r.readString(f)
             case 14: modified = try r.readInstant(f)
             case 15: deleted = try r.readBool(f)
+            case 16:
+                try r.expect(f, .lengthDelimited)
+                guard taps.count < CheckIn.tapLimit else {
+                    throw WireError(
+                        .limitExceeded, at: f.start, "more than \(CheckIn.tapLimit) taps", rule: "WIRE-28")
+                }
+                taps.append(
+                    try r.nested { (t: inout WireReader) throws(WireError) in
+                        try TapWire.decode(from: &t)
+                    })
+            case 17: noteAt = try r.readInstant(f)
             default: return false
             }
             return true
         }
-        guard let goalID, let device, let log else {
-            throw WireError(
-                .invalidValue, at: start, "a check-in needs a goal id, a device id and a log", rule: "WIRE-16")
+        guard let goalID else {
+            throw WireError(.invalidValue, at: start, "a check-in needs a goal id", rule: "WIRE-16")
         }
-        var checkIn = try reader.validated(at: start) { () throws(ModelError) in
-            try CheckIn(
-                goalID: goalID, day: day, log: log, firstRecordedAt: first, lastRecordedAt: last,
-                timeZone: try TimeZoneID(zone), deviceID: device, note: note, modifiedAt: modified, deleted: deleted)
+        var checkIn: CheckIn
+        if !taps.isEmpty {
+            // WIRE-28: the taps decide; the compact fields only describe them.
+            checkIn = try reader.validated(at: start) { () throws(ModelError) in
+                try CheckIn(goalID: goalID, day: day, taps: taps, note: note, noteAt: noteAt, modifiedAt: modified)
+            }
+        } else {
+            guard let device, let log else {
+                throw WireError(
+                    .invalidValue, at: start, "a check-in needs a goal id, a device id and a log", rule: "WIRE-16")
+            }
+            checkIn = try reader.validated(at: start) { () throws(ModelError) in
+                try CheckIn(
+                    goalID: goalID, day: day, log: log, firstRecordedAt: first, lastRecordedAt: last,
+                    timeZone: try TimeZoneID(zone), deviceID: device, note: note, modifiedAt: modified,
+                    deleted: deleted)
+            }
         }
         checkIn.unknownFields = UnknownFields(bytes: unknown)
         return checkIn

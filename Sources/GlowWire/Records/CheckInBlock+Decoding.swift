@@ -26,6 +26,19 @@ struct Columns {
     var notes: [String] = []
     var extraGaps: [UInt64] = []
     var extras: [[UInt8]] = []
+    var tapGaps: [UInt64] = []
+    var tapCounts: [UInt64] = []
+    var tapDeviceRefs: [UInt64] = []
+    var tapSequences: [UInt64] = []
+    var tapSeconds: [UInt64] = []
+    var tapMillis: [UInt64] = []
+    var tapSpans: [UInt64] = []
+    var tapZoneRefs: [UInt64] = []
+    var tapTypes: [UInt64] = []
+    var tapNumbers: [UInt64] = []
+    var tapItemRefs: [UInt64] = []
+    var noteAtGaps: [UInt64] = []
+    var noteAtBefore: [UInt64] = []
 
     init(start: Int) {
         self.start = start
@@ -80,7 +93,7 @@ struct Columns {
         case 19: try table(&notes) { () throws(WireError) in try r.readString(f) }
         case 20: try r.readRepeated(f, into: &extraGaps, limit: limit)
         case 21: try table(&extras) { () throws(WireError) in try r.readBytes(f) }
-        default: return false
+        default: return try readTaps(f, from: &r, limit: limit)
         }
         return true
     }
@@ -252,6 +265,7 @@ struct Columns {
         }
         guard numbers.next() == nil else { throw fail("log_numbers has values left over") }
         guard refs.next() == nil else { throw fail("item_refs has values left over") }
+        try applyTaps(to: &checkIns, zones: zones)
         return try reader.validated(at: start) { () throws(ModelError) in
             try CheckInBlock(goalID: goalID, checkIns: checkIns)
         }

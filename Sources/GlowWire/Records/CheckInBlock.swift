@@ -110,6 +110,14 @@ extension CheckInBlock: WireRecord {
             if checkIns[index].note != nil { noted.append(index) }
             if !checkIns[index].unknownFields.isEmpty { extra.append(index) }
         }
+        // Entries that are not compact list their taps as columns (WIRE-28); the taps' devices,
+        // zones and items join the tables after the entries' own.
+        var taps = TapColumns()
+        for index in 0..<count where !checkIns[index].isCompact {
+            taps.add(
+                checkIns[index], at: index, devices: { devices.index(of: $0) }, zones: { zones.index(of: $0) },
+                items: { itemTable.index(of: $0) })
+        }
         writer.packed(4, gaps)
         // Logs (WIRE-21).
         if anyType { writer.packed(5, types) }
@@ -132,11 +140,12 @@ extension CheckInBlock: WireRecord {
         for index in noted { writer.presentString(19, checkIns[index].note!) }
         writer.packed(20, Self.gaps(extra))
         for index in extra { writer.presentBytes(21, checkIns[index].unknownFields.bytes) }
+        taps.write(to: &writer)
         writer.raw(unknownFields.bytes)
     }
 
     /// Indexes as a first index and then the gaps between them.
-    private static func gaps(_ indexes: [Int]) -> [UInt64] {
+    static func gaps(_ indexes: [Int]) -> [UInt64] {
         indexes.enumerated().map { position, index in UInt64(position == 0 ? index : index - indexes[position - 1]) }
     }
 

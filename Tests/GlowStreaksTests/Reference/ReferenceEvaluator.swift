@@ -48,26 +48,68 @@ struct ReferenceEvaluator {
         return true
     }
 
-    /// STREAK-3: per Day, the check-in with the latest modifiedAt decides; a tombstone over a live
-    /// one at equal instants; then the later in input order. A deciding tombstone means no entry.
+    /// STREAK-3 with MODEL-52 ... MODEL-54: the check-ins of a Day merge into one record of every
+    /// tap (one version of each tap, the later); the Day's entry is what the taps after the last
+    /// undo add up to, and none when no tap is visible.
     static func entries(goal: Goal, checkIns: [CheckIn], today: Day) -> [Day: CheckInLog] {
-        var deciding: [Day: CheckIn] = [:]
+        var taps: [Day: [String: Tap]] = [:]
         for checkIn in checkIns where checkIn.goalID == goal.id {
-            guard let held = deciding[checkIn.day] else {
-                deciding[checkIn.day] = checkIn
-                continue
-            }
-            if checkIn.modifiedAt > held.modifiedAt {
-                deciding[checkIn.day] = checkIn
-            } else if checkIn.modifiedAt == held.modifiedAt {
-                if checkIn.deleted || !held.deleted { deciding[checkIn.day] = checkIn }
+            for tap in checkIn.taps {
+                let id = "\(tap.deviceID)#\(tap.sequence)"
+                if let held = taps[checkIn.day]?[id], !laterVersion(tap, than: held) { continue }
+                taps[checkIn.day, default: [:]][id] = tap
             }
         }
         var result: [Day: CheckInLog] = [:]
-        for (day, checkIn) in deciding where !checkIn.deleted && day <= today {
-            result[day] = checkIn.log
+        for (day, byID) in taps where day <= today {
+            // MODEL-53: by instant, an undo after the taps of its instant, then device, sequence.
+            let ordered = byID.values.sorted { a, b in
+                if a.at != b.at { return a.at < b.at }
+                if a.action.isUndo != b.action.isUndo { return !a.action.isUndo }
+                if a.deviceID != b.deviceID { return a.deviceID < b.deviceID }
+                return a.sequence < b.sequence
+            }
+            var log: CheckInLog? = nil
+            for tap in ordered { log = tap.action.isUndo ? nil : apply(tap.action, to: log) }
+            if let log { result[day] = log }
         }
         return result
+    }
+
+    /// MODEL-54: of two versions of one tap, the later `at`, then `firstAt`, then the greater
+    /// canonical JSON.
+    static func laterVersion(_ a: Tap, than b: Tap) -> Bool {
+        if a.at != b.at { return a.at > b.at }
+        if a.firstAt != b.firstAt { return a.firstAt > b.firstAt }
+        return CanonicalJSON.bytes(b).lexicographicallyPrecedes(CanonicalJSON.bytes(a))
+    }
+
+    /// MODEL-35: a tap applied to a log.
+    static func apply(_ action: Tap.Action, to log: CheckInLog?) -> CheckInLog? {
+        switch (log, action) {
+        case (.amount(let old)?, .add(let added)):
+            let sum = Swift.min(Amount.limit, Swift.max(-Amount.limit, old.thousandths + added.thousandths))
+            return .amount(try! Amount(thousandths: sum))
+        case (.tally(let old)?, .count(let delta)): return .tally(tally(old, delta))
+        case (.items(let old)?, .check(let items)): return .items(old.union(items))
+        case (.items(let old)?, .uncheck(let items)): return .items(old.subtracting(items))
+        case (_, .done): return .done
+        case (_, .skip): return .skip
+        case (_, .add(let added)): return .amount(added)
+        case (_, .count(let delta)): return .tally(tally(0, delta))
+        case (_, .check(let items)): return .items(items)
+        case (_, .uncheck): return .items([])
+        case (_, .value(let value)): return .value(value)
+        case (_, .undo): return nil
+        }
+    }
+
+    /// A tally within 0 ... 2^32 − 1 (MODEL-35), in wide arithmetic so nothing overflows.
+    static func tally(_ count: Int, _ delta: Int) -> Int {
+        let sum = Double(count) + Double(delta)
+        if sum <= 0 { return 0 }
+        if sum >= Double(CheckIn.tallyLimit) { return CheckIn.tallyLimit }
+        return count + delta
     }
 
     /// The entry of `day` if it counts: live, in the life, not after today (STREAK-3).
