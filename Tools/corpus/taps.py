@@ -156,6 +156,14 @@ def main():
                                            compact(W, tally(2), "20:00", note="evening")],
                             tapped([tap(P, 0, "08:00", count(1)), tap(W, 0, "20:00", count(2))], "20:00",
                                    log=tally(3), first="08:00", last="20:00", device=W, note="evening")))
+    # A record that never had a note loses to one that did: the phone's "morning" stays although
+    # the watch's record is later (MODEL-54, MODEL-55: a compact record without a note never had one).
+    cases.append(merge_case(next_id(), "a record that never had a note keeps the other's note",
+                            ["MODEL-54", "MODEL-55"], [compact(P, tally(1), "08:00", note="morning"),
+                                                       compact(W, tally(2), "20:00")],
+                            dict(tapped([tap(P, 0, "08:00", count(1)), tap(W, 0, "20:00", count(2))], "20:00",
+                                        log=tally(3), first="08:00", last="20:00", device=W, note="morning"),
+                                 noteAt=at("08:00"))))
     # checkin.record: taps from two devices into one record.
     goal = {"id": GOAL, "title": "Water", "kind": {"type": "tally", "dailyTarget": 8, "unit": "glasses"},
             "startDay": "2025-01-01", "createdAt": "2025-01-01T00:00:00.000Z",

@@ -179,7 +179,8 @@ extension CheckIn: Codable {
         try c.encode(modifiedAt, forKey: .modifiedAt)
         try c.encode(deleted, forKey: .deleted)
         if !isCompact {
-            try c.encodeIfPresent(noteAt, forKey: .noteAt)
+            // MODEL-55: `noteAt` only when it is not what its absence means.
+            if noteAt != (note == nil ? nil : modifiedAt) { try c.encodeIfPresent(noteAt, forKey: .noteAt) }
             try c.encode(taps, forKey: .taps)
         }
     }

@@ -265,7 +265,10 @@ struct Columns {
         }
         guard numbers.next() == nil else { throw fail("log_numbers has values left over") }
         guard refs.next() == nil else { throw fail("item_refs has values left over") }
-        try applyTaps(to: &checkIns, zones: zones)
+        let limit = reader.limits.maxCheckInsPerBlock
+        try applyTaps(
+            to: &checkIns, zones: zones,
+            tapLimit: limit.multipliedReportingOverflow(by: 10).overflow ? Int.max : limit * 10)
         return try reader.validated(at: start) { () throws(ModelError) in
             try CheckInBlock(goalID: goalID, checkIns: checkIns)
         }

@@ -138,7 +138,7 @@ extension Columns {
 
     /// Replaces the entries that list taps by the check-ins their taps make (WIRE-28): the taps
     /// decide, and the entry's own columns only describe them to readers that do not know taps.
-    func applyTaps(to checkIns: inout [CheckIn], zones: [TimeZoneID]) throws(WireError) {
+    func applyTaps(to checkIns: inout [CheckIn], zones: [TimeZoneID], tapLimit: Int) throws(WireError) {
         let tapped = try indexes(tapGaps, "tap_gaps")
         guard tapCounts.count == tapped.count else {
             throw fail("tap_counts has \(tapCounts.count) values for \(tapped.count) entries with taps")
@@ -147,6 +147,12 @@ extension Columns {
         for count in tapCounts {
             guard count >= 1, count <= UInt64(CheckIn.tapLimit) else { throw fail("an entry lists \(count) taps") }
             total += Int(count)
+        }
+        // WIRE-28: the taps are bounded even when every tap column is empty (all defaults).
+        guard total <= tapLimit else {
+            throw WireError(
+                .limitExceeded, at: start, "the block's entries list \(total) taps; the limit is \(tapLimit)",
+                rule: "WIRE-28")
         }
         var taps = TapReader(columns: self, total: total, zones: zones)
         try taps.check()
@@ -179,64 +185,85 @@ extension Columns {
     }
 }
 
-/// Walks the tap columns beside the taps they describe.
+/// Walks the tap columns beside the taps they describe. It holds the columns themselves, not the
+/// whole `Columns`, so that reading a tap copies nothing.
 struct TapReader {
-    let columns: Columns
     let total: Int
     let zones: [TimeZoneID]
+    private let deviceRefs: [UInt64]
+    private let sequences: [UInt64]
+    private let seconds: [UInt64]
+    private let millis: [UInt64]
+    private let spans: [UInt64]
+    private let zoneRefs: [UInt64]
+    private let types: [UInt64]
+    private let numbers: [UInt64]
+    private let itemRefs: [UInt64]
+    private let devices: [DeviceID]
+    private let items: [SubgoalItemID]
+    private let fail: (String) -> WireError
     private var index = 0
-    private var numbers = 0
-    private var itemRefs = 0
+    private var nextNumber = 0
+    private var nextItemRef = 0
 
     init(columns: Columns, total: Int, zones: [TimeZoneID]) {
-        self.columns = columns
         self.total = total
         self.zones = zones
+        deviceRefs = columns.tapDeviceRefs
+        sequences = columns.tapSequences
+        seconds = columns.tapSeconds
+        millis = columns.tapMillis
+        spans = columns.tapSpans
+        zoneRefs = columns.tapZoneRefs
+        types = columns.tapTypes
+        numbers = columns.tapNumbers
+        itemRefs = columns.tapItemRefs
+        devices = columns.deviceTable
+        items = columns.itemTable
+        let start = columns.start
+        fail = { WireError(.invalidValue, at: start, "check-in block: \($0)", rule: "WIRE-28") }
     }
 
     /// Every per-tap column is empty or holds one value per tap (WIRE-21's rule, for taps).
     func check() throws(WireError) {
         let perTap: [(Int, String)] = [
-            (columns.tapDeviceRefs.count, "tap_device_refs"), (columns.tapSequences.count, "tap_sequences"),
-            (columns.tapSeconds.count, "tap_seconds"), (columns.tapMillis.count, "tap_millis"),
-            (columns.tapSpans.count, "tap_spans"), (columns.tapZoneRefs.count, "tap_zone_refs"),
-            (columns.tapTypes.count, "tap_types"),
+            (deviceRefs.count, "tap_device_refs"), (sequences.count, "tap_sequences"), (seconds.count, "tap_seconds"),
+            (millis.count, "tap_millis"), (spans.count, "tap_spans"), (zoneRefs.count, "tap_zone_refs"),
+            (types.count, "tap_types"),
         ]
         for (count, name) in perTap where count != 0 && count != total {
-            throw columns.fail("\(name) has \(count) values for \(total) taps")
+            throw fail("\(name) has \(count) values for \(total) taps")
         }
     }
-
-    private func value(_ column: [UInt64], _ at: Int) -> UInt64 { column.isEmpty ? 0 : column[at] }
 
     /// The next `count` taps, of an entry of `day`.
     mutating func next(_ count: Int, day: Day) throws(WireError) -> [Tap] {
         var taps: [Tap] = []
+        taps.reserveCapacity(count)
         var secondsOfDay: Int64 = 0
         var perDevice: [DeviceID: Int] = [:]
         for _ in 0..<count {
-            guard index < total else { throw columns.fail("tap_counts lists more taps than there are") }
-            let deviceRef = value(columns.tapDeviceRefs, index)
-            guard deviceRef < UInt64(columns.deviceTable.count) else {
-                throw columns.fail("a tap's device is out of range")
-            }
-            let device = columns.deviceTable[Int(deviceRef)]
+            guard index < total else { throw fail("tap_counts lists more taps than there are") }
+            let deviceRef = value(deviceRefs, index)
+            guard deviceRef < UInt64(devices.count) else { throw fail("a tap's device is out of range") }
+            let device = devices[Int(deviceRef)]
             let expected = perDevice[device, default: 0]
             perDevice[device] = expected + 1
-            let sequence = columns.tapSequences.isEmpty ? UInt64(expected) : columns.tapSequences[index]
-            guard sequence <= UInt64(Tap.sequenceLimit) else { throw columns.fail("a tap's sequence is out of range") }
-            let (sum, overflow) = secondsOfDay.addingReportingOverflow(unzigzag(value(columns.tapSeconds, index)))
-            guard !overflow else { throw columns.fail("tap_seconds runs past the supported years") }
+            let sequence = sequences.isEmpty ? UInt64(expected) : sequences[index]
+            guard sequence <= UInt64(Tap.sequenceLimit) else { throw fail("a tap's sequence is out of range") }
+            let (sum, overflow) = secondsOfDay.addingReportingOverflow(unzigzag(value(seconds, index)))
+            guard !overflow else { throw fail("tap_seconds runs past the supported years") }
             secondsOfDay = sum
-            let millis = value(columns.tapMillis, index)
-            guard millis < 1000 else { throw columns.fail("tap_millis has \(millis)") }
-            guard let at = Columns.instant(day: day, seconds: secondsOfDay, millis: Int64(millis)),
-                let first = Columns.instant(at, plus: -Int64(clamping: value(columns.tapSpans, index))),
-                value(columns.tapSpans, index) <= UInt64(Int64.max)
-            else { throw columns.fail("a tap's instant is outside years 1...9999") }
-            let zoneRef = value(columns.tapZoneRefs, index)
-            guard zoneRef < UInt64(zones.count) else { throw columns.fail("a tap's time zone is out of range") }
-            let action = try nextAction(value(columns.tapTypes, index))
+            let milliseconds = value(millis, index)
+            guard milliseconds < 1000 else { throw fail("tap_millis has \(milliseconds)") }
+            let span = value(spans, index)
+            guard span <= UInt64(Int64.max),
+                let at = Columns.instant(day: day, seconds: secondsOfDay, millis: Int64(milliseconds)),
+                let first = Columns.instant(at, plus: -Int64(span))
+            else { throw fail("a tap's instant is outside years 1...9999") }
+            let zoneRef = value(zoneRefs, index)
+            guard zoneRef < UInt64(zones.count) else { throw fail("a tap's time zone is out of range") }
+            let action = try nextAction(value(types, index))
             taps.append(
                 Tap(
                     unchecked: device, sequence: Int(sequence), at: at, firstAt: first, timeZone: zones[Int(zoneRef)],
@@ -246,34 +273,32 @@ struct TapReader {
         return taps
     }
 
+    private func value(_ column: [UInt64], _ at: Int) -> UInt64 { column.isEmpty ? 0 : column[at] }
+
     private mutating func nextAction(_ type: UInt64) throws(WireError) -> Tap.Action {
         func number() throws(WireError) -> Int64 {
-            guard numbers < columns.tapNumbers.count else { throw columns.fail("tap_numbers has too few values") }
-            defer { numbers += 1 }
-            return unzigzag(columns.tapNumbers[numbers])
+            guard nextNumber < numbers.count else { throw fail("tap_numbers has too few values") }
+            defer { nextNumber += 1 }
+            return unzigzag(numbers[nextNumber])
         }
         func amount() throws(WireError) -> Amount {
             let thousandths = try number()
             guard let amount = try? Amount(thousandths: thousandths) else {
-                throw columns.fail("a tap's amount \(thousandths) is beyond the limit")
+                throw fail("a tap's amount \(thousandths) is beyond the limit")
             }
             return amount
         }
-        func items() throws(WireError) -> Set<SubgoalItemID> {
-            guard itemRefs < columns.tapItemRefs.count else { throw columns.fail("tap_item_refs ends early") }
-            let count = columns.tapItemRefs[itemRefs]
-            itemRefs += 1
-            guard count <= UInt64(columns.tapItemRefs.count - itemRefs) else {
-                throw columns.fail("tap_item_refs ends early")
-            }
+        func itemSet() throws(WireError) -> Set<SubgoalItemID> {
+            guard nextItemRef < itemRefs.count else { throw fail("tap_item_refs ends early") }
+            let count = itemRefs[nextItemRef]
+            nextItemRef += 1
+            guard count <= UInt64(itemRefs.count - nextItemRef) else { throw fail("tap_item_refs ends early") }
             var set = Set<SubgoalItemID>()
             for _ in 0..<Int(count) {
-                let ref = columns.tapItemRefs[itemRefs]
-                itemRefs += 1
-                guard ref < UInt64(columns.itemTable.count) else { throw columns.fail("a tap's item is out of range") }
-                guard set.insert(columns.itemTable[Int(ref)]).inserted else {
-                    throw columns.fail("a tap lists an item twice")
-                }
+                let ref = itemRefs[nextItemRef]
+                nextItemRef += 1
+                guard ref < UInt64(items.count) else { throw fail("a tap's item is out of range") }
+                guard set.insert(items[Int(ref)]).inserted else { throw fail("a tap lists an item twice") }
             }
             return set
         }
@@ -282,19 +307,19 @@ struct TapReader {
         case 1: return .skip
         case 2: return .add(try amount())
         case 3: return .count(Int(try number()))
-        case 4: return .check(try items())
-        case 5: return .uncheck(try items())
+        case 4: return .check(try itemSet())
+        case 5: return .uncheck(try itemSet())
         case 6: return .value(try amount())
         case 7: return .undo
-        default: throw columns.fail("tap type \(type) is unknown")
+        default: throw fail("tap type \(type) is unknown")
         }
     }
 
     /// Every tap and every number and item reference was used.
     func finish() throws(WireError) {
-        guard index == total else { throw columns.fail("\(total - index) taps belong to no entry") }
-        guard numbers == columns.tapNumbers.count else { throw columns.fail("tap_numbers has values left over") }
-        guard itemRefs == columns.tapItemRefs.count else { throw columns.fail("tap_item_refs has values left over") }
+        guard index == total else { throw fail("\(total - index) taps belong to no entry") }
+        guard nextNumber == numbers.count else { throw fail("tap_numbers has values left over") }
+        guard nextItemRef == itemRefs.count else { throw fail("tap_item_refs has values left over") }
     }
 
     /// A model value, or `invalid_value` at the block's start (WIRE-24).

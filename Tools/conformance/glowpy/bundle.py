@@ -10,6 +10,7 @@ import base64
 import struct
 import zlib
 
+from . import checkins
 from . import model as m
 from . import wire
 from .errors import Failure
@@ -170,11 +171,11 @@ class Frames:
             raise fail('malformed_frame', 'frames', at, f'check-ins of goal {goal}, which no earlier frame held')
         if goal in self.blocks:
             raise fail('duplicate_id', 'frames', at, f'a second block of check-ins for goal {goal}')
-        checkins = self.counts()['checkIns'] + len(value['checkIns'])
-        if checkins > self.limits['maxCheckIns']:
+        total = self.counts()['checkIns'] + len(value['checkIns'])
+        if total > self.limits['maxCheckIns']:
             raise fail('limit_exceeded', 'frames', at, f'more than {self.limits["maxCheckIns"]} check-ins')
         self.declared('checkInBlocks', len(self.blocks) + 1, at)
-        self.declared('checkIns', checkins, at)
+        self.declared('checkIns', total, at)
         self.blocks[goal] = value
 
     def add_other(self, body, at):
@@ -306,17 +307,17 @@ def read_data(value, path='$'):
     if value.get('profile') is not None:
         out['profile'] = m.profile_json(value['profile'], path + '.profile')
     goals = [m.goal_json(g, f'{path}.goals[{i}]') for i, g in enumerate(m.maybe(value, 'goals', 'list', path, []))]
-    checkins = [m.checkin_json(c, f'{path}.checkIns[{i}]') for i, c in enumerate(m.maybe(value, 'checkIns', 'list', path, []))]
+    entries = [checkins.checkin_json(c, f'{path}.checkIns[{i}]') for i, c in enumerate(m.maybe(value, 'checkIns', 'list', path, []))]
     if len({g['id'] for g in goals}) != len(goals):
         raise Failure('duplicate_id', 'two goals with one id')
-    if len({(c['goalID'], c['day']) for c in checkins}) != len(checkins):
+    if len({(c['goalID'], c['day']) for c in entries}) != len(entries):
         raise Failure('duplicate_id', 'two check-ins with one goal and Day')
     ids = {g['id'] for g in goals}
-    for i, c in enumerate(checkins):
+    for i, c in enumerate(entries):
         if c['goalID'] not in ids:
             raise Failure('invalid_check_in', 'a check-in whose goal the data set does not hold', path=f'{path}.checkIns[{i}].goalID')
     out['goals'] = sorted(goals, key=lambda g: g['id'])
-    out['checkIns'] = sorted(checkins, key=lambda c: (c['goalID'], c['day']))
+    out['checkIns'] = sorted(entries, key=lambda c: (c['goalID'], c['day']))
     return out
 
 
@@ -349,26 +350,31 @@ def write_frames(data, exporter_name, exporter_version, created_at):
 
 # ---- 4.5 Merging (BUNDLE-21 ... BUNDLE-23)
 
-def greater(a, b, message):
-    """BUNDLE-21: the later modifiedAt; at equal instants a tombstone; then the greater canonical bytes."""
+def greater(a, b):
+    """BUNDLE-21: of two versions of the profile or of a goal, the later `modifiedAt`; at equal
+    instants a tombstone; then the greater canonical JSON (MODEL-51); then the greater unknown-field
+    bytes (of the record itself, MODEL-49)."""
     def key(value):
-        return m.parse_instant(value['modifiedAt']), value.get('deleted', False), wire.encode(message, value)
+        return (m.parse_instant(value['modifiedAt']), value.get('deleted', False), m.canonical_json(strip(value)),
+                value.get('_unknown', b''))
     return a if key(a) >= key(b) else b
 
 
 def merge(sets):
-    profile, goals, checkins = None, {}, {}
+    """BUNDLE-21 / BUNDLE-22: the profile and each goal keep their greatest version; the check-ins of
+    one (goal, Day) merge with the taps of both (MODEL-54)."""
+    profile, goals, entries = None, {}, {}
     for data in sets:
         if 'profile' in data:
-            profile = data['profile'] if profile is None else greater(profile, data['profile'], 'Profile')
+            profile = data['profile'] if profile is None else greater(profile, data['profile'])
         for g in data['goals']:
-            goals[g['id']] = greater(goals[g['id']], g, 'Goal') if g['id'] in goals else g
+            goals[g['id']] = greater(goals[g['id']], g) if g['id'] in goals else g
         for c in data['checkIns']:
             key = (c['goalID'], c['day'])
-            checkins[key] = greater(checkins[key], c, 'CheckIn') if key in checkins else c
+            entries[key] = checkins.merge(entries[key], c) if key in entries else c
     out = {} if profile is None else {'profile': profile}
     out['goals'] = [goals[k] for k in sorted(goals)]
-    out['checkIns'] = [checkins[k] for k in sorted(checkins)]
+    out['checkIns'] = [entries[k] for k in sorted(entries)]
     return out
 
 

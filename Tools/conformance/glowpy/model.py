@@ -3,8 +3,9 @@ goals, schedules, check-ins, profiles, drafts and their JSON forms.
 
 Model values are held in their canonical JSON form (MODEL-40): a goal is the dict its JSON
 decodes to, with Days, instants and amounts as their canonical texts. The readers below
-(`goal_json`, `checkin_json`, ...) validate a JSON value and return that canonical dict; the
-other areas (streaks, wire, bundle) build on them.
+(`goal_json`, `profile_json`, ...) validate a JSON value and return that canonical dict; the
+other areas (streaks, wire, bundle) build on them. Check-ins, the record of their taps, are the
+module `checkins` (1.6), which builds on this one.
 """
 import datetime as dt
 import json
@@ -298,6 +299,15 @@ def slug(value, path):
     return value
 
 
+def canonical_json(value):
+    """MODEL-51: a value's JSON form serialised as RFC 8785 does, as UTF-8 bytes, for merge's last
+    tie-break (MODEL-54, BUNDLE-21). Model JSON holds only strings, integers, booleans, arrays and
+    objects: Python's encoder without ASCII escaping escapes exactly `"`, `\\` and the control
+    characters (`\\b \\t \\n \\f \\r` by name, others as lower-case `\\u00xx`), and every key
+    is ASCII, so sorting by code point is RFC 8785's sort by UTF-16 units."""
+    return json.dumps(value, ensure_ascii=False, separators=(',', ':'), sort_keys=True).encode('utf-8')
+
+
 # ---- Schedules (MODEL-28 ... MODEL-31)
 
 def rule_json(value, path):
@@ -547,7 +557,7 @@ def parsed_kind(kind):
     return kind_json(kind, '$.kind')
 
 
-# ---- Check-ins (MODEL-33 ... MODEL-36)
+# ---- Check-in logs (MODEL-34); check-ins themselves, the record of their taps, are checkins.py
 
 def log_json(log, path):
     """MODEL-34: a check-in log; checked items are written in identifier order, never repeated."""
@@ -563,31 +573,6 @@ def log_json(log, path):
     if len(set(ids)) != len(ids):
         raise Failure('invalid_json', path=path + '.items')
     return {'type': t, 'items': sorted(ids)}
-
-
-def checkin_json(c, path='$'):
-    """MODEL-33 / MODEL-36: a check-in and its own rules."""
-    typed(c, 'dict', path)
-    out = {'goalID': scalar(parse_uuid, need(c, 'goalID', 'str', path), path + '.goalID'),
-           'day': day_text(scalar(parse_day, need(c, 'day', 'str', path), path + '.day')),
-           'log': log_json(need(c, 'log', 'dict', path), path + '.log')}
-    first = scalar(parse_instant, need(c, 'firstRecordedAt', 'str', path), path + '.firstRecordedAt')
-    last = scalar(parse_instant, need(c, 'lastRecordedAt', 'str', path), path + '.lastRecordedAt')
-    out['timeZone'] = scalar(check_zone, need(c, 'timeZone', 'str', path), path + '.timeZone')
-    out['deviceID'] = scalar(parse_uuid, need(c, 'deviceID', 'str', path), path + '.deviceID')
-    note = maybe(c, 'note', 'str', path)
-    modified = scalar(parse_instant, need(c, 'modifiedAt', 'str', path), path + '.modifiedAt')
-    out['deleted'] = maybe(c, 'deleted', 'bool', path, False)
-    if last < first:
-        raise Failure('invalid_check_in', path=path + '.lastRecordedAt')
-    if out['log']['type'] == 'tally' and not 0 <= out['log']['count'] <= MAX_TALLY:
-        raise Failure('invalid_check_in', path=path + '.log.count')
-    if note is not None and longer_than(note, 500):
-        raise Failure('invalid_check_in', path=path + '.note')
-    out.update({'firstRecordedAt': instant_text(first), 'lastRecordedAt': instant_text(last), 'modifiedAt': instant_text(modified)})
-    if note is not None:
-        out['note'] = note
-    return out
 
 
 def fits(kind, log):
@@ -703,58 +688,11 @@ def interest_json(i, path='$'):
             'templates': [template_json(t, f'{path}.templates[{n}]') for n, t in enumerate(maybe(i, 'templates', 'list', path, []))]}
 
 
-# ---- Taps (MODEL-35)
-
-def checkin_record(inp):
-    """MODEL-35: taps update the Day's entry; instants are kept to the whole second."""
-    goal = goal_json(inp['goal'])
-    kind = parsed_kind(goal['kind'])
-    day = parse_day(inp['day'])
-    device = parse_uuid(inp['deviceID'])
-    entry = None
-    for tap in inp['taps']:
-        at = parse_instant(tap['at']) // 1000 * 1000
-        zone = check_zone(tap['timeZone'])
-        if tap['tap'] == 'delete':
-            entry = dict(entry, deleted=True, modifiedAt=max(at, entry['modifiedAt']))    # MODEL-36
-            continue
-        current = entry if entry and not entry['deleted'] else None       # a tap on a tombstone starts over
-        log = tapped_log(tap, current['log'] if current else None)
-        if not fits(kind, log):
-            raise Failure('invalid_check_in', path='log')
-        if log['type'] in ('amount', 'value'):
-            log[log['type']] = amount_text(log[log['type']])
-        entry = {'goalID': goal['id'], 'day': day, 'log': log, 'firstRecordedAt': current['firstRecordedAt'] if current else at,
-                 'lastRecordedAt': max(at, current['lastRecordedAt']) if current else at, 'timeZone': zone, 'deviceID': device,
-                 'modifiedAt': max(at, entry['modifiedAt']) if entry else at, 'deleted': False}
-    return {'goalID': entry['goalID'], 'day': day_text(entry['day']), 'log': entry['log'], 'firstRecordedAt': instant_text(entry['firstRecordedAt']),
-            'lastRecordedAt': instant_text(entry['lastRecordedAt']), 'timeZone': entry['timeZone'], 'deviceID': entry['deviceID'],
-            'modifiedAt': instant_text(entry['modifiedAt']), 'deleted': entry['deleted']}
-
-
-def tapped_log(tap, old):
-    """MODEL-35: a tap of the stored log's sort combines with it; another sort replaces it."""
-    kind = tap['tap']
-    if kind == 'done':
-        return {'type': 'done'}
-    if kind == 'skip':
-        return {'type': 'skip'}
-    if kind == 'add':
-        before = parse_amount(old['amount']) if old and old['type'] == 'amount' else 0
-        return {'type': 'amount', 'amount': add_amounts(before, parse_amount(tap['amount']))}
-    if kind == 'count':
-        count = (old['count'] if old and old['type'] == 'tally' else 0) + tap['delta']
-        return {'type': 'tally', 'count': min(max(0, count), MAX_TALLY)}         # stops at 0 and 2^32 - 1
-    if kind == 'check':
-        items = {parse_uuid(i) for i in tap['items']}
-        return {'type': 'items', 'items': sorted(items | (set(old['items']) if old and old['type'] == 'items' else set()))}
-    return {'type': 'value', 'value': parse_amount(tap['value'])}
-
-
 # ---- The operations of the model area (Spec/README.md)
 
 def json_decode(inp):
     """MODEL-40: decode a value of the named type and return its canonical JSON."""
+    from . import checkins                                 # check-ins build on this module (1.6)
     t = inp['type']
     if 'text' in inp:
         try:
@@ -771,7 +709,7 @@ def json_decode(inp):
         'Visibility': lambda v: enum(v, VISIBILITIES, '$'),
         'CheckInLog': lambda v: log_json(v, '$'),
         'DayBoundary': lambda v: boundary_json(v, '$'),
-        'Goal': goal_json, 'CheckIn': checkin_json, 'Profile': profile_json,
+        'Goal': goal_json, 'CheckIn': checkins.checkin_json, 'Profile': profile_json,
     }
     if t not in readers:
         raise NotImplementedError(f'json.decode of {t}')
@@ -847,5 +785,4 @@ OPERATIONS = {
     'schedule.entryOn': schedule_entry_on,
     'json.decode': json_decode,
     'draft.validate': draft_validate,
-    'checkin.record': checkin_record,
 }

@@ -17,6 +17,7 @@ open enums ask (WIRE-7).
 """
 from google.protobuf.descriptor import FieldDescriptor as FD
 
+from . import checkins
 from . import model as m
 from .errors import Failure
 from .scan import varint
@@ -80,13 +81,15 @@ class Reader:
         whose columns disagree), refused at the first byte of its message body."""
         raise Failure('invalid_value', why, offset=self.scan.body_offset(path))
 
-    def validated(self, check, raw, path):
-        """The model's own reader judges the value (WIRE-16); its refusal is `invalid_value`."""
+    def validated(self, check, raw, path, keep_private=False):
+        """The model's own reader judges the value (WIRE-16); its refusal is `invalid_value`. The
+        value's private members (unknown fields) are copied onto the result, or, `keep_private`,
+        handed to a reader that carries them itself (a check-in reorders its taps)."""
         try:
-            canonical = check(strip(raw))
+            canonical = check(raw if keep_private else strip(raw))
         except Failure as failure:
             self.refuse_record(f'{failure.code} at {failure.path}: {failure}', path)
-        return graft(canonical, raw)
+        return canonical if keep_private else graft(canonical, raw)
 
     def keep_unknown(self, value, path):
         unknown = self.scan.unknown_fields(path)
@@ -213,21 +216,54 @@ class Reader:
     def forgiveness(self, f, path):
         return self.keep_unknown(self.enum(f, 'period', PERIODS, {'allowance': f.allowance}, 'period'), path)
 
-    # -- Check-ins (MODEL-33 ... MODEL-36)
+    # -- Check-ins (MODEL-33 ... MODEL-36, MODEL-52 ... MODEL-55; WIRE-28)
 
     def checkin(self, c, path=()):
+        """A single CheckIn. Without taps it is compact (MODEL-55): fields 1 ... 15 are the check-in.
+        With taps (field 16) the taps decide (WIRE-28): the fields that describe them (the log, the
+        instants, zone, device and `deleted`) are recomputed, not read; the note, `modified_at` and
+        `note_at` (17) are the check-in's own."""
         at = lambda name: path + ((number(c, name), None),)
-        out = {'goalID': self.uuid(c.goal_id, at('goal_id')), 'day': self.day(c.day, at('day')),
-               'log': self.log(c, path)}
-        out['firstRecordedAt'] = self.instant(c.first_recorded_at, at('first_recorded_at'))
-        out['lastRecordedAt'] = self.instant(c.last_recorded_at, at('last_recorded_at'))
-        out['timeZone'] = c.time_zone
-        out['deviceID'] = self.uuid(c.device_id, at('device_id'), 'a device id')
+        out = {'goalID': self.uuid(c.goal_id, at('goal_id')), 'day': self.day(c.day, at('day'))}
+        if len(c.taps):
+            out['taps'] = [self.tap(t, path + ((number(c, 'taps'), i),)) for i, t in enumerate(c.taps)]
+        else:
+            out['log'] = self.log(c, path)
+            out['firstRecordedAt'] = self.instant(c.first_recorded_at, at('first_recorded_at'))
+            out['lastRecordedAt'] = self.instant(c.last_recorded_at, at('last_recorded_at'))
+            out['timeZone'] = c.time_zone
+            out['deviceID'] = self.uuid(c.device_id, at('device_id'), 'a device id')
+            out['deleted'] = c.deleted
         if c.HasField('note'):
             out['note'] = c.note
         out['modifiedAt'] = self.instant(c.modified_at, at('modified_at'))
-        out['deleted'] = c.deleted
-        return self.validated(m.checkin_json, self.keep_unknown(out, path), path)
+        if c.HasField('note_at'):
+            out['noteAt'] = self.instant(c.note_at, at('note_at'))
+        # The taps keep their own unknown fields (`_unknown`), which `checkin_json` carries along.
+        return self.validated(checkins.checkin_json, self.keep_unknown(out, path), path, keep_private=True)
+
+    def tap(self, t, path):
+        """A Tap (WIRE-28): its action is required; `at` and `at − span` are instants (WIRE-17); its
+        items follow the convention of a check-in's items. A `bool` action member (`done`, `skip`,
+        `undo`) selects its case whatever its value, as WIRE-27 reads a check-in's `done` and `skip`."""
+        at = lambda name: path + ((number(t, name), None),)
+        which = t.WhichOneof('action')
+        if which is None:
+            self.refuse_record('a tap without an action', path)
+        out = {'deviceID': self.uuid(t.device_id, at('device_id'), 'a device id'), 'sequence': t.sequence,
+               'at': self.instant(t.at, at('at')), 'timeZone': t.time_zone}
+        if t.span:
+            out['firstAt'] = self.instant(t.at - t.span, at('span'))
+        value, here = getattr(t, which), at(which)
+        if which in ('add', 'value'):
+            out['action'] = {'type': which, 'amount' if which == 'add' else 'value': self.amount(value, here)}
+        elif which == 'count':
+            out['action'] = {'type': which, 'count': value}
+        elif which in ('check', 'uncheck'):
+            out['action'] = {'type': which, 'items': self.items(value, here)}
+        else:
+            out['action'] = {'type': which}
+        return self.keep_unknown(out, path)
 
     def log(self, c, path):
         which = c.WhichOneof('log')
@@ -421,6 +457,9 @@ class Writer:
         self.keep(f, path)
 
     def checkin(self, d, c, path=()):
+        """A single CheckIn: fields 1 ... 15 describe what the taps add up to (MODEL-53); a check-in
+        that is not compact also lists its taps (16) in their order, and `note_at` (17) when its note
+        was set at another instant than `modified_at` (WIRE-28)."""
         c.goal_id = m.uuid_bytes(d['goalID'])
         c.day = m.parse_day(d['day'])
         log = d['log']
@@ -440,8 +479,31 @@ class Writer:
             c.note = d['note']
         c.modified_at = m.parse_instant(d['modifiedAt'])
         c.deleted = d['deleted']
+        for i, tap in enumerate(d.get('taps', [])):
+            self.tap(checkins.tap_json(tap, '$'), c.taps.add(), path + ((number(c, 'taps'), i),))
+        if 'noteAt' in d:
+            c.note_at = m.parse_instant(d['noteAt'])
         self.keep(d, path)
         return c
+
+    def tap(self, tap, t, path):
+        """A Tap: `span` is `at` minus the first instant it stands for; the action is its oneof member."""
+        t.device_id = m.uuid_bytes(tap['deviceID'])
+        t.sequence = tap['sequence']
+        t.at = tap['at']
+        t.span = tap['at'] - tap['firstAt']
+        t.time_zone = tap['timeZone']
+        action = tap['action']
+        kind = action['type']
+        if kind in ('add', 'value'):
+            setattr(t, kind, action['amount' if kind == 'add' else 'value'])
+        elif kind == 'count':
+            t.count = action['count']
+        elif kind in ('check', 'uncheck'):
+            setattr(t, kind, b''.join(m.uuid_bytes(i) for i in action['items']))
+        else:
+            setattr(t, kind, True)
+        self.keep(tap, path)
 
     def profile(self, d, p, path=()):
         p.user_id = m.uuid_bytes(d['userID'])

@@ -21,6 +21,9 @@ DEFAULT_DEPTH = 64                          # WIRE-13
 DEFAULT_SIZE = 64 << 20                     # WIRE-14
 DEFAULT_BLOCK = 100_000                     # WIRE-25: check-ins per block
 DEFAULT_RAW_NODES = 1_000_000               # WIRE-26: fields of a schema-less tree
+TAPS_PER_CHECK_IN = 10                      # WIRE-28: a block's taps, per check-in it may hold
+PER_TAP = ('tap_device_refs', 'tap_sequences', 'tap_seconds', 'tap_millis', 'tap_spans', 'tap_zone_refs',
+           'tap_types', 'tap_numbers', 'tap_item_refs')
 BLOCK = 'glow.v1.CheckInBlock'
 VARINT_TYPES = {FD.TYPE_BOOL, FD.TYPE_INT32, FD.TYPE_INT64, FD.TYPE_UINT32, FD.TYPE_UINT64,
                 FD.TYPE_SINT32, FD.TYPE_SINT64, FD.TYPE_ENUM}
@@ -113,6 +116,18 @@ def read_field(buf, pos, end):
     return number, wire_type, pos, pos + length, pos + length, length_at
 
 
+def column_cap(name, limit):
+    """WIRE-25 / WIRE-28: how many values a block's repeated field may hold, for a block of at most
+    `limit` check-ins: `item_refs` 51 per check-in (a count and at most 50 items); the tap columns
+    ten per check-in (WIRE-28 says "its tap columns at most that many values", which this reads
+    literally, `tap_item_refs` included); every other column, sparse column and table `limit`."""
+    if name == 'item_refs':
+        return 51 * limit
+    if name in PER_TAP:
+        return TAPS_PER_CHECK_IN * limit
+    return limit
+
+
 def allowed_wire_types(field):
     """WIRE-12: the wire types a declaration allows (repeated scalars: also length-delimited)."""
     if field.type in (FD.TYPE_STRING, FD.TYPE_BYTES, FD.TYPE_MESSAGE):
@@ -177,8 +192,8 @@ class Scan:
                 self.check_width(field, read_varint(buf, start, stop)[0], tag_at)
 
     def block_field(self, field, wire_type, start, stop, path, tag_at):
-        """WIRE-25: a block's count, columns and tables are held to the per-block limit as they are
-        read, before anything is built for the entries."""
+        """WIRE-25 / WIRE-28: a block's count, columns and tables, and its number of taps, are held to
+        the per-block limits as they are read, before anything is built for the entries."""
         limit = self.block_limit
         if field.name == 'count':
             if read_varint(self.data, start, stop)[0] > limit:
@@ -187,21 +202,34 @@ class Scan:
         if field.label != FD.LABEL_REPEATED:
             return
         if wire_type == 2 and field.type not in (FD.TYPE_STRING, FD.TYPE_BYTES):
-            values = 0                                  # a packed chunk: count its varints
-            pos = start
-            while pos < stop:
-                try:
-                    pos = read_varint(self.data, pos, stop)[1]
-                except (Truncated, Malformed):
-                    break                               # reported as such by `packed`
-                values += 1
+            values = self.varints(start, stop)          # a packed chunk
+        elif wire_type == 0:
+            values = iter([read_varint(self.data, start, stop)[0]])
         else:
-            values = 1
+            values = iter([0])                          # one table entry
+        count = total = 0
+        for value in values:
+            count, total = count + 1, total + value
         key = (path, field.number, 'values')
-        self.counts[key] += values
-        cap = 51 * limit if field.name == 'item_refs' else limit
+        self.counts[key] += count
+        cap = column_cap(field.name, limit)
         if self.counts[key] > cap:
             raise self.fail('limit_exceeded', f'{field.name} has more than {cap} values', tag_at)
+        if field.name == 'tap_counts':                  # WIRE-28: ten taps per check-in the block may hold
+            taps = (path, 'taps')
+            self.counts[taps] += total
+            if self.counts[taps] > TAPS_PER_CHECK_IN * limit:
+                raise self.fail('limit_exceeded', f'more than {TAPS_PER_CHECK_IN * limit} taps in a block', tag_at)
+
+    def varints(self, pos, stop):
+        """The values of a packed varint chunk, one at a time, as far as they are well formed
+        (`packed` reports the rest)."""
+        while pos < stop:
+            try:
+                value, pos = read_varint(self.data, pos, stop)
+            except (Truncated, Malformed):
+                return
+            yield value
 
     def packed(self, pos, end, field, tag_at):
         """WIRE-4 / WIRE-6: the elements of a packed column, each checked like a single value."""

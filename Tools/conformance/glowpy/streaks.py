@@ -13,10 +13,12 @@ import bisect
 import datetime as dt
 from collections import defaultdict
 
+from . import checkins
 from . import model as m
 from .errors import Failure
 
 DEFAULT_GOAL_ID = '01938a6e-7c00-7abc-8def-0123456789ab'      # 2.9: the compact input's defaults
+DEFAULT_DEVICE = '00000000-0000-0000-0000-000000000001'        # 2.9: a check-in's default device
 DEFAULT_INSTANT = '2000-01-01T00:00:00.000Z'
 DEFAULT_TITLE = 'Goal'                                         # 2.9: the default `title`
 MILESTONES = [3, 7, 14, 21, 30, 50, 100, 200, 365, 500, 1000]  # STREAK-20
@@ -209,23 +211,37 @@ class PeriodPiece:
 # ---- Check-ins (STREAK-3) and today (STREAK-24)
 
 def read_checkins(raw, profile):
-    """2.9: compact check-ins. Each keeps its index, which breaks ties in STREAK-3 and sets the
-    default modifiedAt (2000-01-01 plus the index in milliseconds); `at` is turned into a Day under
-    the zone then in force and the profile's day start (STREAK-24)."""
+    """2.9: compact check-ins (MODEL-55), one device's tap each (`deviceID`, by default
+    DEFAULT_DEVICE), undone when `deleted`. `modifiedAt` defaults to 2000-01-01 plus the input's
+    index in milliseconds, so later inputs are later. Given `day`, the tap was recorded at
+    `modifiedAt`; given `at`, at that instant, whose Day is computed under the zone then in force
+    and the profile's day start (STREAK-24). A `day` input names no zone; it is recorded in UTC
+    (the zone only breaks ties between versions of one tap, MODEL-51)."""
     out = []
     base = m.parse_instant(DEFAULT_INSTANT)
     for i, c in enumerate(raw):
         path = f'$.checkIns[{i}]'
+        modified = m.scalar(m.parse_instant, c['modifiedAt'], path + '.modifiedAt') if 'modifiedAt' in c else base + i
         if 'day' in c:
-            day = m.scalar(m.parse_day, c['day'], path + '.day')
+            day, zone, at = m.scalar(m.parse_day, c['day'], path + '.day'), 'UTC', modified
         else:
             zone = m.scalar(m.check_zone, c['timeZone'], path + '.timeZone')
-            day = m.day_of(zone, profile['dayStartMinutes'], m.scalar(m.parse_instant, c['at'], path + '.at'))
-        modified = m.scalar(m.parse_instant, c['modifiedAt'], path + '.modifiedAt') if 'modifiedAt' in c else base + i
-        log = m.log_json(c['log'], path + '.log')
-        out.append({'goalID': m.parse_uuid(c.get('goalID', DEFAULT_GOAL_ID)), 'day': day, 'log': log,
-                    'deleted': bool(c.get('deleted', False)), 'modifiedAt': modified, 'index': i})
+            at = m.scalar(m.parse_instant, c['at'], path + '.at')
+            day = m.day_of(zone, profile['dayStartMinutes'], at)
+        out.append({'goalID': m.parse_uuid(c.get('goalID', DEFAULT_GOAL_ID)), 'day': day, 'log': m.log_json(c['log'], path + '.log'),
+                    'deleted': bool(c.get('deleted', False)), 'modifiedAt': modified, 'at': at, 'timeZone': zone,
+                    'deviceID': m.scalar(m.parse_uuid, c.get('deviceID', DEFAULT_DEVICE), path + '.deviceID')})
     return out
+
+
+def merged(candidates):
+    """STREAK-3: the check-ins of one Day merged into one (MODEL-54), each read as the taps of its
+    compact form (MODEL-55)."""
+    records = [checkins.make(c['goalID'], m.day_text(c['day']),
+                             checkins.compact_taps(c['deviceID'], c['timeZone'], c['log'], c['at'], c['at'], c['modifiedAt'], c['deleted']),
+                             None, None, c['modifiedAt'])
+               for c in candidates]
+    return checkins.merge_all(records)
 
 
 def read_today(inp, profile):
@@ -289,18 +305,19 @@ class Evaluation:
 
     # -- STREAK-3: the entries
 
-    def find_entries(self, checkins):
-        """Day by Day, the check-in with the latest modifiedAt decides; at equal instants a tombstone
-        over a live one, then the later in input order. A deciding tombstone leaves the Day with no
-        entry; a live one is the Day's entry if the Day is in the life and not after today."""
+    def find_entries(self, records):
+        """The check-ins of each Day merged into one (MODEL-54): when it is undone (MODEL-36) the
+        Day has no entry, otherwise its log is the Day's entry if the Day is in the life and not
+        after today. A Day's only check-in needs no merge: its compact form's taps add up to its own
+        log (MODEL-55)."""
         by_day = defaultdict(list)
-        for c in checkins:
+        for c in records:
             by_day[c['day']].append(c)
         entries = {}
         for day, candidates in by_day.items():
-            decider = max(candidates, key=lambda c: (c['modifiedAt'], c['deleted'], c['index']))
-            if not decider['deleted'] and day <= self.today and self.goal.in_life(day):
-                entries[day] = decider
+            entry = candidates[0] if len(candidates) == 1 else merged(candidates)
+            if not entry['deleted'] and day <= self.today and self.goal.in_life(day):
+                entries[day] = entry
         return entries
 
     def entries_in(self, a, b):

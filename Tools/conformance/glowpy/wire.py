@@ -10,6 +10,7 @@ from collections import namedtuple
 
 from google.protobuf.message import DecodeError
 
+from . import checkins
 from . import model as m
 from .columns import block_json, read_block, write_block
 from .errors import Failure
@@ -23,7 +24,7 @@ Record = namedtuple('Record', 'read write from_json')
 
 RECORDS = {
     'Goal': Record(Reader.goal, Writer.goal, m.goal_json),
-    'CheckIn': Record(Reader.checkin, Writer.checkin, m.checkin_json),
+    'CheckIn': Record(Reader.checkin, Writer.checkin, checkins.checkin_json),
     'Profile': Record(Reader.profile, Writer.profile, m.profile_json),
     'DayBoundary': Record(Reader.boundary, Writer.boundary, lambda v: m.boundary_json(v, '$')),
     'GoalDraft': Record(Reader.draft, Writer.draft, m.canonical_draft),
