@@ -87,10 +87,10 @@ public struct BundleReader: Sendable {
     /// - Throws: ``BundleError``, also `user_mismatch` when both hold a profile of different people.
     public func importing(_ bytes: [UInt8], into destination: DataSet) throws(BundleError) -> DataSet {
         let (incoming, _) = try dataSet(bytes)
-        if let mine = destination.profile, let theirs = incoming.profile, mine.userID != theirs.userID {
+        if let theirs = destination.otherPerson(in: incoming) {
             throw BundleError(
                 .userMismatch, .frames, at: 0,
-                "the bundle belongs to user \(theirs.userID), this device to \(mine.userID); nothing was imported",
+                "the bundle belongs to user \(theirs), this device to \(destination.profile!.userID); nothing was imported",
                 rule: "BUNDLE-20")
         }
         return destination.merging(incoming)

@@ -8,7 +8,8 @@ import GlowWire
 package enum Conformance {
     /// Every operation this SDK implements, by name.
     package static let operations: [String: ModelOperations.Operation] = [
-        ModelOperations.all, StreakOperations.all, WireOperations.all, BundleOperations.all, ThemeOperations.all,
+        ModelOperations.all, StreakOperations.all, DataSetOperations.all, WireOperations.all, BundleOperations.all,
+        ThemeOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a

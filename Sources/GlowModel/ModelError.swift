@@ -23,6 +23,8 @@ public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
             case invalidJSON = "invalid_json"
             case unknownEnumCase = "unknown_enum_case"
             case duplicateID = "duplicate_id"
+            case notFound = "not_found"
+            case goalDeleted = "goal_deleted"
         }
 
         fileprivate let storage: Storage
@@ -60,6 +62,12 @@ public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownEnumCase = Code(storage: .unknownEnumCase)
         /// Two records of a data set with the same identity (goal id, or goal and Day).
         public static let duplicateID = Code(storage: .duplicateID)
+        /// A change to a record the data set does not hold: a goal it lacks, a Day with no entry
+        /// to undo or annotate, a profile it has none of.
+        public static let notFound = Code(storage: .notFound)
+        /// A change to a goal that was deleted (on this device or another): its tombstone takes
+        /// no taps and no edits.
+        public static let goalDeleted = Code(storage: .goalDeleted)
     }
 
     /// What kind of problem this is.

@@ -38,16 +38,35 @@ public enum OverviewQuery {
     public static func items(
         goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day, weeks: Int = 12
     ) -> [OverviewItem] {
-        let lastWeek = today.week(startingOn: weekStart)
-        let first = (try? lastWeek.lowerBound.adding(days: -7 * (Swift.max(1, weeks) - 1))) ?? Day.min
-        return TodayQuery.evaluations(goals: goals, checkIns: checkIns, weekStart: weekStart, today: today).map {
-            evaluation in
-            OverviewItem(
-                goalID: evaluation.goal.id, title: evaluation.goal.title, current: evaluation.currentStreak,
-                longest: evaluation.longestStreak, last7: evaluation.consistency(lastDays: 7),
-                last30: evaluation.consistency(lastDays: 30), last365: evaluation.consistency(lastDays: 365),
-                sinceStart: evaluation.consistency(lastDays: nil),
-                grid: (first...lastWeek.upperBound).map { OverviewCell(day: $0, level: evaluation.level(on: $0)) })
+        TodayQuery.evaluations(goals: goals, checkIns: checkIns, weekStart: weekStart, today: today).map {
+            item($0, weeks: weeks)
         }
+    }
+
+    /// The Overview of a person's data at `now`, evaluated in full (STREAK-24); ``Tracker`` keeps
+    /// the same answer current as data changes.
+    public static func items(_ data: DataSet, boundary: DayBoundary, now: Instant, weeks: Int = 12) -> [OverviewItem] {
+        let today = boundary.day(containing: now)
+        return TodayQuery.order(data.goals.values).map { goal in
+            item(
+                GoalEvaluation(
+                    goal: goal, checkIns: data.checkIns(of: goal.id), weekStart: boundary.weekStart,
+                    today: today), weeks: weeks)
+        }
+    }
+
+    /// One goal's Overview item, with a grid of the last `weeks` calendar weeks (at least one,
+    /// at most every week of the calendar).
+    public static func item(_ evaluation: GoalEvaluation, weeks: Int = 12) -> OverviewItem {
+        let lastWeek = evaluation.today.week(startingOn: evaluation.weekStart)
+        // At least one week; no more than the calendar holds (so the product cannot overflow).
+        let count = Swift.min(Swift.max(1, weeks), 530_000)
+        let first = (try? lastWeek.lowerBound.adding(days: -7 * (count - 1))) ?? Day.min
+        return OverviewItem(
+            goalID: evaluation.goal.id, title: evaluation.goal.title, current: evaluation.currentStreak,
+            longest: evaluation.longestStreak, last7: evaluation.consistency(lastDays: 7),
+            last30: evaluation.consistency(lastDays: 30), last365: evaluation.consistency(lastDays: 365),
+            sinceStart: evaluation.consistency(lastDays: nil),
+            grid: (first...lastWeek.upperBound).map { OverviewCell(day: $0, level: evaluation.level(on: $0)) })
     }
 }

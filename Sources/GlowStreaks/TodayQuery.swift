@@ -28,23 +28,44 @@ public enum TodayQuery {
     ///
     /// - Complexity: O(c log g) for c check-ins and g goals: see ``evaluations(goals:checkIns:weekStart:today:)``.
     public static func items(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day) -> [TodayItem] {
-        evaluations(goals: goals, checkIns: checkIns, weekStart: weekStart, today: today)
-            .filter(\.isOnToday)
-            .map { evaluation in
-                let status = evaluation.status(on: today)
-                let thousandths: Int
-                if let completion = evaluation.completion {
-                    thousandths = completion.thousandths
-                } else if case .partial(let value) = status {
-                    thousandths = value
-                } else {
-                    thousandths = status == .done ? 1000 : 0
-                }
-                return TodayItem(
-                    goalID: evaluation.goal.id, title: evaluation.goal.title, emoji: evaluation.goal.emoji,
-                    kind: evaluation.goal.kind.name, status: status, thousandths: thousandths,
-                    streak: evaluation.currentStreak?.length ?? 0, daysLeft: evaluation.completion?.daysLeft)
-            }
+        evaluations(goals: goals, checkIns: checkIns, weekStart: weekStart, today: today).compactMap(item)
+    }
+
+    /// The Today list of a person's data at `now`, evaluated in full: the Day and the week start
+    /// come from `boundary` (STREAK-24). ``Tracker`` keeps the same answer current as data changes.
+    ///
+    /// - Complexity: O(c + g log g) for c check-ins and g goals.
+    public static func items(_ data: DataSet, boundary: DayBoundary, now: Instant) -> [TodayItem] {
+        let today = boundary.day(containing: now)
+        return order(data.goals.values).compactMap { goal in
+            item(
+                GoalEvaluation(
+                    goal: goal, checkIns: data.checkIns(of: goal.id), weekStart: boundary.weekStart,
+                    today: today))
+        }
+    }
+
+    /// The goal's Today item, or nil when it is not on today's list (STREAK-22).
+    public static func item(_ evaluation: GoalEvaluation) -> TodayItem? {
+        guard evaluation.isOnToday else { return nil }
+        let status = evaluation.status(on: evaluation.today)
+        let thousandths: Int
+        if let completion = evaluation.completion {
+            thousandths = completion.thousandths
+        } else if case .partial(let value) = status {
+            thousandths = value
+        } else {
+            thousandths = status == .done ? 1000 : 0
+        }
+        return TodayItem(
+            goalID: evaluation.goal.id, title: evaluation.goal.title, emoji: evaluation.goal.emoji,
+            kind: evaluation.goal.kind.name, status: status, thousandths: thousandths,
+            streak: evaluation.currentStreak?.length ?? 0, daysLeft: evaluation.completion?.daysLeft)
+    }
+
+    /// The live goals in display order: by creation instant, then identifier (STREAK-22).
+    static func order(_ goals: some Sequence<Goal>) -> [Goal] {
+        goals.filter { !$0.deleted }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     /// Evaluations of every live goal, in display order: by creation instant, then identifier.
@@ -54,7 +75,7 @@ public enum TodayQuery {
     public static func evaluations(goals: [Goal], checkIns: [CheckIn], weekStart: Weekday, today: Day)
         -> [GoalEvaluation]
     {
-        let live = goals.filter { !$0.deleted }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        let live = order(goals)
         // One pass over the check-ins. Goals are found by binary search over their ids, after a
         // check of the last one found, since stores usually keep a goal's check-ins together.
         let byID = live.indices.sorted { live[$0].id < live[$1].id }

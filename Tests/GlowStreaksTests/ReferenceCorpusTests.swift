@@ -64,9 +64,67 @@ struct ReferenceCorpusTests {
             return .object(["items": .array(ordered(references).filter(\.isOnToday).map(todayItem))])
         case "streaks.overview":
             return .object(["items": .array(try ordered(references).map { try overviewItem($0, testCase.input) })])
+        case "streaks.track":
+            return try track(setup, testCase.input)
         default:
             throw CorpusInputError(description: "unknown operation \(testCase.operation)")
         }
+    }
+
+    /// STREAK-26 without a tracker: the data set changed by the model's mutations, and every goal
+    /// evaluated again by the reference after each step.
+    static func track(_ setup: StreakOperations.Setup, _ input: JSONValue) throws -> JSONValue {
+        var data = DataSet()
+        for goal in setup.goals { try data.add(goal) }
+        for checkIn in setup.checkIns { try data.put(checkIn) }
+        var now = try Instant(rfc3339: try input.string("now"))
+        func evaluate() -> [ReferenceEvaluator] {
+            let boundary = data.profile?.boundary ?? setup.boundary
+            return data.goals.values.map {
+                ReferenceEvaluator(
+                    goal: $0, checkIns: data.checkIns(of: $0.id), weekStart: boundary.weekStart,
+                    today: boundary.day(containing: now))
+            }
+        }
+        func milestones(_ references: [ReferenceEvaluator]) -> [Milestone] {
+            ordered(references).flatMap(\.milestones)
+        }
+        var steps: [JSONValue] = []
+        for value in try input.required("steps").array ?? [] {
+            let step = try Step(value)
+            let before = evaluate()
+            if step.verb != "advance" {
+                do {
+                    _ = try step.apply(to: &data, boundary: data.profile?.boundary ?? setup.boundary)
+                } catch let error as ModelError {
+                    steps.append(.object(["error": .string(error.code.description)]))
+                    continue
+                }
+            }
+            if value["at"] != nil { now = Swift.max(now, try step.at) }
+            let after = evaluate()
+            let known = Set(milestones(before).map(\.id))
+            let current = milestones(after)
+            let revoked = known.subtracting(current.map(\.id)).sorted {
+                ($0.goalID, $0.streakStart, $0.milestone) < ($1.goalID, $1.streakStart, $1.milestone)
+            }
+            let today = after.first?.today ?? (data.profile?.boundary ?? setup.boundary).day(containing: now)
+            steps.append(
+                .object([
+                    "new": .array(current.filter { !known.contains($0.id) }.map(StreakOperations.json)),
+                    "revoked": .array(
+                        revoked.map {
+                            .object([
+                                "goalID": .string($0.goalID.description), "milestone": .int($0.milestone),
+                                "streakStart": .string($0.streakStart.description),
+                            ])
+                        }),
+                    "newDay": .bool(today != (before.first?.today ?? today)), "today": .string(today.description),
+                ]))
+        }
+        return .object([
+            "steps": .array(steps), "items": .array(ordered(evaluate()).filter(\.isOnToday).map(todayItem)),
+        ])
     }
 
     /// STREAK-22: live goals by creation instant, then identifier.

@@ -67,9 +67,8 @@ enum Commands {
             var merged = DataSet()
             for input in inputs {
                 let next = try Files.dataSet(input)
-                if let mine = merged.profile, let theirs = next.profile, mine.userID != theirs.userID {
-                    throw DataFailure(
-                        message: "\(input) belongs to another person (\(theirs.userID)); nothing was written")
+                if let theirs = merged.otherPerson(in: next) {
+                    throw DataFailure(message: "\(input) belongs to another person (\(theirs)); nothing was written")
                 }
                 merged.merge(next)
             }

@@ -201,29 +201,33 @@ package enum ModelOperations {
             let at = try Instant(rfc3339: try tapValue.string("at"))
             let zone = try TimeZoneID(try tapValue.string("timeZone"))
             let device = try tapValue["deviceID"]?.string.map { try DeviceID($0) } ?? device
-            let tap: CheckInTap
-            switch try tapValue.string("tap") {
-            case "done": tap = .done
-            case "skip": tap = .skip
-            case "add": tap = .add(try Amount(parsing: try tapValue.string("amount")))
-            case "count": tap = .count(try tapValue.int("delta"))
-            case "check":
-                tap = .check(
-                    Set(try (tapValue.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") }))
-            case "uncheck":
-                tap = .uncheck(
-                    Set(try (tapValue.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") }))
-            case "value": tap = .value(try Amount(parsing: try tapValue.string("value")))
-            case "delete":
+            if try tapValue.string("tap") == "delete" {
                 guard let current = entry else { throw CorpusInputError(description: "delete before any tap") }
                 entry = current.deleting(at: at, by: device)
                 continue
-            case let other: throw CorpusInputError(description: "unknown tap \(other)")
             }
             entry = try CheckIn.record(
-                tap, for: goal, on: day, at: at, timeZone: zone, deviceID: device, existing: entry)
+                try tap(tapValue), for: goal, on: day, at: at, timeZone: zone, deviceID: device, existing: entry)
         }
         guard let entry else { throw CorpusInputError(description: "no taps") }
         return try reencode(entry)
+    }
+
+    /// A tap of the corpus: `{"tap": "done" | "skip" | "add" (amount) | "count" (delta) |
+    /// "check" / "uncheck" (items) | "value" (value)}`.
+    static func tap(_ value: JSONValue) throws -> CheckInTap {
+        func items() throws -> Set<SubgoalItemID> {
+            Set(try (value.required("items").array ?? []).map { try SubgoalItemID($0.string ?? "") })
+        }
+        switch try value.string("tap") {
+        case "done": return .done
+        case "skip": return .skip
+        case "add": return .add(try Amount(parsing: try value.string("amount")))
+        case "count": return .count(try value.int("delta"))
+        case "check": return .check(try items())
+        case "uncheck": return .uncheck(try items())
+        case "value": return .value(try Amount(parsing: try value.string("value")))
+        case let other: throw CorpusInputError(description: "unknown tap \(other)")
+        }
     }
 }

@@ -136,16 +136,19 @@ package enum StreakOperations {
         let setup = try setup(input)
         let items = TodayQuery.items(
             goals: setup.goals, checkIns: setup.checkIns, weekStart: setup.boundary.weekStart, today: setup.today)
-        return .object([
-            "items": .array(
-                items.map { item in
-                    .object([
-                        "goalID": .string(item.goalID.description), "status": .string(item.status.name),
-                        "thousandths": .int(item.thousandths), "streak": .int(item.streak),
-                        "daysLeft": item.daysLeft.map { .int($0) } ?? .null,
-                    ])
-                })
-        ])
+        return .object(["items": todayJSON(items)])
+    }
+
+    /// Today's items as the corpus writes them.
+    static func todayJSON(_ items: [TodayItem]) -> JSONValue {
+        .array(
+            items.map { item in
+                .object([
+                    "goalID": .string(item.goalID.description), "status": .string(item.status.name),
+                    "thousandths": .int(item.thousandths), "streak": .int(item.streak),
+                    "daysLeft": item.daysLeft.map { .int($0) } ?? .null,
+                ])
+            })
     }
 
     static func overview(_ input: JSONValue) throws -> JSONValue {

@@ -4,7 +4,8 @@ extension CheckIn {
     ///
     /// The tap's instant is kept to the whole second, and the tap joins the entry's taps as the
     /// device's next one. A tap after an undo starts the Day over: the undo still hides what came
-    /// before it, from every device.
+    /// before it, from every device, and the tap is stamped after the latest undo the entry holds
+    /// (MODEL-35), so no undo it follows hides it.
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when `existing` is another goal's or Day's, or
     ///   the result does not fit the goal's kind (MODEL-34) or names an item the goal does not
     ///   have; ``ModelError/Code/invalidAmount`` when an amount tap takes the sum past the limit.
@@ -20,8 +21,15 @@ extension CheckIn {
         }
         // MODEL-35: taps are kept to the whole second; that is all display and audit need, and it
         // keeps the binary form of a check-in to a few bytes. Instant.min is a whole second.
-        let second = Instant(
+        var second = Instant(
             unchecked: Instant.floorDivide(instant.millisecondsSince1970, 1000).quotient * 1000)
+        // A tap after an undo starts the Day over: an undo the entry holds at or after the tap's
+        // second (a quick undo and re-tap, or a clock that went back) would hide it (MODEL-53),
+        // so the tap takes the first whole second after the latest undo.
+        if let undo = existing?.taps.filter(\.action.isUndo).map(\.at).max(), undo >= second {
+            let next = (Instant.floorDivide(undo.millisecondsSince1970, 1000).quotient + 1) * 1000
+            second = try Instant(millisecondsSince1970: next)
+        }
         let entry = try CheckIn.appending(
             tap.action, to: existing, goalID: goal.id, day: day, at: second, timeZone: timeZone, deviceID: deviceID)
         guard CheckIn.accepts(entry.log, for: goal.kind) else {

@@ -7,7 +7,7 @@ import Foundation
 /// are linear passes rather than hash lookups per check-in.
 public struct DataSet: Hashable, Sendable {
     /// The profile, if the data set has one.
-    public var profile: Profile?
+    public package(set) var profile: Profile?
     /// Goals by identifier.
     public private(set) var goals: [GoalID: Goal] = [:]
     /// Each goal's check-ins, in ascending Day order, one per Day.
@@ -69,15 +69,17 @@ public struct DataSet: Hashable, Sendable {
         checkInCount = checkIns.count
     }
 
-    /// Adds or replaces a goal (no merge rule applied).
-    public mutating func put(_ goal: Goal) { goals[goal.id] = goal }
+    /// Adds or replaces a goal (no merge rule applied): for readers and tests; apps use the
+    /// validating mutations (``add(_:)``, ``editGoal(_:at:_:)``, ...).
+    package mutating func put(_ goal: Goal) { goals[goal.id] = goal }
 
-    /// Adds or replaces a check-in (no merge rule applied).
+    /// Adds or replaces a check-in (no merge rule applied): for readers and tests; apps use
+    /// ``tap(_:goal:at:device:boundary:)`` and its kin.
     ///
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when the data set does not hold the check-in's
     ///   goal; nothing changes then.
     /// - Complexity: O(1) amortised when Days come in order, O(log n + n) otherwise.
-    public mutating func put(_ checkIn: CheckIn) throws(ModelError) {
+    package mutating func put(_ checkIn: CheckIn) throws(ModelError) {
         guard goals[checkIn.goalID] != nil else {
             throw ModelError(
                 .invalidCheckIn, "the check-in names goal \(checkIn.goalID), which the data set does not hold",
@@ -87,7 +89,7 @@ public struct DataSet: Hashable, Sendable {
     }
 
     /// Adds or replaces a check-in whose goal is known to be held.
-    private mutating func insert(_ checkIn: CheckIn) {
+    mutating func insert(_ checkIn: CheckIn) {
         let (index, found) = position(of: checkIn.day, in: entries[checkIn.goalID] ?? [])
         if found {
             entries[checkIn.goalID]![index] = checkIn
@@ -161,48 +163,80 @@ public struct DataSet: Hashable, Sendable {
 
 extension DataSet {
     /// Merges `other` into this data set (BUNDLE-21, BUNDLE-22): the profile and goals by the
-    /// newer version, check-ins by keeping every device's taps (MODEL-54).
+    /// newer version, check-ins by keeping every device's taps (MODEL-54); returns what changed
+    /// (MODEL-62).
     ///
     /// For profiles and goals the order is a total one on model values, so merge is idempotent,
     /// commutative and associative: later `modifiedAt` wins; of equal instants a tombstone wins;
     /// of equals, the record whose canonical JSON, then unknown fields, are greater. Check-ins
     /// merge as sets of taps, which has the same laws.
     /// - Complexity: O(n + m) for the sizes of the two data sets.
-    public mutating func merge(_ other: DataSet) {
+    @discardableResult
+    public mutating func merge(_ other: DataSet) -> Changes {
+        var changes = Changes()
         if let theirs = other.profile {
-            profile = profile.map { Self.newer($0, theirs, \.modifiedAt, { _ in false }, \.unknownFields) } ?? theirs
+            let merged = profile.map { Self.newer($0, theirs, \.modifiedAt, { _ in false }, \.unknownFields) } ?? theirs
+            changes.profile = merged != profile
+            profile = merged
         }
         for (id, goal) in other.goals {
-            goals[id] = goals[id].map { Self.newer($0, goal, \.modifiedAt, \.deleted, \.unknownFields) } ?? goal
+            let merged = goals[id].map { Self.newer($0, goal, \.modifiedAt, \.deleted, \.unknownFields) } ?? goal
+            if merged != goals[id] {
+                goals[id] = merged
+                changes.goals.insert(id)
+            }
         }
         for (goal, theirs) in other.entries {
             guard let mine = entries[goal], !mine.isEmpty else {
                 entries[goal] = theirs
                 checkInCount += theirs.count
+                changes.set(theirs.map(\.day), of: goal)
                 continue
             }
-            // Both lists are in Day order: one linear merge, the newer of each pair kept.
-            var merged: [CheckIn] = []
-            merged.reserveCapacity(mine.count + theirs.count)
-            var i = 0
-            var j = 0
-            while i < mine.count || j < theirs.count {
-                if j == theirs.count || (i < mine.count && mine[i].day < theirs[j].day) {
-                    merged.append(mine[i])
-                    i += 1
-                } else if i == mine.count || theirs[j].day < mine[i].day {
-                    merged.append(theirs[j])
-                    j += 1
-                } else {
-                    merged.append(mine[i].merging(theirs[j]))  // every tap of both (MODEL-54)
-                    i += 1
-                    j += 1
-                }
-            }
+            let (merged, changed) = Self.merged(mine, theirs)
             checkInCount += merged.count - mine.count
             entries[goal] = merged
+            changes.set(changed, of: goal)
         }
+        let before = others.count
         others.formUnion(other.others)
+        changes.otherRecords = others.count - before
+        return changes
+    }
+
+    /// Two Day-ordered lists of one goal's check-ins merged in one linear pass, and the Days
+    /// whose check-in differs from `mine`'s.
+    private static func merged(_ mine: [CheckIn], _ theirs: [CheckIn]) -> ([CheckIn], [Day]) {
+        var merged: [CheckIn] = []
+        merged.reserveCapacity(mine.count + theirs.count)
+        var changed: [Day] = []
+        var i = 0
+        var j = 0
+        while i < mine.count || j < theirs.count {
+            if j == theirs.count || (i < mine.count && mine[i].day < theirs[j].day) {
+                merged.append(mine[i])
+                i += 1
+            } else if i == mine.count || theirs[j].day < mine[i].day {
+                merged.append(theirs[j])
+                changed.append(theirs[j].day)
+                j += 1
+            } else {
+                let both = mine[i].merging(theirs[j])  // every tap of both (MODEL-54)
+                if both != mine[i] { changed.append(both.day) }
+                merged.append(both)
+                i += 1
+                j += 1
+            }
+        }
+        return (merged, changed)
+    }
+
+    /// The person `other` belongs to, when it is not the person this data set belongs to: the
+    /// check an import makes before merging (BUNDLE-20, MODEL-61). Nil when they are the same
+    /// person or either side has no profile.
+    public func otherPerson(in other: DataSet) -> UserID? {
+        guard let mine = profile, let theirs = other.profile, mine.userID != theirs.userID else { return nil }
+        return theirs.userID
     }
 
     /// This data set merged with `other`.

@@ -1,0 +1,223 @@
+import GlowModel
+
+/// A person's data with its Today list, Overview and milestones kept current as it changes
+/// (STREAK-26): what an app holds while it runs.
+///
+/// Every change goes through the data set's validating mutations (MODEL-56 ... MODEL-61) or its
+/// merge, so local edits and imported data follow the same rules; the tracker then re-evaluates
+/// only the goals the change touched. A tap re-evaluates its goal alone; a new Day, or a profile
+/// whose day boundary changed, re-evaluates every goal. The answers always equal a full
+/// evaluation of the data as of ``today`` (``TodayQuery/items(_:boundary:now:)``).
+///
+/// Each change returns an ``Update``: what changed in the data, and the milestones it reached or
+/// revoked (STREAK-21), so a UI refreshes only what changed and a feed announces each milestone
+/// once.
+public struct Tracker: Sendable {
+    /// The person's data.
+    public private(set) var data: DataSet
+    /// The day boundary in force: the profile's, or the one given when the data has no profile.
+    public private(set) var boundary: DayBoundary
+    /// The latest instant the tracker was told of; it never goes back.
+    public private(set) var now: Instant
+    /// The Day of ``now`` under ``boundary``: the Day Today is about.
+    public private(set) var today: Day
+    /// The evaluation of every live goal as of ``today``.
+    private var evaluations: [GoalID: GoalEvaluation] = [:]
+    /// The live goals in display order (STREAK-22).
+    private var order: [GoalID] = []
+
+    /// What one change did.
+    public struct Update: Hashable, Sendable {
+        /// The records that changed (MODEL-62).
+        public var changes = DataSet.Changes()
+        /// Milestones reached that the tracker did not know before, in order of reaching per goal.
+        public var newMilestones: [Milestone] = []
+        /// Milestones known before that no streak reaches any more (STREAK-21), by goal, then
+        /// streak start, then milestone.
+        public var revokedMilestones: [Milestone.ID] = []
+        /// Whether ``Tracker/today`` moved (every goal was evaluated again).
+        public var newDay = false
+
+        /// Whether nothing changed.
+        public var isEmpty: Bool {
+            changes.isEmpty && newMilestones.isEmpty && revokedMilestones.isEmpty && !newDay
+        }
+    }
+
+    /// A tracker of `data` at `now`.
+    ///
+    /// - Parameter boundary: the day boundary for data without a profile; a profile's own
+    ///   boundary always wins.
+    /// - Throws: ``ModelError/Code/notFound`` when the data has no profile and no boundary is given.
+    public init(data: DataSet, now: Instant, boundary: DayBoundary? = nil) throws(ModelError) {
+        guard let chosen = data.profile?.boundary ?? boundary else {
+            throw ModelError(
+                .notFound, "the data has no profile, so the tracker needs a day boundary", path: "profile",
+                rule: "STREAK-26")
+        }
+        self.data = data
+        self.boundary = chosen
+        self.now = now
+        today = chosen.day(containing: now)
+        _ = evaluate(Set(data.goals.keys))
+    }
+
+    /// The Today list (STREAK-22).
+    ///
+    /// - Complexity: O(g) for g goals: the evaluations are kept.
+    public var todayItems: [TodayItem] {
+        order.compactMap { TodayQuery.item(evaluations[$0]!) }
+    }
+
+    /// The Overview, with a grid of the last `weeks` calendar weeks (STREAK-23).
+    public func overview(weeks: Int = 12) -> [OverviewItem] {
+        order.map { OverviewQuery.item(evaluations[$0]!, weeks: weeks) }
+    }
+
+    /// The evaluation of a live goal as of ``today``; nil for a goal that is deleted or not held.
+    public func evaluation(of goal: GoalID) -> GoalEvaluation? { evaluations[goal] }
+
+    /// Every milestone the live goals' streaks reach, by goal in display order.
+    public var milestones: [Milestone] { order.flatMap { evaluations[$0]!.milestones } }
+
+    // MARK: - Changes
+
+    /// Moves the clock to `instant` (never back); on a new Day every goal is evaluated again.
+    @discardableResult
+    public mutating func advance(to instant: Instant) -> Update {
+        refresh(DataSet.Changes(), clock: instant)
+    }
+
+    /// Records a tap now (``DataSet/tap(_:goal:at:device:boundary:)``); moves the clock to `instant`.
+    @discardableResult
+    public mutating func tap(_ tap: CheckInTap, goal: GoalID, at instant: Instant, device: DeviceID)
+        throws(ModelError) -> Update
+    {
+        refresh(try data.tap(tap, goal: goal, at: instant, device: device, boundary: boundary), clock: instant)
+    }
+
+    /// Fills in a past Day (``DataSet/tap(_:goal:on:at:device:boundary:)``).
+    @discardableResult
+    public mutating func tap(_ tap: CheckInTap, goal: GoalID, on day: Day, at instant: Instant, device: DeviceID)
+        throws(ModelError) -> Update
+    {
+        refresh(try data.tap(tap, goal: goal, on: day, at: instant, device: device, boundary: boundary), clock: instant)
+    }
+
+    /// Undoes a Day (``DataSet/undo(goal:on:at:device:)``).
+    @discardableResult
+    public mutating func undo(goal: GoalID, on day: Day, at instant: Instant, device: DeviceID) throws(ModelError)
+        -> Update
+    {
+        refresh(try data.undo(goal: goal, on: day, at: instant, device: device), clock: instant)
+    }
+
+    /// Sets or removes a Day's note (``DataSet/setNote(_:goal:on:at:)``).
+    @discardableResult
+    public mutating func setNote(_ note: String?, goal: GoalID, on day: Day, at instant: Instant) throws(ModelError)
+        -> Update
+    {
+        refresh(try data.setNote(note, goal: goal, on: day, at: instant), clock: instant)
+    }
+
+    /// Adds a goal (``DataSet/add(_:)``).
+    @discardableResult
+    public mutating func add(_ goal: Goal) throws(ModelError) -> Update {
+        refresh(try data.add(goal), clock: nil)
+    }
+
+    /// Edits a goal (``DataSet/editGoal(_:at:_:)``).
+    @discardableResult
+    public mutating func editGoal(
+        _ id: GoalID, at instant: Instant, _ change: (inout Goal.Changes) throws(ModelError) -> Void
+    ) throws(ModelError) -> Update {
+        refresh(try data.editGoal(id, at: instant, change), clock: instant)
+    }
+
+    /// Archives a goal (``DataSet/archiveGoal(_:from:at:)``).
+    @discardableResult
+    public mutating func archiveGoal(_ id: GoalID, from day: Day, at instant: Instant) throws(ModelError) -> Update {
+        refresh(try data.archiveGoal(id, from: day, at: instant), clock: instant)
+    }
+
+    /// Unarchives a goal (``DataSet/unarchiveGoal(_:from:at:)``).
+    @discardableResult
+    public mutating func unarchiveGoal(_ id: GoalID, from day: Day, at instant: Instant) throws(ModelError) -> Update {
+        refresh(try data.unarchiveGoal(id, from: day, at: instant), clock: instant)
+    }
+
+    /// Deletes a goal (``DataSet/deleteGoal(_:at:)``): it leaves both lists, and its milestones
+    /// are revoked.
+    @discardableResult
+    public mutating func deleteGoal(_ id: GoalID, at instant: Instant) throws(ModelError) -> Update {
+        refresh(try data.deleteGoal(id, at: instant), clock: instant)
+    }
+
+    /// Edits the profile (``DataSet/editProfile(at:_:)``); a new day boundary re-evaluates every goal.
+    @discardableResult
+    public mutating func editProfile(at instant: Instant, _ change: (inout Profile.Changes) throws(ModelError) -> Void)
+        throws(ModelError) -> Update
+    {
+        refresh(try data.editProfile(at: instant, change), clock: instant)
+    }
+
+    /// Merges another device's data (``DataSet/merge(_:)``), as an import does.
+    ///
+    /// - Throws: ``ModelError/Code/invalidProfile`` when `other` holds another person's profile;
+    ///   nothing changes then.
+    @discardableResult
+    public mutating func merge(_ other: DataSet) throws(ModelError) -> Update {
+        if let theirs = data.otherPerson(in: other) {
+            throw ModelError(
+                .invalidProfile, "the data belongs to user \(theirs), this tracker's to \(data.profile!.userID)",
+                path: "profile.userID", rule: "MODEL-61")
+        }
+        return refresh(data.merge(other), clock: nil)
+    }
+
+    // MARK: - Evaluation
+
+    /// Brings the evaluations up to date after `changes`, with the clock moved to `clock`.
+    private mutating func refresh(_ changes: DataSet.Changes, clock: Instant?) -> Update {
+        if let clock, clock > now { now = clock }
+        let newBoundary = data.profile?.boundary ?? boundary
+        let newToday = newBoundary.day(containing: now)
+        var update = Update(changes: changes)
+        update.newDay = newToday != today
+        let everything = newBoundary != boundary || update.newDay
+        boundary = newBoundary
+        today = newToday
+        let (new, revoked) = evaluate(everything ? Set(data.goals.keys) : changes.affectedGoals)
+        update.newMilestones = new
+        update.revokedMilestones = revoked
+        return update
+    }
+
+    /// Evaluates `goals` again; returns the milestones that appeared and disappeared.
+    private mutating func evaluate(_ goals: Set<GoalID>) -> ([Milestone], [Milestone.ID]) {
+        var new: [Milestone] = []
+        var revoked: [Milestone.ID] = []
+        var orderChanged = false
+        for id in goals.sorted() {
+            let before = evaluations[id]
+            if let goal = data.goals[id], !goal.deleted {
+                let after = GoalEvaluation(
+                    goal: goal, checkIns: data.checkIns(of: id), weekStart: boundary.weekStart, today: today)
+                evaluations[id] = after
+                orderChanged = orderChanged || before == nil || before!.goal.createdAt != goal.createdAt
+                let (reached, lost) = Milestone.changes(
+                    announced: Set(before?.milestones.map(\.id) ?? []), current: after.milestones)
+                new += reached
+                revoked += lost
+            } else if let before {
+                evaluations[id] = nil
+                orderChanged = true
+                revoked += Milestone.changes(announced: Set(before.milestones.map(\.id)), current: []).revoked
+            }
+        }
+        if orderChanged {
+            order = TodayQuery.order(evaluations.values.map(\.goal)).map(\.id)
+        }
+        return (new, revoked)
+    }
+}
