@@ -30,7 +30,8 @@ public struct Tracker: Sendable {
     public struct Update: Hashable, Sendable {
         /// The records that changed (MODEL-62).
         public var changes = DataSet.Changes()
-        /// Milestones reached that the tracker did not know before, in order of reaching per goal.
+        /// Milestones reached that the tracker did not know before, by goal identifier, then in
+        /// order of reaching.
         public var newMilestones: [Milestone] = []
         /// Milestones known before that no streak reaches any more (STREAK-21), by goal, then
         /// streak start, then milestone.

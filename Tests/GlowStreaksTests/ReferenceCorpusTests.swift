@@ -87,7 +87,7 @@ struct ReferenceCorpusTests {
             }
         }
         func milestones(_ references: [ReferenceEvaluator]) -> [Milestone] {
-            ordered(references).flatMap(\.milestones)
+            references.filter { !$0.goal.deleted }.sorted { $0.goal.id < $1.goal.id }.flatMap(\.milestones)
         }
         var steps: [JSONValue] = []
         for value in try input.required("steps").array ?? [] {
@@ -111,7 +111,7 @@ struct ReferenceCorpusTests {
             let today = after.first?.today ?? (data.profile?.boundary ?? setup.boundary).day(containing: now)
             steps.append(
                 .object([
-                    "new": .array(current.filter { !known.contains($0.id) }.map(StreakOperations.json)),
+                    "new": .array(current.filter { !known.contains($0.id) }.map(DataSetOperations.json)),
                     "revoked": .array(
                         revoked.map {
                             .object([

@@ -277,7 +277,7 @@ TRACK = [
           # Day reaches 3 (streak from the 1st, reached on the 3rd). Undoing the 2nd leaves runs of
           # 1 and 1: the milestone goes. Today (the 3rd) is done, its streak 1.
           {"steps": [update("2025-01-01"), update("2025-01-02", new_day=True),
-                     update("2025-01-03", new=[{"milestone": 3, "streakStart": "2025-01-01",
+                     update("2025-01-03", new=[{"goalID": STREAK_GOAL, "milestone": 3, "streakStart": "2025-01-01",
                                                 "reachedOn": "2025-01-03"}], new_day=True),
                      update("2025-01-03", revoked=[{"goalID": STREAK_GOAL, "milestone": 3,
                                                     "streakStart": "2025-01-01"}])],

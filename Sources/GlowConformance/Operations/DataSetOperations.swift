@@ -50,7 +50,7 @@ package enum DataSetOperations {
                 }
                 results.append(
                     .object([
-                        "new": .array(update.newMilestones.map(StreakOperations.json)),
+                        "new": .array(update.newMilestones.map(Self.json)),
                         "revoked": .array(
                             update.revokedMilestones.map {
                                 .object([
@@ -65,6 +65,13 @@ package enum DataSetOperations {
             }
         }
         return .object(["steps": .array(results), "items": StreakOperations.todayJSON(tracker.todayItems)])
+    }
+
+    /// A milestone of a tracker step, with its goal (several goals may reach milestones at once).
+    package static func json(_ milestone: Milestone) -> JSONValue {
+        guard case .object(var members) = StreakOperations.json(milestone) else { return .null }
+        members["goalID"] = .string(milestone.id.goalID.description)
+        return .object(members)
     }
 
     /// What a step changed (MODEL-62): goals and check-in keys in identifier, then Day order.

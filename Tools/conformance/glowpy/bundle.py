@@ -10,9 +10,9 @@ import base64
 import struct
 import zlib
 
-from . import checkins
 from . import model as m
 from . import wire
+from .dataset import DataSet, read_data
 from .errors import Failure
 from .protos import pb
 from .records import Writer, serialize, strip
@@ -300,27 +300,6 @@ def read_bundle(data, limits=None):
 
 # ---- 4.4 Writing (BUNDLE-15)
 
-def read_data(value, path='$'):
-    """BUNDLE-17: a data set in its JSON form; one goal per id and one check-in per goal and Day."""
-    m.typed(value, 'dict', path)
-    out = {}
-    if value.get('profile') is not None:
-        out['profile'] = m.profile_json(value['profile'], path + '.profile')
-    goals = [m.goal_json(g, f'{path}.goals[{i}]') for i, g in enumerate(m.maybe(value, 'goals', 'list', path, []))]
-    entries = [checkins.checkin_json(c, f'{path}.checkIns[{i}]') for i, c in enumerate(m.maybe(value, 'checkIns', 'list', path, []))]
-    if len({g['id'] for g in goals}) != len(goals):
-        raise Failure('duplicate_id', 'two goals with one id')
-    if len({(c['goalID'], c['day']) for c in entries}) != len(entries):
-        raise Failure('duplicate_id', 'two check-ins with one goal and Day')
-    ids = {g['id'] for g in goals}
-    for i, c in enumerate(entries):
-        if c['goalID'] not in ids:
-            raise Failure('invalid_check_in', 'a check-in whose goal the data set does not hold', path=f'{path}.checkIns[{i}].goalID')
-    out['goals'] = sorted(goals, key=lambda g: g['id'])
-    out['checkIns'] = sorted(entries, key=lambda c: (c['goalID'], c['day']))
-    return out
-
-
 def frame(field, value):
     """One frame: a varint length and a BundleFrame holding one record."""
     message, writer = pb.BundleFrame(), Writer()
@@ -350,32 +329,14 @@ def write_frames(data, exporter_name, exporter_version, created_at):
 
 # ---- 4.5 Merging (BUNDLE-21 ... BUNDLE-23)
 
-def greater(a, b):
-    """BUNDLE-21: of two versions of the profile or of a goal, the later `modifiedAt`; at equal
-    instants a tombstone; then the greater canonical JSON (MODEL-51); then the greater unknown-field
-    bytes (of the record itself, MODEL-49)."""
-    def key(value):
-        return (m.parse_instant(value['modifiedAt']), value.get('deleted', False), m.canonical_json(strip(value)),
-                value.get('_unknown', b''))
-    return a if key(a) >= key(b) else b
-
-
 def merge(sets):
     """BUNDLE-21 / BUNDLE-22: the profile and each goal keep their greatest version; the check-ins of
-    one (goal, Day) merge with the taps of both (MODEL-54)."""
-    profile, goals, entries = None, {}, {}
+    one (goal, Day) merge with the taps of both (MODEL-54). The data set and its merge are
+    `dataset.py`'s, which the mutations of model.md 1.13 share."""
+    merged = DataSet()
     for data in sets:
-        if 'profile' in data:
-            profile = data['profile'] if profile is None else greater(profile, data['profile'])
-        for g in data['goals']:
-            goals[g['id']] = greater(goals[g['id']], g) if g['id'] in goals else g
-        for c in data['checkIns']:
-            key = (c['goalID'], c['day'])
-            entries[key] = checkins.merge(entries[key], c) if key in entries else c
-    out = {} if profile is None else {'profile': profile}
-    out['goals'] = [goals[k] for k in sorted(goals)]
-    out['checkIns'] = [entries[k] for k in sorted(entries)]
-    return out
+        merged.merge(data)
+    return merged.json()
 
 
 # ---- The operations (bundle.md 4.6)

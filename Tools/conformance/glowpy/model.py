@@ -308,6 +308,15 @@ def canonical_json(value):
     return json.dumps(value, ensure_ascii=False, separators=(',', ':'), sort_keys=True).encode('utf-8')
 
 
+def strip(value):
+    """The JSON form of a model value: without its private members (unknown fields, MODEL-44, MODEL-49)."""
+    if isinstance(value, dict):
+        return {k: strip(v) for k, v in value.items() if not k.startswith('_')}
+    if isinstance(value, list):
+        return [strip(v) for v in value]
+    return value
+
+
 # ---- Schedules (MODEL-28 ... MODEL-31)
 
 def rule_json(value, path):

@@ -20,6 +20,7 @@ from google.protobuf.descriptor import FieldDescriptor as FD
 from . import checkins
 from . import model as m
 from .errors import Failure
+from .model import strip                                  # noqa: F401  (used here and re-exported)
 from .scan import varint
 
 COMPARISONS = ['atLeast', 'atMost']
@@ -28,15 +29,6 @@ KIND_FIELDS = ['single', 'subgoals', 'progress', 'value', 'tally', 'countdown', 
 RULE_FIELDS = {'daily': 'daily', 'weekdays': 'weekdays', 'times_per_week': 'timesPerWeek',
                'times_per_month': 'timesPerMonth', 'every_n_days': 'everyNDays'}
 LOG_FIELDS = ['done', 'skip', 'amount', 'tally', 'items', 'value']
-
-
-def strip(value):
-    """The JSON form of a model value: without its private members (unknown fields)."""
-    if isinstance(value, dict):
-        return {k: strip(v) for k, v in value.items() if not k.startswith('_')}
-    if isinstance(value, list):
-        return [strip(v) for v in value]
-    return value
 
 
 def graft(canonical, raw):

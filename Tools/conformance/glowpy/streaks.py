@@ -80,14 +80,7 @@ class Goal:
     """A goal read from the compact input of 2.9, with Days as numbers and amounts as thousandths."""
 
     def __init__(self, raw, path='$.goal'):
-        full = dict(raw)
-        full.setdefault('id', DEFAULT_GOAL_ID)
-        full.setdefault('title', DEFAULT_TITLE)
-        full.setdefault('createdAt', DEFAULT_INSTANT)
-        full.setdefault('modifiedAt', full['createdAt'])     # 2.9: modifiedAt defaults to the goal's createdAt
-        if isinstance(full.get('schedule'), dict):          # 2.9: a single rule, effective on the start Day
-            full['schedule'] = [{'effective': full.get('startDay'), 'rule': full['schedule']}]
-        g = m.goal_json(full, path)
+        g = full_goal(raw, path)
         self.id, self.deleted = g['id'], g['deleted']
         self.created = m.parse_instant(g['createdAt'])
         self.kind = m.parsed_kind(g['kind'])
@@ -131,6 +124,18 @@ class Goal:
         if d <= last:
             parts.append((d, last))
         return parts
+
+
+def full_goal(raw, path='$.goal'):
+    """A goal of the compact input of 2.9 in its canonical JSON form (MODEL-40), the defaults filled in."""
+    full = dict(raw)
+    full.setdefault('id', DEFAULT_GOAL_ID)
+    full.setdefault('title', DEFAULT_TITLE)
+    full.setdefault('createdAt', DEFAULT_INSTANT)
+    full.setdefault('modifiedAt', full['createdAt'])         # 2.9: modifiedAt defaults to the goal's createdAt
+    if isinstance(full.get('schedule'), dict):              # 2.9: a single rule, effective on the start Day
+        full['schedule'] = [{'effective': full.get('startDay'), 'rule': full['schedule']}]
+    return m.goal_json(full, path)
 
 
 def archive_unions(history):
@@ -237,11 +242,13 @@ def read_checkins(raw, profile):
 def merged(candidates):
     """STREAK-3: the check-ins of one Day merged into one (MODEL-54), each read as the taps of its
     compact form (MODEL-55)."""
-    records = [checkins.make(c['goalID'], m.day_text(c['day']),
-                             checkins.compact_taps(c['deviceID'], c['timeZone'], c['log'], c['at'], c['at'], c['modifiedAt'], c['deleted']),
-                             None, None, c['modifiedAt'])
-               for c in candidates]
-    return checkins.merge_all(records)
+    return checkins.merge_all([record_of(c) for c in candidates])
+
+
+def record_of(c):
+    """A check-in of the compact input as the canonical check-in its compact form is (MODEL-55)."""
+    taps = checkins.compact_taps(c['deviceID'], c['timeZone'], c['log'], c['at'], c['at'], c['modifiedAt'], c['deleted'])
+    return checkins.make(c['goalID'], m.day_text(c['day']), taps, None, None, c['modifiedAt'])
 
 
 def read_today(inp, profile):
@@ -800,15 +807,19 @@ def evaluations(inp):
 
 
 def today_list(inp):
-    """STREAK-22: the goals whose status today is not notDue."""
+    return {'items': today_items(evaluations(inp))}
+
+
+def today_items(evaluated):
+    """STREAK-22: the goals whose status today is not notDue, of evaluations in Today order."""
     items = []
-    for e in evaluations(inp):
+    for e in evaluated:
         if not e.on_today():
             continue
         countdown = e.goal.kind['type'] == 'countdown'
         items.append({'goalID': e.goal.id, 'status': e.status_on(e.today), 'thousandths': e.today_thousandths(),
                       'streak': e.current_length(), 'daysLeft': e.goal.kind['targetDay'] - e.today if countdown else None})
-    return {'items': items}
+    return items
 
 
 def overview(inp):
