@@ -21,7 +21,7 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Storage: Hashable, Sendable {
             case badMagic, unsupportedVersion, unsupportedFeature, checksumMismatch, truncated, trailingData
-            case limitExceeded, malformedFrame, duplicateID, userMismatch, cancelled
+            case limitExceeded, malformedFrame, duplicateID, userMismatch, cancelled, readFailed
             case record(WireError.Code)
         }
 
@@ -41,6 +41,7 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
             case .duplicateID: "duplicate_id"
             case .userMismatch: "user_mismatch"
             case .cancelled: "cancelled"
+            case .readFailed: "read_failed"
             case .record(let code): code.description
             }
         }
@@ -67,6 +68,9 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let userMismatch = Code(storage: .userMismatch)
         /// The import was cancelled; nothing was imported.
         public static let cancelled = Code(storage: .cancelled)
+        /// The source of a streamed import failed (a file that could not be read, a connection
+        /// that dropped); nothing was imported (BUNDLE-26).
+        public static let readFailed = Code(storage: .readFailed)
 
         /// A record inside a frame that breaks a rule of the record format, with that format's
         /// code (BUNDLE-18).

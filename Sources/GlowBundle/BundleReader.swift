@@ -69,14 +69,7 @@ public struct BundleReader: Sendable {
     /// The data set a streamed bundle holds, fully verified.
     public func dataSet(reading next: () -> [UInt8]?) throws(BundleError) -> (DataSet, BundleSummary) {
         var data = DataSet()
-        let summary = try read(next) { record in
-            switch record {
-            case .profile(let profile): data.profile = profile
-            case .goal(let goal): data.put(goal)
-            case .checkIns(let block): data.put(checkIns: block.checkIns, of: block.goalID)
-            case .other(let frame): data.keepUnknownRecord(frame)
-            }
-        }
+        let summary = try read(next) { data.take($0) }
         return (data, summary)
     }
 
@@ -86,22 +79,31 @@ public struct BundleReader: Sendable {
     ///
     /// - Throws: ``BundleError``, also `user_mismatch` when both hold a profile of different people.
     public func importing(_ bytes: [UInt8], into destination: DataSet) throws(BundleError) -> DataSet {
+        var merged = destination
+        try self.import(bytes, into: &merged)
+        return merged
+    }
+
+    /// Imports a bundle into `destination` in place, all or nothing: `destination` changes only
+    /// after the whole bundle verified (BUNDLE-19, BUNDLE-20).
+    ///
+    /// - Returns: what the import changed (MODEL-62).
+    /// - Throws: ``BundleError``; `destination` is then exactly as it was.
+    @discardableResult
+    public func `import`(_ bytes: [UInt8], into destination: inout DataSet) throws(BundleError) -> DataSet.Changes {
         let (incoming, _) = try dataSet(bytes)
+        return try Self.merge(incoming, into: &destination)
+    }
+
+    /// Merges a verified bundle's data into `destination`, unless it is another person's.
+    static func merge(_ incoming: DataSet, into destination: inout DataSet) throws(BundleError) -> DataSet.Changes {
         if let theirs = destination.otherPerson(in: incoming) {
             throw BundleError(
                 .userMismatch, .frames, at: 0,
                 "the bundle belongs to user \(theirs), this device to \(destination.profile!.userID); nothing was imported",
                 rule: "BUNDLE-20")
         }
-        return destination.merging(incoming)
-    }
-
-    /// Imports a bundle into `destination` in place, all or nothing: `destination` changes only
-    /// after the whole bundle verified (BUNDLE-19, BUNDLE-20).
-    ///
-    /// - Throws: ``BundleError``; `destination` is then exactly as it was.
-    public func `import`(_ bytes: [UInt8], into destination: inout DataSet) throws(BundleError) {
-        destination = try importing(bytes, into: destination)
+        return destination.merge(incoming)
     }
 
     /// A source that hands out `bytes` in 64 KiB chunks.

@@ -10,6 +10,7 @@ package enum BundleOperations {
         "bundle.merge": merge,
         "bundle.frames": frames,
         "bundle.import": importing,
+        "bundle.importStream": importStream,
     ]
 
     /// The bytes of the corpus file a request names, which the runner sends as `fileBase64`.
@@ -71,6 +72,43 @@ package enum BundleOperations {
         let bytes = try fileBytes(input)
         let merged = try BundleReader(limits: limits(input)).importing(bytes, into: destination)
         return .object(["data": try ModelOperations.reencode(merged)])
+    }
+
+    /// BUNDLE-26: the file fed `chunkSize` bytes at a time; the caller cancels on the
+    /// `cancelAfter`-th progress report, the source fails when asked for a chunk after
+    /// `failAfter` of them.
+    static func importStream(_ input: JSONValue) throws -> JSONValue {
+        var data = try ModelOperations.decode(DataSet.self, try input.required("destination"))
+        let bytes = try fileBytes(input)
+        let size = try input.int("chunkSize")
+        guard size > 0 else { throw CorpusInputError(description: "chunkSize must be positive") }
+        let cancelAfter = input["cancelAfter"]?.int ?? Int.max
+        let failAfter = input["failAfter"]?.int ?? Int.max
+        var offset = 0
+        var served = 0
+        var reports: [ImportProgress] = []
+        struct SourceFailed: Error {}
+        try BundleReader(limits: limits(input)).import(
+            reading: {
+                guard offset < bytes.count else { return nil }
+                guard served < failAfter else { throw SourceFailed() }
+                defer { offset = Swift.min(bytes.count, offset + size) }
+                served += 1
+                return Array(bytes[offset..<Swift.min(bytes.count, offset + size)])
+            }, totalBytes: bytes.count, into: &data
+        ) { progress in
+            reports.append(progress)
+            return reports.count < cancelAfter
+        }
+        let last = reports.last ?? ImportProgress(totalBytes: bytes.count)
+        return .object([
+            "reports": .int(reports.count),
+            "progress": .object([
+                "bytesRead": .int(last.bytesRead), "totalBytes": last.totalBytes.map { .int($0) } ?? .null,
+                "records": .int(last.records), "checkIns": .int(last.checkIns),
+            ]),
+            "data": try ModelOperations.reencode(data),
+        ])
     }
 
     static func merge(_ input: JSONValue) throws -> JSONValue {

@@ -373,7 +373,38 @@ def import_op(inp):
     return {'data': strip(merge([destination, incoming]))}
 
 
+def import_stream_op(inp):
+    """BUNDLE-26: the file fed `chunkSize` bytes at a time, a progress report after each chunk.
+    A cancel on the n-th report, or a source that fails when asked for chunk n + 1, stops the
+    import at n chunks' bytes, unless the bytes read by then already hold a problem: the reader
+    reports problems in stream order as it reads (BUNDLE-13), so a prefix that fails for any reason
+    but being cut short fails with that reason first."""
+    data, size = file_of(inp), inp['chunkSize']
+    reports = -(-len(data) // size)
+    stops = [(n, 'cancelled') for n in [inp.get('cancelAfter')] if n is not None and n <= reports]
+    stops += [(n, 'read_failed') for n in [inp.get('failAfter')] if n is not None and n < reports]
+    if stops:
+        n, code = min(stops)
+        read = min(len(data), n * size)
+        if read < len(data):
+            try:
+                read_bundle(data[:read], inp.get('limits'))
+            except Failure as error:
+                if not (error.code == 'truncated' and error.offset == read):
+                    raise
+        else:
+            read_bundle(data, inp.get('limits'))
+        raise fail(code, 'stream', read, 'the import stopped; nothing was imported')
+    result = import_op(inp)
+    _, frames = read_bundle(data, inp.get('limits'))
+    counts = frames.counts()
+    records = counts['profiles'] + counts['goals'] + counts['checkInBlocks'] + counts['other']
+    return dict(result, reports=reports, progress={'bytesRead': len(data), 'totalBytes': len(data),
+                                                   'records': records, 'checkIns': counts['checkIns']})
+
+
 OPERATIONS = {
+    'bundle.importStream': import_stream_op,
     'bundle.read': read_op,
     'bundle.frames': frames_op,
     'bundle.merge': merge_op,
