@@ -36,13 +36,18 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "CZlib"], swiftSettings: sharedSettings),
+        .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-tool",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowConformance"],
+            dependencies: [
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowConformance",
+                "GlowToolSupport",
+            ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-bench", dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle"],
+            name: "glow-bench",
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowToolSupport"],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(

@@ -160,11 +160,7 @@ enum BundleFrame {
 
     /// Decodes one frame's payload.
     static func decode(_ payload: ArraySlice<UInt8>, limits: WireLimits) throws(WireError) -> BundleFrame {
-        try payload.withUnsafeBytes { buffer in
-            Result { () throws(WireError) in
-                try WireReader.read(buffer, limits: limits) { (reader) throws(WireError) in try decodeFields(&reader) }
-            }
-        }.get()
+        try WireReader.read(payload, limits: limits) { (reader) throws(WireError) in try decodeFields(&reader) }
     }
 
     private static func decodeFields(_ reader: inout WireReader) throws(WireError) -> BundleFrame {

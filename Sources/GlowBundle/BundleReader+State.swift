@@ -170,18 +170,7 @@ struct ReadState {
         }
         if ended { throw fail(.malformedFrame, "a frame follows the end frame", "BUNDLE-5") }
         guard let manifest else {
-            guard case .manifest(let first) = frame else {
-                throw fail(.malformedFrame, "the first frame is not the manifest", "BUNDLE-6")
-            }
-            guard first.minReaderVersion <= BundleManifest.currentSchemaVersion else {
-                throw fail(
-                    .unsupportedVersion,
-                    "the bundle needs reader version \(first.minReaderVersion); this reads \(BundleManifest.currentSchemaVersion). Update the app",
-                    "BUNDLE-6")
-            }
-            try checkDeclared(first.counts, at: offset)
-            self.manifest = first
-            bytesByType["manifest", default: 0] += size
+            try readManifest(frame, at: offset, size: size)
             return
         }
         /// BUNDLE-9: a record beyond what the manifest declared is an error as soon as it is read,
@@ -241,6 +230,24 @@ struct ReadState {
             ended = true
             bytesByType["end", default: 0] += size
         }
+    }
+
+    /// The first frame, which must be a manifest this reader can read (BUNDLE-6) declaring counts
+    /// within the limits (BUNDLE-25).
+    private mutating func readManifest(_ frame: BundleFrame, at offset: Int, size: Int) throws(BundleError) {
+        guard case .manifest(let first) = frame else {
+            throw BundleError(
+                .malformedFrame, .frames, at: offset, "the first frame is not the manifest", rule: "BUNDLE-6")
+        }
+        guard first.minReaderVersion <= BundleManifest.currentSchemaVersion else {
+            throw BundleError(
+                .unsupportedVersion, .frames, at: offset,
+                "the bundle needs reader version \(first.minReaderVersion); this reads \(BundleManifest.currentSchemaVersion). Update the app",
+                rule: "BUNDLE-6")
+        }
+        try checkDeclared(first.counts, at: offset)
+        manifest = first
+        bytesByType["manifest", default: 0] += size
     }
 
     /// Checks the manifest's counts against the record limits before any record is read

@@ -13,7 +13,7 @@ struct BenchArgumentTests {
             (["--samples", "0"], "--samples 0: not a whole number of at least 1"),
             (["--samples", "many"], "--samples many: not a whole number of at least 1"),
             (["--samples"], "--samples needs a value"),
-            (["--frob"], "unknown argument --frob"),
+            (["--frob"], "unknown option '--frob'"),
         ])
     func refused(arguments: [String], message: String) throws {
         let run = try EndToEndTests.run(tool: "glow-bench", arguments)

@@ -2,7 +2,9 @@ import Foundation
 import GlowBundle
 import GlowModel
 import GlowStreaks
+import GlowToolSupport
 import GlowWire
+import Synchronization
 
 // glow-bench: the SDK against what an app would otherwise write (Codable with JSONEncoder or a
 // binary property list, compressed with zlib), measured side by side in one run.
@@ -46,35 +48,14 @@ struct BenchArguments {
     var samples: Int?
 
     init(_ arguments: [String]) throws(UsageError) {
-        var rest = arguments[...]
-        func value(of flag: String, from names: [String]?) throws(UsageError) -> String {
-            guard let value = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
-            if let names, !names.contains(value) {
-                throw UsageError("\(flag) \(value): not one of \(names.joined(separator: ", "))")
-            }
-            return value
-        }
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--json": json = true
-            case "--no-baselines": noBaselines = true
-            case "--only": only = try value(of: flag, from: measurementNames)
-            case "--set": set = try value(of: flag, from: setNames)
-            case "--samples":
-                let text = try value(of: flag, from: nil)
-                guard let count = Int(text), count >= 1 else {
-                    throw UsageError("--samples \(text): not a whole number of at least 1")
-                }
-                samples = count
-            default: throw UsageError("unknown argument \(flag)")
-            }
-        }
+        var parser = try OptionParser(arguments, command: "glow-bench", valued: ["--only", "--set", "--samples"])
+        json = parser.flag("--json")
+        noBaselines = parser.flag("--no-baselines")
+        only = try parser.choice("--only", from: measurementNames)
+        set = try parser.choice("--set", from: setNames)
+        samples = try parser.integer("--samples", atLeast: 1)
+        try parser.finish()
     }
-}
-
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -92,8 +73,10 @@ let json = parsed.json
 let only = parsed.only
 func wanted(_ name: String) -> Bool { only == nil || only == name }
 
-nonisolated(unsafe) var report: [String: [String: Double]] = [:]
-func record(_ set: String, _ key: String, _ value: Double) { report[set, default: [:]][key] = value }
+let report = Mutex<[String: [String: Double]]>([:])
+func record(_ set: String, _ key: String, _ value: Double) {
+    report.withLock { $0[set, default: [:]][key] = value }
+}
 func say(_ line: String) { if !json { print(line) } }
 
 let options = BundleOptions(level: 6, createdAt: try! Instant(millisecondsSince1970: 1_700_000_000_000))
@@ -302,5 +285,5 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
 if json {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    print(String(decoding: try! encoder.encode(report), as: UTF8.self))
+    print(String(decoding: try! encoder.encode(report.withLock { $0 }), as: UTF8.self))
 }

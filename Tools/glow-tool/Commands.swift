@@ -18,75 +18,23 @@ enum Commands {
             }
             guard let text = Help.text(for: topic) else { throw UsageErrorInRun(message: "no help for '\(topic)'") }
             print(text, terminator: "")
-            return 0
         case .version:
             print(Help.version)
-            return 0
         case .inspect(let input, let json):
             let summary = try summary(input)
             print(json ? Report.json(Report.Inspect(summary)) : Report.text(summary), terminator: "")
-            return 0
         case .verify(let input, let json):
-            do {
-                let summary = try Files.streaming(input) { next in try BundleReader().read(next) { _ in } }
-                if json {
-                    print(Report.json(Report.Verify(ok: true, error: nil, counts: summary.counts)), terminator: "")
-                } else {
-                    print(
-                        "ok: \(input) is a valid bundle (\(summary.counts.goals) goals, \(summary.counts.checkIns) check-ins)"
-                    )
-                }
-                return 0
-            } catch let error as BundleError {
-                if json {
-                    print(Report.json(Report.Verify(ok: false, error: .init(error), counts: nil)), terminator: "")
-                }
-                throw DataFailure(message: "\(input): \(error)")
-            }
+            try verify(input, json: json)
         case .convert(let input, let output, let to, let level):
             let data = try Files.dataSet(input)
             try Files.write(
                 try Files.encode(data, as: try Files.format(forOutput: output, explicit: to), level: level), to: output)
-            return 0
         case .export(let input, let output, let level, let createdAt):
-            let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set")
-            guard Files.format(of: bytes) == .json else {
-                throw DataFailure(message: "\(input) is already a bundle; use convert or merge")
-            }
-            let data = try Files.dataSet(bytes, name: input)
-            var created = Instant.now
-            if let createdAt {
-                do { created = try Instant(rfc3339: createdAt) } catch {
-                    throw UsageErrorInRun(message: "--created-at: \(error.message)")
-                }
-            }
-            try Files.write(try Files.encode(data, as: .bundle, level: level, createdAt: created), to: output)
-            return 0
+            try export(input, to: output, level: level, createdAt: createdAt)
         case .merge(let inputs, let output, let to, let level):
-            let format = try Files.format(forOutput: output, explicit: to)
-            var merged = DataSet()
-            for input in inputs {
-                let next = try Files.dataSet(input)
-                if let theirs = merged.otherPerson(in: next) {
-                    throw DataFailure(message: "\(input) belongs to another person (\(theirs)); nothing was written")
-                }
-                merged.merge(next)
-            }
-            try Files.write(try Files.encode(merged, as: format, level: level), to: output)
-            return 0
+            try merge(inputs, to: output, format: to, level: level)
         case .decodeRaw(let input, let hex):
-            var bytes = try Files.read(input, limit: Files.maxRawSize, what: "decode-raw's input")
-            if hex {
-                do { bytes = try HexText.bytes(bytes, allowingWhiteSpace: true) } catch {
-                    throw DataFailure(message: "\(input): \(error)")
-                }
-            }
-            do {
-                print(RawMessage.text(try RawMessage.parse(bytes)), terminator: "")
-            } catch {
-                throw DataFailure(message: "\(input): \(error)")
-            }
-            return 0
+            try decodeRaw(input, hex: hex)
         case .themesAudit(let theme, let mode, let json):
             let (themes, modes) = try selection(theme, mode)
             let results = themes.flatMap { theme in modes.flatMap { ThemeAudit.audit(theme, $0) } }
@@ -95,28 +43,90 @@ enum Commands {
         case .themesTokens(let theme, let mode):
             let (themes, modes) = try selection(theme, mode)
             print(DesignTokens.text(themes: themes, modes: modes), terminator: "")
-            return 0
         case .testee:
             Testee.serve()
-            return 0
         case .conformance(let options):
             return try conformance(options)
         case .stats(let input, let day, let json):
-            let data = try Files.dataSet(input)
-            let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
-            if let warning = boundary.warning {
-                FileHandle.standardError.write(Data("glow-tool: warning: \(warning)\n".utf8))
-            }
-            let today: Day
-            if let day {
-                do { today = try Day(iso: day) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
-            } else {
-                today = boundary.day(containing: .now)
-            }
-            let stats = Report.Stats(data, boundary: boundary, today: today)
-            print(json ? Report.json(stats) : stats.text, terminator: "")
-            return 0
+            try stats(input, day: day, json: json)
         }
+        return 0
+    }
+
+    static func verify(_ input: String, json: Bool) throws {
+        do {
+            let summary = try Files.streaming(input) { next in try BundleReader().read(next) { _ in } }
+            if json {
+                print(Report.json(Report.Verify(ok: true, error: nil, counts: summary.counts)), terminator: "")
+            } else {
+                print(
+                    "ok: \(input) is a valid bundle (\(summary.counts.goals) goals, \(summary.counts.checkIns) check-ins)"
+                )
+            }
+        } catch let error as BundleError {
+            if json {
+                print(Report.json(Report.Verify(ok: false, error: .init(error), counts: nil)), terminator: "")
+            }
+            throw DataFailure(message: "\(input): \(error)")
+        }
+    }
+
+    static func export(_ input: String, to output: String, level: Int, createdAt: String?) throws {
+        let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set")
+        guard Files.format(of: bytes) == .json else {
+            throw DataFailure(message: "\(input) is already a bundle; use convert or merge")
+        }
+        let data = try Files.dataSet(bytes, name: input)
+        var created = Instant.now
+        if let createdAt {
+            do { created = try Instant(rfc3339: createdAt) } catch {
+                throw UsageErrorInRun(message: "--created-at: \(error.message)")
+            }
+        }
+        try Files.write(try Files.encode(data, as: .bundle, level: level, createdAt: created), to: output)
+    }
+
+    static func merge(_ inputs: [String], to output: String, format explicit: Format?, level: Int) throws {
+        let format = try Files.format(forOutput: output, explicit: explicit)
+        var merged = DataSet()
+        for input in inputs {
+            let next = try Files.dataSet(input)
+            if let theirs = merged.otherPerson(in: next) {
+                throw DataFailure(message: "\(input) belongs to another person (\(theirs)); nothing was written")
+            }
+            merged.merge(next)
+        }
+        try Files.write(try Files.encode(merged, as: format, level: level), to: output)
+    }
+
+    static func decodeRaw(_ input: String, hex: Bool) throws {
+        var bytes = try Files.read(input, limit: Files.maxRawSize, what: "decode-raw's input")
+        if hex {
+            do { bytes = try HexText.bytes(bytes, allowingWhiteSpace: true) } catch {
+                throw DataFailure(message: "\(input): \(error)")
+            }
+        }
+        do {
+            print(RawMessage.text(try RawMessage.parse(bytes)), terminator: "")
+        } catch {
+            throw DataFailure(message: "\(input): \(error)")
+        }
+    }
+
+    static func stats(_ input: String, day: String?, json: Bool) throws {
+        let data = try Files.dataSet(input)
+        let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
+        if let warning = boundary.warning {
+            FileHandle.standardError.write(Data("glow-tool: warning: \(warning)\n".utf8))
+        }
+        let today: Day
+        if let day {
+            do { today = try Day(iso: day) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
+        } else {
+            today = boundary.day(containing: .now)
+        }
+        let stats = Report.Stats(data, boundary: boundary, today: today)
+        print(json ? Report.json(stats) : stats.text, terminator: "")
     }
 
     static func conformance(_ options: ConformanceOptions) throws -> Int32 {

@@ -209,18 +209,12 @@ enum Files {
         let mode = exists ? mode_t(existing.st_mode & 0o7777) : 0o666
         let descriptor = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw failure(lastError()) }
-        var written = 0
         var problem: String? = nil
-        bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    problem = lastError()
-                    return
-                }
-                written += count
-            }
+        do {
+            // FileHandle writes the whole buffer, retrying short and interrupted writes.
+            try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: bytes)
+        } catch {
+            problem = error.localizedDescription
         }
         if problem == nil, exists { _ = fchmod(descriptor, mode) }
         if problem == nil, fsync(descriptor) != 0 { problem = lastError() }

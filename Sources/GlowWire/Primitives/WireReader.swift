@@ -32,6 +32,16 @@ package struct WireReader {
         return try body(&reader)
     }
 
+    /// Runs `body` on a reader over `bytes`: the one way modules outside the codec read fields,
+    /// so the pointer work stays here.
+    package static func read<T>(
+        _ bytes: ArraySlice<UInt8>, limits: WireLimits, _ body: (inout WireReader) throws(WireError) -> T
+    ) throws(WireError) -> T {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(WireError) in try read(buffer, limits: limits, body) }
+        }.get()
+    }
+
     private init(buffer: UnsafeRawBufferPointer, offset: Int, end: Int, limits: WireLimits, depth: Int) {
         self.buffer = buffer
         self.offset = offset

@@ -157,11 +157,7 @@ struct Columns {
         guard dayGaps.count == count - 1 else {
             throw fail("day_gaps has \(dayGaps.count) values for \(count) entries")
         }
-        var days: [Day] = [try reader.day(firstDay, at: start)]
-        for gap in dayGaps {
-            guard gap >= 1, gap <= UInt64(Day.supportedRange.count) else { throw fail("a Day gap of \(gap)") }
-            days.append(try reader.day(Int64(days[days.count - 1].daysSince1970) + Int64(gap), at: start))
-        }
+        let days = try days(reader)
         let types = try column(logTypes, "log_types", default: 0)
         let seconds = try column(firstSeconds, "first_seconds", default: 0)
         let millis = try column(firstMillis, "first_millis", default: 0)
@@ -181,50 +177,12 @@ struct Columns {
         // The sparse columns are in entry order: walk them beside the entries.
         var nextNote = 0
         var nextExtra = 0
-        var numbers = logNumbers.makeIterator()
-        var refs = itemRefs.makeIterator()
+        var logs = LogColumns(self)
         var secondsOfDay: Int64 = 0
         var checkIns: [CheckIn] = []
         checkIns.reserveCapacity(count)
-        // Consecutive entries usually check the same items: build each distinct set once.
-        var lastRefs: [UInt64] = []
-        var lastItems = Set<SubgoalItemID>()
         for index in 0..<count {
-            let log: CheckInLog
-            switch types[index] {
-            case 0: log = .done
-            case 1: log = .skip
-            case 2, 3, 5:
-                guard let number = numbers.next() else { throw fail("log_numbers has too few values") }
-                if types[index] == 3 {
-                    guard (0...Int64(UInt32.max)).contains(number) else { throw fail("a tally of \(number)") }
-                    log = .tally(Int(number))
-                } else {
-                    guard let amount = try? Amount(thousandths: number) else {
-                        throw fail("amount \(number) is beyond the limit")
-                    }
-                    log = types[index] == 2 ? .amount(amount) : .value(amount)
-                }
-            case 4:
-                guard let itemCount = refs.next(), itemCount <= UInt64(itemRefs.count) else {
-                    throw fail("item_refs ends early")
-                }
-                var entryRefs: [UInt64] = []
-                entryRefs.reserveCapacity(Int(itemCount))
-                for _ in 0..<itemCount {
-                    guard let ref = refs.next(), ref < UInt64(itemTable.count) else {
-                        throw fail("an item reference is out of range")
-                    }
-                    entryRefs.append(ref)
-                }
-                if entryRefs != lastRefs {
-                    lastItems = Set(entryRefs.map { itemTable[Int($0)] })
-                    lastRefs = entryRefs
-                }
-                log = .items(lastItems)
-            default:
-                throw fail("log type \(types[index]) is unknown")
-            }
+            let log = try logs.next(type: types[index])
             guard zoneIndexes[index] < UInt64(zones.count) else { throw fail("a time-zone reference is out of range") }
             guard deviceIndexes[index] < UInt64(deviceTable.count) else {
                 throw fail("a device reference is out of range")
@@ -263,8 +221,7 @@ struct Columns {
                     timeZone: zones[Int(zoneIndexes[index])], deviceID: deviceTable[Int(deviceIndexes[index])],
                     note: note, modifiedAt: modified, deleted: deleted[index], unknownFields: unknown))
         }
-        guard numbers.next() == nil else { throw fail("log_numbers has values left over") }
-        guard refs.next() == nil else { throw fail("item_refs has values left over") }
+        try logs.finish()
         let limit = reader.limits.maxCheckInsPerBlock
         try applyTaps(
             to: &checkIns, zones: zones,
@@ -272,5 +229,77 @@ struct Columns {
         return try reader.validated(at: start) { () throws(ModelError) in
             try CheckInBlock(goalID: goalID, checkIns: checkIns)
         }
+    }
+
+    /// The entries' Days, from the first Day and the gaps (WIRE-22): each gap at least 1, and
+    /// every Day inside the supported years.
+    private func days(_ reader: WireReader) throws(WireError) -> [Day] {
+        var days: [Day] = [try reader.day(firstDay, at: start)]
+        days.reserveCapacity(count)
+        for gap in dayGaps {
+            guard gap >= 1, gap <= UInt64(Day.supportedRange.count) else { throw fail("a Day gap of \(gap)") }
+            days.append(try reader.day(Int64(days[days.count - 1].daysSince1970) + Int64(gap), at: start))
+        }
+        return days
+    }
+}
+
+/// The log columns read entry by entry: `log_numbers` for amounts, tallies and values,
+/// `item_refs` for checklists (a count, then that many references into the item table).
+private struct LogColumns {
+    let columns: Columns
+    var numbers: IndexingIterator<[Int64]>
+    var refs: IndexingIterator<[UInt64]>
+    // Consecutive entries usually check the same items: build each distinct set once.
+    var lastRefs: [UInt64] = []
+    var lastItems = Set<SubgoalItemID>()
+
+    init(_ columns: Columns) {
+        self.columns = columns
+        numbers = columns.logNumbers.makeIterator()
+        refs = columns.itemRefs.makeIterator()
+    }
+
+    /// The next entry's log, of the type `log_types` gives it.
+    mutating func next(type: UInt64) throws(WireError) -> CheckInLog {
+        switch type {
+        case 0: return .done
+        case 1: return .skip
+        case 2, 3, 5:
+            guard let number = numbers.next() else { throw columns.fail("log_numbers has too few values") }
+            if type == 3 {
+                guard (0...Int64(UInt32.max)).contains(number) else { throw columns.fail("a tally of \(number)") }
+                return .tally(Int(number))
+            }
+            guard let amount = try? Amount(thousandths: number) else {
+                throw columns.fail("amount \(number) is beyond the limit")
+            }
+            return type == 2 ? .amount(amount) : .value(amount)
+        case 4:
+            guard let itemCount = refs.next(), itemCount <= UInt64(columns.itemRefs.count) else {
+                throw columns.fail("item_refs ends early")
+            }
+            var entryRefs: [UInt64] = []
+            entryRefs.reserveCapacity(Int(itemCount))
+            for _ in 0..<itemCount {
+                guard let ref = refs.next(), ref < UInt64(columns.itemTable.count) else {
+                    throw columns.fail("an item reference is out of range")
+                }
+                entryRefs.append(ref)
+            }
+            if entryRefs != lastRefs {
+                lastItems = Set(entryRefs.map { columns.itemTable[Int($0)] })
+                lastRefs = entryRefs
+            }
+            return .items(lastItems)
+        default:
+            throw columns.fail("log type \(type) is unknown")
+        }
+    }
+
+    /// Fails when a log column has values no entry used.
+    mutating func finish() throws(WireError) {
+        guard numbers.next() == nil else { throw columns.fail("log_numbers has values left over") }
+        guard refs.next() == nil else { throw columns.fail("item_refs has values left over") }
     }
 }

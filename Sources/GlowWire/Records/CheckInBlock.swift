@@ -52,94 +52,19 @@ extension CheckInBlock: WireRecord {
         writer.sint(3, Int64(first.day.daysSince1970))
         // One pass by index gathers every column (check-ins are large values; iterating them by
         // value would copy each).
-        let count = checkIns.count
-        func column() -> [UInt64] {
-            var values: [UInt64] = []
-            values.reserveCapacity(count)
-            return values
-        }
-        var gaps = column()
-        var types = column()
-        var numbers: [UInt64] = []
-        var seconds = column()
-        var millis = column()
-        var lastAfterFirst = column()
-        var modifiedAfterLast = column()
-        var anyType = false
-        var anySeconds = false
-        var anyMillis = false
-        var anyLast = false
-        var anyModified = false
-        var itemTable = TableBuilder<SubgoalItemID>()
-        var itemRefs: [UInt64] = []
-        var zones = TableBuilder<String>()
-        var devices = TableBuilder<DeviceID>()
-        var previous: Int64 = 0
-        var deleted: [Int] = []
-        var noted: [Int] = []
-        var extra: [Int] = []
-        for index in 0..<count {
-            let day = Int64(checkIns[index].day.daysSince1970)
-            if index > 0 { gaps.append(UInt64(day - Int64(checkIns[index - 1].day.daysSince1970))) }
-            let log = checkIns[index].log
-            let type = UInt64(log.wireType)
-            anyType = anyType || type != 0
-            types.append(type)
-            if let number = log.wireNumber { numbers.append(zigzag(number)) }
-            if case .items(let items) = log {
-                itemRefs.append(UInt64(items.count))
-                for item in items.sorted() { itemRefs.append(UInt64(itemTable.index(of: item))) }
-            }
-            let first = checkIns[index].firstRecordedAt.millisecondsSince1970
-            let last = checkIns[index].lastRecordedAt.millisecondsSince1970
-            let (whole, fraction) = Instant.floorDivide(first, 1000)
-            let secondsOfDay = whole - day * 86_400
-            seconds.append(zigzag(secondsOfDay - previous))
-            anySeconds = anySeconds || secondsOfDay != previous
-            previous = secondsOfDay
-            millis.append(UInt64(fraction))
-            anyMillis = anyMillis || fraction != 0
-            lastAfterFirst.append(UInt64(last - first))
-            anyLast = anyLast || last != first
-            let modified = checkIns[index].modifiedAt.millisecondsSince1970 - last
-            modifiedAfterLast.append(zigzag(modified))
-            anyModified = anyModified || modified != 0
-            zones.add(checkIns[index].timeZone.identifier)
-            devices.add(checkIns[index].deviceID)
-            if checkIns[index].deleted { deleted.append(index) }
-            if checkIns[index].note != nil { noted.append(index) }
-            if !checkIns[index].unknownFields.isEmpty { extra.append(index) }
+        var entries = EntryColumns(capacity: checkIns.count)
+        for index in checkIns.indices {
+            entries.add(checkIns[index], at: index, after: index > 0 ? checkIns[index - 1].day : nil)
         }
         // Entries that are not compact list their taps as columns (WIRE-28); the taps' devices,
         // zones and items join the tables after the entries' own.
         var taps = TapColumns()
-        for index in 0..<count where !checkIns[index].isCompact {
+        for index in checkIns.indices where !checkIns[index].isCompact {
             taps.add(
-                checkIns[index], at: index, devices: { devices.index(of: $0) }, zones: { zones.index(of: $0) },
-                items: { itemTable.index(of: $0) })
+                checkIns[index], at: index, devices: { entries.devices.index(of: $0) },
+                zones: { entries.zones.index(of: $0) }, items: { entries.itemTable.index(of: $0) })
         }
-        writer.packed(4, gaps)
-        // Logs (WIRE-21).
-        if anyType { writer.packed(5, types) }
-        writer.packed(6, numbers)
-        for item in itemTable.values { writer.presentBytes(7, item.bytes) }
-        writer.packed(8, itemRefs)
-        // When: seconds after the Day's UTC midnight, delta-coded; per-entry columns only when
-        // some entry differs from the default (WIRE-22).
-        if anySeconds { writer.packed(9, seconds) }
-        if anyMillis { writer.packed(10, millis) }
-        if anyLast { writer.packed(11, lastAfterFirst) }
-        if anyModified { writer.packed(12, modifiedAfterLast) }
-        for zone in zones.values { writer.presentString(13, zone) }
-        if zones.anyBeyondFirst { writer.packed(14, zones.refs) }
-        for device in devices.values { writer.presentBytes(15, device.bytes) }
-        if devices.anyBeyondFirst { writer.packed(16, devices.refs) }
-        // Sparse columns (WIRE-23).
-        writer.packed(17, Self.gaps(deleted))
-        writer.packed(18, Self.gaps(noted))
-        for index in noted { writer.presentString(19, checkIns[index].note!) }
-        writer.packed(20, Self.gaps(extra))
-        for index in extra { writer.presentBytes(21, checkIns[index].unknownFields.bytes) }
+        entries.write(checkIns, to: &writer)
         taps.write(to: &writer)
         writer.raw(unknownFields.bytes)
     }
@@ -248,5 +173,96 @@ extension DataSet {
     public var blocks: [CheckInBlock] {
         // Each goal's check-ins are kept in Day order, one per Day: the block needs no sorting.
         checkInsByGoal.map { try! CheckInBlock(goalID: $0.goal, checkIns: $0.checkIns) }
+    }
+}
+
+/// The columns of the entries themselves (WIRE-20 ... WIRE-23), gathered in one pass; a per-entry
+/// column is written only when some entry differs from its default.
+private struct EntryColumns {
+    var gaps: [UInt64] = []
+    var types: [UInt64] = []
+    var numbers: [UInt64] = []
+    var seconds: [UInt64] = []
+    var millis: [UInt64] = []
+    var lastAfterFirst: [UInt64] = []
+    var modifiedAfterLast: [UInt64] = []
+    var anyType = false
+    var anySeconds = false
+    var anyMillis = false
+    var anyLast = false
+    var anyModified = false
+    var itemTable = TableBuilder<SubgoalItemID>()
+    var itemRefs: [UInt64] = []
+    var zones = TableBuilder<String>()
+    var devices = TableBuilder<DeviceID>()
+    /// The previous entry's seconds after its Day's UTC midnight.
+    var previous: Int64 = 0
+    var deleted: [Int] = []
+    var noted: [Int] = []
+    var extra: [Int] = []
+
+    init(capacity: Int) {
+        for column in [\EntryColumns.types, \.seconds, \.millis, \.lastAfterFirst, \.modifiedAfterLast] {
+            self[keyPath: column].reserveCapacity(capacity)
+        }
+        gaps.reserveCapacity(capacity)
+    }
+
+    mutating func add(_ checkIn: CheckIn, at index: Int, after previousDay: Day?) {
+        let day = Int64(checkIn.day.daysSince1970)
+        if let previousDay { gaps.append(UInt64(day - Int64(previousDay.daysSince1970))) }
+        let log = checkIn.log
+        let type = UInt64(log.wireType)
+        anyType = anyType || type != 0
+        types.append(type)
+        if let number = log.wireNumber { numbers.append(zigzag(number)) }
+        if case .items(let items) = log {
+            itemRefs.append(UInt64(items.count))
+            for item in items.sorted() { itemRefs.append(UInt64(itemTable.index(of: item))) }
+        }
+        let first = checkIn.firstRecordedAt.millisecondsSince1970
+        let last = checkIn.lastRecordedAt.millisecondsSince1970
+        let (whole, fraction) = Instant.floorDivide(first, 1000)
+        let secondsOfDay = whole - day * 86_400
+        seconds.append(zigzag(secondsOfDay - previous))
+        anySeconds = anySeconds || secondsOfDay != previous
+        previous = secondsOfDay
+        millis.append(UInt64(fraction))
+        anyMillis = anyMillis || fraction != 0
+        lastAfterFirst.append(UInt64(last - first))
+        anyLast = anyLast || last != first
+        let modified = checkIn.modifiedAt.millisecondsSince1970 - last
+        modifiedAfterLast.append(zigzag(modified))
+        anyModified = anyModified || modified != 0
+        zones.add(checkIn.timeZone.identifier)
+        devices.add(checkIn.deviceID)
+        if checkIn.deleted { deleted.append(index) }
+        if checkIn.note != nil { noted.append(index) }
+        if !checkIn.unknownFields.isEmpty { extra.append(index) }
+    }
+
+    /// Fields 4 ... 21, in number order.
+    func write(_ checkIns: [CheckIn], to writer: inout WireWriter) {
+        writer.packed(4, gaps)
+        // Logs (WIRE-21).
+        if anyType { writer.packed(5, types) }
+        writer.packed(6, numbers)
+        for item in itemTable.values { writer.presentBytes(7, item.bytes) }
+        writer.packed(8, itemRefs)
+        // When: seconds after the Day's UTC midnight, delta-coded (WIRE-22).
+        if anySeconds { writer.packed(9, seconds) }
+        if anyMillis { writer.packed(10, millis) }
+        if anyLast { writer.packed(11, lastAfterFirst) }
+        if anyModified { writer.packed(12, modifiedAfterLast) }
+        for zone in zones.values { writer.presentString(13, zone) }
+        if zones.anyBeyondFirst { writer.packed(14, zones.refs) }
+        for device in devices.values { writer.presentBytes(15, device.bytes) }
+        if devices.anyBeyondFirst { writer.packed(16, devices.refs) }
+        // Sparse columns (WIRE-23).
+        writer.packed(17, CheckInBlock.gaps(deleted))
+        writer.packed(18, CheckInBlock.gaps(noted))
+        for index in noted { writer.presentString(19, checkIns[index].note!) }
+        writer.packed(20, CheckInBlock.gaps(extra))
+        for index in extra { writer.presentBytes(21, checkIns[index].unknownFields.bytes) }
     }
 }

@@ -63,131 +63,119 @@ struct KindFields {
             _ = try reader.readBool(field)
             kind = .streak
         case 1:
-            var config: SubgoalsConfig
-            if case .subgoals(let existing)? = kind {
-                config = existing
-            } else {
-                config = SubgoalsConfig(items: [], recurring: false)
+            guard case .subgoals(var config)? = kind else {
+                kind = .subgoals(SubgoalsConfig(items: [], recurring: false))
+                return try decode(field, from: &reader, into: &kind)
             }
-            try reader.expect(field, .lengthDelimited)
-            try reader.nested { (r: inout WireReader) throws(WireError) in
-                try r.forEachField(unknown: &config.unknownFields.bytes) { (r, f) throws(WireError) in
-                    switch f.number {
-                    case 1:
-                        try r.expect(f, .lengthDelimited)
-                        config.items.append(
-                            try r.nested { (inner: inout WireReader) throws(WireError) in
-                                try SubgoalItem.decode(from: &inner)
-                            })
-                    case 2: config.recurring = try r.readBool(f)
-                    default: return false
-                    }
-                    return true
+            try Self.merge(field, &reader, into: &config, \.unknownFields) { (r, f, c) throws(WireError) in
+                switch f.number {
+                case 1:
+                    try r.expect(f, .lengthDelimited)
+                    c.items.append(
+                        try r.nested { (inner: inout WireReader) throws(WireError) in
+                            try SubgoalItem.decode(from: &inner)
+                        })
+                case 2: c.recurring = try r.readBool(f)
+                default: return false
                 }
+                return true
             }
             kind = .subgoals(config)
         case 2:
-            var config: ProgressConfig
-            if case .progress(let existing)? = kind {
-                config = existing
-            } else {
-                config = ProgressConfig(target: .zero, unit: "")
+            guard case .progress(var config)? = kind else {
+                kind = .progress(ProgressConfig(target: .zero, unit: ""))
+                return try decode(field, from: &reader, into: &kind)
             }
-            try reader.expect(field, .lengthDelimited)
-            try reader.nested { (r: inout WireReader) throws(WireError) in
-                try r.forEachField(unknown: &config.unknownFields.bytes) { (r, f) throws(WireError) in
-                    switch f.number {
-                    case 1: config.target = try r.readAmount(f)
-                    case 2: config.unit = try r.readString(f)
-                    default: return false
-                    }
-                    return true
+            try Self.merge(field, &reader, into: &config, \.unknownFields) { (r, f, c) throws(WireError) in
+                switch f.number {
+                case 1: c.target = try r.readAmount(f)
+                case 2: c.unit = try r.readString(f)
+                default: return false
                 }
+                return true
             }
             kind = .progress(config)
         case 3:
-            var config: ValueConfig
-            if case .value(let existing)? = kind {
-                config = existing
-            } else {
-                config = ValueConfig(unit: "", target: nil)
+            guard case .value(var config)? = kind else {
+                kind = .value(ValueConfig(unit: "", target: nil))
+                return try decode(field, from: &reader, into: &kind)
             }
-            try reader.expect(field, .lengthDelimited)
-            try reader.nested { (r: inout WireReader) throws(WireError) in
-                try r.forEachField(unknown: &config.unknownFields.bytes) { (r, f) throws(WireError) in
-                    switch f.number {
-                    case 1: config.unit = try r.readString(f)
-                    case 2:
-                        var target = config.target ?? ValueTarget(comparison: .atLeast, amount: .zero)
-                        // Locals: the unknown bytes and the open enum values both live in the
-                        // target's unknownFields.
-                        var unknown = target.unknownFields.bytes
-                        var openEnums = target.unknownFields.enumValues
-                        var comparison = target.comparison
-                        var amount = target.amount
-                        try r.expect(f, .lengthDelimited)
-                        try r.nested { (t: inout WireReader) throws(WireError) in
-                            try t.forEachField(unknown: &unknown) { (t, g) throws(WireError) in
-                                switch g.number {
-                                case 1:
-                                    comparison =
-                                        try t.readEnum(g, open: &openEnums) {
-                                            $0 == 0 ? .atLeast : $0 == 1 ? .atMost : nil
-                                        } ?? .atLeast
-                                case 2: amount = try t.readAmount(g)
-                                default: return false
-                                }
-                                return true
-                            }
-                        }
-                        target.comparison = comparison
-                        target.amount = amount
-                        target.unknownFields.bytes = unknown
-                        target.unknownFields.enumValues = openEnums
-                        config.target = target
-                    default: return false
-                    }
-                    return true
+            try Self.merge(field, &reader, into: &config, \.unknownFields) { (r, f, c) throws(WireError) in
+                switch f.number {
+                case 1: c.unit = try r.readString(f)
+                case 2:
+                    var target = c.target ?? ValueTarget(comparison: .atLeast, amount: .zero)
+                    try Self.decodeTarget(f, &r, into: &target)
+                    c.target = target
+                default: return false
                 }
+                return true
             }
             kind = .value(config)
         case 4:
-            var config: TallyConfig
-            if case .tally(let existing)? = kind {
-                config = existing
-            } else {
-                config = TallyConfig(dailyTarget: 0, unit: "")
+            guard case .tally(var config)? = kind else {
+                kind = .tally(TallyConfig(dailyTarget: 0, unit: ""))
+                return try decode(field, from: &reader, into: &kind)
             }
-            try reader.expect(field, .lengthDelimited)
-            try reader.nested { (r: inout WireReader) throws(WireError) in
-                try r.forEachField(unknown: &config.unknownFields.bytes) { (r, f) throws(WireError) in
-                    switch f.number {
-                    case 1: config.dailyTarget = try r.readUInt32(f)
-                    case 2: config.unit = try r.readString(f)
-                    default: return false
-                    }
-                    return true
+            try Self.merge(field, &reader, into: &config, \.unknownFields) { (r, f, c) throws(WireError) in
+                switch f.number {
+                case 1: c.dailyTarget = try r.readUInt32(f)
+                case 2: c.unit = try r.readString(f)
+                default: return false
                 }
+                return true
             }
             kind = .tally(config)
         default:
-            var config: CountdownConfig
-            if case .countdown(let existing)? = kind {
-                config = existing
-            } else {
-                config = CountdownConfig(targetDay: Day(unchecked: 0))
+            guard case .countdown(var config)? = kind else {
+                kind = .countdown(CountdownConfig(targetDay: Day(unchecked: 0)))
+                return try decode(field, from: &reader, into: &kind)
             }
-            try reader.expect(field, .lengthDelimited)
-            try reader.nested { (r: inout WireReader) throws(WireError) in
-                try r.forEachField(unknown: &config.unknownFields.bytes) { (r, f) throws(WireError) in
-                    guard f.number == 1 else { return false }
-                    config.targetDay = try r.readDay(f)
-                    return true
-                }
+            try Self.merge(field, &reader, into: &config, \.unknownFields) { (r, f, c) throws(WireError) in
+                guard f.number == 1 else { return false }
+                c.targetDay = try r.readDay(f)
+                return true
             }
             kind = .countdown(config)
         }
         return true
+    }
+
+    /// Reads one alternative's sub-message into `config`, over what earlier occurrences gave
+    /// (WIRE-6): `member` reads the fields it knows, and the others join the unknown fields.
+    private static func merge<Config>(
+        _ field: WireReader.Field, _ reader: inout WireReader, into config: inout Config,
+        _ unknownFields: WritableKeyPath<Config, UnknownFields>,
+        _ member: (inout WireReader, WireReader.Field, inout Config) throws(WireError) -> Bool
+    ) throws(WireError) {
+        try reader.expect(field, .lengthDelimited)
+        var unknown = config[keyPath: unknownFields].bytes
+        var result = config
+        try reader.nested { (r: inout WireReader) throws(WireError) in
+            try r.forEachField(unknown: &unknown) { (r, f) throws(WireError) in try member(&r, f, &result) }
+        }
+        result[keyPath: unknownFields].bytes = unknown
+        config = result
+    }
+
+    /// A value goal's target (WIRE-7: an unknown comparison is kept in the target's unknown fields).
+    private static func decodeTarget(
+        _ field: WireReader.Field, _ reader: inout WireReader, into target: inout ValueTarget
+    )
+        throws(WireError)
+    {
+        var openEnums = target.unknownFields.enumValues
+        try merge(field, &reader, into: &target, \.unknownFields) { (t, g, target) throws(WireError) in
+            switch g.number {
+            case 1:
+                target.comparison =
+                    try t.readEnum(g, open: &openEnums) { $0 == 0 ? .atLeast : $0 == 1 ? .atMost : nil } ?? .atLeast
+            case 2: target.amount = try t.readAmount(g)
+            default: return false
+            }
+            return true
+        }
+        target.unknownFields.enumValues = openEnums
     }
 }
 
