@@ -25,7 +25,7 @@ public struct RecordCounts: Hashable, Sendable, Codable {
 
     /// The counts of a data set's records.
     public init(_ data: DataSet) {
-        self.init(data, blocks: data.checkInsByGoal.count)
+        self.init(data, blocks: data.histories.count)
     }
 
     /// The counts of a data set whose check-ins make `blocks` blocks.

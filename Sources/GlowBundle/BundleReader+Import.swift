@@ -41,7 +41,7 @@ extension DataSet {
         switch record {
         case .profile(let profile): self.profile = profile
         case .goal(let goal): put(goal)
-        case .checkIns(let block): put(checkIns: block.checkIns, of: block.goalID)
+        case .checkIns(let block): put(history: block.history)
         case .other(let frame): keepUnknownRecord(frame)
         }
     }
@@ -67,7 +67,7 @@ private struct Importer {
         defer { self.incoming = incoming }
         try state.consume(chunk[...]) { record in
             records += 1
-            if case .checkIns(let block) = record { checkIns += block.checkIns.count }
+            if case .checkIns(let block) = record { checkIns += block.history.count }
             incoming.take(record)
         }
         progress.bytesRead += chunk.count

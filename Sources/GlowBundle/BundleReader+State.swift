@@ -210,7 +210,7 @@ struct ReadState {
                     "BUNDLE-5")
             }
             counts.checkInBlocks += 1
-            counts.checkIns += block.checkIns.count
+            counts.checkIns += block.history.count
             try beyond(counts.checkInBlocks, manifest.counts.checkInBlocks, "check-in blocks")
             try beyond(counts.checkIns, manifest.counts.checkIns, "check-ins")
             bytesByType["checkIns", default: 0] += size

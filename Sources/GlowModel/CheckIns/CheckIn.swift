@@ -311,6 +311,10 @@ public struct CheckIn: Hashable, Sendable {
         tapList.map { $0 == compactTaps } ?? true && (note == nil ? noteAt == nil : noteAt == modifiedAt)
     }
 
+    /// Whether the check-in is one tap by one device with no note, note instant or unknown field:
+    /// all a ``CheckInHistory``'s columns hold.
+    var isPlain: Bool { tapList == nil && note == nil && noteAt == nil && unknownFields.isEmpty }
+
     /// Identifies a tap within a check-in.
     struct TapID: Hashable {
         var device: DeviceID

@@ -10,8 +10,8 @@ public struct DataSet: Hashable, Sendable {
     public package(set) var profile: Profile?
     /// Goals by identifier.
     public private(set) var goals: [GoalID: Goal] = [:]
-    /// Each goal's check-ins, in ascending Day order, one per Day.
-    private var entries: [GoalID: [CheckIn]] = [:]
+    /// Each goal's check-ins, in ascending Day order, one per Day, as columns.
+    private var entries: [GoalID: CheckInHistory] = [:]
     /// How many check-ins the data set holds.
     public private(set) var checkInCount = 0
     /// Whole records of types this version does not know, as raw bundle frames, kept so a
@@ -54,17 +54,11 @@ public struct DataSet: Hashable, Sendable {
             grouped[checkIns[index].goalID, default: []].append(checkIns[index])
         }
         for (goal, group) in grouped {
-            var inOrder = true
-            for index in group.indices.dropFirst() where group[index - 1].day >= group[index].day {
-                inOrder = false
-                break
+            do {
+                entries[goal] = try CheckInHistory(goalID: goal, checkIns: group)
+            } catch {
+                throw ModelError(.duplicateID, error.message, rule: "BUNDLE-17")
             }
-            let ordered = inOrder ? group : group.sorted { $0.day < $1.day }
-            for index in ordered.indices.dropFirst() where ordered[index - 1].day == ordered[index].day {
-                throw ModelError(
-                    .duplicateID, "goal \(goal) has two check-ins on \(ordered[index].day)", rule: "BUNDLE-17")
-            }
-            entries[goal] = ordered
         }
         checkInCount = checkIns.count
     }
@@ -90,68 +84,54 @@ public struct DataSet: Hashable, Sendable {
 
     /// Adds or replaces a check-in whose goal is known to be held.
     mutating func insert(_ checkIn: CheckIn) {
-        let (index, found) = position(of: checkIn.day, in: entries[checkIn.goalID] ?? [])
-        if found {
-            entries[checkIn.goalID]![index] = checkIn
-        } else {
-            entries[checkIn.goalID, default: []].insert(checkIn, at: index)
+        if entries[checkIn.goalID, default: CheckInHistory(goalID: checkIn.goalID)].set(checkIn) {
             checkInCount += 1
         }
     }
 
-    /// Takes a goal's check-ins, in Day order and one per Day, as they are when the goal holds
-    /// none yet; inserts them one by one otherwise. For readers that have checked the order.
-    package mutating func put(checkIns: [CheckIn], of goal: GoalID) {
-        guard !checkIns.isEmpty else { return }
-        if entries[goal] == nil {
-            entries[goal] = checkIns
-            checkInCount += checkIns.count
-        } else {
-            checkIns.forEach { insert($0) }
+    /// Takes a goal's history as it is when the goal holds no check-ins yet; otherwise adds or
+    /// replaces its check-ins one by one. For readers.
+    package mutating func put(history: CheckInHistory) {
+        guard !history.isEmpty else { return }
+        guard let mine = entries[history.goalID], !mine.isEmpty else {
+            entries[history.goalID] = history
+            checkInCount += history.count
+            return
         }
+        history.forEach { insert($0) }
     }
 
     package mutating func keepUnknownRecord(_ frame: [UInt8]) {
         others.insert(frame)
     }
 
-    /// Where `day` is or belongs in Day-ordered `list`.
-    private func position(of day: Day, in list: [CheckIn]) -> (index: Int, found: Bool) {
-        if let last = list.last, last.day < day { return (list.count, false) }
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle].day < day { low = middle + 1 } else { high = middle }
-        }
-        return (low, low < list.count && list[low].day == day)
-    }
-
     /// The check-in of a goal on a Day, if any.
     public func checkIn(_ key: CheckInKey) -> CheckIn? {
-        guard let list = entries[key.goalID] else { return nil }
-        let (index, found) = position(of: key.day, in: list)
-        return found ? list[index] : nil
+        entries[key.goalID]?.checkIn(on: key.day)
     }
 
-    /// A goal's check-ins, in Day order.
-    public func checkIns(of goal: GoalID) -> [CheckIn] { entries[goal] ?? [] }
+    /// A goal's check-ins, in Day order, built from its history.
+    public func checkIns(of goal: GoalID) -> [CheckIn] { entries[goal].map(Array.init) ?? [] }
+
+    /// A goal's check-ins as columns, in Day order: what evaluation reads without building a
+    /// check-in per Day.
+    public func history(of goal: GoalID) -> CheckInHistory { entries[goal] ?? CheckInHistory(goalID: goal) }
 
     /// Every check-in, by goal, then Day.
     public var checkIns: [CheckIn] {
-        entries.keys.sorted().flatMap { entries[$0]! }
+        entries.keys.sorted().flatMap { Array(entries[$0]!) }
     }
 
     /// The goals in identifier order.
     public var sortedGoals: [Goal] { goals.values.sorted { $0.id < $1.id } }
 
-    /// The goals that hold check-ins, with their check-ins in Day order, by goal identifier.
+    /// The histories of the goals that hold check-ins, by goal identifier.
     ///
     /// - Complexity: O(g log g) for g goals: each goal's check-ins are kept in order already.
-    public var checkInsByGoal: [(goal: GoalID, checkIns: [CheckIn])] {
+    public var histories: [CheckInHistory] {
         entries.keys.sorted().compactMap { goal in
-            let list = entries[goal]!
-            return list.isEmpty ? nil : (goal, list)
+            let history = entries[goal]!
+            return history.isEmpty ? nil : history
         }
     }
 
@@ -190,7 +170,7 @@ extension DataSet {
             guard let mine = entries[goal], !mine.isEmpty else {
                 entries[goal] = theirs
                 checkInCount += theirs.count
-                changes.set(theirs.map(\.day), of: goal)
+                changes.set(theirs.days, of: goal)
                 continue
             }
             let (merged, changed) = Self.merged(mine, theirs)
@@ -204,26 +184,37 @@ extension DataSet {
         return changes
     }
 
-    /// Two Day-ordered lists of one goal's check-ins merged in one linear pass, and the Days
-    /// whose check-in differs from `mine`'s.
-    private static func merged(_ mine: [CheckIn], _ theirs: [CheckIn]) -> ([CheckIn], [Day]) {
-        var merged: [CheckIn] = []
-        merged.reserveCapacity(mine.count + theirs.count)
+    /// Two histories of one goal merged in one linear pass, and the Days whose check-in differs
+    /// from `mine`'s. Entries on one side only are copied column by column; only the Days both
+    /// hold build check-ins to merge.
+    static func merged(_ mine: CheckInHistory, _ theirs: CheckInHistory) -> (CheckInHistory, [Day]) {
         var changed: [Day] = []
+        if !mine.isEmpty, !theirs.isEmpty, mine.day(at: mine.count - 1) < theirs.day(at: 0) {
+            // Their Days all come after mine: an append, as syncing a phone's new Days usually is.
+            var merged = mine
+            merged.reserveCapacity(mine.count + theirs.count)
+            for j in theirs.indices { merged.append(entryAt: j, of: theirs) }
+            return (merged, theirs.days)
+        }
+        var merged = CheckInHistory(goalID: mine.goalID)
+        merged.reserveCapacity(mine.count + theirs.count)
         var i = 0
         var j = 0
         while i < mine.count || j < theirs.count {
-            if j == theirs.count || (i < mine.count && mine[i].day < theirs[j].day) {
-                merged.append(mine[i])
+            let myDay = i < mine.count ? mine.day(at: i) : nil
+            let theirDay = j < theirs.count ? theirs.day(at: j) : nil
+            if let myDay, theirDay.map({ myDay < $0 }) ?? true {
+                merged.append(entryAt: i, of: mine)
                 i += 1
-            } else if i == mine.count || theirs[j].day < mine[i].day {
-                merged.append(theirs[j])
-                changed.append(theirs[j].day)
+            } else if let theirDay, myDay.map({ theirDay < $0 }) ?? true {
+                merged.append(entryAt: j, of: theirs)
+                changed.append(theirDay)
                 j += 1
             } else {
-                let both = mine[i].merging(theirs[j])  // every tap of both (MODEL-54)
-                if both != mine[i] { changed.append(both.day) }
-                merged.append(both)
+                let before = mine[i]
+                let both = before.merging(theirs[j])  // every tap of both (MODEL-54)
+                if both != before { changed.append(both.day) }
+                merged.appendUnchecked(both)
                 i += 1
                 j += 1
             }

@@ -150,9 +150,7 @@ struct Columns {
             guard dayGaps.isEmpty, logTypes.isEmpty, firstSeconds.isEmpty else {
                 throw fail("an empty block has columns")
             }
-            return try reader.validated(at: start) { () throws(ModelError) in
-                try CheckInBlock(goalID: goalID, checkIns: [])
-            }
+            return CheckInBlock(CheckInHistory(goalID: goalID))
         }
         guard dayGaps.count == count - 1 else {
             throw fail("day_gaps has \(dayGaps.count) values for \(count) entries")
@@ -179,8 +177,8 @@ struct Columns {
         var nextExtra = 0
         var logs = LogColumns(self)
         var secondsOfDay: Int64 = 0
-        var checkIns: [CheckIn] = []
-        checkIns.reserveCapacity(count)
+        var history = CheckInHistory(goalID: goalID)
+        history.reserveCapacity(count)
         for index in 0..<count {
             let log = try logs.next(type: types[index])
             guard zoneIndexes[index] < UInt64(zones.count) else { throw fail("a time-zone reference is out of range") }
@@ -215,20 +213,26 @@ struct Columns {
             }
             // Every rule of MODEL-36 holds by construction here (the last instant is never before
             // the first, tallies are not negative) or was just checked (the note).
-            checkIns.append(
-                CheckIn(
-                    validGoalID: goalID, day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last,
-                    timeZone: zones[Int(zoneIndexes[index])], deviceID: deviceTable[Int(deviceIndexes[index])],
-                    note: note, modifiedAt: modified, deleted: deleted[index], unknownFields: unknown))
+            let zone = zones[Int(zoneIndexes[index])]
+            let device = deviceTable[Int(deviceIndexes[index])]
+            if note == nil, unknown.isEmpty {
+                history.appendValidated(
+                    day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last, timeZone: zone,
+                    deviceID: device, modifiedAt: modified, deleted: deleted[index])
+            } else {
+                history.appendUnchecked(
+                    CheckIn(
+                        validGoalID: goalID, day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last,
+                        timeZone: zone, deviceID: device, note: note, modifiedAt: modified, deleted: deleted[index],
+                        unknownFields: unknown))
+            }
         }
         try logs.finish()
         let limit = reader.limits.maxCheckInsPerBlock
         try applyTaps(
-            to: &checkIns, zones: zones,
+            to: &history, zones: zones,
             tapLimit: limit.multipliedReportingOverflow(by: 10).overflow ? Int.max : limit * 10)
-        return try reader.validated(at: start) { () throws(ModelError) in
-            try CheckInBlock(goalID: goalID, checkIns: checkIns)
-        }
+        return CheckInBlock(history)
     }
 
     /// The entries' Days, from the first Day and the gaps (WIRE-22): each gap at least 1, and

@@ -138,7 +138,7 @@ extension Columns {
 
     /// Replaces the entries that list taps by the check-ins their taps make (WIRE-28): the taps
     /// decide, and the entry's own columns only describe them to readers that do not know taps.
-    func applyTaps(to checkIns: inout [CheckIn], zones: [TimeZoneID], tapLimit: Int) throws(WireError) {
+    func applyTaps(to history: inout CheckInHistory, zones: [TimeZoneID], tapLimit: Int) throws(WireError) {
         let tapped = try indexes(tapGaps, "tap_gaps")
         guard tapCounts.count == tapped.count else {
             throw fail("tap_counts has \(tapCounts.count) values for \(tapped.count) entries with taps")
@@ -164,7 +164,7 @@ extension Columns {
         var noteBefore: [Int: UInt64] = [:]
         for (index, before) in zip(noteAt, noteAtBefore) { noteBefore[index] = before }
         for (entry, count) in zip(tapped, tapCounts) {
-            let old = checkIns[entry]
+            let old = history[entry]
             let list = try taps.next(Int(count), day: old.day)
             var at: Instant? = old.note == nil ? nil : old.modifiedAt
             if let before = noteBefore[entry] {
@@ -179,7 +179,7 @@ extension Columns {
                 )
             }
             rebuilt.unknownFields = old.unknownFields
-            checkIns[entry] = rebuilt
+            history.replace(at: entry, with: rebuilt)
         }
         try taps.finish()
     }

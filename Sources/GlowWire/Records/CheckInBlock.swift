@@ -3,39 +3,28 @@ import GlowModel
 /// All check-ins of one goal, carried as delta-coded columns rather than one message each, so a
 /// daily habit kept for years costs a few bytes per Day (WIRE-20 ... WIRE-24).
 public struct CheckInBlock: Hashable, Sendable {
-    /// The goal the check-ins belong to.
-    public let goalID: GoalID
-    /// The check-ins, in ascending Day order, one per Day.
-    public let checkIns: [CheckIn]
+    /// The check-ins, in ascending Day order, one per Day, as columns.
+    public let history: CheckInHistory
     /// Fields of the block message this version does not know (MODEL-49).
     public var unknownFields = UnknownFields()
+
+    /// The goal the check-ins belong to.
+    public var goalID: GoalID { history.goalID }
+
+    /// The check-ins, built from the history.
+    public var checkIns: [CheckIn] { Array(history) }
 
     /// A block of `checkIns`, sorted by Day.
     ///
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when a check-in belongs to another goal or two
     ///   share a Day.
     public init(goalID: GoalID, checkIns: [CheckIn]) throws(ModelError) {
-        // Blocks read from the wire are in order already; sorting a copy would cost a copy of each.
-        // Fields are read in place, by index: check-ins are large values.
-        var inOrder = true
-        for index in checkIns.indices.dropFirst() where checkIns[index - 1].day > checkIns[index].day {
-            inOrder = false
-            break
-        }
-        let sorted = inOrder ? checkIns : checkIns.sorted { $0.day < $1.day }
-        for index in sorted.indices {
-            guard sorted[index].goalID == goalID else {
-                throw ModelError(
-                    .invalidCheckIn, "a check-in of goal \(sorted[index].goalID) is in the block of \(goalID)")
-            }
-            if index > 0, sorted[index - 1].day == sorted[index].day {
-                throw ModelError(
-                    .invalidCheckIn, "two check-ins of goal \(goalID) share the Day \(sorted[index].day)",
-                    rule: "MODEL-33")
-            }
-        }
-        self.goalID = goalID
-        self.checkIns = sorted
+        history = try CheckInHistory(goalID: goalID, checkIns: checkIns)
+    }
+
+    /// A block of a goal's history.
+    public init(_ history: CheckInHistory) {
+        self.history = history
     }
 }
 
@@ -44,27 +33,26 @@ extension CheckInBlock: WireRecord {
 
     package func encodeFields(to writer: inout WireWriter) {
         writer.bytes(1, goalID.bytes)
-        writer.uint(2, UInt64(checkIns.count))
-        guard let first = checkIns.first else {
+        writer.uint(2, UInt64(history.count))
+        guard !history.isEmpty else {
             writer.raw(unknownFields.bytes)
             return
         }
-        writer.sint(3, Int64(first.day.daysSince1970))
-        // One pass by index gathers every column (check-ins are large values; iterating them by
-        // value would copy each).
-        var entries = EntryColumns(capacity: checkIns.count)
-        for index in checkIns.indices {
-            entries.add(checkIns[index], at: index, after: index > 0 ? checkIns[index - 1].day : nil)
-        }
+        writer.sint(3, Int64(history.day(at: 0).daysSince1970))
+        // One pass over the columns gathers every wire column; no check-in is built but those kept
+        // whole.
+        var entries = EntryColumns(capacity: history.count)
+        for index in history.indices { entries.add(history, at: index) }
         // Entries that are not compact list their taps as columns (WIRE-28); the taps' devices,
         // zones and items join the tables after the entries' own.
         var taps = TapColumns()
-        for index in checkIns.indices where !checkIns[index].isCompact {
+        for index in entries.whole {
+            guard let checkIn = history.wholeCheckIn(at: index), !checkIn.isCompact else { continue }
             taps.add(
-                checkIns[index], at: index, devices: { entries.devices.index(of: $0) },
+                checkIn, at: index, devices: { entries.devices.index(of: $0) },
                 zones: { entries.zones.index(of: $0) }, items: { entries.itemTable.index(of: $0) })
         }
-        entries.write(checkIns, to: &writer)
+        entries.write(history, to: &writer)
         taps.write(to: &writer)
         writer.raw(unknownFields.bytes)
     }
@@ -123,18 +111,6 @@ struct TableBuilder<Value: Hashable> {
 }
 
 extension CheckInLog {
-    /// The LogType number (glow.proto).
-    var wireType: Int {
-        switch self {
-        case .done: 0
-        case .skip: 1
-        case .amount: 2
-        case .tally: 3
-        case .items: 4
-        case .value: 5
-        }
-    }
-
     /// The number a log carries in the log_numbers column, if any.
     var wireNumber: Int64? {
         switch self {
@@ -165,6 +141,13 @@ extension CheckInBlock: Codable {
                     underlyingError: error))
         }
     }
+
+    /// Encodes `{"goalID": ..., "checkIns": [...]}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(goalID, forKey: .goalID)
+        try container.encode(checkIns, forKey: .checkIns)
+    }
 }
 
 extension DataSet {
@@ -172,7 +155,7 @@ extension DataSet {
     /// how bundles carry them.
     public var blocks: [CheckInBlock] {
         // Each goal's check-ins are kept in Day order, one per Day: the block needs no sorting.
-        checkInsByGoal.map { try! CheckInBlock(goalID: $0.goal, checkIns: $0.checkIns) }
+        histories.map(CheckInBlock.init)
     }
 }
 
@@ -200,6 +183,8 @@ private struct EntryColumns {
     var deleted: [Int] = []
     var noted: [Int] = []
     var extra: [Int] = []
+    /// The entries kept whole, which may have notes, unknown fields or taps.
+    var whole: [Int] = []
 
     init(capacity: Int) {
         for column in [\EntryColumns.types, \.seconds, \.millis, \.lastAfterFirst, \.modifiedAfterLast] {
@@ -208,11 +193,11 @@ private struct EntryColumns {
         gaps.reserveCapacity(capacity)
     }
 
-    mutating func add(_ checkIn: CheckIn, at index: Int, after previousDay: Day?) {
-        let day = Int64(checkIn.day.daysSince1970)
-        if let previousDay { gaps.append(UInt64(day - Int64(previousDay.daysSince1970))) }
-        let log = checkIn.log
-        let type = UInt64(log.wireType)
+    mutating func add(_ history: CheckInHistory, at index: Int) {
+        let day = Int64(history.day(at: index).daysSince1970)
+        if index > 0 { gaps.append(UInt64(day - Int64(history.day(at: index - 1).daysSince1970))) }
+        let log = history.log(at: index)
+        let type = UInt64(log.typeNumber)
         anyType = anyType || type != 0
         types.append(type)
         if let number = log.wireNumber { numbers.append(zigzag(number)) }
@@ -220,8 +205,8 @@ private struct EntryColumns {
             itemRefs.append(UInt64(items.count))
             for item in items.sorted() { itemRefs.append(UInt64(itemTable.index(of: item))) }
         }
-        let first = checkIn.firstRecordedAt.millisecondsSince1970
-        let last = checkIn.lastRecordedAt.millisecondsSince1970
+        let first = history.firstRecordedAt(at: index).millisecondsSince1970
+        let last = history.lastRecordedAt(at: index).millisecondsSince1970
         let (whole, fraction) = Instant.floorDivide(first, 1000)
         let secondsOfDay = whole - day * 86_400
         seconds.append(zigzag(secondsOfDay - previous))
@@ -231,18 +216,21 @@ private struct EntryColumns {
         anyMillis = anyMillis || fraction != 0
         lastAfterFirst.append(UInt64(last - first))
         anyLast = anyLast || last != first
-        let modified = checkIn.modifiedAt.millisecondsSince1970 - last
+        let modified = history.modifiedAt(at: index).millisecondsSince1970 - last
         modifiedAfterLast.append(zigzag(modified))
         anyModified = anyModified || modified != 0
-        zones.add(checkIn.timeZone.identifier)
-        devices.add(checkIn.deviceID)
-        if checkIn.deleted { deleted.append(index) }
-        if checkIn.note != nil { noted.append(index) }
-        if !checkIn.unknownFields.isEmpty { extra.append(index) }
+        zones.add(history.timeZone(at: index).identifier)
+        devices.add(history.deviceID(at: index))
+        if history.isDeleted(at: index) { deleted.append(index) }
+        if let checkIn = history.wholeCheckIn(at: index) {
+            self.whole.append(index)
+            if checkIn.note != nil { noted.append(index) }
+            if !checkIn.unknownFields.isEmpty { extra.append(index) }
+        }
     }
 
     /// Fields 4 ... 21, in number order.
-    func write(_ checkIns: [CheckIn], to writer: inout WireWriter) {
+    func write(_ history: CheckInHistory, to writer: inout WireWriter) {
         writer.packed(4, gaps)
         // Logs (WIRE-21).
         if anyType { writer.packed(5, types) }
@@ -261,8 +249,8 @@ private struct EntryColumns {
         // Sparse columns (WIRE-23).
         writer.packed(17, CheckInBlock.gaps(deleted))
         writer.packed(18, CheckInBlock.gaps(noted))
-        for index in noted { writer.presentString(19, checkIns[index].note!) }
+        for index in noted { writer.presentString(19, history.wholeCheckIn(at: index)!.note!) }
         writer.packed(20, CheckInBlock.gaps(extra))
-        for index in extra { writer.presentBytes(21, checkIns[index].unknownFields.bytes) }
+        for index in extra { writer.presentBytes(21, history.wholeCheckIn(at: index)!.unknownFields.bytes) }
     }
 }
