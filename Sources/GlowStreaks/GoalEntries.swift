@@ -73,10 +73,7 @@ struct EntryCollector {
     func entries() -> GoalEntries {
         var list = candidates
         if !sorted { list.sort { ($0.day, $0.order) < ($1.day, $1.order) } }
-        var entries = GoalEntries()
-        let outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
-        let archived = goal.archiveHistory
-        var archive = 0
+        var builder = EntryBuilder(goal: goal)
         var index = 0
         while index < list.count {
             var merged = list[index].checkIn
@@ -85,19 +82,53 @@ struct EntryCollector {
                 merged = merged.merging(list[next].checkIn)
                 next += 1
             }
-            let day = merged.day
-            // Archive periods are in order and apart (MODEL-47), like the Days: walk them beside.
-            while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
-            let isArchived = archive < archived.count && archived[archive].contains(day)
-            if !merged.deleted, !isArchived {
-                if let outcomeOf {
-                    entries.append(day, outcome: outcomeOf(merged.log))
-                } else {
-                    entries.append(day, log: merged.log)
-                }
-            }
+            builder.add(merged.day, deleted: merged.deleted) { merged.log }
             index = next
         }
-        return entries
+        return builder.entries
+    }
+}
+
+extension GoalEntries {
+    /// The entries of a goal's history (STREAK-3), read from its columns: one per Day already, so
+    /// nothing is merged and no check-in is built. Only Days in the goal's life up to `today` are
+    /// kept.
+    init(goal: Goal, history: CheckInHistory, today: Day) {
+        var builder = EntryBuilder(goal: goal)
+        let through = Swift.min(today, goal.endDay ?? today)
+        if history.goalID == goal.id, !goal.deleted, goal.startDay <= through {
+            let end = history.firstIndex(atOrAfter: through.advanced(by: 1))
+            for index in history.firstIndex(atOrAfter: goal.startDay)..<end {
+                builder.add(history.day(at: index), deleted: history.isDeleted(at: index)) { history.log(at: index) }
+            }
+        }
+        self = builder.entries
+    }
+}
+
+/// Turns one goal's Days, in order and one each, into ``GoalEntries``: an undone Day and a Day
+/// the goal was archived on have no entry (STREAK-1, STREAK-3).
+private struct EntryBuilder {
+    private(set) var entries = GoalEntries()
+    private let outcomeOf: (@Sendable (CheckInLog) -> DayOutcome)?
+    private let archived: [ArchivePeriod]
+    private var archive = 0
+
+    init(goal: Goal) {
+        outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
+        archived = goal.archiveHistory
+    }
+
+    /// Adds `day`'s entry; `log` is read only when the Day has one.
+    mutating func add(_ day: Day, deleted: Bool, log: () -> CheckInLog) {
+        // Archive periods are in order and apart (MODEL-47), like the Days: walk them beside.
+        while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
+        let isArchived = archive < archived.count && archived[archive].contains(day)
+        guard !deleted, !isArchived else { return }
+        if let outcomeOf {
+            entries.append(day, outcome: outcomeOf(log()))
+        } else {
+            entries.append(day, log: log())
+        }
     }
 }

@@ -50,6 +50,19 @@ public struct GoalEvaluation: Sendable {
         self.init(goal: goal, entries: collector.entries(), weekStart: weekStart, today: today)
     }
 
+    /// Evaluates `goal` as of `today` from its history's columns: no check-in is built.
+    ///
+    /// - Parameters:
+    ///   - history: the goal's check-ins (``DataSet/history(of:)``); another goal's history
+    ///     counts as none.
+    ///   - weekStart: the profile's week start.
+    ///   - today: the Day it is for the person.
+    public init(goal: Goal, history: CheckInHistory, weekStart: Weekday, today: Day) {
+        self.init(
+            goal: goal, entries: GoalEntries(goal: goal, history: history, today: today), weekStart: weekStart,
+            today: today)
+    }
+
     init(goal: Goal, entries: GoalEntries, weekStart: Weekday, today: Day) {
         self.goal = goal
         self.today = today

@@ -46,12 +46,8 @@ public enum OverviewQuery {
     /// The Overview of a person's data at `now`, evaluated in full (STREAK-24); ``Tracker`` keeps
     /// the same answer current as data changes.
     public static func items(_ data: DataSet, boundary: DayBoundary, now: Instant, weeks: Int = 12) -> [OverviewItem] {
-        let today = boundary.day(containing: now)
-        return TodayQuery.order(data.goals.values).map { goal in
-            item(
-                GoalEvaluation(
-                    goal: goal, checkIns: data.checkIns(of: goal.id), weekStart: boundary.weekStart,
-                    today: today), weeks: weeks)
+        TodayQuery.evaluations(data, weekStart: boundary.weekStart, today: boundary.day(containing: now)).map {
+            item($0, weeks: weeks)
         }
     }
 

@@ -36,12 +36,16 @@ public enum TodayQuery {
     ///
     /// - Complexity: O(c + g log g) for c check-ins and g goals.
     public static func items(_ data: DataSet, boundary: DayBoundary, now: Instant) -> [TodayItem] {
-        let today = boundary.day(containing: now)
-        return order(data.goals.values).compactMap { goal in
-            item(
-                GoalEvaluation(
-                    goal: goal, checkIns: data.checkIns(of: goal.id), weekStart: boundary.weekStart,
-                    today: today))
+        evaluations(data, weekStart: boundary.weekStart, today: boundary.day(containing: now)).compactMap(item)
+    }
+
+    /// Evaluations of every live goal of `data`, in display order, each read from its history's
+    /// columns.
+    ///
+    /// - Complexity: O(c + g log g) for c check-ins and g goals.
+    public static func evaluations(_ data: DataSet, weekStart: Weekday, today: Day) -> [GoalEvaluation] {
+        order(data.goals.values).map { goal in
+            GoalEvaluation(goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: today)
         }
     }
 

@@ -203,7 +203,7 @@ public struct Tracker: Sendable {
             let before = evaluations[id]
             if let goal = data.goals[id], !goal.deleted {
                 let after = GoalEvaluation(
-                    goal: goal, checkIns: data.checkIns(of: id), weekStart: boundary.weekStart, today: today)
+                    goal: goal, history: data.history(of: id), weekStart: boundary.weekStart, today: today)
                 evaluations[id] = after
                 orderChanged = orderChanged || before == nil || before!.goal.createdAt != goal.createdAt
                 let (reached, lost) = Milestone.changes(

@@ -166,10 +166,7 @@ enum Report {
             name = data.profile?.displayName
             day = today.description
             timeZone = boundary.timeZone.identifier
-            goals = TodayQuery.evaluations(
-                goals: Array(data.goals.values), checkIns: data.checkIns, weekStart: boundary.weekStart,
-                today: today
-            ).map { evaluation in
+            goals = TodayQuery.evaluations(data, weekStart: boundary.weekStart, today: today).map { evaluation in
                 Row(
                     goalID: evaluation.goal.id.description, title: evaluation.goal.title,
                     kind: evaluation.goal.kind.name.rawValue, today: evaluation.status(on: today).name,
