@@ -362,7 +362,9 @@ public struct CheckInHistory: Sendable {
 // MARK: - Collection
 
 extension CheckInHistory: RandomAccessCollection {
+    /// The first entry's index, 0.
     public var startIndex: Int { 0 }
+    /// One past the last entry's index: the number of entries.
     public var endIndex: Int { dayNumbers.count }
 
     /// The check-in at `position`, built from the columns (or the one kept whole).
@@ -398,6 +400,7 @@ extension CheckInHistory: Hashable {
         return lhs.elementsEqual(rhs)
     }
 
+    /// Hashes the goal and the Days, which equal histories share.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(goalID)
         hasher.combine(dayNumbers)
