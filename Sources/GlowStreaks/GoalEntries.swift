@@ -97,9 +97,10 @@ extension GoalEntries {
         var builder = EntryBuilder(goal: goal)
         let through = Swift.min(today, goal.endDay ?? today)
         if history.goalID == goal.id, !goal.deleted, goal.startDay <= through {
-            let end = history.firstIndex(atOrAfter: through.advanced(by: 1))
-            for index in history.firstIndex(atOrAfter: goal.startDay)..<end {
+            var index = history.firstIndex(atOrAfter: goal.startDay)
+            while index < history.endIndex, history.day(at: index) <= through {
                 builder.add(history.day(at: index), deleted: history.isDeleted(at: index)) { history.log(at: index) }
+                index += 1
             }
         }
         self = builder.entries

@@ -177,7 +177,7 @@ struct CheckInHistoryTests {
         var random = SeededRandom(seed: seed)
         for (goal, list) in try Self.mixedHistories(&random) {
             let history = try CheckInHistory(goalID: goal.id, checkIns: list)
-            for today in [Samples.today, Samples.today.advanced(by: 25), Samples.today.advanced(by: 400)] {
+            for today in [Samples.today, Samples.today.advanced(by: 25), Samples.today.advanced(by: 400), Day.max] {
                 let columns = GoalEvaluation(goal: goal, history: history, weekStart: .monday, today: today)
                 let values = GoalEvaluation(goal: goal, checkIns: list, weekStart: .monday, today: today)
                 #expect(columns.currentStreak == values.currentStreak, "\(goal.title) on \(today)")

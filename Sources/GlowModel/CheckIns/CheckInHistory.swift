@@ -15,38 +15,43 @@ public struct CheckInHistory: Sendable {
     public let goalID: GoalID
 
     /// Each entry's `Day.daysSince1970`.
-    private var dayNumbers: [Int32] = []
+    package private(set) var dayNumbers: [Int32] = []
     /// Each entry's log type (bits 0 ... 2), undone (bit 3) and kept-whole (bit 4) marks.
-    private var flags: [UInt8] = []
+    package private(set) var flags: [UInt8] = []
     /// Each entry's number: thousandths of an amount or value, a tally count, or an index into
     /// ``itemSets``.
-    private var numbers = ZeroDefaultColumn<Int32>()
+    package private(set) var numbers = ZeroDefaultColumn<Int32>()
     /// The first recorded instant minus the Day's UTC midnight, in milliseconds.
-    private var firstOffsets = ZeroDefaultColumn<Int32>()
+    package private(set) var firstOffsets = ZeroDefaultColumn<Int32>()
     /// The last recorded instant minus the first, in milliseconds.
-    private var spans = ZeroDefaultColumn<UInt32>()
+    package private(set) var spans = ZeroDefaultColumn<UInt32>()
     /// `modifiedAt` minus the last recorded instant, in milliseconds.
-    private var modifiedDeltas = ZeroDefaultColumn<Int32>()
+    package private(set) var modifiedDeltas = ZeroDefaultColumn<Int32>()
     /// An index into ``contextTable``.
-    private var contexts = ZeroDefaultColumn<UInt16>()
+    package private(set) var contexts = ZeroDefaultColumn<UInt16>()
     /// The distinct (time zone, device) pairs, in order of first use.
-    private var contextTable: [Context] = []
+    package private(set) var contextTable: [Context] = []
     private var contextLookup: [Context: UInt16] = [:]
     /// The distinct checked-item sets, in order of first use.
-    private var itemSets: [Set<SubgoalItemID>] = []
+    package private(set) var itemSets: [Set<SubgoalItemID>] = []
     private var itemSetLookup: [Set<SubgoalItemID>: Int32] = [:]
     /// The check-ins kept whole, by `Day.daysSince1970`.
     private var whole: [Int32: CheckIn] = [:]
 
-    private static let typeMask: UInt8 = 0b111
-    private static let deletedBit: UInt8 = 1 << 3
-    private static let wholeBit: UInt8 = 1 << 4
+    package static let typeMask: UInt8 = 0b111
+    package static let deletedBit: UInt8 = 1 << 3
+    package static let wholeBit: UInt8 = 1 << 4
     private static let dayMilliseconds: Int64 = 86_400_000
 
     /// A (time zone, device) pair.
-    private struct Context: Hashable, Sendable {
-        var zone: TimeZoneID
-        var device: DeviceID
+    package struct Context: Hashable, Sendable {
+        package var zone: TimeZoneID
+        package var device: DeviceID
+
+        package init(zone: TimeZoneID, device: DeviceID) {
+            self.zone = zone
+            self.device = device
+        }
     }
 
     /// An empty history of `goalID`.
@@ -79,6 +84,34 @@ public struct CheckInHistory: Sendable {
                     rule: "MODEL-33")
             }
             appendUnchecked(list[index])
+        }
+    }
+
+    /// A history of columns a reader has filled and checked: one Day, flag (log type and undone
+    /// mark), and value of each column in use per entry, references within the tables, numbers
+    /// and item-set indexes that fit their log types, and every instant inside years 1...9999.
+    /// Entries that need more are set whole afterwards with ``replace(at:with:)``.
+    package init(
+        goalID: GoalID, dayNumbers: [Int32], flags: [UInt8], numbers: ZeroDefaultColumn<Int32>,
+        firstOffsets: ZeroDefaultColumn<Int32>, spans: ZeroDefaultColumn<UInt32>,
+        modifiedDeltas: ZeroDefaultColumn<Int32>, contexts: ZeroDefaultColumn<UInt16>, contextTable: [Context],
+        itemSets: [Set<SubgoalItemID>]
+    ) {
+        self.goalID = goalID
+        self.dayNumbers = dayNumbers
+        self.flags = flags
+        self.numbers = numbers
+        self.firstOffsets = firstOffsets
+        self.spans = spans
+        self.modifiedDeltas = modifiedDeltas
+        self.contexts = contexts
+        self.contextTable = contextTable
+        self.itemSets = itemSets
+        for (index, context) in contextTable.enumerated() where contextLookup[context] == nil {
+            contextLookup[context] = UInt16(index)
+        }
+        for (index, items) in itemSets.enumerated() where itemSetLookup[items] == nil {
+            itemSetLookup[items] = Int32(index)
         }
     }
 
@@ -408,11 +441,19 @@ extension CheckInHistory: Hashable {
 }
 
 /// A column of integers in which 0 is so common that a column of only zeros is kept empty.
-struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendable {
+package struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendable {
     /// Empty when every value is 0; otherwise one value per entry.
     private var values: [Value] = []
 
-    subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
+    /// Empty when every value is 0; otherwise one value per entry.
+    package var storage: [Value] { values }
+
+    /// A column of these values: one per entry, or none when every value is 0.
+    package init(_ values: [Value] = []) {
+        self.values = values.allSatisfy { $0 == 0 } ? [] : values
+    }
+
+    package subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
 
     /// The bytes the column holds.
     var byteCount: Int { values.capacity * MemoryLayout<Value>.stride }
@@ -435,7 +476,7 @@ struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendab
         values[index] = value
     }
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         if lhs.values.isEmpty || rhs.values.isEmpty {
             return lhs.values.allSatisfy { $0 == 0 } && rhs.values.allSatisfy { $0 == 0 }
         }

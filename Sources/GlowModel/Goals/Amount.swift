@@ -17,7 +17,7 @@ public struct Amount: Hashable, Comparable, Sendable {
     /// Zero.
     public static let zero = Amount(uncheckedThousandths: 0)
 
-    init(uncheckedThousandths: Int64) {
+    package init(uncheckedThousandths: Int64) {
         self.thousandths = uncheckedThousandths
     }
 

@@ -133,12 +133,6 @@ struct Columns {
         return try? Instant(millisecondsSince1970: total)
     }
 
-    /// `base` plus an unsigned delta in milliseconds, or nil outside years 1...9999.
-    static func instant(_ base: Instant, plus delta: UInt64) -> Instant? {
-        guard let signed = Int64(exactly: delta) else { return nil }
-        return try? base.adding(milliseconds: signed)
-    }
-
     /// `base` plus a signed delta in milliseconds, or nil outside years 1...9999.
     static func instant(_ base: Instant, plus delta: Int64) -> Instant? {
         try? base.adding(milliseconds: delta)
@@ -152,158 +146,311 @@ struct Columns {
             }
             return CheckInBlock(CheckInHistory(goalID: goalID))
         }
+        // `count` is justified by the input from here on: day_gaps holds count - 1 values of at
+        // least a byte each, so every column below is as long as the bytes read.
         guard dayGaps.count == count - 1 else {
             throw fail("day_gaps has \(dayGaps.count) values for \(count) entries")
         }
-        let days = try days(reader)
-        let types = try column(logTypes, "log_types", default: 0)
-        let seconds = try column(firstSeconds, "first_seconds", default: 0)
-        let millis = try column(firstMillis, "first_millis", default: 0)
-        let lastDelta = try column(lastAfterFirst, "last_after_first", default: 0)
-        let modifiedDelta = try column(modifiedAfterLast, "modified_after_last", default: 0)
-        let zoneIndexes = try column(zoneRefs, "zone_refs", default: 0)
-        let deviceIndexes = try column(deviceRefs, "device_refs", default: 0)
+        let perEntry = [
+            (logTypes.count, "log_types"), (firstSeconds.count, "first_seconds"), (firstMillis.count, "first_millis"),
+            (lastAfterFirst.count, "last_after_first"), (modifiedAfterLast.count, "modified_after_last"),
+            (zoneRefs.count, "zone_refs"), (deviceRefs.count, "device_refs"),
+        ]
+        for (values, name) in perEntry where values != 0 && values != count {
+            throw fail("\(name) has \(values) values for \(count) entries")
+        }
+        var fill = HistoryFill(count: count)
+        try fill.days(self, reader)
+        try fill.logs(self)
+        try fill.instants(self)
         let zones = try zoneTable.map { (name) throws(WireError) in
             try reader.validated(at: start) { () throws(ModelError) in try TimeZoneID(name) }
         }
-        var deleted = [Bool](repeating: false, count: count)
-        for index in try indexes(deletedGaps, "deleted_gaps") { deleted[index] = true }
-        let noted = try indexes(noteGaps, "note_gaps")
-        let extra = try indexes(extraGaps, "extra_gaps")
-        guard notes.count == noted.count else { throw fail("\(notes.count) notes for \(noted.count) noted entries") }
-        guard extras.count == extra.count else { throw fail("\(extras.count) extras for \(extra.count) entries") }
-        // The sparse columns are in entry order: walk them beside the entries.
-        var nextNote = 0
-        var nextExtra = 0
-        var logs = LogColumns(self)
-        var secondsOfDay: Int64 = 0
-        var history = CheckInHistory(goalID: goalID)
-        history.reserveCapacity(count)
-        for index in 0..<count {
-            let log = try logs.next(type: types[index])
-            guard zoneIndexes[index] < UInt64(zones.count) else { throw fail("a time-zone reference is out of range") }
-            guard deviceIndexes[index] < UInt64(deviceTable.count) else {
-                throw fail("a device reference is out of range")
-            }
-            guard millis[index] < 1000 else { throw fail("first_millis has \(millis[index])") }
-            // WIRE-22: exact arithmetic, checked at every step. Each entry's instants must lie in
-            // years 1...9999, which bounds every running sum, so a sum that leaves 64 bits has
-            // already left that range.
-            let (secondsSum, overflow) = secondsOfDay.addingReportingOverflow(seconds[index])
-            guard !overflow else { throw fail("entry \(index): first_seconds runs past the supported years") }
-            secondsOfDay = secondsSum
-            guard let first = Self.instant(day: days[index], seconds: secondsOfDay, millis: Int64(millis[index])),
-                let last = Self.instant(first, plus: lastDelta[index]),
-                let modified = Self.instant(last, plus: modifiedDelta[index])
-            else {
-                throw fail("entry \(index) has an instant outside years 1...9999")
-            }
-            var note: String? = nil
-            if nextNote < noted.count, noted[nextNote] == index {
-                note = notes[nextNote]
-                nextNote += 1
-                guard CheckIn.isValidNote(note!) else {
-                    throw fail("entry \(index) has a note longer than 500 characters")
-                }
-            }
-            var unknown = UnknownFields()
-            if nextExtra < extra.count, extra[nextExtra] == index {
-                unknown = UnknownFields(bytes: extras[nextExtra])
-                nextExtra += 1
-            }
-            // Every rule of MODEL-36 holds by construction here (the last instant is never before
-            // the first, tallies are not negative) or was just checked (the note).
-            let zone = zones[Int(zoneIndexes[index])]
-            let device = deviceTable[Int(deviceIndexes[index])]
-            if note == nil, unknown.isEmpty {
-                history.appendValidated(
-                    day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last, timeZone: zone,
-                    deviceID: device, modifiedAt: modified, deleted: deleted[index])
-            } else {
-                history.appendUnchecked(
-                    CheckIn(
-                        validGoalID: goalID, day: days[index], log: log, firstRecordedAt: first, lastRecordedAt: last,
-                        timeZone: zone, deviceID: device, note: note, modifiedAt: modified, deleted: deleted[index],
-                        unknownFields: unknown))
-            }
-        }
-        try logs.finish()
+        try fill.contexts(self, zones: zones)
+        var history = CheckInHistory(
+            goalID: goalID, dayNumbers: fill.dayNumbers, flags: fill.flags, numbers: ZeroDefaultColumn(fill.numbers),
+            firstOffsets: ZeroDefaultColumn(fill.firstOffsets), spans: ZeroDefaultColumn(fill.spans),
+            modifiedDeltas: ZeroDefaultColumn(fill.modifiedDeltas), contexts: ZeroDefaultColumn(fill.contexts),
+            contextTable: fill.contextTable, itemSets: fill.itemSets)
+        try fill.setWhole(self, zones: zones, into: &history)
         let limit = reader.limits.maxCheckInsPerBlock
         try applyTaps(
             to: &history, zones: zones,
             tapLimit: limit.multipliedReportingOverflow(by: 10).overflow ? Int.max : limit * 10)
         return CheckInBlock(history)
     }
+}
+
+/// The columns of a goal's history filled straight from a block's columns, one column at a time,
+/// checking every value as it goes (WIRE-20 ... WIRE-24); no check-in is built for an entry the
+/// columns hold. Entries the history's columns cannot hold (a note, unknown fields, numbers or
+/// instants wider than their column) are listed and set whole at the end.
+private struct HistoryFill {
+    let count: Int
+    var dayNumbers: [Int32] = []
+    var flags: [UInt8]
+    var numbers: [Int32] = []
+    var firstOffsets: [Int32] = []
+    var spans: [UInt32] = []
+    var modifiedDeltas: [Int32] = []
+    var contexts: [UInt16] = []
+    var contextTable: [CheckInHistory.Context] = []
+    var itemSets: [Set<SubgoalItemID>] = []
+    /// Entries to set whole, with what their columns could not hold.
+    var whole: [Int: Wide] = [:]
+
+    /// What an entry kept whole needs beyond the columns.
+    struct Wide {
+        var number: Int64?
+        var instants: (first: Int64, last: Int64, modified: Int64)?
+        var context: (zone: Int, device: Int)?
+    }
+
+    init(count: Int) {
+        self.count = count
+        flags = [UInt8](repeating: 0, count: count)
+    }
 
     /// The entries' Days, from the first Day and the gaps (WIRE-22): each gap at least 1, and
     /// every Day inside the supported years.
-    private func days(_ reader: WireReader) throws(WireError) -> [Day] {
-        var days: [Day] = [try reader.day(firstDay, at: start)]
-        days.reserveCapacity(count)
-        for gap in dayGaps {
-            guard gap >= 1, gap <= UInt64(Day.supportedRange.count) else { throw fail("a Day gap of \(gap)") }
-            days.append(try reader.day(Int64(days[days.count - 1].daysSince1970) + Int64(gap), at: start))
+    mutating func days(_ columns: Columns, _ reader: WireReader) throws(WireError) {
+        dayNumbers.reserveCapacity(count)
+        var day = Int64(try reader.day(columns.firstDay, at: columns.start).daysSince1970)
+        dayNumbers.append(Int32(day))
+        let last = Int64(Day.max.daysSince1970)
+        for gap in columns.dayGaps {
+            guard gap >= 1, gap <= UInt64(Day.supportedRange.count) else { throw columns.fail("a Day gap of \(gap)") }
+            day += Int64(gap)
+            if day > last { _ = try reader.day(day, at: columns.start) }
+            dayNumbers.append(Int32(day))
         }
-        return days
+    }
+
+    /// Log types, undone marks, numbers and checked items (WIRE-21, WIRE-23).
+    mutating func logs(_ columns: Columns) throws(WireError) {
+        for (index, type) in columns.logTypes.enumerated() {
+            guard type <= 5 else { throw columns.fail("log type \(type) is unknown") }
+            flags[index] = UInt8(type)
+        }
+        for index in try columns.indexes(columns.deletedGaps, "deleted_gaps") {
+            flags[index] |= CheckInHistory.deletedBit
+        }
+        guard !columns.logTypes.isEmpty else {
+            guard columns.logNumbers.isEmpty else { throw columns.fail("log_numbers has values left over") }
+            guard columns.itemRefs.isEmpty else { throw columns.fail("item_refs has values left over") }
+            return
+        }
+        numbers = [Int32](repeating: 0, count: count)
+        var nextNumber = 0
+        var items = ItemRefReader(columns)
+        for index in 0..<count {
+            switch flags[index] & CheckInHistory.typeMask {
+            case 2, 3, 5:
+                guard nextNumber < columns.logNumbers.count else {
+                    throw columns.fail("log_numbers has too few values")
+                }
+                let number = columns.logNumbers[nextNumber]
+                nextNumber += 1
+                if flags[index] & CheckInHistory.typeMask == 3 {
+                    guard let tally = UInt32(exactly: number) else { throw columns.fail("a tally of \(number)") }
+                    numbers[index] = Int32(bitPattern: tally)
+                } else {
+                    guard (-Amount.limit...Amount.limit).contains(number) else {
+                        throw columns.fail("amount \(number) is beyond the limit")
+                    }
+                    if let narrow = Int32(exactly: number) {
+                        numbers[index] = narrow
+                    } else {
+                        whole[index, default: Wide()].number = number
+                    }
+                }
+            case 4:
+                numbers[index] = try items.next(into: &itemSets)
+            default:
+                break
+            }
+        }
+        guard nextNumber == columns.logNumbers.count else { throw columns.fail("log_numbers has values left over") }
+        try items.finish()
+    }
+
+    /// The recorded and modified instants (WIRE-22): exact arithmetic, checked at every step, and
+    /// every instant inside years 1...9999, which bounds every running sum.
+    mutating func instants(_ columns: Columns) throws(WireError) {
+        firstOffsets = [Int32](repeating: 0, count: count)
+        spans = [UInt32](repeating: 0, count: count)
+        modifiedDeltas = [Int32](repeating: 0, count: count)
+        let range = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
+        var secondsOfDay: Int64 = 0
+        for index in 0..<count {
+            if !columns.firstSeconds.isEmpty {
+                let (sum, overflow) = secondsOfDay.addingReportingOverflow(columns.firstSeconds[index])
+                guard !overflow else {
+                    throw columns.fail("entry \(index): first_seconds runs past the supported years")
+                }
+                secondsOfDay = sum
+            }
+            let millis = columns.firstMillis.isEmpty ? 0 : columns.firstMillis[index]
+            guard millis < 1000 else { throw columns.fail("first_millis has \(millis)") }
+            let span = columns.lastAfterFirst.isEmpty ? 0 : columns.lastAfterFirst[index]
+            let delta = columns.modifiedAfterLast.isEmpty ? 0 : columns.modifiedAfterLast[index]
+            let (secondsMS, o1) = secondsOfDay.multipliedReportingOverflow(by: 1000)
+            let (offset, o2) = secondsMS.addingReportingOverflow(Int64(millis))
+            let (first, o3) = (Int64(dayNumbers[index]) * 86_400_000).addingReportingOverflow(offset)
+            let (last, o4) = first.addingReportingOverflow(Int64(truncatingIfNeeded: span))
+            let (modified, o5) = last.addingReportingOverflow(delta)
+            guard !(o1 || o2 || o3 || o4 || o5), span <= UInt64(Int64.max), range.contains(first), range.contains(last),
+                range.contains(modified)
+            else {
+                throw columns.fail("entry \(index) has an instant outside years 1...9999")
+            }
+            if let narrow = Int32(exactly: offset), let narrowSpan = UInt32(exactly: span),
+                let narrowDelta = Int32(exactly: delta)
+            {
+                firstOffsets[index] = narrow
+                spans[index] = narrowSpan
+                modifiedDeltas[index] = narrowDelta
+            } else {
+                whole[index, default: Wide()].instants = (first, last, modified)
+            }
+        }
+    }
+
+    /// Each entry's (time zone, device) pair, as an index into a table of the pairs used.
+    mutating func contexts(_ columns: Columns, zones: [TimeZoneID]) throws(WireError) {
+        contexts = [UInt16](repeating: 0, count: count)
+        var known: [Pair: UInt16] = [:]
+        var last = Pair(zone: -1, device: -1)
+        var lastIndex: UInt16 = 0
+        for index in 0..<count {
+            let zone = columns.zoneRefs.isEmpty ? 0 : columns.zoneRefs[index]
+            let device = columns.deviceRefs.isEmpty ? 0 : columns.deviceRefs[index]
+            guard zone < UInt64(zones.count) else { throw columns.fail("a time-zone reference is out of range") }
+            guard device < UInt64(columns.deviceTable.count) else {
+                throw columns.fail("a device reference is out of range")
+            }
+            let pair = Pair(zone: Int(zone), device: Int(device))
+            if pair != last {
+                if let found = known[pair] {
+                    lastIndex = found
+                } else if contextTable.count <= Int(UInt16.max) {
+                    lastIndex = UInt16(contextTable.count)
+                    known[pair] = lastIndex
+                    contextTable.append(.init(zone: zones[pair.zone], device: columns.deviceTable[pair.device]))
+                } else {
+                    whole[index, default: Wide()].context = (pair.zone, pair.device)
+                    continue
+                }
+                last = pair
+            }
+            contexts[index] = lastIndex
+        }
+    }
+
+    private struct Pair: Hashable {
+        var zone: Int
+        var device: Int
+    }
+
+    /// Sets whole the entries that have a note or unknown fields or did not fit the columns.
+    func setWhole(_ columns: Columns, zones: [TimeZoneID], into history: inout CheckInHistory) throws(WireError) {
+        var notes: [Int: String] = [:]
+        for (index, note) in zip(try columns.indexes(columns.noteGaps, "note_gaps"), columns.notes) {
+            guard CheckIn.isValidNote(note) else {
+                throw columns.fail("entry \(index) has a note longer than 500 characters")
+            }
+            notes[index] = note
+        }
+        guard notes.count == columns.notes.count, notes.count == columns.noteGaps.count else {
+            throw columns.fail("\(columns.notes.count) notes for \(columns.noteGaps.count) noted entries")
+        }
+        var extras: [Int: UnknownFields] = [:]
+        for (index, bytes) in zip(try columns.indexes(columns.extraGaps, "extra_gaps"), columns.extras) {
+            extras[index] = UnknownFields(bytes: bytes)
+        }
+        guard extras.count == columns.extras.count, extras.count == columns.extraGaps.count else {
+            throw columns.fail("\(columns.extras.count) extras for \(columns.extraGaps.count) entries")
+        }
+        let indexes = Set(whole.keys).union(notes.keys).union(extras.keys).sorted()
+        for index in indexes {
+            let wide = whole[index] ?? Wide()
+            let type = flags[index] & CheckInHistory.typeMask
+            let number = wide.number ?? Int64(numbers.isEmpty ? 0 : numbers[index])
+            let log: CheckInLog
+            switch type {
+            case 0: log = .done
+            case 1: log = .skip
+            case 2: log = .amount(Amount(uncheckedThousandths: number))
+            case 3: log = .tally(Int(UInt32(bitPattern: Int32(truncatingIfNeeded: number))))
+            case 4: log = .items(itemSets[Int(number)])
+            default: log = .value(Amount(uncheckedThousandths: number))
+            }
+            let day = Int64(dayNumbers[index])
+            let first = wide.instants?.first ?? day * 86_400_000 + Int64(firstOffsets[index])
+            let last = wide.instants?.last ?? first + Int64(spans[index])
+            let modified = wide.instants?.modified ?? last + Int64(modifiedDeltas[index])
+            let context =
+                wide.context.map { (zones[$0.zone], columns.deviceTable[$0.device]) }
+                ?? (contextTable[Int(contexts[index])].zone, contextTable[Int(contexts[index])].device)
+            // Every rule of MODEL-36 holds by construction here (the last instant is never before
+            // the first, tallies are not negative) or was just checked (the note).
+            history.replace(
+                at: index,
+                with: CheckIn(
+                    validGoalID: history.goalID, day: Day(unchecked: Int(day)), log: log,
+                    firstRecordedAt: Instant(unchecked: first), lastRecordedAt: Instant(unchecked: last),
+                    timeZone: context.0, deviceID: context.1, note: notes[index],
+                    modifiedAt: Instant(unchecked: modified),
+                    deleted: flags[index] & CheckInHistory.deletedBit != 0,
+                    unknownFields: extras[index] ?? UnknownFields()))
+        }
     }
 }
 
-/// The log columns read entry by entry: `log_numbers` for amounts, tallies and values,
-/// `item_refs` for checklists (a count, then that many references into the item table).
-private struct LogColumns {
+/// The `item_refs` column read entry by entry: a count, then that many references into the item
+/// table; each distinct set becomes one entry of the history's table of item sets.
+private struct ItemRefReader {
     let columns: Columns
-    var numbers: IndexingIterator<[Int64]>
-    var refs: IndexingIterator<[UInt64]>
-    // Consecutive entries usually check the same items: build each distinct set once.
+    var next = 0
+    var known: [[UInt64]: Int32] = [:]
     var lastRefs: [UInt64] = []
-    var lastItems = Set<SubgoalItemID>()
+    var lastIndex: Int32 = -1
 
     init(_ columns: Columns) {
         self.columns = columns
-        numbers = columns.logNumbers.makeIterator()
-        refs = columns.itemRefs.makeIterator()
     }
 
-    /// The next entry's log, of the type `log_types` gives it.
-    mutating func next(type: UInt64) throws(WireError) -> CheckInLog {
-        switch type {
-        case 0: return .done
-        case 1: return .skip
-        case 2, 3, 5:
-            guard let number = numbers.next() else { throw columns.fail("log_numbers has too few values") }
-            if type == 3 {
-                guard (0...Int64(UInt32.max)).contains(number) else { throw columns.fail("a tally of \(number)") }
-                return .tally(Int(number))
-            }
-            guard let amount = try? Amount(thousandths: number) else {
-                throw columns.fail("amount \(number) is beyond the limit")
-            }
-            return type == 2 ? .amount(amount) : .value(amount)
-        case 4:
-            guard let itemCount = refs.next(), itemCount <= UInt64(columns.itemRefs.count) else {
-                throw columns.fail("item_refs ends early")
-            }
-            var entryRefs: [UInt64] = []
-            entryRefs.reserveCapacity(Int(itemCount))
-            for _ in 0..<itemCount {
-                guard let ref = refs.next(), ref < UInt64(columns.itemTable.count) else {
-                    throw columns.fail("an item reference is out of range")
-                }
-                entryRefs.append(ref)
-            }
-            if entryRefs != lastRefs {
-                lastItems = Set(entryRefs.map { columns.itemTable[Int($0)] })
-                lastRefs = entryRefs
-            }
-            return .items(lastItems)
-        default:
-            throw columns.fail("log type \(type) is unknown")
+    /// The next ITEMS entry's index into `sets`, added when new.
+    mutating func next(into sets: inout [Set<SubgoalItemID>]) throws(WireError) -> Int32 {
+        let refs = columns.itemRefs
+        guard next < refs.count, refs[next] <= UInt64(refs.count - next - 1) else {
+            throw columns.fail("item_refs ends early")
         }
+        let itemCount = Int(refs[next])
+        let entryRefs = Array(refs[(next + 1)..<(next + 1 + itemCount)])
+        next += 1 + itemCount
+        // Consecutive entries usually check the same items.
+        if lastIndex >= 0, entryRefs == lastRefs { return lastIndex }
+        if let found = known[entryRefs] {
+            lastRefs = entryRefs
+            lastIndex = found
+            return found
+        }
+        var set = Set<SubgoalItemID>()
+        for ref in entryRefs {
+            guard ref < UInt64(columns.itemTable.count) else { throw columns.fail("an item reference is out of range") }
+            set.insert(columns.itemTable[Int(ref)])
+        }
+        let index = Int32(sets.count)
+        sets.append(set)
+        known[entryRefs] = index
+        lastRefs = entryRefs
+        lastIndex = index
+        return index
     }
 
-    /// Fails when a log column has values no entry used.
-    mutating func finish() throws(WireError) {
-        guard numbers.next() == nil else { throw columns.fail("log_numbers has values left over") }
-        guard refs.next() == nil else { throw columns.fail("item_refs has values left over") }
+    /// Fails when item references are left that no entry used.
+    func finish() throws(WireError) {
+        guard next == columns.itemRefs.count else { throw columns.fail("item_refs has values left over") }
     }
 }
