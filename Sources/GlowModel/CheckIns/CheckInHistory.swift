@@ -443,17 +443,18 @@ extension CheckInHistory: Hashable {
 /// A column of integers in which 0 is so common that a column of only zeros is kept empty.
 package struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendable {
     /// Empty when every value is 0; otherwise one value per entry.
-    private var values: [Value] = []
+    @usableFromInline var values: [Value] = []
 
     /// Empty when every value is 0; otherwise one value per entry.
-    package var storage: [Value] { values }
+    @inlinable package var storage: [Value] { values }
 
-    /// A column of these values: one per entry, or none when every value is 0.
-    package init(_ values: [Value] = []) {
-        self.values = values.allSatisfy { $0 == 0 } ? [] : values
+    /// A column of these values: one per entry, or none when every value is 0. A column of
+    /// zeros is as good as an empty one, only larger: readers pass an empty one when they can.
+    @inlinable package init(_ values: [Value] = []) {
+        self.values = values
     }
 
-    package subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
+    @inlinable package subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
 
     /// The bytes the column holds.
     var byteCount: Int { values.capacity * MemoryLayout<Value>.stride }

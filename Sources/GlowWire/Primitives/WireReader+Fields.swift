@@ -157,11 +157,21 @@ extension WireReader {
             return
         }
         let range = try lengthDelimited()
+        // The usual case: one run per column, at most a value per byte, within the limit.
+        if values.isEmpty, range.count <= limit {
+            values = try packedRun(range, transform)
+            return
+        }
         var inner = self
         inner.restrict(to: range)
         // Reserved only for the first run: a field split into many runs then grows geometrically
         // by append, where reserving each run exactly would copy the column once per run.
         if values.isEmpty { values.reserveCapacity(Swift.min(range.count, limit)) }
+        // A run holds at most one value per byte: when that fits the limit, no value can pass it.
+        if values.count <= limit - range.count {
+            while !inner.isAtEnd { values.append(transform(try inner.varint())) }
+            return
+        }
         while !inner.isAtEnd {
             guard values.count < limit else { throw tooMany() }
             values.append(transform(try inner.varint()))

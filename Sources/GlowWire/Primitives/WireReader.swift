@@ -63,7 +63,41 @@ package struct WireReader {
     }
 
     /// A varint of at most 10 bytes whose value fits 64 bits (WIRE-10).
-    package mutating func varint() throws(WireError) -> UInt64 {
+    @inline(__always) package mutating func varint() throws(WireError) -> UInt64 {
+        // Most varints of a check-in block are one byte: Day gaps, log types, references.
+        if offset < end {
+            let first = byte(at: offset)
+            if first < 0x80 {
+                offset += 1
+                return UInt64(first)
+            }
+        }
+        return try longVarint()
+    }
+
+    /// The varints of the packed run `range` (inside the current message), transformed, as a new
+    /// array: at most one value per byte, written in place without a check per append.
+    package func packedRun<T>(_ range: Range<Int>, _ transform: (UInt64) -> T) throws(WireError) -> [T] {
+        var inner = self
+        inner.restrict(to: range)
+        var failure: WireError?
+        let values = [T](unsafeUninitializedCapacity: range.count) { buffer, count in
+            while !inner.isAtEnd {
+                do throws(WireError) {
+                    buffer.initializeElement(at: count, to: transform(try inner.varint()))
+                    count += 1
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return values
+    }
+
+    /// A varint of two or more bytes, or the errors of a truncated or overlong one.
+    private mutating func longVarint() throws(WireError) -> UInt64 {
         let start = offset
         var result: UInt64 = 0
         var shift: UInt64 = 0

@@ -167,10 +167,13 @@ struct Columns {
             try reader.validated(at: start) { () throws(ModelError) in try TimeZoneID(name) }
         }
         try fill.contexts(self, zones: zones)
+        func column<T: FixedWidthInteger>(_ values: [T]) -> ZeroDefaultColumn<T> {
+            ZeroDefaultColumn(values.contains { $0 != 0 } ? values : [])
+        }
         var history = CheckInHistory(
-            goalID: goalID, dayNumbers: fill.dayNumbers, flags: fill.flags, numbers: ZeroDefaultColumn(fill.numbers),
-            firstOffsets: ZeroDefaultColumn(fill.firstOffsets), spans: ZeroDefaultColumn(fill.spans),
-            modifiedDeltas: ZeroDefaultColumn(fill.modifiedDeltas), contexts: ZeroDefaultColumn(fill.contexts),
+            goalID: goalID, dayNumbers: fill.dayNumbers, flags: fill.flags, numbers: column(fill.numbers),
+            firstOffsets: column(fill.firstOffsets), spans: column(fill.spans),
+            modifiedDeltas: column(fill.modifiedDeltas), contexts: column(fill.contexts),
             contextTable: fill.contextTable, itemSets: fill.itemSets)
         try fill.setWhole(self, zones: zones, into: &history)
         let limit = reader.limits.maxCheckInsPerBlock
@@ -319,6 +322,7 @@ private struct HistoryFill {
     /// Each entry's (time zone, device) pair, as an index into a table of the pairs used.
     mutating func contexts(_ columns: Columns, zones: [TimeZoneID]) throws(WireError) {
         contexts = [UInt16](repeating: 0, count: count)
+        var pairs: [Pair] = []
         var known: [Pair: UInt16] = [:]
         var last = Pair(zone: -1, device: -1)
         var lastIndex: UInt16 = 0
@@ -331,11 +335,18 @@ private struct HistoryFill {
             }
             let pair = Pair(zone: Int(zone), device: Int(device))
             if pair != last {
-                if let found = known[pair] {
+                // Most blocks use a handful of pairs: a short list is searched directly.
+                if pairs.count <= 16, let found = pairs.firstIndex(of: pair) {
+                    lastIndex = UInt16(found)
+                } else if pairs.count > 16, let found = known[pair] {
                     lastIndex = found
                 } else if contextTable.count <= Int(UInt16.max) {
                     lastIndex = UInt16(contextTable.count)
-                    known[pair] = lastIndex
+                    pairs.append(pair)
+                    if pairs.count > 16 {
+                        if known.isEmpty { for (position, old) in pairs.enumerated() { known[old] = UInt16(position) } }
+                        known[pair] = lastIndex
+                    }
                     contextTable.append(.init(zone: zones[pair.zone], device: columns.deviceTable[pair.device]))
                 } else {
                     whole[index, default: Wide()].context = (pair.zone, pair.device)
@@ -427,10 +438,11 @@ private struct ItemRefReader {
             throw columns.fail("item_refs ends early")
         }
         let itemCount = Int(refs[next])
-        let entryRefs = Array(refs[(next + 1)..<(next + 1 + itemCount)])
+        let range = (next + 1)..<(next + 1 + itemCount)
         next += 1 + itemCount
         // Consecutive entries usually check the same items.
-        if lastIndex >= 0, entryRefs == lastRefs { return lastIndex }
+        if lastIndex >= 0, refs[range].elementsEqual(lastRefs) { return lastIndex }
+        let entryRefs = Array(refs[range])
         if let found = known[entryRefs] {
             lastRefs = entryRefs
             lastIndex = found

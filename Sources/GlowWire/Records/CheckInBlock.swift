@@ -42,7 +42,7 @@ extension CheckInBlock: WireRecord {
         // One pass over the columns gathers every wire column; no check-in is built but those kept
         // whole.
         var entries = EntryColumns(capacity: history.count)
-        for index in history.indices { entries.add(history, at: index) }
+        entries.add(history)
         // Entries that are not compact list their taps as columns (WIRE-28); the taps' devices,
         // zones and items join the tables after the entries' own.
         var taps = TapColumns()
@@ -104,7 +104,11 @@ struct TableBuilder<Value: Hashable> {
 
     /// Adds a per-entry reference to `value`.
     mutating func add(_ value: Value) {
-        let position = index(of: value)
+        add(position: index(of: value))
+    }
+
+    /// Adds a per-entry reference to the value at `position`, which ``index(of:)`` gave.
+    mutating func add(position: Int) {
         anyBeyondFirst = anyBeyondFirst || position != 0
         refs.append(UInt64(position))
     }
@@ -193,7 +197,69 @@ private struct EntryColumns {
         gaps.reserveCapacity(capacity)
     }
 
-    mutating func add(_ history: CheckInHistory, at index: Int) {
+    /// Adds every entry of `history`, reading its columns directly; only entries kept whole are
+    /// read through their check-in.
+    mutating func add(_ history: CheckInHistory) {
+        let days = history.dayNumbers
+        let flags = history.flags
+        // Empty columns are all zeros.
+        let (numberColumn, offsets, spanColumn, deltas, contextColumn) = (
+            history.numbers.storage, history.firstOffsets.storage, history.spans.storage,
+            history.modifiedDeltas.storage, history.contexts.storage
+        )
+        // Each (zone, device) pair and item set is looked up in the wire tables once, at its first
+        // use, so the tables keep the order of first use.
+        var zoneOf = [Int](repeating: -1, count: history.contextTable.count)
+        var deviceOf = zoneOf
+        var itemRefsOf = [[UInt64]?](repeating: nil, count: history.itemSets.count)
+        for index in days.indices {
+            let flag = flags[index]
+            guard flag & CheckInHistory.wholeBit == 0 else {
+                add(history, at: index)
+                continue
+            }
+            let day = Int64(days[index])
+            if index > 0 { gaps.append(UInt64(day - Int64(days[index - 1]))) }
+            let type = flag & CheckInHistory.typeMask
+            anyType = anyType || type != 0
+            types.append(UInt64(type))
+            switch type {
+            case 2, 5: numbers.append(zigzag(Int64((numberColumn.isEmpty ? 0 : numberColumn[index]))))
+            case 3: numbers.append(zigzag(Int64(UInt32(bitPattern: (numberColumn.isEmpty ? 0 : numberColumn[index])))))
+            case 4:
+                let set = Int((numberColumn.isEmpty ? 0 : numberColumn[index]))
+                if itemRefsOf[set] == nil {
+                    let items = history.itemSets[set].sorted()
+                    itemRefsOf[set] = [UInt64(items.count)] + items.map { UInt64(itemTable.index(of: $0)) }
+                }
+                itemRefs += itemRefsOf[set]!
+            default: break
+            }
+            let (secondsOfDay, fraction) = Instant.floorDivide(Int64((offsets.isEmpty ? 0 : offsets[index])), 1000)
+            seconds.append(zigzag(secondsOfDay - previous))
+            anySeconds = anySeconds || secondsOfDay != previous
+            previous = secondsOfDay
+            millis.append(UInt64(fraction))
+            anyMillis = anyMillis || fraction != 0
+            let span = (spanColumn.isEmpty ? 0 : spanColumn[index])
+            lastAfterFirst.append(UInt64(span))
+            anyLast = anyLast || span != 0
+            let delta = (deltas.isEmpty ? 0 : deltas[index])
+            modifiedAfterLast.append(zigzag(Int64(delta)))
+            anyModified = anyModified || delta != 0
+            let context = Int((contextColumn.isEmpty ? 0 : contextColumn[index]))
+            if zoneOf[context] < 0 {
+                zoneOf[context] = zones.index(of: history.contextTable[context].zone.identifier)
+                deviceOf[context] = devices.index(of: history.contextTable[context].device)
+            }
+            zones.add(position: zoneOf[context])
+            devices.add(position: deviceOf[context])
+            if flag & CheckInHistory.deletedBit != 0 { deleted.append(index) }
+        }
+    }
+
+    /// Adds the entry at `index` through its accessors: for entries kept whole.
+    private mutating func add(_ history: CheckInHistory, at index: Int) {
         let day = Int64(history.day(at: index).daysSince1970)
         if index > 0 { gaps.append(UInt64(day - Int64(history.day(at: index - 1).daysSince1970))) }
         let log = history.log(at: index)
