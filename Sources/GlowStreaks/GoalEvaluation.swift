@@ -74,6 +74,7 @@ public struct GoalEvaluation: Sendable {
         if case .countdown(let config) = goal.kind {
             completion = countdownCompletion(config)
         } else if goal.kind.isRecurring {
+            judgements.reservePoints(entries.count)
             walkRecurring()
         } else {
             walkOneOff()

@@ -49,6 +49,12 @@ struct Judgements: Sendable {
     private var runs: [Run] = []
     private var judgedBefore: [Int] = [0]
 
+    /// Makes room for `count` judged units on single Days.
+    mutating func reservePoints(_ count: Int) {
+        pointDays.reserveCapacity(count)
+        doneBefore.reserveCapacity(count + 1)
+    }
+
     /// One judged unit on `day`; units arrive in Day order.
     mutating func point(_ day: Day, done: Bool) {
         pointDays.append(day)

@@ -23,6 +23,9 @@ public struct Tracker: Sendable {
     public private(set) var today: Day
     /// The evaluation of every live goal as of ``today``.
     private var evaluations: [GoalID: GoalEvaluation] = [:]
+    /// Each live goal's Today item, nil when it is not on the list: kept beside its evaluation,
+    /// so the list after a tap costs a lookup per goal.
+    private var items: [GoalID: TodayItem?] = [:]
     /// The live goals in display order (STREAK-22).
     private var order: [GoalID] = []
 
@@ -65,9 +68,9 @@ public struct Tracker: Sendable {
 
     /// The Today list (STREAK-22).
     ///
-    /// - Complexity: O(g) for g goals: the evaluations are kept.
+    /// - Complexity: O(g) for g goals: the items are kept.
     public var todayItems: [TodayItem] {
-        order.compactMap { TodayQuery.item(evaluations[$0]!) }
+        order.compactMap { items[$0]! }
     }
 
     /// The Overview, with a grid of the last `weeks` calendar weeks (STREAK-23).
@@ -205,6 +208,7 @@ public struct Tracker: Sendable {
                 let after = GoalEvaluation(
                     goal: goal, history: data.history(of: id), weekStart: boundary.weekStart, today: today)
                 evaluations[id] = after
+                items[id] = TodayQuery.item(after)
                 orderChanged = orderChanged || before == nil || before!.goal.createdAt != goal.createdAt
                 let (reached, lost) = Milestone.changes(
                     announced: Set(before?.milestones.map(\.id) ?? []), current: after.milestones)
@@ -212,6 +216,7 @@ public struct Tracker: Sendable {
                 revoked += lost
             } else if let before {
                 evaluations[id] = nil
+                items[id] = nil
                 orderChanged = true
                 revoked += Milestone.changes(announced: Set(before.milestones.map(\.id)), current: []).revoked
             }

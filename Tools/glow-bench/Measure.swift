@@ -1,4 +1,6 @@
 import Foundation
+import GlowBundle
+import GlowModel
 
 /// Timing: warm-ups, then samples; the median and the spread of the samples.
 struct Timing: Encodable {
@@ -56,4 +58,74 @@ func peakResidentBytes() -> Int? {
         return Int(digits).map { $0 * 1024 }
     }
     return nil
+}
+
+/// The resident memory of this process now, from /proc (Linux), in bytes, after handing freed
+/// heap pages back to the system so that only live data counts.
+func residentBytes() -> Int? {
+    // glibc's malloc_trim, found at run time: Swift's Glibc module does not export it.
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.filter(\.isNumber)).map { $0 * 1024 }
+    }
+    return nil
+}
+
+/// What holding a person's imported history costs in memory: measured in a child process, so
+/// that nothing else this run allocated is counted.
+enum ResidentMemory {
+    /// The ways an app could hold the data.
+    static let shapes = ["dataset", "checkins", "codable"]
+
+    /// Imports the bundle at `path` and prints the check-in count and the resident bytes that
+    /// holding the data as `shape` adds: a `DataSet` (columnar histories), the same check-ins as
+    /// `[CheckIn]`, or Codable structs decoded from JSON as an app would write them.
+    static func child(shape: String, path: String) -> Int32 {
+        guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return 1 }
+        switch shape {
+        case "dataset":
+            let before = residentBytes() ?? 0
+            guard let (data, _) = try? BundleReader().dataSet(bytes) else { return 1 }
+            let after = residentBytes() ?? 0
+            withExtendedLifetime(data) { print("\(data.checkInCount) \(after - before)") }
+        case "checkins":
+            guard let (data, _) = try? BundleReader().dataSet(bytes) else { return 1 }
+            let before = residentBytes() ?? 0
+            let list = data.checkIns
+            let after = residentBytes() ?? 0
+            withExtendedLifetime(list) { print("\(list.count) \(after - before)") }
+        case "codable":
+            guard let (data, _) = try? BundleReader().dataSet(bytes) else { return 1 }
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .millisecondsSince1970
+            guard let json = try? encoder.encode(AppModel.export(data)) else { return 1 }
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .millisecondsSince1970
+            let before = residentBytes() ?? 0
+            guard let decoded = try? decoder.decode(AppModel.Export.self, from: json) else { return 1 }
+            let after = residentBytes() ?? 0
+            withExtendedLifetime((json, decoded)) { print("\(decoded.checkIns.count) \(after - before)") }
+        default:
+            return 2
+        }
+        return 0
+    }
+
+    /// Runs the child for `shape` on the bundle at `path`: the check-ins held and the resident
+    /// bytes they cost, or nil when the child failed.
+    static func measure(shape: String, path: String) -> (checkIns: Int, bytes: Int)? {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--resident", shape, path]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        guard (try? child.run()) != nil else { return nil }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        let fields = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard child.terminationStatus == 0, fields.count == 2 else { return nil }
+        return (fields[0], fields[1])
+    }
 }

@@ -29,6 +29,11 @@ if arguments.first == "--verify-peak", arguments.count == 2 {
     }
 }
 
+// The child process that measures what holding an imported history costs in memory.
+if arguments.first == "--resident", arguments.count == 3 {
+    exit(ResidentMemory.child(shape: arguments[1], path: arguments[2]))
+}
+
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
       --only      encode, decode, size, bundle, levels, merge, streaks or memory
@@ -237,21 +242,20 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
     }
     if wanted("streaks") && spec.name != "extreme" {
         let today = try! Day(iso: "2021-01-04").advanced(by: spec.days - 1)
-        let checkInList = data.checkIns
-        // As a store keeps them: per goal (the DataSet does).
-        let byGoal = Dictionary(uniqueKeysWithValues: goals.map { ($0.id, data.checkIns(of: $0.id)) })
+        // Straight from each goal's history columns, as the DataSet keeps them.
         let evaluate = Timing.measure(samples: samples) {
             for goal in goals {
                 let evaluation = GoalEvaluation(
-                    goal: goal, checkIns: byGoal[goal.id] ?? [], weekStart: .monday, today: today)
+                    goal: goal, history: data.history(of: goal.id), weekStart: .monday, today: today)
                 blackHole((evaluation.currentStreak, evaluation.longestStreak, evaluation.consistency(lastDays: 30)))
             }
         }
         let todayTime = Timing.measure(samples: samples) {
-            blackHole(TodayQuery.items(goals: goals, checkIns: checkInList, weekStart: .monday, today: today))
+            blackHole(TodayQuery.evaluations(data, weekStart: .monday, today: today).compactMap(TodayQuery.item))
         }
         let overview = Timing.measure(samples: samples) {
-            blackHole(OverviewQuery.items(goals: goals, checkIns: checkInList, weekStart: .monday, today: today))
+            blackHole(
+                TodayQuery.evaluations(data, weekStart: .monday, today: today).map { OverviewQuery.item($0) })
         }
         record(spec.name, "streaks", evaluate.median)
         record(spec.name, "today", todayTime.median)
@@ -259,10 +263,44 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
         say(
             "streaks  every goal \(milliseconds(evaluate.median))   Today \(milliseconds(todayTime.median))   Overview (12 weeks) \(milliseconds(overview.median))"
         )
+        // The incremental path: a tap at noon of the last Day, then the Today list, on a tracker
+        // that keeps every goal evaluated. Each sample taps the next goal.
+        let boundary = try! DayBoundary(timeZone: .utc, dayStartMinutes: 0, weekStart: .monday)
+        let noon = try! Instant(millisecondsSince1970: Int64(today.daysSince1970) * 86_400_000 + 43_200_000)
+        var tracker = try! Tracker(data: data, now: noon, boundary: boundary)
+        let device = DeviceID(high: 0x0193_0000_0000_7000, low: 0x8000_0000_0000_0bad)
+        // As in an app, the tracker owns its data: a first tap on every goal (not measured) makes
+        // each history its own rather than shared with this run's copy.
+        for goal in goals { _ = try? tracker.tap(CheckInTap.done, goal: goal.id, at: noon, device: device) }
+        var next = 0
+        let tapThenToday = Timing.measure(samples: Swift.min(goals.count - 1, 40)) {
+            let goal = goals[next % goals.count]
+            next += 1
+            blackHole(try? tracker.tap(CheckInTap.done, goal: goal.id, at: noon, device: device))
+            blackHole(tracker.todayItems)
+        }
+        record(spec.name, "tapThenToday", tapThenToday.median)
+        say("tap      a tap, then Today (incremental): \(String(format: "%.3f", tapThenToday.median * 1000)) ms")
     }
     if wanted("memory") && spec.name == "extreme" {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-extreme.glow").path
         try! Data(bundle).write(to: URL(fileURLWithPath: path))
+        // What holding the imported history costs, per check-in, three ways (one child each).
+        var perCheckIn: [String: Double] = [:]
+        for shape in ResidentMemory.shapes {
+            guard let (count, bytes) = ResidentMemory.measure(shape: shape, path: path), count > 0 else { continue }
+            perCheckIn[shape] = Double(bytes) / Double(count)
+            record(spec.name, "resident_\(shape)_bytesPerCheckIn", Double(bytes) / Double(count))
+        }
+        if let columns = perCheckIn["dataset"] {
+            let others = [
+                ("[CheckIn]", perCheckIn["checkins"]), ("JSON-decoded Codable structs", perCheckIn["codable"]),
+            ]
+            .compactMap { name, value in value.map { String(format: "%@ %.0f B (%.1f×)", name, $0, $0 / columns) } }
+            say(
+                "memory   the imported history held resident: DataSet \(String(format: "%.1f", columns)) B per check-in; \(others.joined(separator: ", "))"
+            )
+        }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = ["--verify-peak", path]

@@ -92,6 +92,7 @@ public struct Tap: Hashable, Sendable {
     static func greater(_ a: Tap, _ b: Tap) -> Tap {
         if a.at != b.at { return a.at > b.at ? a : b }
         if a.firstAt != b.firstAt { return a.firstAt > b.firstAt ? a : b }
+        if a == b { return a }  // the usual case, a tap both sides hold: no bytes to compare
         return CanonicalJSON.bytes(a).lexicographicallyPrecedes(CanonicalJSON.bytes(b)) ? b : a
     }
 

@@ -48,7 +48,7 @@ extension DataSet {
     {
         _ = try liveGoal(goal)
         let entry = try visibleEntry(CheckInKey(goalID: goal, day: day), "undo")
-        return try mergeChecked(entry.deleting(at: instant, by: device))
+        return mergeChecked(entry.deleting(at: instant, by: device))
     }
 
     /// Sets or removes (nil) the note of `goal`'s entry on `day`, at `instant` (MODEL-59). The
@@ -65,7 +65,7 @@ extension DataSet {
         let entry = try visibleEntry(CheckInKey(goalID: goal, day: day), "annotate")
         guard entry.note != note else { return Changes() }
         let at = try Self.stamp(instant, after: entry.noteAt)
-        return try mergeChecked(try entry.withNote(note, at: at))
+        return mergeChecked(try entry.withNote(note, at: at))
     }
 
     /// The shared path of both kinds of tap.
@@ -81,7 +81,7 @@ extension DataSet {
         let entry = try CheckIn.record(
             tap, for: goal, on: day, at: instant, timeZone: boundary.timeZone, deviceID: device,
             existing: checkIn(CheckInKey(goalID: id, day: day)))
-        return try mergeChecked(entry)
+        return mergeChecked(entry)
     }
 
     /// Why `goal` takes no taps on `day`, or nil when it does.
@@ -102,12 +102,16 @@ extension DataSet {
         return entry
     }
 
-    /// Merges one check-in whose goal is held, as an import would.
-    private mutating func mergeChecked(_ entry: CheckIn) throws(ModelError) -> Changes {
-        var delta = DataSet()
-        delta.put(goals[entry.goalID]!)
-        delta.insert(entry)
-        return merge(delta)
+    /// Merges one check-in whose goal is held, as an import of it would (MODEL-54): the Day's
+    /// entry becomes its merge with the one held; the goal itself is unchanged.
+    private mutating func mergeChecked(_ entry: CheckIn) -> Changes {
+        let existing = checkIn(entry.key)
+        let merged = existing.map { $0.merging(entry) } ?? entry
+        var changes = Changes()
+        guard merged != existing else { return changes }
+        insert(merged)
+        changes.insert(entry.key)
+        return changes
     }
 }
 

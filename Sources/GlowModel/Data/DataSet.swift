@@ -167,12 +167,37 @@ extension DataSet {
             }
         }
         for (goal, theirs) in other.entries {
-            guard let mine = entries[goal], !mine.isEmpty else {
+            // Only the count is read first: a copy of the history held here would make the
+            // in-place path below copy the whole history on its first write.
+            let held = entries[goal]?.count ?? 0
+            guard held > 0 else {
                 entries[goal] = theirs
                 checkInCount += theirs.count
                 changes.set(theirs.days, of: goal)
                 continue
             }
+            if theirs.count <= 32, theirs.count * 32 <= held {
+                // A few Days into a long history, as a tap or a small sync brings: merged in place,
+                // each found by binary search, so the history is neither rebuilt nor copied.
+                var history = entries.removeValue(forKey: goal)!
+                var changed: [Day] = []
+                for index in theirs.indices {
+                    let incoming = theirs[index]
+                    if let existing = history.checkIn(on: incoming.day) {
+                        let both = existing.merging(incoming)  // every tap of both (MODEL-54)
+                        guard both != existing else { continue }
+                        history.set(both)
+                    } else {
+                        history.set(incoming)
+                        checkInCount += 1
+                    }
+                    changed.append(incoming.day)
+                }
+                entries[goal] = history
+                changes.set(changed, of: goal)
+                continue
+            }
+            let mine = entries[goal]!
             let (merged, changed) = Self.merged(mine, theirs)
             checkInCount += merged.count - mine.count
             entries[goal] = merged

@@ -280,26 +280,30 @@ private struct HistoryFill {
     /// The recorded and modified instants (WIRE-22): exact arithmetic, checked at every step, and
     /// every instant inside years 1...9999, which bounds every running sum.
     mutating func instants(_ columns: Columns) throws(WireError) {
-        firstOffsets = [Int32](repeating: 0, count: count)
-        spans = [UInt32](repeating: 0, count: count)
-        modifiedDeltas = [Int32](repeating: 0, count: count)
+        // Local copies: the loop then writes plain arrays it owns.
+        var offsets = [Int32](repeating: 0, count: count)
+        var narrowSpans = [UInt32](repeating: 0, count: count)
+        var deltas = [Int32](repeating: 0, count: count)
+        let (secondsColumn, millisColumn, spanColumn, deltaColumn, days) = (
+            columns.firstSeconds, columns.firstMillis, columns.lastAfterFirst, columns.modifiedAfterLast, dayNumbers
+        )
         let range = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
         var secondsOfDay: Int64 = 0
         for index in 0..<count {
-            if !columns.firstSeconds.isEmpty {
-                let (sum, overflow) = secondsOfDay.addingReportingOverflow(columns.firstSeconds[index])
+            if !secondsColumn.isEmpty {
+                let (sum, overflow) = secondsOfDay.addingReportingOverflow(secondsColumn[index])
                 guard !overflow else {
                     throw columns.fail("entry \(index): first_seconds runs past the supported years")
                 }
                 secondsOfDay = sum
             }
-            let millis = columns.firstMillis.isEmpty ? 0 : columns.firstMillis[index]
+            let millis = millisColumn.isEmpty ? 0 : millisColumn[index]
             guard millis < 1000 else { throw columns.fail("first_millis has \(millis)") }
-            let span = columns.lastAfterFirst.isEmpty ? 0 : columns.lastAfterFirst[index]
-            let delta = columns.modifiedAfterLast.isEmpty ? 0 : columns.modifiedAfterLast[index]
+            let span = spanColumn.isEmpty ? 0 : spanColumn[index]
+            let delta = deltaColumn.isEmpty ? 0 : deltaColumn[index]
             let (secondsMS, o1) = secondsOfDay.multipliedReportingOverflow(by: 1000)
             let (offset, o2) = secondsMS.addingReportingOverflow(Int64(millis))
-            let (first, o3) = (Int64(dayNumbers[index]) * 86_400_000).addingReportingOverflow(offset)
+            let (first, o3) = (Int64(days[index]) * 86_400_000).addingReportingOverflow(offset)
             let (last, o4) = first.addingReportingOverflow(Int64(truncatingIfNeeded: span))
             let (modified, o5) = last.addingReportingOverflow(delta)
             guard !(o1 || o2 || o3 || o4 || o5), span <= UInt64(Int64.max), range.contains(first), range.contains(last),
@@ -310,27 +314,31 @@ private struct HistoryFill {
             if let narrow = Int32(exactly: offset), let narrowSpan = UInt32(exactly: span),
                 let narrowDelta = Int32(exactly: delta)
             {
-                firstOffsets[index] = narrow
-                spans[index] = narrowSpan
-                modifiedDeltas[index] = narrowDelta
+                offsets[index] = narrow
+                narrowSpans[index] = narrowSpan
+                deltas[index] = narrowDelta
             } else {
                 whole[index, default: Wide()].instants = (first, last, modified)
             }
         }
+        firstOffsets = offsets
+        spans = narrowSpans
+        modifiedDeltas = deltas
     }
 
     /// Each entry's (time zone, device) pair, as an index into a table of the pairs used.
     mutating func contexts(_ columns: Columns, zones: [TimeZoneID]) throws(WireError) {
-        contexts = [UInt16](repeating: 0, count: count)
+        var refs = [UInt16](repeating: 0, count: count)
+        let (zoneRefs, deviceRefs, deviceTable) = (columns.zoneRefs, columns.deviceRefs, columns.deviceTable)
         var pairs: [Pair] = []
         var known: [Pair: UInt16] = [:]
         var last = Pair(zone: -1, device: -1)
         var lastIndex: UInt16 = 0
         for index in 0..<count {
-            let zone = columns.zoneRefs.isEmpty ? 0 : columns.zoneRefs[index]
-            let device = columns.deviceRefs.isEmpty ? 0 : columns.deviceRefs[index]
+            let zone = zoneRefs.isEmpty ? 0 : zoneRefs[index]
+            let device = deviceRefs.isEmpty ? 0 : deviceRefs[index]
             guard zone < UInt64(zones.count) else { throw columns.fail("a time-zone reference is out of range") }
-            guard device < UInt64(columns.deviceTable.count) else {
+            guard device < UInt64(deviceTable.count) else {
                 throw columns.fail("a device reference is out of range")
             }
             let pair = Pair(zone: Int(zone), device: Int(device))
@@ -347,15 +355,16 @@ private struct HistoryFill {
                         if known.isEmpty { for (position, old) in pairs.enumerated() { known[old] = UInt16(position) } }
                         known[pair] = lastIndex
                     }
-                    contextTable.append(.init(zone: zones[pair.zone], device: columns.deviceTable[pair.device]))
+                    contextTable.append(.init(zone: zones[pair.zone], device: deviceTable[pair.device]))
                 } else {
                     whole[index, default: Wide()].context = (pair.zone, pair.device)
                     continue
                 }
                 last = pair
             }
-            contexts[index] = lastIndex
+            refs[index] = lastIndex
         }
+        contexts = refs
     }
 
     private struct Pair: Hashable {
