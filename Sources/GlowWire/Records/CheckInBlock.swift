@@ -163,21 +163,37 @@ extension DataSet {
     }
 }
 
+/// A per-entry column that is written only when some entry differs from the default 0 (WIRE-21):
+/// it holds nothing until then, so a column of zeros costs no appends.
+struct ZeroElidedColumn {
+    /// Empty while every value so far is 0; otherwise one value per entry.
+    private(set) var values: [UInt64] = []
+    private var count = 0
+
+    mutating func append(_ value: UInt64) {
+        if values.isEmpty {
+            guard value != 0 else {
+                count += 1
+                return
+            }
+            values = [UInt64](repeating: 0, count: count)
+        }
+        values.append(value)
+        count += 1
+    }
+}
+
 /// The columns of the entries themselves (WIRE-20 ... WIRE-23), gathered in one pass; a per-entry
 /// column is written only when some entry differs from its default.
 private struct EntryColumns {
     var gaps: [UInt64] = []
-    var types: [UInt64] = []
+    var types = ZeroElidedColumn()
     var numbers: [UInt64] = []
     var seconds: [UInt64] = []
-    var millis: [UInt64] = []
-    var lastAfterFirst: [UInt64] = []
-    var modifiedAfterLast: [UInt64] = []
-    var anyType = false
+    var millis = ZeroElidedColumn()
+    var lastAfterFirst = ZeroElidedColumn()
+    var modifiedAfterLast = ZeroElidedColumn()
     var anySeconds = false
-    var anyMillis = false
-    var anyLast = false
-    var anyModified = false
     var itemTable = TableBuilder<SubgoalItemID>()
     var itemRefs: [UInt64] = []
     var zones = TableBuilder<String>()
@@ -191,9 +207,7 @@ private struct EntryColumns {
     var whole: [Int] = []
 
     init(capacity: Int) {
-        for column in [\EntryColumns.types, \.seconds, \.millis, \.lastAfterFirst, \.modifiedAfterLast] {
-            self[keyPath: column].reserveCapacity(capacity)
-        }
+        seconds.reserveCapacity(capacity)
         gaps.reserveCapacity(capacity)
     }
 
@@ -212,16 +226,19 @@ private struct EntryColumns {
         var zoneOf = [Int](repeating: -1, count: history.contextTable.count)
         var deviceOf = zoneOf
         var itemRefsOf = [[UInt64]?](repeating: nil, count: history.itemSets.count)
+        let (typeMask, deletedBit, wholeBit) = (
+            CheckInHistory.typeMask, CheckInHistory.deletedBit, CheckInHistory.wholeBit
+        )
+        if !numberColumn.isEmpty { numbers.reserveCapacity(days.count) }
         for index in days.indices {
             let flag = flags[index]
-            guard flag & CheckInHistory.wholeBit == 0 else {
+            guard flag & wholeBit == 0 else {
                 add(history, at: index)
                 continue
             }
             let day = Int64(days[index])
             if index > 0 { gaps.append(UInt64(day - Int64(days[index - 1]))) }
-            let type = flag & CheckInHistory.typeMask
-            anyType = anyType || type != 0
+            let type = flag & typeMask
             types.append(UInt64(type))
             switch type {
             case 2, 5: numbers.append(zigzag(Int64((numberColumn.isEmpty ? 0 : numberColumn[index]))))
@@ -240,13 +257,10 @@ private struct EntryColumns {
             anySeconds = anySeconds || secondsOfDay != previous
             previous = secondsOfDay
             millis.append(UInt64(fraction))
-            anyMillis = anyMillis || fraction != 0
             let span = (spanColumn.isEmpty ? 0 : spanColumn[index])
             lastAfterFirst.append(UInt64(span))
-            anyLast = anyLast || span != 0
             let delta = (deltas.isEmpty ? 0 : deltas[index])
             modifiedAfterLast.append(zigzag(Int64(delta)))
-            anyModified = anyModified || delta != 0
             let context = Int((contextColumn.isEmpty ? 0 : contextColumn[index]))
             if zoneOf[context] < 0 {
                 zoneOf[context] = zones.index(of: history.contextTable[context].zone.identifier)
@@ -254,7 +268,7 @@ private struct EntryColumns {
             }
             zones.add(position: zoneOf[context])
             devices.add(position: deviceOf[context])
-            if flag & CheckInHistory.deletedBit != 0 { deleted.append(index) }
+            if flag & deletedBit != 0 { deleted.append(index) }
         }
     }
 
@@ -264,7 +278,6 @@ private struct EntryColumns {
         if index > 0 { gaps.append(UInt64(day - Int64(history.day(at: index - 1).daysSince1970))) }
         let log = history.log(at: index)
         let type = UInt64(log.typeNumber)
-        anyType = anyType || type != 0
         types.append(type)
         if let number = log.wireNumber { numbers.append(zigzag(number)) }
         if case .items(let items) = log {
@@ -279,12 +292,9 @@ private struct EntryColumns {
         anySeconds = anySeconds || secondsOfDay != previous
         previous = secondsOfDay
         millis.append(UInt64(fraction))
-        anyMillis = anyMillis || fraction != 0
         lastAfterFirst.append(UInt64(last - first))
-        anyLast = anyLast || last != first
         let modified = history.modifiedAt(at: index).millisecondsSince1970 - last
         modifiedAfterLast.append(zigzag(modified))
-        anyModified = anyModified || modified != 0
         zones.add(history.timeZone(at: index).identifier)
         devices.add(history.deviceID(at: index))
         if history.isDeleted(at: index) { deleted.append(index) }
@@ -299,15 +309,15 @@ private struct EntryColumns {
     func write(_ history: CheckInHistory, to writer: inout WireWriter) {
         writer.packed(4, gaps)
         // Logs (WIRE-21).
-        if anyType { writer.packed(5, types) }
+        writer.packed(5, types.values)
         writer.packed(6, numbers)
         for item in itemTable.values { writer.presentBytes(7, item.bytes) }
         writer.packed(8, itemRefs)
         // When: seconds after the Day's UTC midnight, delta-coded (WIRE-22).
         if anySeconds { writer.packed(9, seconds) }
-        if anyMillis { writer.packed(10, millis) }
-        if anyLast { writer.packed(11, lastAfterFirst) }
-        if anyModified { writer.packed(12, modifiedAfterLast) }
+        writer.packed(10, millis.values)
+        writer.packed(11, lastAfterFirst.values)
+        writer.packed(12, modifiedAfterLast.values)
         for zone in zones.values { writer.presentString(13, zone) }
         if zones.anyBeyondFirst { writer.packed(14, zones.refs) }
         for device in devices.values { writer.presentBytes(15, device.bytes) }
