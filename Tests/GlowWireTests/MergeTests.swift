@@ -83,3 +83,56 @@ struct MergeTests {
         #expect(phone.merging(tablet).checkInCount == 1)
     }
 }
+
+/// A few Days merged into a long history take an in-place path (binary search per Day); the
+/// other direction, a long history into a short one, takes the linear one. Both must agree.
+@Suite("Merge of a few Days into a long history")
+struct SmallMergeTests {
+    @Test("a small delta merges in place exactly as the linear merge does", arguments: 0..<10)
+    func smallIntoLarge(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let goals = Samples.goals.filter { $0.kind.isRecurring }.prefix(3)
+        var long = DataSet()
+        var short = DataSet()
+        for goal in goals {
+            long.put(goal)
+            short.put(goal)
+            let history = Samples.checkIns(for: goal, days: 400)
+            for checkIn in history { try long.put(checkIn) }
+            // A few Days: some new, some already held (changed by a tap from another device, or
+            // the very same record again).
+            for _ in 0..<Int(random.next() % 12 + 1) {
+                let day = goal.startDay.advanced(by: Int(random.next() % 420))
+                let at = try Instant(millisecondsSince1970: Int64(day.daysSince1970) * 86_400_000 + 50_000_000)
+                let existing = long.checkIn(CheckInKey(goalID: goal.id, day: day))
+                if random.next() % 4 == 0, let existing {
+                    try short.put(existing)
+                    continue
+                }
+                // The watch either saw the phone's entry first or did not: then the merge must
+                // join the two devices' taps.
+                let seen = random.next() % 2 == 0 ? existing : nil
+                guard
+                    let tapped = try? CheckIn.record(
+                        CheckInHistoryTests.tap(for: goal), for: goal, on: day, at: at,
+                        timeZone: CheckInHistoryTests.tokyo,
+                        deviceID: CheckInHistoryTests.watch, existing: seen)
+                else { continue }
+                try short.put(tapped)
+            }
+        }
+        var inPlace = long
+        let changes = inPlace.merge(short)
+        var linear = short
+        linear.merge(long)
+        #expect(inPlace == linear)
+        #expect(inPlace.checkInCount == inPlace.checkIns.count)
+        // Exactly the Days whose entry differs are reported.
+        for goal in goals {
+            for checkIn in short.checkIns(of: goal.id) {
+                let before = long.checkIn(checkIn.key)
+                #expect(changes.contains(checkIn.key) == (before != inPlace.checkIn(checkIn.key)), "\(checkIn.day)")
+            }
+        }
+    }
+}
