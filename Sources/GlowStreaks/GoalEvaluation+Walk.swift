@@ -87,11 +87,15 @@ extension GoalEvaluation {
     ) {
         var cursor = first
         var index = entries.firstIndex(atOrAfter: Day(unchecked: first))
-        while index < entries.count, entries.days[index].daysSince1970 <= last {
-            let day = entries.days[index]
-            emptyDays(cursor, day.daysSince1970 - 1, rule: rule, tracker: &tracker, forgiveness: &forgiveness)
+        // Local copies: `judge` changes `self`, so reading through it would reload each time.
+        let (days, outcomes) = (entries.days, entries.outcomes)
+        while index < days.count, days[index].daysSince1970 <= last {
+            let day = days[index]
+            if cursor < day.daysSince1970 {
+                emptyDays(cursor, day.daysSince1970 - 1, rule: rule, tracker: &tracker, forgiveness: &forgiveness)
+            }
             if rule.falls(on: day) == true {
-                judge(day, entries.outcomes[index], tracker: &tracker, forgiveness: &forgiveness)
+                judge(day, outcomes[index], tracker: &tracker, forgiveness: &forgiveness)
             }
             cursor = day.daysSince1970 + 1
             index += 1
