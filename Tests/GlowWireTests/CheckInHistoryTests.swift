@@ -13,6 +13,8 @@ struct CheckInHistoryTests {
     /// The ways a check-in can be unusual, each of which the columns cannot hold alone.
     enum Variant: String, CaseIterable {
         case plain, noted, tapped, backfilledLate, modifiedLate, largeNumber, unknownFields, undone, otherZone
+        /// Small differences the columns hold: each must still tell two check-ins apart.
+        case modifiedSoon, recordedLater, otherDevice, otherNumber
     }
 
     /// `checkIn` made unusual in one way.
@@ -27,6 +29,31 @@ struct CheckInHistoryTests {
                 goalID: checkIn.goalID, day: day, log: checkIn.log, firstRecordedAt: checkIn.firstRecordedAt,
                 lastRecordedAt: checkIn.lastRecordedAt, timeZone: tokyo, deviceID: watch,
                 modifiedAt: checkIn.modifiedAt)
+        case .modifiedSoon, .recordedLater, .otherDevice:
+            let shift: Int64 = variant == .recordedLater ? 30_000 : 0
+            return try CheckIn(
+                goalID: checkIn.goalID, day: day, log: checkIn.log,
+                firstRecordedAt: checkIn.firstRecordedAt.adding(milliseconds: shift),
+                lastRecordedAt: checkIn.lastRecordedAt.adding(milliseconds: shift), timeZone: checkIn.timeZone,
+                deviceID: variant == .otherDevice ? watch : checkIn.deviceID,
+                modifiedAt: checkIn.modifiedAt.adding(milliseconds: variant == .modifiedSoon ? 5_000 : shift),
+                deleted: checkIn.deleted)
+        case .otherNumber:
+            let log: CheckInLog
+            switch checkIn.log {
+            case .tally(let count): log = .tally(count == CheckIn.tallyLimit ? 0 : count + 1)
+            case .amount(let amount): log = .amount(try amount.adding(try Amount(1)))
+            case .value(let value): log = .value(try value.adding(try Amount(1)))
+            case .items(let items):
+                guard case .subgoals(let config) = goal.kind else { return checkIn }
+                log = .items(items.count > 1 ? Set(items.dropFirst()) : Set(config.items.map(\.id)))
+            case .done: log = .done
+            case .skip: log = .skip
+            }
+            return try CheckIn(
+                goalID: checkIn.goalID, day: day, log: log, firstRecordedAt: checkIn.firstRecordedAt,
+                lastRecordedAt: checkIn.lastRecordedAt, timeZone: checkIn.timeZone, deviceID: checkIn.deviceID,
+                modifiedAt: checkIn.modifiedAt, deleted: checkIn.deleted)
         case .backfilledLate:
             // Recorded 40 days after its Day: beyond what the instant column holds.
             let late = try checkIn.firstRecordedAt.adding(milliseconds: 40 * 86_400_000)
@@ -122,7 +149,8 @@ struct CheckInHistoryTests {
                 let history = try CheckInHistory(goalID: goal.id, checkIns: list)
                 let fitsColumns: Bool
                 switch variant {
-                case .plain, .undone, .otherZone: fitsColumns = true
+                case .plain, .undone, .otherZone, .modifiedSoon, .recordedLater, .otherDevice, .otherNumber:
+                    fitsColumns = true
                 case .largeNumber: fitsColumns = list[1] == base[1] || list[1].log == .tally(CheckIn.tallyLimit)
                 case .tapped: fitsColumns = list[1].isCompact
                 default: fitsColumns = false
@@ -193,6 +221,28 @@ struct CheckInHistoryTests {
             let none = GoalEvaluation(goal: goal, history: stranger, weekStart: .monday, today: Samples.today)
             let empty = GoalEvaluation(goal: goal, checkIns: [], weekStart: .monday, today: Samples.today)
             #expect(none.longestStreak == empty.longestStreak && none.completion == empty.completion)
+        }
+    }
+
+    @Test("merging histories gives each Day the merge of its two check-ins, whatever differs")
+    func mergeByDay() throws {
+        for goal in Samples.goals {
+            let base = Samples.checkIns(for: goal, days: 12)
+            guard base.count > 3 else { continue }
+            for variant in Variant.allCases {
+                // One side holds the base; the other a version differing in one way on each Day.
+                let other = try base.map { try Self.vary($0, variant, goal: goal) }
+                var mine = DataSet()
+                mine.put(goal)
+                for checkIn in base { try mine.put(checkIn) }
+                var theirs = DataSet()
+                theirs.put(goal)
+                for checkIn in other { try theirs.put(checkIn) }
+                let merged = mine.merging(theirs)
+                for (a, b) in zip(base, other) {
+                    #expect(merged.checkIn(a.key) == a.merging(b), "\(variant) on \(goal.title), \(a.day)")
+                }
+            }
         }
     }
 

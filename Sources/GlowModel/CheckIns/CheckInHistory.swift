@@ -32,6 +32,8 @@ public struct CheckInHistory: Sendable {
     /// The distinct (time zone, device) pairs, in order of first use.
     package private(set) var contextTable: [Context] = []
     private var contextLookup: [Context: UInt16] = [:]
+    /// The context the last entry added used: consecutive entries usually share one.
+    private var lastContext: UInt16 = 0
     /// The distinct checked-item sets, in order of first use.
     package private(set) var itemSets: [Set<SubgoalItemID>] = []
     private var itemSetLookup: [Set<SubgoalItemID>: Int32] = [:]
@@ -371,13 +373,34 @@ public struct CheckInHistory: Sendable {
 
     /// The index of `context` in the table, added when new; nil when the table is full.
     private mutating func contextIndex(_ context: Context) -> UInt16? {
-        if let last = contextTable.last, last == context { return UInt16(contextTable.count - 1) }
-        if let known = contextLookup[context] { return known }
+        // Runs of entries share a context: the last one used is checked before hashing.
+        if Int(lastContext) < contextTable.count, contextTable[Int(lastContext)] == context { return lastContext }
+        if let known = contextLookup[context] {
+            lastContext = known
+            return known
+        }
         guard contextTable.count <= Int(UInt16.max) else { return nil }
         let index = UInt16(contextTable.count)
         contextTable.append(context)
         contextLookup[context] = index
+        lastContext = index
         return index
+    }
+
+    /// Whether the entry at `index` and the entry at `otherIndex` of `other` hold the same values,
+    /// compared in the columns: a cheap test that spares building and merging two check-ins when
+    /// both sides already agree. False when either is kept whole.
+    package func sameColumns(at index: Int, as other: CheckInHistory, at otherIndex: Int) -> Bool {
+        let flag = flags[index]
+        guard flag & Self.wholeBit == 0, flag == other.flags[otherIndex],
+            dayNumbers[index] == other.dayNumbers[otherIndex], firstOffsets[index] == other.firstOffsets[otherIndex],
+            spans[index] == other.spans[otherIndex], modifiedDeltas[index] == other.modifiedDeltas[otherIndex],
+            contextTable[Int(contexts[index])] == other.contextTable[Int(other.contexts[otherIndex])]
+        else { return false }
+        if flag & Self.typeMask == 4 {
+            return itemSets[Int(numbers[index])] == other.itemSets[Int(other.numbers[otherIndex])]
+        }
+        return numbers[index] == other.numbers[otherIndex]
     }
 
     /// The index of `items` in the table of item sets, added when new.

@@ -235,6 +235,11 @@ extension DataSet {
                 merged.append(entryAt: j, of: theirs)
                 changed.append(theirDay)
                 j += 1
+            } else if mine.sameColumns(at: i, as: theirs, at: j) {
+                // The same record on both sides, as a repeated sync brings: nothing to merge.
+                merged.append(entryAt: i, of: mine)
+                i += 1
+                j += 1
             } else {
                 let before = mine[i]
                 let both = before.merging(theirs[j])  // every tap of both (MODEL-54)
