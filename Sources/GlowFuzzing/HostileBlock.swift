@@ -58,6 +58,12 @@ enum HostileBlock {
         let rewritten = block.wireEncoded()
         precondition((try? CheckInBlock(wire: rewritten)) == block, "a decoded block does not read back")
         let evaluation = GoalEvaluation(goal: goal, checkIns: block.checkIns, weekStart: weekStart, today: today)
+        // The columns must tell evaluation what the check-ins built from them tell it.
+        let columns = GoalEvaluation(goal: goal, history: block.history, weekStart: weekStart, today: today)
+        precondition(
+            columns.currentStreak == evaluation.currentStreak && columns.longestStreak == evaluation.longestStreak
+                && columns.milestones == evaluation.milestones && columns.completion == evaluation.completion,
+            "evaluating the columns differs from evaluating the check-ins")
         let from = try? today.adding(days: -3)
         let to = try? today.adding(days: 3)
         _ = evaluation.statuses(in: (from ?? today)...(to ?? today))
