@@ -104,38 +104,64 @@ extension GoalEntries {
     /// nothing is merged and no check-in is built. Only Days in the goal's life up to `today` are
     /// kept.
     init(goal: Goal, history: CheckInHistory, today: Day) {
-        var builder = EntryBuilder(goal: goal, itemSets: history.itemSets.count)
         let through = Swift.min(today, goal.endDay ?? today)
-        if history.goalID == goal.id, !goal.deleted, goal.startDay <= through {
-            // The columns themselves, read in one loop.
-            let (days, flags, numbers) = (history.dayNumbers, history.flags, history.numbers.storage)
-            let (typeMask, wholeBit, deletedBit) = (
-                CheckInHistory.typeMask, CheckInHistory.wholeBit, CheckInHistory.deletedBit
-            )
-            let last = Int32(through.daysSince1970)
-            var index = history.firstIndex(atOrAfter: goal.startDay)
-            builder.reserveCapacity(history.firstIndex(atOrAfter: through) + 1 - index)
-            while index < days.count, days[index] <= last {
-                let flag = flags[index]
-                let day = Day(unchecked: Int(days[index]))
-                if builder.admits(day, deleted: flag & deletedBit != 0) {
-                    // Outcomes that depend on the log type alone, or on the item set, are worked
-                    // out once per type or set; entries kept whole are read whole.
-                    let memo: Int?
-                    switch flag & (typeMask | wholeBit) {
-                    case 0, 1: memo = Int(flag & typeMask)
-                    case 4: memo = 2 + Int(numbers.isEmpty ? 0 : numbers[index])
-                    default: memo = nil
-                    }
-                    if !builder.appendKnown(day, memo: memo) {
-                        builder.append(day, log: history.log(at: index), memo: memo)
-                    }
-                }
-                index += 1
+        guard history.goalID == goal.id, !goal.deleted, goal.startDay <= through else { return }
+        // One loop over the columns, into local arrays (no per-entry writes through `self`).
+        let (dayColumn, flags, numbers) = (history.dayNumbers, history.flags, history.numbers.storage)
+        let (typeMask, wholeBit, deletedBit) = (
+            CheckInHistory.typeMask, CheckInHistory.wholeBit, CheckInHistory.deletedBit
+        )
+        let first = history.firstIndex(atOrAfter: goal.startDay)
+        let end = history.firstIndex(atOrAfter: through) + (history.index(of: through) == nil ? 0 : 1)
+        let outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
+        let archived = goal.archiveHistory
+        // The entries that count: not undone, not on an archived Day. Usually all of them, and
+        // then the columns map straight across.
+        var kept = Array(first..<end)
+        if flags[first..<end].contains(where: { $0 & deletedBit != 0 }) || !archived.isEmpty {
+            var archive = 0
+            kept = kept.filter { index in
+                guard flags[index] & deletedBit == 0 else { return false }
+                let day = Day(unchecked: Int(dayColumn[index]))
+                // Archive periods are in order and apart (MODEL-47), like the Days.
+                while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
+                return !(archive < archived.count && archived[archive].contains(day))
             }
         }
-        self = builder.entries
+        days = kept.map { Day(unchecked: Int(dayColumn[$0])) }
+        guard let outcomeOf else {
+            logs = kept.map { history.log(at: $0) }
+            return
+        }
+        // Outcomes that depend on the log type alone (done, skip) or on the item set are worked
+        // out once per type or set; numbers go through a small cache, since a goal's counts and
+        // amounts repeat.
+        var memos = [DayOutcome?](repeating: nil, count: 2 + history.itemSets.count)
+        var numberCache = [(flag: UInt8, number: Int32, outcome: DayOutcome)?](repeating: nil, count: 64)
+        outcomes = kept.map { index in
+            let flag = flags[index]
+            switch flag & (typeMask | wholeBit) {
+            case 0, 1, 4:
+                let memo = flag & typeMask == 4 ? 2 + Int(numbers.isEmpty ? 0 : numbers[index]) : Int(flag & typeMask)
+                if let known = memos[memo] { return known }
+                let outcome = outcomeOf(history.log(at: index))
+                memos[memo] = outcome
+                return outcome
+            case 2, 3, 5:
+                let number = numbers.isEmpty ? 0 : numbers[index]
+                let slot = Int(UInt32(bitPattern: number) & 63)
+                if let cached = numberCache[slot], cached.flag == flag, cached.number == number {
+                    return cached.outcome
+                }
+                let outcome = outcomeOf(history.log(at: index))
+                numberCache[slot] = (flag, number, outcome)
+                return outcome
+            default:
+                return outcomeOf(history.log(at: index))
+            }
+        }
     }
+
 }
 
 /// Turns one goal's Days, in order and one each, into ``GoalEntries``: an undone Day and a Day
@@ -145,51 +171,22 @@ private struct EntryBuilder {
     private let outcomeOf: (@Sendable (CheckInLog) -> DayOutcome)?
     private let archived: [ArchivePeriod]
     private var archive = 0
-    /// Outcomes already worked out, by the memo key callers give.
-    private var memos: [DayOutcome?]
 
-    /// A builder for `goal`; `itemSets` is how many memo keys beyond the first two a caller uses.
-    init(goal: Goal, itemSets: Int = 0) {
+    init(goal: Goal) {
         outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
         archived = goal.archiveHistory
-        memos = [DayOutcome?](repeating: nil, count: outcomeOf == nil ? 0 : 2 + itemSets)
-    }
-
-    /// Makes room for `count` more entries.
-    mutating func reserveCapacity(_ count: Int) {
-        entries.reserveCapacity(count, recurring: outcomeOf != nil)
     }
 
     /// Adds `day`'s entry; `log` is read only when the Day has one.
     mutating func add(_ day: Day, deleted: Bool, log: () -> CheckInLog) {
-        if admits(day, deleted: deleted) { append(day, log: log(), memo: nil) }
-    }
-
-    /// Whether `day`'s entry counts: not undone, and not on a Day the goal was archived on. Days
-    /// must come in order.
-    mutating func admits(_ day: Day, deleted: Bool) -> Bool {
         // Archive periods are in order and apart (MODEL-47), like the Days: walk them beside.
         while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
         let isArchived = archive < archived.count && archived[archive].contains(day)
-        return !deleted && !isArchived
-    }
-
-    /// Appends `day`'s outcome when an entry with the same `memo` key, and so the same log, has
-    /// been worked out already; false otherwise.
-    mutating func appendKnown(_ day: Day, memo: Int?) -> Bool {
-        guard let memo, memo < memos.count, let known = memos[memo] else { return false }
-        entries.append(day, outcome: known)
-        return true
-    }
-
-    /// Appends `day`'s entry of `log`, remembering its outcome under `memo`.
-    mutating func append(_ day: Day, log: CheckInLog, memo: Int?) {
-        guard let outcomeOf else {
-            entries.append(day, log: log)
-            return
+        guard !deleted, !isArchived else { return }
+        if let outcomeOf {
+            entries.append(day, outcome: outcomeOf(log()))
+        } else {
+            entries.append(day, log: log())
         }
-        let outcome = outcomeOf(log)
-        if let memo, memo < memos.count { memos[memo] = outcome }
-        entries.append(day, outcome: outcome)
     }
 }

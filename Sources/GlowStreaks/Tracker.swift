@@ -28,6 +28,8 @@ public struct Tracker: Sendable {
     private var items: [GoalID: TodayItem?] = [:]
     /// The live goals in display order (STREAK-22).
     private var order: [GoalID] = []
+    /// The instants of ``today`` under ``boundary``.
+    private var todayInstants: Range<Instant>
 
     /// What one change did.
     public struct Update: Hashable, Sendable {
@@ -63,6 +65,7 @@ public struct Tracker: Sendable {
         self.boundary = chosen
         self.now = now
         today = chosen.day(containing: now)
+        todayInstants = chosen.instants(of: today)
         _ = evaluate(Set(data.goals.keys))
     }
 
@@ -183,9 +186,15 @@ public struct Tracker: Sendable {
 
     /// Brings the evaluations up to date after `changes`, with the clock moved to `clock`.
     private mutating func refresh(_ changes: DataSet.Changes, clock: Instant?) -> Update {
-        if let clock, clock > now { now = clock }
         let newBoundary = data.profile?.boundary ?? boundary
-        let newToday = newBoundary.day(containing: now)
+        var newToday = today
+        if let clock, clock > now {
+            now = clock
+            // Today's instants are worked out once per Day: most changes happen within it.
+            if !todayInstants.contains(now) { newToday = newBoundary.day(containing: now) }
+        }
+        if newBoundary != boundary { newToday = newBoundary.day(containing: now) }
+        if newToday != today || newBoundary != boundary { todayInstants = newBoundary.instants(of: newToday) }
         var update = Update(changes: changes)
         update.newDay = newToday != today
         let everything = newBoundary != boundary || update.newDay
@@ -210,10 +219,13 @@ public struct Tracker: Sendable {
                 evaluations[id] = after
                 items[id] = TodayQuery.item(after)
                 orderChanged = orderChanged || before == nil || before!.goal.createdAt != goal.createdAt
-                let (reached, lost) = Milestone.changes(
-                    announced: Set(before?.milestones.map(\.id) ?? []), current: after.milestones)
-                new += reached
-                revoked += lost
+                // Most changes leave the milestones as they were: compared before any set is built.
+                if before?.milestones != after.milestones {
+                    let (reached, lost) = Milestone.changes(
+                        announced: Set(before?.milestones.map(\.id) ?? []), current: after.milestones)
+                    new += reached
+                    revoked += lost
+                }
             } else if let before {
                 evaluations[id] = nil
                 items[id] = nil

@@ -15,7 +15,7 @@ public struct Day: Hashable, Comparable, Sendable {
     /// Days since 1970-01-01 that a `Day` may hold.
     public static let supportedRange = min.daysSince1970...max.daysSince1970
 
-    package init(unchecked daysSince1970: Int) {
+    @inlinable package init(unchecked daysSince1970: Int) {
         self.daysSince1970 = daysSince1970
     }
 
