@@ -261,26 +261,6 @@ public struct CheckInHistory: Sendable {
         insert(row, at: dayNumbers.count)
     }
 
-    /// A column entry without checks: for readers that have validated every field against
-    /// MODEL-36 already (the block decoder). Entries that do not fit the columns are kept whole.
-    package mutating func appendValidated(
-        day: Day, log: CheckInLog, firstRecordedAt: Instant, lastRecordedAt: Instant, timeZone: TimeZoneID,
-        deviceID: DeviceID, modifiedAt: Instant, deleted: Bool
-    ) {
-        if let row = row(
-            day: day, log: log, first: firstRecordedAt, last: lastRecordedAt, modified: modifiedAt,
-            context: Context(zone: timeZone, device: deviceID), deleted: deleted)
-        {
-            insert(row, at: dayNumbers.count)
-        } else {
-            appendUnchecked(
-                CheckIn(
-                    validGoalID: goalID, day: day, log: log, firstRecordedAt: firstRecordedAt,
-                    lastRecordedAt: lastRecordedAt, timeZone: timeZone, deviceID: deviceID, note: nil,
-                    modifiedAt: modifiedAt, deleted: deleted, unknownFields: UnknownFields()))
-        }
-    }
-
     /// Replaces the entry at `index` with a check-in of the same Day.
     package mutating func replace(at index: Int, with checkIn: CheckIn) {
         precondition(Int(dayNumbers[index]) == checkIn.day.daysSince1970, "a check-in of another Day")
