@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GlowWire", targets: ["GlowWire"]),
         .library(name: "GlowBundle", targets: ["GlowBundle"]),
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
+        .library(name: "GlowAuth", targets: ["GlowAuth"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
@@ -25,9 +26,10 @@ let package = Package(
         .target(name: "GlowModel", swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
+        .target(name: "GlowAuth", swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes"],
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",
@@ -57,6 +59,7 @@ let package = Package(
         .testTarget(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

@@ -1,4 +1,5 @@
 import Foundation
+import GlowAuth
 import GlowBundle
 import GlowModel
 import GlowThemes
@@ -10,6 +11,7 @@ package enum Conformance {
     package static let operations: [String: ModelOperations.Operation] = [
         ModelOperations.all, StreakOperations.all, DataSetOperations.all, WireOperations.all, BundleOperations.all,
         ThemeOperations.all,
+        AuthOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a
@@ -71,6 +73,8 @@ package enum Conformance {
                 "message": .string(error.message),
             ])
         case let error as ThemeError:
+            return .object(["code": .string(error.code.description), "message": .string(error.message)])
+        case let error as AuthError:
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
         default:
             return nil
