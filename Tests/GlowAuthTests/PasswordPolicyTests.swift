@@ -84,7 +84,9 @@ struct PasswordPolicyTests {
         #expect(try PasswordPolicy().minimumLength == 15)
         for minimum in [8, 64] { #expect(try PasswordPolicy(minimumLength: minimum).minimumLength == minimum) }
         for minimum in [7, 65, 0, -1] {
-            #expect(throws: AuthError(.invalidPolicy, "a minimum length of \(minimum) is outside 8...64", rule: "AUTH-5")) {
+            #expect(
+                throws: AuthError(.invalidPolicy, "a minimum length of \(minimum) is outside 8...64", rule: "AUTH-5")
+            ) {
                 try PasswordPolicy(minimumLength: minimum)
             }
         }
@@ -96,5 +98,17 @@ struct PasswordPolicyTests {
         #expect("\(password)" == "Password(21 characters)")
         #expect(String(reflecting: password) == "Password(21 characters)")
         #expect(!"\([password])".contains("horse"))
+    }
+
+    @Test("README's example answers as README says")
+    func readmeExample() throws {
+        let policy = try PasswordPolicy()
+        let password = try policy.check("quiet morning walks", email: "mia@example.com")
+        #expect("\(password)" == "Password(19 characters)")
+        let readme = try String(
+            contentsOf: Self.specFolder.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8
+        )
+        #expect(readme.contains(#"policy.check("quiet morning walks", email: "mia@example.com")"#))
+        #expect(readme.contains("// Password(19 characters)"))
     }
 }
