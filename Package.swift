@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "GlowModel", swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
-        .target(name: "GlowAuth", swiftSettings: sharedSettings),
+        .systemLibrary(
+            name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
+        .target(name: "GlowAuth", dependencies: ["CArgon2"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
             dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth"],

@@ -18,6 +18,12 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let passwordCommon = Code(text: "password_common")
         /// A password that contains the service's name or the e-mail's local part (AUTH-8).
         public static let passwordContainsContext = Code(text: "password_contains_context")
+        /// Argon2 parameters, salt or tag length outside AUTH-13.
+        public static let invalidHashParameters = Code(text: "invalid_hash_parameters")
+        /// A stored hash that is not the PHC form of AUTH-14.
+        public static let malformedHash = Code(text: "malformed_hash")
+        /// A stored hash of another algorithm or version, or beyond AUTH-13's bounds.
+        public static let unsupportedHash = Code(text: "unsupported_hash")
         /// A policy outside what the standard allows (AUTH-5).
         public static let invalidPolicy = Code(text: "invalid_policy")
     }

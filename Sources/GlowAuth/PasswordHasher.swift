@@ -1,0 +1,47 @@
+/// Hashes and verifies passwords with Argon2id (AUTH-11 ... AUTH-17).
+public struct PasswordHasher: Sendable {
+    /// The cost of new hashes; hashes made with less need rehashing (AUTH-17).
+    public let parameters: Argon2Parameters
+    /// Salt and tag lengths of new hashes.
+    public static let saltLength = 16
+    public static let tagLength = 32
+
+    /// A hasher of `parameters`, OWASP's by default (AUTH-12).
+    ///
+    /// - Throws: ``AuthError/Code/invalidHashParameters`` outside AUTH-13.
+    public init(parameters: Argon2Parameters = .owasp) throws(AuthError) {
+        try parameters.check()
+        self.parameters = parameters
+    }
+
+    /// A new hash of `password`, with a fresh salt from the system's cryptographic generator.
+    public func hash(_ password: Password) -> PasswordHash {
+        var generator = SystemRandomNumberGenerator()
+        let salt = (0..<Self.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        // The parameters were checked when the hasher was made, and the lengths are fixed.
+        let tag = try! Argon2id.tag(
+            password: Array(password.normalized.utf8), salt: salt, parameters: parameters, tagLength: Self.tagLength)
+        return try! PasswordHash(parameters: parameters, salt: salt, tag: tag)
+    }
+
+    /// Whether `password` is the one `hash` was made of (AUTH-16): normalised as AUTH-2 says and
+    /// refused unread beyond AUTH-1's size, hashed with the stored salt and parameters, and
+    /// compared in time that does not depend on where the tags differ.
+    public func verify(_ password: String, against hash: PasswordHash) -> Bool {
+        guard password.utf8.count <= PasswordPolicy.byteLimit else { return false }
+        let normalized = password.precomposedStringWithCompatibilityMapping
+        guard
+            let tag = try? Argon2id.tag(
+                password: Array(normalized.utf8), salt: hash.salt, parameters: hash.parameters,
+                tagLength: hash.tag.count)
+        else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(tag, hash.tag) { difference |= a ^ b }
+        return difference == 0 && tag.count == hash.tag.count
+    }
+
+    /// Whether `hash` should be replaced by a new one after a successful sign-in (AUTH-17).
+    public func needsRehash(_ hash: PasswordHash) -> Bool {
+        !hash.parameters.isAtLeast(parameters) || hash.salt.count < Self.saltLength || hash.tag.count < Self.tagLength
+    }
+}

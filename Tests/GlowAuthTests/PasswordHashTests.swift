@@ -1,0 +1,89 @@
+import Testing
+
+@testable import GlowAuth
+
+@Suite("Argon2id and stored hashes")
+struct PasswordHashTests {
+    static func hex(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
+    }
+
+    @Test("RFC 9106's Argon2id test vector (section 5.3)")
+    func rfcVector() throws {
+        let tag = try Argon2id.tag(
+            password: [UInt8](repeating: 0x01, count: 32), salt: [UInt8](repeating: 0x02, count: 16),
+            secret: [UInt8](repeating: 0x03, count: 8), associatedData: [UInt8](repeating: 0x04, count: 12),
+            parameters: Argon2Parameters(memoryKiB: 32, iterations: 3, parallelism: 4), tagLength: 32)
+        #expect(tag == Self.hex("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659"))
+    }
+
+    static let small = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
+
+    @Test("a hash verifies its password, the same password typed another way, and nothing else")
+    func verify() throws {
+        let hasher = try PasswordHasher(parameters: Self.small)
+        let password = try PasswordPolicy(minimumLength: 8).check("café au lait")
+        let hash = hasher.hash(password)
+        #expect(hasher.verify("café au lait", against: hash))
+        #expect(hasher.verify("cafe\u{301} au lait", against: hash), "NFKC makes them one password")
+        #expect(!hasher.verify("café au lai", against: hash))
+        #expect(!hasher.verify("Café au lait", against: hash))
+        #expect(!hasher.verify(String(repeating: "a", count: 1 << 20), against: hash))
+        let parsed = try PasswordHash(phc: hash.phc)
+        #expect(parsed == hash)
+        #expect(parsed.phc == hash.phc)
+        // Fresh salts: the same password hashes differently each time.
+        #expect(hasher.hash(password).salt != hash.salt)
+        #expect(!"\(hash)".contains(Base64.encode(hash.tag)) && !"\(hash)".contains(Base64.encode(hash.salt)))
+    }
+
+    @Test(
+        "only the one PHC form parses",
+        arguments: [
+            ("$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$", "malformed_hash"),
+            ("$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ==", "malformed_hash"),
+            ("argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "malformed_hash"),
+            ("$argon2i$v=19$m=64,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "unsupported_hash"),
+            ("$argon2id$v=16$m=64,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "unsupported_hash"),
+            ("$argon2id$m=64,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "malformed_hash"),
+            ("$argon2id$v=19$t=1,m=64,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "malformed_hash"),
+            ("$argon2id$v=19$m=064,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "malformed_hash"),
+            ("$argon2id$v=19$m=4,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "unsupported_hash"),
+            ("$argon2id$v=19$m=4194304,t=1,p=1$c2FsdHNhbHQ$dGFnIHRhZyB0YWcgdGFnIQ", "unsupported_hash"),
+            ("$argon2id$v=19$m=64,t=1,p=1$c2FsdHNhbHR$dGFnIHRhZyB0YWcgdGFnIQ", "malformed_hash"),
+            ("$argon2id$v=19$m=64,t=1,p=1$c2FsdA$dGFnIHRhZyB0YWcgdGFnIQ", "unsupported_hash"),
+        ])
+    func malformed(text: String, code: String) {
+        #expect(throws: AuthError.self) { try PasswordHash(phc: text) }
+        do {
+            _ = try PasswordHash(phc: text)
+        } catch {
+            #expect(error.code.description == code, "\(text)")
+        }
+    }
+
+    @Test("a hash weaker than the hasher's needs rehashing; one as strong does not")
+    func rehash() throws {
+        let hasher = try PasswordHasher(parameters: Argon2Parameters(memoryKiB: 128, iterations: 2, parallelism: 1))
+        let password = try PasswordPolicy(minimumLength: 8).check("lantern evenings")
+        #expect(!hasher.needsRehash(hasher.hash(password)))
+        for weaker in [
+            Argon2Parameters(memoryKiB: 64, iterations: 2, parallelism: 1),
+            Argon2Parameters(memoryKiB: 128, iterations: 1, parallelism: 1),
+        ] {
+            #expect(hasher.needsRehash(try PasswordHasher(parameters: weaker).hash(password)))
+        }
+        let moreLanes = try PasswordHasher(parameters: Argon2Parameters(memoryKiB: 128, iterations: 2, parallelism: 2))
+        #expect(!hasher.needsRehash(moreLanes.hash(password)))
+        #expect(throws: AuthError.self) {
+            try PasswordHasher(parameters: Argon2Parameters(memoryKiB: 7, iterations: 1, parallelism: 1))
+        }
+    }
+}
