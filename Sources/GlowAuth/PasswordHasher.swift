@@ -2,8 +2,9 @@
 public struct PasswordHasher: Sendable {
     /// The cost of new hashes; hashes made with less need rehashing (AUTH-17).
     public let parameters: Argon2Parameters
-    /// Salt and tag lengths of new hashes.
+    /// The salt length of new hashes, in bytes.
     public static let saltLength = 16
+    /// The tag length of new hashes, in bytes.
     public static let tagLength = 32
 
     /// A hasher of `parameters`, OWASP's by default (AUTH-12).
