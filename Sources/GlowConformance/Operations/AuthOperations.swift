@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowWire
 
 /// The auth area's operations: the password policy (AUTH-1 ... AUTH-10).
 package enum AuthOperations {
@@ -10,8 +11,44 @@ package enum AuthOperations {
                 ?? PasswordPolicy()
             let password = try policy.check(try text(input), email: input["email"]?.string)
             return .object(["length": .int(password.length), "normalized": .string(password.normalized)])
-        }
+        },
+        "auth.argon2id": { input in
+            let tag = try Argon2id.tag(
+                password: try hex(input, "password"), salt: try hex(input, "salt"),
+                secret: input["secret"] == nil ? [] : try hex(input, "secret"),
+                associatedData: input["ad"] == nil ? [] : try hex(input, "ad"), parameters: try parameters(input),
+                tagLength: try input.int("tagLength"))
+            return .object(["tag": .string(HexText.text(tag))])
+        },
+        "auth.parseHash": { input in
+            let hash = try PasswordHash(phc: try input.string("hash"))
+            return .object([
+                "m": .int(hash.parameters.memoryKiB), "t": .int(hash.parameters.iterations),
+                "p": .int(hash.parameters.parallelism), "salt": .string(HexText.text(hash.salt)),
+                "tag": .string(HexText.text(hash.tag)), "phc": .string(hash.phc),
+            ])
+        },
+        "auth.verifyPassword": { input in
+            let hash = try PasswordHash(phc: try input.string("hash"))
+            let hasher = try PasswordHasher(parameters: try input["current"].map(parameters) ?? .owasp)
+            let match = hasher.verify(try text(input), against: hash)
+            return .object(["match": .bool(match), "rehash": .bool(match && hasher.needsRehash(hash))])
+        },
     ]
+
+    /// `m`, `t` and `p` of `input`.
+    static func parameters(_ input: JSONValue) throws -> Argon2Parameters {
+        Argon2Parameters(memoryKiB: try input.int("m"), iterations: try input.int("t"), parallelism: try input.int("p"))
+    }
+
+    /// The bytes of a hexadecimal member.
+    static func hex(_ input: JSONValue, _ key: String) throws -> [UInt8] {
+        do {
+            return try HexText.bytes(Array(try input.string(key).utf8))
+        } catch {
+            throw CorpusInputError(description: "\(key) is not hexadecimal")
+        }
+    }
 
     /// The password of a case: `password`, or `repeat` times `text` after an optional `prefix`,
     /// so that cases of kilobytes and megabytes stay small files.
