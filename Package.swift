@@ -51,7 +51,7 @@ let package = Package(
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-bench",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowToolSupport"],
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowToolSupport"],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(

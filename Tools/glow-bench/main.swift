@@ -1,4 +1,5 @@
 import Foundation
+import GlowAuth
 import GlowBundle
 import GlowModel
 import GlowStreaks
@@ -36,11 +37,11 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, levels, merge, streaks or memory
+      --only      encode, decode, size, bundle, levels, merge, streaks, memory or auth
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
-let measurementNames = ["encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory"]
+let measurementNames = ["encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth"]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
 /// The command line, checked: a mistyped name or flag stops the run with a message instead of
@@ -321,6 +322,31 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
             )
         }
     }
+}
+
+// Password hashing at the parameters new hashes use (AUTH-12), once per run: not per data set.
+if wanted("auth") && (onlySet == nil || only == "auth") {
+    say("\n== auth: Argon2id at OWASP's parameters (19 MiB, 2 passes, 1 lane)")
+    let hasher = try! PasswordHasher()
+    let password = try! PasswordPolicy().check("quiet morning walks by the river")
+    let hashTime = Timing.measure(samples: 9) { blackHole(hasher.hash(password)) }
+    record("auth", "argon2idHash", hashTime.median)
+    // Sign-ins verify a stored hash; every core verifies at once, as a server's would.
+    let stored = hasher.hash(password)
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let perCore = 8
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+        DispatchQueue.concurrentPerform(iterations: cores) { _ in
+            for _ in 0..<perCore { precondition(hasher.verify("quiet morning walks by the river", against: stored)) }
+        }
+    }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let signIns = Double(cores * perCore) / seconds
+    record("auth", "signInsPerSecond", signIns)
+    say(
+        "auth     one Argon2id hash \(milliseconds(hashTime.median)) (±\(Int(hashTime.spread * 100))%)   sign-ins verified on \(cores) cores: \(String(format: "%.1f", signIns)) per second"
+    )
 }
 
 if json {

@@ -1,14 +1,25 @@
-"""Section 7 of the spec (Spec/auth.md): the password policy (AUTH-1 ... AUTH-10).
+"""Section 7 of the spec (Spec/auth.md): the password policy (AUTH-1 ... AUTH-10) and password
+hashes (AUTH-11 ... AUTH-17).
 
 Written from the spec text alone: the size limit in UTF-8 bytes before any work (AUTH-1), NFKC
 normalisation and nothing else (AUTH-2), length in code points (AUTH-3), the forbidden control
 characters (AUTH-4), the configurable minimum (AUTH-5) and the maximum (AUTH-6), the blocklist of
 Spec/auth/blocklist.txt (AUTH-7), the context words (AUTH-8), in the order of AUTH-9, and the whole
-normalised form as what is kept (AUTH-10). Standard library only.
+normalised form as what is kept (AUTH-10).
+
+Password hashes: Argon2id version 19 (AUTH-11) is `argon2.py`, written from RFC 9106 with no
+Argon2 library (BLAKE2b is `hashlib`'s); OWASP's parameters for new hashes (AUTH-12) and the bounds
+(AUTH-13); the exact PHC form, strictly parsed (AUTH-14) and written back (AUTH-15); verification
+with the hash's own salt and parameters and a constant-time comparison of the tags, `hmac.
+compare_digest` (AUTH-16); and the rehash decision (AUTH-17). Standard library only.
 """
+import hmac
 import os
+import re
+import secrets
 import unicodedata
 
+from . import argon2
 from .errors import Failure
 
 MAX_BYTES = 16_384                        # AUTH-1
@@ -122,4 +133,189 @@ def check_password(input):
     return {'length': len(normalized), 'normalized': normalized}
 
 
-OPERATIONS = {'auth.checkPassword': check_password}
+
+# ---- Password hashes (section 7.2)
+
+OWASP = {'m': 19_456, 't': 2, 'p': 1}     # AUTH-12: new hashes, and `current` when absent
+NEW_SALT_BYTES = 16                       # AUTH-12
+NEW_TAG_BYTES = 32                        # AUTH-12
+LANES = (1, 16)                           # AUTH-13: p
+PASSES = (1, 16)                          # AUTH-13: t
+MEMORY_PER_LANE, MAX_MEMORY = 8, 262_144  # AUTH-13: m from 8p to 256 MiB, in KiB
+SALT_BYTES = (8, 64)                      # AUTH-13
+STORED_TAG_BYTES = (16, 64)               # AUTH-13, a stored (or new) hash
+RAW_TAG_BYTES = (4, 64)                   # AUTH-13, the raw function of the corpus (RFC 9106's least)
+MAX_PHC_BYTES = 256                       # AUTH-14
+
+_BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'   # RFC 4648 section 4
+_BASE64_VALUE = {character: value for value, character in enumerate(_BASE64)}
+# AUTH-14: one to nine ASCII digits, no sign, no leading zero (every value of AUTH-13 has at
+# most 6 digits, and 9 digits fit any 32-bit integer).
+_NUMBER = r'(0|[1-9][0-9]{0,8})'
+_PHC = re.compile(r'\$(argon2id|argon2i|argon2d)\$v=' + _NUMBER + r'\$m=' + _NUMBER + ',t=' + _NUMBER
+                  + ',p=' + _NUMBER + r'\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)')
+
+
+def parameter_problem(m, t, p, salt_length, tag_length, tag_bounds=STORED_TAG_BYTES):
+    """AUTH-13: why the parameters lie outside the bounds, or None when they are inside."""
+    if not LANES[0] <= p <= LANES[1]:
+        return f'p = {p} lanes, not {LANES[0]} ... {LANES[1]}'
+    if not PASSES[0] <= t <= PASSES[1]:
+        return f't = {t} passes, not {PASSES[0]} ... {PASSES[1]}'
+    if not MEMORY_PER_LANE * p <= m <= MAX_MEMORY:
+        return f'm = {m} KiB, not {MEMORY_PER_LANE * p} ... {MAX_MEMORY} for {p} lanes'
+    if not SALT_BYTES[0] <= salt_length <= SALT_BYTES[1]:
+        return f'a salt of {salt_length} bytes, not {SALT_BYTES[0]} ... {SALT_BYTES[1]}'
+    if not tag_bounds[0] <= tag_length <= tag_bounds[1]:
+        return f'a tag of {tag_length} bytes, not {tag_bounds[0]} ... {tag_bounds[1]}'
+    return None
+
+
+def decode_base64(text):
+    """AUTH-14: standard base64 without padding, in canonical form, or None. A length that leaves
+    a single character over (6 bits, no whole byte) and set bits below the last byte are refused."""
+    if not text or len(text) % 4 == 1:
+        return None
+    value = 0
+    for character in text:
+        digit = _BASE64_VALUE.get(character)
+        if digit is None:
+            return None
+        value = value << 6 | digit
+    spare = 6 * len(text) % 8                 # 0, 4 or 2 unused low bits in the last character
+    if value & ((1 << spare) - 1):
+        return None
+    return (value >> spare).to_bytes(6 * len(text) // 8, 'big')
+
+
+def encode_base64(data):
+    """AUTH-15: standard base64 without padding."""
+    out = []
+    value = int.from_bytes(data, 'big')
+    count = (8 * len(data) + 5) // 6
+    value <<= 6 * count - 8 * len(data)       # zero bits below the last byte (canonical form)
+    for k in range(count - 1, -1, -1):
+        out.append(_BASE64[(value >> (6 * k)) & 63])
+    return ''.join(out)
+
+
+class StoredHash:
+    """A parsed PHC string of AUTH-14: Argon2id version 19 within the bounds of AUTH-13."""
+
+    def __init__(self, m, t, p, salt, tag):
+        self.m, self.t, self.p, self.salt, self.tag = m, t, p, salt, tag
+
+    def phc(self):
+        """AUTH-15: the one written form."""
+        return '$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s' % (
+            argon2.VERSION, self.m, self.t, self.p, encode_base64(self.salt), encode_base64(self.tag))
+
+
+def parse_hash(text):
+    """AUTH-14: `malformed_hash` for any other shape; `unsupported_hash` for a well-formed string of
+    argon2i or argon2d, of a version other than 19, or outside the bounds of AUTH-13."""
+    if not isinstance(text, str):
+        raise Failure('malformed_hash', 'a stored hash is a string')
+    if utf8_size(text) > MAX_PHC_BYTES:
+        raise Failure('malformed_hash', f'more than {MAX_PHC_BYTES} bytes')
+    match = _PHC.fullmatch(text)
+    if match is None:
+        raise Failure('malformed_hash', 'not of the form $argon2id$v=19$m=M,t=T,p=P$SALT$TAG')
+    algorithm, version, m, t, p, salt_text, tag_text = match.groups()
+    salt, tag = decode_base64(salt_text), decode_base64(tag_text)
+    if salt is None:
+        raise Failure('malformed_hash', 'the salt is not canonical base64 without padding')
+    if tag is None:
+        raise Failure('malformed_hash', 'the tag is not canonical base64 without padding')
+    if algorithm != 'argon2id':
+        raise Failure('unsupported_hash', f'algorithm {algorithm}')
+    if int(version) != argon2.VERSION:
+        raise Failure('unsupported_hash', f'version {version}')
+    m, t, p = int(m), int(t), int(p)
+    problem = parameter_problem(m, t, p, len(salt), len(tag))
+    if problem is not None:
+        raise Failure('unsupported_hash', problem)
+    return StoredHash(m, t, p, salt, tag)
+
+
+def hash_password(normalized, m=OWASP['m'], t=OWASP['t'], p=OWASP['p']):
+    """AUTH-12: a new hash of a password that passed the policy (its normalised form, AUTH-10),
+    with a fresh 16-byte salt from the system's secure generator and a 32-byte tag."""
+    problem = parameter_problem(m, t, p, NEW_SALT_BYTES, NEW_TAG_BYTES)
+    if problem is not None:
+        raise Failure('invalid_hash_parameters', problem)
+    salt = secrets.token_bytes(NEW_SALT_BYTES)
+    tag = argon2.argon2id(normalized.encode('utf-8'), salt, b'', b'', m, t, p, NEW_TAG_BYTES)
+    return StoredHash(m, t, p, salt, tag).phc()
+
+
+def verify(password, stored, current=OWASP):
+    """AUTH-16 and AUTH-17: (match, rehash) for a password (as given) and a parsed stored hash.
+    Only AUTH-1 and AUTH-2 of section 7.1 apply; a password AUTH-1 refuses matches nothing."""
+    if password is None or utf8_size(password) > MAX_BYTES:               # AUTH-1: refused unread
+        return False, False
+    try:
+        data = unicodedata.normalize('NFKC', password).encode('utf-8')     # AUTH-2, AUTH-11
+    except UnicodeEncodeError:                 # a lone surrogate is no scalar value: nothing hashed it
+        return False, False
+    tag = argon2.argon2id(data, stored.salt, b'', b'', stored.m, stored.t, stored.p, len(stored.tag))
+    match = hmac.compare_digest(tag, stored.tag)                           # AUTH-16: constant time
+    rehash = match and (stored.m < current['m'] or stored.t < current['t']  # AUTH-17: not p
+                        or len(stored.salt) < NEW_SALT_BYTES or len(stored.tag) < NEW_TAG_BYTES)
+    return match, rehash
+
+
+# ---- The operations of the auth area (Spec/corpus/auth/*.json)
+
+def _integer(input, key):
+    value = input.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Failure('invalid_hash_parameters', f'{key} must be an integer, not {value!r}')
+    return value
+
+
+def _hex(input, key, default=None):
+    value = input.get(key, default)
+    try:
+        return bytes.fromhex(value)
+    except (TypeError, ValueError):
+        raise Failure('invalid_hash_parameters', f'{key} must be bytes in hexadecimal, not {value!r}') from None
+
+
+def argon2id_operation(input):
+    """auth.argon2id: the raw function (AUTH-11) within the bounds of AUTH-13, tags of 4 ... 64."""
+    password, salt = _hex(input, 'password'), _hex(input, 'salt')
+    secret, ad = _hex(input, 'secret', ''), _hex(input, 'ad', '')
+    m, t, p, tag_length = (_integer(input, key) for key in ('m', 't', 'p', 'tagLength'))
+    problem = parameter_problem(m, t, p, len(salt), tag_length, RAW_TAG_BYTES)
+    if problem is not None:
+        raise Failure('invalid_hash_parameters', problem)
+    return {'tag': argon2.argon2id(password, salt, secret, ad, m, t, p, tag_length).hex()}
+
+
+def parse_hash_operation(input):
+    """auth.parseHash: the parameters, salt and tag of a stored hash, and its written form (AUTH-15)."""
+    stored = parse_hash(input.get('hash'))
+    return {'m': stored.m, 't': stored.t, 'p': stored.p, 'salt': stored.salt.hex(),
+            'tag': stored.tag.hex(), 'phc': stored.phc()}
+
+
+def verify_password_operation(input):
+    """auth.verifyPassword: whether a password matches a stored hash and whether a match calls for
+    a rehash under the current parameters (OWASP's when absent, AUTH-12)."""
+    stored = parse_hash(input.get('hash'))
+    given = input.get('current') or {}
+    current = {key: _integer(given, key) if key in given else OWASP[key] for key in ('m', 't', 'p')}
+    problem = parameter_problem(current['m'], current['t'], current['p'], NEW_SALT_BYTES, NEW_TAG_BYTES)
+    if problem is not None:
+        raise Failure('invalid_hash_parameters', 'current parameters: ' + problem)
+    match, rehash = verify(_password(input), stored, current)
+    return {'match': match, 'rehash': rehash}
+
+
+OPERATIONS = {
+    'auth.checkPassword': check_password,
+    'auth.argon2id': argon2id_operation,
+    'auth.parseHash': parse_hash_operation,
+    'auth.verifyPassword': verify_password_operation,
+}
