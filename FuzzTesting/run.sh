@@ -15,7 +15,15 @@ declare -A products=(
 )
 target=${1:?usage: run.sh TARGET|all [libFuzzer options]}
 shift
-swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >/dev/null
+# The build's own output is long (the sanitizer linker's warnings); it is shown when the build fails.
+build_log=$(mktemp)
+if ! swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build_log" 2>&1; then
+    grep -v "Cannot export local symbol" "$build_log" >&2
+    rm -f "$build_log"
+    echo "run.sh: the fuzz targets did not build" >&2
+    exit 1
+fi
+rm -f "$build_log"
 python3 seeds.py
 names=("$target")
 [[ $target == all ]] && names=(records raw bundle dataset-json color framing hostile-block)

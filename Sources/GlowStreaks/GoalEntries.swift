@@ -36,16 +36,6 @@ struct GoalEntries: Sendable {
 
     var count: Int { days.count }
 
-    /// Makes room for `count` more entries.
-    fileprivate mutating func reserveCapacity(_ count: Int, recurring: Bool) {
-        days.reserveCapacity(days.count + count)
-        if recurring {
-            outcomes.reserveCapacity(outcomes.count + count)
-        } else {
-            logs.reserveCapacity(logs.count + count)
-        }
-    }
-
     fileprivate mutating func append(_ day: Day, outcome: DayOutcome) {
         days.append(day)
         outcomes.append(outcome)
