@@ -24,6 +24,10 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let malformedHash = Code(text: "malformed_hash")
         /// A stored hash of another algorithm or version, or beyond AUTH-13's bounds.
         public static let unsupportedHash = Code(text: "unsupported_hash")
+        /// A move the sign-in flow does not have (AUTH-20).
+        public static let invalidTransition = Code(text: "invalid_transition")
+        /// A stored sign-in state that is none of AUTH-18's (AUTH-21).
+        public static let invalidState = Code(text: "invalid_state")
         /// A policy outside what the standard allows (AUTH-5).
         public static let invalidPolicy = Code(text: "invalid_policy")
     }

@@ -34,7 +34,38 @@ package enum AuthOperations {
             let match = hasher.verify(try text(input), against: hash)
             return .object(["match": .bool(match), "rehash": .bool(match && hasher.needsRehash(hash))])
         },
+        "auth.flow": { input in
+            var flow = SignInFlow.signedOut
+            if let start = input["start"] {
+                do {
+                    flow = try JSONDecoder().decode(SignInFlow.self, from: JSONEncoder().encode(start))
+                } catch let error as DecodingError {
+                    throw CorpusInputError(description: "start: \(error)")
+                }
+            }
+            var states: [JSONValue] = []
+            for event in input["events"]?.array ?? [] {
+                try flow.apply(try flowEvent(event))
+                states.append(.string(flow.rawValue))
+            }
+            return .object(["states": .array(states), "stored": .object(["state": .string(flow.rawValue)])])
+        },
     ]
+
+    /// An event of the flow: `{"event": NAME}`, with `hasGoals` (false when absent) for `signedIn`.
+    static func flowEvent(_ value: JSONValue) throws -> SignInFlow.Event {
+        let name = try value.string("event")
+        var hasGoals = false
+        if case .bool(let flag)? = value["hasGoals"] { hasGoals = flag }
+        let events: [SignInFlow.Event] = [
+            .startOnboarding, .continue, .back, .signedIn(hasGoals: hasGoals),
+            .createdFirstGoal, .signOut, .deleteAccount, .cancelOnboarding,
+        ]
+        guard let event = events.first(where: { $0.name == name }) else {
+            throw AuthError.unknownEvent(name)
+        }
+        return event
+    }
 
     /// `m`, `t` and `p` of `input`.
     static func parameters(_ input: JSONValue) throws -> Argon2Parameters {

@@ -1,0 +1,94 @@
+/// The app's sign-in flow (AUTH-18 ... AUTH-21): a value the app stores and restores, moved only
+/// by the events of AUTH-19.
+public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
+    /// Nobody signed in: the login.
+    case signedOut
+    /// Onboarding, first step: what the app is.
+    case pitch
+    /// Onboarding, second step: email, Apple or Google.
+    case signInChoices
+    /// Signed in, no goals yet.
+    case welcome
+    /// Signed in: the tabs.
+    case main
+
+    /// What moves the flow.
+    public enum Event: Hashable, Sendable {
+        case startOnboarding
+        case `continue`
+        case back
+        case signedIn(hasGoals: Bool)
+        case createdFirstGoal
+        case signOut
+        case deleteAccount
+        case cancelOnboarding
+
+        /// The event's name, as the spec and the corpus spell it.
+        public var name: String {
+            switch self {
+            case .startOnboarding: "startOnboarding"
+            case .continue: "continue"
+            case .back: "back"
+            case .signedIn: "signedIn"
+            case .createdFirstGoal: "createdFirstGoal"
+            case .signOut: "signOut"
+            case .deleteAccount: "deleteAccount"
+            case .cancelOnboarding: "cancelOnboarding"
+            }
+        }
+    }
+
+    /// The state after `event` (AUTH-19).
+    ///
+    /// - Throws: ``AuthError/Code/invalidTransition`` for a pair the table does not have
+    ///   (AUTH-20); the flow is unchanged.
+    public func after(_ event: Event) throws(AuthError) -> SignInFlow {
+        switch (self, event) {
+        case (.signedOut, .startOnboarding): return .pitch
+        case (.pitch, .continue): return .signInChoices
+        case (.signInChoices, .back): return .pitch
+        case (.signInChoices, .signedIn(let hasGoals)): return hasGoals ? .main : .welcome
+        case (.welcome, .createdFirstGoal): return .main
+        case (.welcome, .signOut), (.main, .signOut), (.welcome, .deleteAccount), (.main, .deleteAccount):
+            return .signedOut
+        case (.pitch, .cancelOnboarding), (.signInChoices, .cancelOnboarding): return .signedOut
+        default:
+            throw AuthError(
+                .invalidTransition, "\(event.name) is not a move from \(rawValue)", rule: "AUTH-20")
+        }
+    }
+
+    /// Moves the flow by `event`, or leaves it as it was and throws (AUTH-20).
+    public mutating func apply(_ event: Event) throws(AuthError) {
+        self = try after(event)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case state
+    }
+
+    /// Restores `{"state": NAME}` (AUTH-21).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decodeIfPresent(String.self, forKey: .state)
+        guard let name, let state = SignInFlow(rawValue: name) else {
+            throw AuthError(
+                .invalidState, "a stored sign-in state of \(name.map { "'\($0)'" } ?? "no name") is none of AUTH-18's",
+                rule: "AUTH-21")
+        }
+        self = state
+    }
+
+    /// Stores `{"state": NAME}` (AUTH-21).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rawValue, forKey: .state)
+    }
+}
+
+extension AuthError {
+    /// An event name AUTH-19 does not have (AUTH-20).
+    public static func unknownEvent(_ name: String) -> AuthError {
+        AuthError(.invalidTransition, "'\(name)' is not an event of the sign-in flow", rule: "AUTH-20")
+    }
+}
