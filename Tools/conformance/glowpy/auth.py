@@ -1,5 +1,5 @@
-"""Section 7 of the spec (Spec/auth.md): the password policy (AUTH-1 ... AUTH-10) and password
-hashes (AUTH-11 ... AUTH-17).
+"""Section 7 of the spec (Spec/auth.md): the password policy (AUTH-1 ... AUTH-10), password
+hashes (AUTH-11 ... AUTH-17) and the app's sign-in flow (AUTH-18 ... AUTH-21).
 
 Written from the spec text alone: the size limit in UTF-8 bytes before any work (AUTH-1), NFKC
 normalisation and nothing else (AUTH-2), length in code points (AUTH-3), the forbidden control
@@ -11,7 +11,13 @@ Password hashes: Argon2id version 19 (AUTH-11) is `argon2.py`, written from RFC 
 Argon2 library (BLAKE2b is `hashlib`'s); OWASP's parameters for new hashes (AUTH-12) and the bounds
 (AUTH-13); the exact PHC form, strictly parsed (AUTH-14) and written back (AUTH-15); verification
 with the hash's own salt and parameters and a constant-time comparison of the tags, `hmac.
-compare_digest` (AUTH-16); and the rehash decision (AUTH-17). Standard library only.
+compare_digest` (AUTH-16); and the rehash decision (AUTH-17).
+
+The sign-in flow: a state machine of five states, a new install starting `signedOut` (AUTH-18);
+the transition table (AUTH-19); `invalid_transition` for any other (event, state) pair and for an
+event name the table does not have, the state left as it was (AUTH-20); and the stored form
+`{"state": NAME}`, with `invalid_state` for another or a missing name (AUTH-21). Standard library
+only.
 """
 import hmac
 import os
@@ -313,7 +319,69 @@ def verify_password_operation(input):
     return {'match': match, 'rehash': rehash}
 
 
+# ---- The app's sign-in flow (section 7.3)
+
+SIGNED_OUT, PITCH, SIGN_IN_CHOICES, WELCOME, MAIN = 'signedOut', 'pitch', 'signInChoices', 'welcome', 'main'
+STATES = (SIGNED_OUT, PITCH, SIGN_IN_CHOICES, WELCOME, MAIN)    # AUTH-18
+INITIAL_STATE = SIGNED_OUT                                      # AUTH-18: a new install
+
+# AUTH-19: (event, from) -> to. `signedIn` is keyed by whether the person has goals.
+TRANSITIONS = {
+    ('startOnboarding', SIGNED_OUT): PITCH,
+    ('continue', PITCH): SIGN_IN_CHOICES,
+    ('back', SIGN_IN_CHOICES): PITCH,
+    (('signedIn', False), SIGN_IN_CHOICES): WELCOME,
+    (('signedIn', True), SIGN_IN_CHOICES): MAIN,
+    ('createdFirstGoal', WELCOME): MAIN,
+    ('signOut', WELCOME): SIGNED_OUT,
+    ('signOut', MAIN): SIGNED_OUT,
+    ('deleteAccount', WELCOME): SIGNED_OUT,
+    ('deleteAccount', MAIN): SIGNED_OUT,
+    ('cancelOnboarding', PITCH): SIGNED_OUT,
+    ('cancelOnboarding', SIGN_IN_CHOICES): SIGNED_OUT,
+}
+
+
+def transition(state, event, has_goals=False):
+    """AUTH-19 and AUTH-20: the state after an event, or `invalid_transition` for any pair the
+    table does not have, including an event name it does not have (the state is left alone)."""
+    key = (event, has_goals is True) if event == 'signedIn' else event
+    try:
+        return TRANSITIONS[(key, state)]
+    except (KeyError, TypeError):              # TypeError: an event name that cannot be a key
+        raise Failure('invalid_transition', f'no transition for event {event!r} from {state!r}') from None
+
+
+def restore(stored):
+    """AUTH-21: the state of a stored object `{"state": NAME}`; `invalid_state` for another or a
+    missing name (the app then starts signedOut)."""
+    name = stored.get('state') if isinstance(stored, dict) else None
+    if not isinstance(name, str) or name not in STATES:
+        raise Failure('invalid_state', f'a stored state must be one of {", ".join(STATES)}, not {name!r}')
+    return name
+
+
+def store(state):
+    """AUTH-21: the stored form of a state."""
+    return {'state': state}
+
+
+def flow_operation(input):
+    """auth.flow: from `start` (a stored state; signedOut when absent) through `events`, each
+    `{"event": NAME}` with `hasGoals` (false when absent) for signedIn; the state after each event
+    and the stored form at the end."""
+    state = restore(input['start']) if 'start' in input else INITIAL_STATE
+    states = []
+    for step in input.get('events') or []:
+        event = step.get('event') if isinstance(step, dict) else None
+        has_goals = step.get('hasGoals', False) if isinstance(step, dict) else False
+        state = transition(state, event, has_goals)
+        states.append(state)
+    return {'states': states, 'stored': store(state)}
+
+
 OPERATIONS = {
+    'auth.flow': flow_operation,
     'auth.checkPassword': check_password,
     'auth.argon2id': argon2id_operation,
     'auth.parseHash': parse_hash_operation,
