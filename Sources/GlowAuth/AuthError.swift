@@ -30,6 +30,48 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidState = Code(text: "invalid_state")
         /// A policy outside what the standard allows (AUTH-5).
         public static let invalidPolicy = Code(text: "invalid_policy")
+        /// A provider or verifier configured with nothing to trust (AUTH-23, AUTH-30).
+        public static let invalidProvider = Code(text: "invalid_provider")
+        /// An ID token longer than AUTH-22 reads.
+        public static let tokenTooLarge = Code(text: "token_too_large")
+        /// An ID token that is not a compact JWS of two JSON objects (AUTH-22).
+        public static let malformedToken = Code(text: "malformed_token")
+        /// An algorithm the provider does not sign with: `none`, HMAC, or anything unknown (AUTH-23).
+        public static let algorithmNotAllowed = Code(text: "algorithm_not_allowed")
+        /// A header that brings its own key: `jwk`, `jku`, `x5u`, `x5c` (AUTH-24).
+        public static let embeddedKeyRejected = Code(text: "embedded_key_rejected")
+        /// A header with critical extensions (AUTH-24).
+        public static let unsupportedHeader = Code(text: "unsupported_header")
+        /// No key of the token's `kid`, even after one refresh (AUTH-25, AUTH-27).
+        public static let unknownKey = Code(text: "unknown_key")
+        /// A key whose type, `alg` or `use` does not fit the token's algorithm (AUTH-25).
+        public static let keyMismatch = Code(text: "key_mismatch")
+        /// A key whose members do not make a usable public key (AUTH-25).
+        public static let invalidKey = Code(text: "invalid_key")
+        /// A key set that cannot be read (AUTH-26).
+        public static let malformedKeySet = Code(text: "malformed_key_set")
+        /// A key set that could not be fetched when one was needed (AUTH-27).
+        public static let keySetUnavailable = Code(text: "key_set_unavailable")
+        /// A signature that does not verify (AUTH-28).
+        public static let badSignature = Code(text: "bad_signature")
+        /// An issuer that is not the provider's (AUTH-29).
+        public static let wrongIssuer = Code(text: "wrong_issuer")
+        /// A token not issued to this app (AUTH-30).
+        public static let wrongAudience = Code(text: "wrong_audience")
+        /// A token also issued to an audience the app does not trust (AUTH-30).
+        public static let untrustedAudience = Code(text: "untrusted_audience")
+        /// A missing or foreign authorized party (AUTH-30).
+        public static let wrongAuthorizedParty = Code(text: "wrong_authorized_party")
+        /// A token past its `exp` and the leeway (AUTH-31).
+        public static let tokenExpired = Code(text: "token_expired")
+        /// A token issued, or valid, only in the future beyond the leeway (AUTH-31).
+        public static let tokenNotYetValid = Code(text: "token_not_yet_valid")
+        /// A nonce that is not the one the sign-in sent (AUTH-32).
+        public static let nonceMismatch = Code(text: "nonce_mismatch")
+        /// A required claim that is absent (AUTH-33).
+        public static let missingClaim = Code(text: "missing_claim")
+        /// A claim of the wrong type or size (AUTH-33).
+        public static let invalidClaim = Code(text: "invalid_claim")
     }
 
     /// What kind of problem this is.

@@ -54,8 +54,8 @@ public struct PasswordHash: Hashable, Sendable, CustomStringConvertible, CustomD
             let m = Self.number(costs[0].dropFirst(2)), let t = Self.number(costs[1].dropFirst(2)),
             let p = Self.number(costs[2].dropFirst(2))
         else { throw Self.malformed("the parameters are not m=<number>,t=<number>,p=<number>") }
-        guard !fields[4].isEmpty, !fields[5].isEmpty, let salt = Base64.decode(fields[4]),
-            let tag = Base64.decode(fields[5])
+        guard !fields[4].isEmpty, !fields[5].isEmpty, let salt = Base64.standard.decode(fields[4]),
+            let tag = Base64.standard.decode(fields[5])
         else {
             throw Self.malformed("the salt or the tag is not canonical unpadded base64")
         }
@@ -65,7 +65,7 @@ public struct PasswordHash: Hashable, Sendable, CustomStringConvertible, CustomD
     /// The PHC string (AUTH-15).
     public var phc: String {
         "$argon2id$v=19$m=\(parameters.memoryKiB),t=\(parameters.iterations),p=\(parameters.parallelism)$"
-            + Base64.encode(salt) + "$" + Base64.encode(tag)
+            + Base64.standard.encode(salt) + "$" + Base64.standard.encode(tag)
     }
 
     /// The parameters only: never the salt or the tag.
@@ -88,45 +88,3 @@ public struct PasswordHash: Hashable, Sendable, CustomStringConvertible, CustomD
     }
 }
 
-/// Standard base64 (RFC 4648 section 4) without padding, as PHC strings carry it; decoding takes
-/// only the canonical form (unused trailing bits zero).
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            var value = 0
-            for byte in chunk { value = value << 8 | Int(byte) }
-            value <<= 8 * (3 - chunk.count)
-            for position in 0..<(chunk.count + 1) { out.append(alphabet[(value >> (18 - 6 * position)) & 63]) }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var values: [Int] = []
-        for byte in text.utf8 {
-            guard let value = alphabet.firstIndex(of: byte) else { return nil }
-            values.append(value)
-        }
-        guard values.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        var index = 0
-        while index < values.count {
-            let chunk = values[index..<min(index + 4, values.count)]
-            var value = 0
-            for digit in chunk { value = value << 6 | digit }
-            value <<= 6 * (4 - chunk.count)
-            let bytes = chunk.count - 1
-            // The bits below the last whole byte must be zero: one string per byte sequence.
-            guard value & ((1 << (8 * (3 - bytes))) - 1) == 0 || bytes == 3 else { return nil }
-            for position in 0..<bytes { out.append(UInt8((value >> (16 - 8 * position)) & 0xFF)) }
-            index += 4
-        }
-        return out
-    }
-}

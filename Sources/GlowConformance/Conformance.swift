@@ -12,6 +12,7 @@ package enum Conformance {
         ModelOperations.all, StreakOperations.all, DataSetOperations.all, WireOperations.all, BundleOperations.all,
         ThemeOperations.all,
         AuthOperations.all,
+        IDTokenOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a
