@@ -72,6 +72,36 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let missingClaim = Code(text: "missing_claim")
         /// A claim of the wrong type or size (AUTH-33).
         public static let invalidClaim = Code(text: "invalid_claim")
+        /// A provider the service was not configured with (AUTH-35).
+        public static let unknownProvider = Code(text: "unknown_provider")
+        /// Text that is not an e-mail address (AUTH-36).
+        public static let invalidEmail = Code(text: "invalid_email")
+        /// A sign-up token that is unknown, used, or whose address was registered since (AUTH-36).
+        public static let signUpTokenInvalid = Code(text: "signup_token_invalid")
+        /// A sign-up token past its day (AUTH-36).
+        public static let signUpTokenExpired = Code(text: "signup_token_expired")
+        /// An access or refresh token of no live session (AUTH-38).
+        public static let invalidSession = Code(text: "invalid_session")
+        /// An access token past its lifetime, or a session past its end (AUTH-38).
+        public static let sessionExpired = Code(text: "session_expired")
+        /// A used refresh token presented again: its family has ended (AUTH-38).
+        public static let refreshTokenReused = Code(text: "refresh_token_reused")
+        /// An address and password that do not match, or an address without an account (AUTH-39).
+        public static let invalidCredentials = Code(text: "invalid_credentials")
+        /// Too many failed attempts under one key for now (AUTH-39).
+        public static let throttled = Code(text: "throttled")
+        /// A reset token that is unknown, used, or made before the last password change (AUTH-40).
+        public static let resetTokenInvalid = Code(text: "reset_token_invalid")
+        /// A reset token past its hour (AUTH-40).
+        public static let resetTokenExpired = Code(text: "reset_token_expired")
+        /// A new password equal to the current one (AUTH-40).
+        public static let passwordUnchanged = Code(text: "password_unchanged")
+        /// A sensitive change without a recent sign-in (AUTH-41).
+        public static let reauthenticationRequired = Code(text: "reauthentication_required")
+        /// A deletion without the person's explicit confirmation (AUTH-42).
+        public static let confirmationRequired = Code(text: "confirmation_required")
+        /// A deletion whose data could not be erased; nothing was deleted (AUTH-42).
+        public static let deletionFailed = Code(text: "deletion_failed")
     }
 
     /// What kind of problem this is.
@@ -81,10 +111,14 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The spec rule that was broken.
     public let rule: String?
 
-    init(_ code: Code, _ message: String, rule: String? = nil) {
+    /// For ``Code/throttled``: how many seconds to wait before trying again.
+    public let retryAfter: Double?
+
+    init(_ code: Code, _ message: String, rule: String? = nil, retryAfter: Double? = nil) {
         self.code = code
         self.message = message
         self.rule = rule
+        self.retryAfter = retryAfter
     }
 
     /// `code: message [rule]`.

@@ -107,11 +107,24 @@ public struct PasswordPolicy: Hashable, Sendable {
 
 /// A password that passed a ``PasswordPolicy``: its normalised form, which is what is hashed
 /// (AUTH-10). Its descriptions never show it.
-public struct Password: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct Password: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The normalised password (AUTH-2), whole.
     public let normalized: String
     /// Its length in code points.
     public let length: Int
+
+    init(normalized: String, length: Int) {
+        self.normalized = normalized
+        self.length = length
+    }
+
+    /// A password already normalised, taken as it is (for hashing one that was checked before).
+    init(normalized: String) {
+        self.init(normalized: normalized, length: normalized.unicodeScalars.count)
+    }
+
+    /// No children: `dump` shows the description only.
+    public var customMirror: Mirror { Mirror(self, children: []) }
 
     /// `Password(<n> characters)`: never the password.
     public var description: String { "Password(\(length) characters)" }

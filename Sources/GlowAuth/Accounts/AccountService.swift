@@ -1,0 +1,606 @@
+/// How an account service behaves: its password policy and hashing cost, and the lifetimes and
+/// limits of AUTH-35 ... AUTH-42. The defaults are the spec's.
+public struct AccountConfiguration: Sendable {
+    // The default minimum is within 8...64, so this cannot throw.
+    public var policy = try! PasswordPolicy()
+    public var hashing: Argon2Parameters = .owasp
+    /// How long an access token works, in seconds.
+    public var accessLifetime = 900.0
+    /// How long a session family lasts from its sign-in, in seconds.
+    public var refreshLifetime = 30 * 86_400.0
+    /// How long a reset token works, in seconds.
+    public var resetLifetime = 3_600.0
+    /// How long a sign-up waits for its confirmation, in seconds.
+    public var signUpLifetime = 86_400.0
+    /// How recent a sign-in must be for a password change or a deletion, in seconds.
+    public var stepUpWindow = 300.0
+    /// Failed attempts under one key before it waits.
+    public var freeAttempts = 5
+    /// The longest wait, in seconds: throttling slows, it never locks out.
+    public var maximumBackoff = 900.0
+    /// A key's failures are forgotten after this long without one, in seconds.
+    public var throttleMemory = 86_400.0
+    /// How many used refresh tokens of a family are remembered, to catch their reuse.
+    public var usedTokenMemory = 64
+    /// How many sign-ups may wait for one address at once.
+    public var pendingSignUpsPerAddress = 3
+
+    public init() {}
+}
+
+/// The account service (AUTH-35 ... AUTH-42): sign-up with a confirmed address, sign-in with a
+/// password or a provider's ID token, sessions whose refresh tokens rotate, password reset and
+/// change, step-up and deletion. A single-device app runs it in-process; a server runs one per
+/// process over a shared store. Every method is safe to call from any thread: the store
+/// serialises its transactions, and password hashing runs outside them, so sign-ins use every
+/// core.
+public final class AccountService: Sendable {
+    public let configuration: AccountConfiguration
+    private let store: any AccountStore
+    private let clock: any AuthClock
+    private let mailer: any AuthMailer
+    private let eraser: any AccountEraser
+    private let revoker: any ProviderTokenRevoker
+    private let verifiers: [String: IDTokenVerifier]
+    private let hasher: PasswordHasher
+    /// A hash of nothing anyone knows, verified when an address has no password, so that an
+    /// unknown address takes as long as a wrong password (AUTH-39).
+    private let decoy: PasswordHash
+
+    public init(
+        store: any AccountStore, configuration: AccountConfiguration = AccountConfiguration(),
+        clock: any AuthClock = SystemAuthClock(), mailer: any AuthMailer, eraser: any AccountEraser,
+        revoker: any ProviderTokenRevoker, verifiers: [IDTokenVerifier] = []
+    ) throws(AuthError) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.mailer = mailer
+        self.eraser = eraser
+        self.revoker = revoker
+        self.verifiers = Dictionary(verifiers.map { ($0.provider.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.hasher = try PasswordHasher(parameters: configuration.hashing)
+        self.decoy = hasher.hash(Password(normalized: SecretToken.random().reveal()))
+    }
+
+    // MARK: Sign-up (AUTH-36)
+
+    /// Starts a sign-up. From outside it looks the same whether or not the address has an
+    /// account: a new address is mailed a confirmation link, a registered one a notice.
+    ///
+    /// - Throws: ``AuthError/Code/invalidEmail``; the password policy's errors.
+    public func signUp(email: String, password: String) throws(AuthError) {
+        let address = try Self.normalizedEmail(email)
+        let checked = try configuration.policy.check(password, email: address)
+        let hash = hasher.hash(checked).phc
+        let token = SecretToken.random()
+        let now = clock.now()
+        let mail: AuthMail = try store.update { (records) throws(AuthError) -> AuthMail in
+            if records.accountsByEmail[address] != nil { return .alreadyRegistered(to: address) }
+            var waiting = records.pendingSignUpsByEmail[address] ?? []
+            while waiting.count >= max(configuration.pendingSignUpsPerAddress, 1) {
+                records.pendingSignUps[waiting.removeFirst()] = nil
+            }
+            waiting.append(token.storedHash)
+            records.pendingSignUpsByEmail[address] = waiting
+            records.pendingSignUps[token.storedHash] = AccountRecords.PendingSignUp(
+                email: address, passwordHash: hash, expiresAt: now + configuration.signUpLifetime)
+            return .confirmSignUp(to: address, token: token)
+        }
+        mailer.send(mail)
+    }
+
+    /// Confirms a sign-up with the token of its e-mail: the account is made and signed in.
+    ///
+    /// - Throws: ``AuthError/Code/signUpTokenInvalid`` for a token that is unknown, used, or whose
+    ///   address was registered since; ``AuthError/Code/signUpTokenExpired`` after a day.
+    public func confirmSignUp(token: SecretToken) throws(AuthError) -> Session {
+        let now = clock.now()
+        let key = token.storedHash
+        let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
+            guard let pending = records.pendingSignUps[key] else {
+                throw AuthError(.signUpTokenInvalid, "this sign-up link is not valid", rule: "AUTH-36")
+            }
+            guard now < pending.expiresAt else {
+                records.pendingSignUps[key] = nil
+                records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
+                return .failure(AuthError(.signUpTokenExpired, "this sign-up link has expired; sign up again", rule: "AUTH-36"))
+            }
+            for other in records.pendingSignUpsByEmail.removeValue(forKey: pending.email) ?? [] {
+                records.pendingSignUps[other] = nil
+            }
+            guard records.accountsByEmail[pending.email] == nil else {
+                return .failure(AuthError(.signUpTokenInvalid, "this sign-up link is not valid", rule: "AUTH-36"))
+            }
+            let account = AccountRecords.Account(
+                id: AccountID.random(), email: pending.email, passwordHash: pending.passwordHash, credentialEpoch: 0,
+                createdAt: now)
+            records.accounts[account.id] = account
+            records.accountsByEmail[pending.email] = account.id
+            return .success(self.startSession(for: account.id, at: now, in: &records))
+        }
+        return try outcome.get()
+    }
+
+    // MARK: Sign-in (AUTH-39)
+
+    /// Signs in with an address and a password. An unknown address and a wrong password are the
+    /// same error and take the same work; `clientKey` (an IP address, a device id) is throttled
+    /// alongside the address.
+    ///
+    /// - Throws: ``AuthError/Code/throttled`` while a key waits; ``AuthError/Code/invalidCredentials``.
+    public func signIn(email: String, password: String, clientKey: String) throws(AuthError) -> Session {
+        guard let address = try? Self.normalizedEmail(email) else { throw Self.invalidCredentials }
+        let keys = ["address " + address, "client " + clientKey]
+        let now = clock.now()
+        let stored: (AccountID, String)? = try store.update { (records) throws(AuthError) in
+            try self.checkThrottles(keys, at: now, in: records)
+            guard let id = records.accountsByEmail[address], let hash = records.accounts[id]?.passwordHash else { return nil }
+            return (id, hash)
+        }
+        let parsed = stored.flatMap { try? PasswordHash(phc: $0.1) }
+        let matches = hasher.verify(password, against: parsed ?? decoy) && parsed != nil
+        let rehashed = matches && hasher.needsRehash(parsed!) ? hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
+        let outcome: Session? = try store.update { (records) throws(AuthError) in
+            guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else {
+                self.recordFailure(keys, at: now, in: &records)
+                return nil
+            }
+            for key in keys { records.throttles[key] = nil }
+            if let rehashed { records.accounts[id]?.passwordHash = rehashed }
+            return self.startSession(for: id, at: now, in: &records)
+        }
+        guard let outcome else { throw Self.invalidCredentials }
+        return outcome
+    }
+
+    /// Signs in with a provider's ID token (AUTH-22 ... AUTH-34): the identity's account, or
+    /// the account of its address when the identity may link by e-mail (AUTH-33), or a new one.
+    /// `providerRefreshToken` (Sign in with Apple's, from the authorisation code) is kept to be
+    /// revoked when the account is deleted.
+    ///
+    /// - Throws: ``AuthError/Code/unknownProvider``; the verifier's errors.
+    public func signIn(
+        provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil
+    ) async throws(AuthError) -> Session {
+        guard let verifier = verifiers[provider] else {
+            throw AuthError(.unknownProvider, "this service does not sign in with '\(provider)'", rule: "AUTH-35")
+        }
+        let now = clock.now()
+        let identity = try await verifier.verify(idToken, nonce: nonce, at: now)
+        let key = identity.provider + " " + identity.subject
+        let address = identity.email.flatMap { try? Self.normalizedEmail($0) }
+        return try store.update { (records) throws(AuthError) in
+            let id: AccountID
+            if let linked = records.identities[key] {
+                id = linked.account
+            } else if identity.mayLinkByEmail, let address, let existing = records.accountsByEmail[address] {
+                id = existing
+            } else {
+                id = AccountID.random()
+                let free = address.flatMap { records.accountsByEmail[$0] == nil ? $0 : nil }
+                records.accounts[id] = AccountRecords.Account(
+                    id: id, email: free, passwordHash: nil, credentialEpoch: 0, createdAt: now)
+                if let free { records.accountsByEmail[free] = id }
+            }
+            var linked =
+                records.identities[key]
+                ?? AccountRecords.Identity(provider: identity.provider, subject: identity.subject, account: id)
+            if let providerRefreshToken { linked.providerRefreshToken = providerRefreshToken }
+            records.identities[key] = linked
+            return self.startSession(for: id, at: now, in: &records)
+        }
+    }
+
+    // MARK: Sessions (AUTH-38)
+
+    /// The account an access token belongs to.
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
+    public func authenticate(accessToken: SecretToken) throws(AuthError) -> AccountID {
+        let now = clock.now()
+        return try store.update { (records) throws(AuthError) in try self.family(accessToken, at: now, in: records).account }
+    }
+
+    /// The next session of a family, for its current refresh token: the token is used up, and a
+    /// used one presented again ends the whole family.
+    ///
+    /// - Throws: ``AuthError/Code/refreshTokenReused``; ``AuthError/Code/invalidSession``;
+    ///   ``AuthError/Code/sessionExpired``.
+    public func refresh(refreshToken: SecretToken) throws(AuthError) -> Session {
+        let now = clock.now()
+        let hash = refreshToken.storedHash
+        let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
+            if let id = records.sessionsByRefreshHash[hash], let family = records.sessions[id] {
+                guard now < family.refreshExpiresAt else {
+                    Self.end(id, in: &records)
+                    return .failure(AuthError(.sessionExpired, "the session has ended; sign in again", rule: "AUTH-38"))
+                }
+                return .success(self.rotate(id, at: now, in: &records))
+            }
+            if let id = records.sessionsByUsedRefreshHash[hash] {
+                Self.end(id, in: &records)
+                return .failure(
+                    AuthError(
+                        .refreshTokenReused, "a refresh token was used twice; every session of that sign-in has ended",
+                        rule: "AUTH-38"))
+            }
+            throw Self.invalidSession
+        }
+        return try outcome.get()
+    }
+
+    /// Ends the session family of `accessToken`.
+    public func signOut(accessToken: SecretToken) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let id = try self.familyID(accessToken, at: now, in: records, allowExpired: true)
+            Self.end(id, in: &records)
+        }
+    }
+
+    // MARK: Step-up, change, reset (AUTH-40, AUTH-41)
+
+    /// Proves the person is there again, for the step-up of AUTH-41.
+    ///
+    /// - Throws: ``AuthError/Code/throttled``; ``AuthError/Code/invalidCredentials``.
+    public func reauthenticate(accessToken: SecretToken, password: String) throws(AuthError) {
+        let now = clock.now()
+        let (id, account) = try store.update { (records) throws(AuthError) in
+            let id = try self.familyID(accessToken, at: now, in: records)
+            let account = records.sessions[id]!.account
+            try self.checkThrottles(["account " + account.rawValue], at: now, in: records)
+            return (id, records.accounts[account])
+        }
+        let parsed = account?.passwordHash.flatMap { try? PasswordHash(phc: $0) }
+        let matches = hasher.verify(password, against: parsed ?? decoy) && parsed != nil
+        let accepted = try store.update { (records) throws(AuthError) -> Bool in
+            guard matches, records.sessions[id] != nil else {
+                if let account { self.recordFailure(["account " + account.id.rawValue], at: now, in: &records) }
+                return false
+            }
+            records.sessions[id]?.authenticatedAt = now
+            return true
+        }
+        guard accepted else { throw Self.invalidCredentials }
+    }
+
+    /// Sets a new password. Needs a sign-in within the step-up window; ends every other session
+    /// and every pending reset, and tells the person by e-mail.
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/passwordUnchanged``;
+    ///   the password policy's errors.
+    public func changePassword(accessToken: SecretToken, newPassword: String) throws(AuthError) {
+        let now = clock.now()
+        let (id, account) = try store.update { (records) throws(AuthError) in
+            let id = try self.familyID(accessToken, at: now, in: records)
+            try self.checkStepUp(records.sessions[id]!, at: now)
+            return (id, records.accounts[records.sessions[id]!.account]!)
+        }
+        let hash = try newHash(newPassword, for: account)
+        try store.update { (records) throws(AuthError) in
+            guard records.sessions[id] != nil, let current = records.accounts[account.id],
+                current.credentialEpoch == account.credentialEpoch
+            else { throw Self.invalidSession }
+            self.setPassword(hash, of: account.id, keeping: id, in: &records)
+        }
+        if let email = account.email { mailer.send(.passwordChanged(to: email)) }
+    }
+
+    /// Starts a password reset. An address without an account is told nothing and sends
+    /// nothing, and the caller cannot tell the two apart.
+    ///
+    /// - Throws: ``AuthError/Code/invalidEmail`` only for text that is not an address.
+    public func requestPasswordReset(email: String) throws(AuthError) {
+        let address = try Self.normalizedEmail(email)
+        let token = SecretToken.random()
+        let now = clock.now()
+        let mail: AuthMail? = try store.update { (records) throws(AuthError) in
+            guard let id = records.accountsByEmail[address], let account = records.accounts[id] else { return nil }
+            records.resets[token.storedHash] = AccountRecords.Reset(
+                account: id, expiresAt: now + configuration.resetLifetime, credentialEpoch: account.credentialEpoch)
+            return .passwordReset(to: address, token: token)
+        }
+        if let mail { mailer.send(mail) }
+    }
+
+    /// The address a reset token is for, without using it up.
+    ///
+    /// - Throws: ``AuthError/Code/resetTokenInvalid``; ``AuthError/Code/resetTokenExpired``.
+    public func inspectReset(token: SecretToken) throws(AuthError) -> String {
+        let now = clock.now()
+        return try store.update { (records) throws(AuthError) in
+            let account = try Self.reset(token, at: now, in: records)
+            return account.email ?? ""
+        }
+    }
+
+    /// Sets a new password with a reset token, which is then used up. Every session ends, and
+    /// the person is not signed in: they sign in with the new password.
+    ///
+    /// - Throws: ``AuthError/Code/resetTokenInvalid``; ``AuthError/Code/resetTokenExpired``;
+    ///   ``AuthError/Code/passwordUnchanged``; the password policy's errors.
+    public func confirmReset(token: SecretToken, newPassword: String) throws(AuthError) {
+        let now = clock.now()
+        let account = try store.update { (records) throws(AuthError) in try Self.reset(token, at: now, in: records) }
+        let hash = try newHash(newPassword, for: account)
+        try store.update { (records) throws(AuthError) in
+            let current = try Self.reset(token, at: now, in: records)
+            guard current.credentialEpoch == account.credentialEpoch else { throw Self.resetInvalid }
+            self.setPassword(hash, of: account.id, keeping: nil, in: &records)
+            records.throttles["address " + (account.email ?? "")] = nil
+            records.throttles["account " + account.id.rawValue] = nil
+        }
+        if let email = account.email { mailer.send(.passwordChanged(to: email)) }
+    }
+
+    // MARK: Deletion (AUTH-42)
+
+    /// Deletes the account of `accessToken`: the person's data through the eraser, then the
+    /// credentials, identities, sessions and resets; provider tokens are queued for revocation,
+    /// which ``processRevocations()`` carries out. Needs `confirmed` and a recent sign-in.
+    ///
+    /// - Throws: ``AuthError/Code/confirmationRequired``;
+    ///   ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/deletionFailed`` when the
+    ///   eraser fails, and then nothing is deleted.
+    public func deleteAccount(accessToken: SecretToken, confirmed: Bool) throws(AuthError) {
+        let now = clock.now()
+        let account = try store.update { (records) throws(AuthError) in
+            let id = try self.familyID(accessToken, at: now, in: records)
+            guard confirmed else {
+                throw AuthError(
+                    .confirmationRequired, "deleting an account needs the person's explicit confirmation", rule: "AUTH-42")
+            }
+            try self.checkStepUp(records.sessions[id]!, at: now)
+            return records.accounts[records.sessions[id]!.account]!
+        }
+        do {
+            try eraser.eraseData(of: account.id)
+        } catch {
+            throw AuthError(.deletionFailed, "the account's data could not be erased, so nothing was deleted: \(error)", rule: "AUTH-42")
+        }
+        try store.update { (records) throws(AuthError) in
+            guard records.accounts[account.id] != nil else { throw Self.invalidSession }
+            records.accounts[account.id] = nil
+            if let email = account.email { records.accountsByEmail[email] = nil }
+            for (key, identity) in records.identities where identity.account == account.id {
+                records.identities[key] = nil
+                if let token = identity.providerRefreshToken {
+                    let id = SecretToken.random().storedHash
+                    records.revocations[id] = AccountRecords.Revocation(
+                        id: id, provider: identity.provider, token: token, attempts: 0, nextAttempt: now)
+                }
+            }
+            for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
+            for (key, reset) in records.resets where reset.account == account.id { records.resets[key] = nil }
+            records.throttles["account " + account.id.rawValue] = nil
+        }
+        if let email = account.email { mailer.send(.accountDeleted(to: email)) }
+    }
+
+    /// What ``processRevocations()`` did.
+    public struct RevocationReport: Sendable, Hashable {
+        /// Revocations the provider confirmed this time.
+        public let revoked: Int
+        /// Revocations still waiting, failed or not yet due.
+        public let waiting: Int
+    }
+
+    /// Tries every provider revocation that is due. One that fails waits twice as long as
+    /// before (a minute, then two, up to a day) and is tried again by a later call, also after a
+    /// restart, since the queue lives in the store.
+    public func processRevocations() async -> RevocationReport {
+        let now = clock.now()
+        let due = (try? store.update { (records) throws(AuthError) in
+            records.revocations.values.filter { $0.nextAttempt <= now }.sorted { $0.id < $1.id }
+        }) ?? []
+        var revoked = 0
+        for revocation in due {
+            var succeeded = true
+            do {
+                try await revoker.revoke(revocation.token, provider: revocation.provider)
+            } catch {
+                succeeded = false
+            }
+            try? store.update { (records) throws(AuthError) in
+                if succeeded {
+                    records.revocations[revocation.id] = nil
+                } else if var waiting = records.revocations[revocation.id] {
+                    waiting.attempts += 1
+                    waiting.nextAttempt = now + min(60 * Double(1 << min(waiting.attempts - 1, 20)), 86_400)
+                    records.revocations[revocation.id] = waiting
+                }
+            }
+            if succeeded { revoked += 1 }
+        }
+        let waiting = (try? store.update { (records) throws(AuthError) in records.revocations.count }) ?? 0
+        return RevocationReport(revoked: revoked, waiting: waiting)
+    }
+
+    /// Forgets what can no longer matter: expired sign-ups, resets and session families, and
+    /// throttles past their memory. A server calls it now and then; the records then hold what
+    /// live accounts and recent attempts justify, whatever strangers send. Returns how many
+    /// records went.
+    @discardableResult
+    public func purgeExpired() -> Int {
+        let now = clock.now()
+        return (try? store.update { (records) throws(AuthError) -> Int in
+            var removed = 0
+            for (key, pending) in records.pendingSignUps where now >= pending.expiresAt {
+                records.pendingSignUps[key] = nil
+                records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
+                if records.pendingSignUpsByEmail[pending.email]?.isEmpty == true {
+                    records.pendingSignUpsByEmail[pending.email] = nil
+                }
+                removed += 1
+            }
+            for (key, reset) in records.resets where now >= reset.expiresAt {
+                records.resets[key] = nil
+                removed += 1
+            }
+            for (id, family) in records.sessions where now >= family.refreshExpiresAt {
+                Self.end(id, in: &records)
+                removed += 1
+            }
+            for (key, throttle) in records.throttles where now - throttle.lastFailure >= configuration.throttleMemory {
+                records.throttles[key] = nil
+                removed += 1
+            }
+            return removed
+        }) ?? 0
+    }
+
+    // MARK: Pieces
+
+    /// An address as AUTH-36 compares them: ASCII letters in lower case.
+    ///
+    /// - Throws: ``AuthError/Code/invalidEmail`` for text that is not an address.
+    public static func normalizedEmail(_ text: String) throws(AuthError) -> String {
+        let bytes = Array(text.utf8)
+        let at = bytes.firstIndex(of: UInt8(ascii: "@"))
+        guard (3...254).contains(bytes.count), let at, bytes.lastIndex(of: UInt8(ascii: "@")) == at, at > 0,
+            at <= 64, at < bytes.count - 1, !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
+            throw AuthError(.invalidEmail, "that is not an e-mail address", rule: "AUTH-36")
+        }
+        return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    private func newHash(_ password: String, for account: AccountRecords.Account) throws(AuthError) -> String {
+        let checked = try configuration.policy.check(password, email: account.email)
+        if let old = account.passwordHash.flatMap({ try? PasswordHash(phc: $0) }), hasher.verify(password, against: old) {
+            throw AuthError(.passwordUnchanged, "the new password is the one the account already has", rule: "AUTH-40")
+        }
+        return hasher.hash(checked).phc
+    }
+
+    private func setPassword(
+        _ hash: String, of account: AccountID, keeping kept: String?, in records: inout AccountRecords
+    ) {
+        records.accounts[account]?.passwordHash = hash
+        records.accounts[account]?.credentialEpoch += 1
+        for (id, family) in records.sessions where family.account == account && id != kept { Self.end(id, in: &records) }
+        for (key, reset) in records.resets where reset.account == account { records.resets[key] = nil }
+    }
+
+    private static func reset(
+        _ token: SecretToken, at now: Double, in records: AccountRecords
+    ) throws(AuthError) -> AccountRecords.Account {
+        guard let reset = records.resets[token.storedHash], let account = records.accounts[reset.account],
+            reset.credentialEpoch == account.credentialEpoch
+        else { throw resetInvalid }
+        guard now < reset.expiresAt else {
+            throw AuthError(.resetTokenExpired, "this reset link has expired; ask for a new one", rule: "AUTH-40")
+        }
+        return account
+    }
+
+    private func checkStepUp(_ family: AccountRecords.SessionFamily, at now: Double) throws(AuthError) {
+        guard now - family.authenticatedAt <= configuration.stepUpWindow else {
+            throw AuthError(
+                .reauthenticationRequired, "this needs a sign-in within the last \(Int(configuration.stepUpWindow)) seconds",
+                rule: "AUTH-41")
+        }
+    }
+
+    private func checkThrottles(_ keys: [String], at now: Double, in records: AccountRecords) throws(AuthError) {
+        var wait = 0.0
+        for key in keys {
+            guard let throttle = records.throttles[key], now - throttle.lastFailure < configuration.throttleMemory else {
+                continue
+            }
+            wait = max(wait, throttle.lastFailure + backoff(throttle.failures) - now)
+        }
+        if wait > 0 {
+            throw AuthError(
+                .throttled, "too many attempts; try again in \(Int(wait.rounded(.up))) seconds", rule: "AUTH-39",
+                retryAfter: wait.rounded(.up))
+        }
+    }
+
+    /// The wait after `failures` failures: none for the free attempts, then 1, 2, 4, ... seconds
+    /// up to the maximum.
+    func backoff(_ failures: Int) -> Double {
+        let over = failures - configuration.freeAttempts
+        guard over >= 0 else { return 0 }
+        return min(Double(1 << min(over, 30)), configuration.maximumBackoff)
+    }
+
+    private func recordFailure(_ keys: [String], at now: Double, in records: inout AccountRecords) {
+        for key in keys {
+            var throttle = records.throttles[key] ?? AccountRecords.Throttle(failures: 0, lastFailure: now)
+            if now - throttle.lastFailure >= configuration.throttleMemory { throttle.failures = 0 }
+            throttle.failures = min(throttle.failures + 1, 1 << 20)
+            throttle.lastFailure = now
+            records.throttles[key] = throttle
+        }
+    }
+
+    private func startSession(for account: AccountID, at now: Double, in records: inout AccountRecords) -> Session {
+        let access = SecretToken.random()
+        let refresh = SecretToken.random()
+        let id = SecretToken.random().storedHash
+        let family = AccountRecords.SessionFamily(
+            id: id, account: account, authenticatedAt: now, refreshHash: refresh.storedHash, usedRefreshHashes: [],
+            refreshExpiresAt: now + configuration.refreshLifetime, accessHash: access.storedHash,
+            accessExpiresAt: min(now + configuration.accessLifetime, now + configuration.refreshLifetime))
+        records.sessions[id] = family
+        records.sessionsByAccessHash[family.accessHash] = id
+        records.sessionsByRefreshHash[family.refreshHash] = id
+        return Session(
+            account: account, accessToken: access, refreshToken: refresh, accessExpiresAt: family.accessExpiresAt,
+            refreshExpiresAt: family.refreshExpiresAt)
+    }
+
+    private func rotate(_ id: String, at now: Double, in records: inout AccountRecords) -> Session {
+        var family = records.sessions[id]!
+        let access = SecretToken.random()
+        let refresh = SecretToken.random()
+        records.sessionsByAccessHash[family.accessHash] = nil
+        records.sessionsByRefreshHash[family.refreshHash] = nil
+        family.usedRefreshHashes.append(family.refreshHash)
+        records.sessionsByUsedRefreshHash[family.refreshHash] = id
+        if family.usedRefreshHashes.count > configuration.usedTokenMemory {
+            records.sessionsByUsedRefreshHash[family.usedRefreshHashes.removeFirst()] = nil
+        }
+        family.refreshHash = refresh.storedHash
+        family.accessHash = access.storedHash
+        family.accessExpiresAt = min(now + configuration.accessLifetime, family.refreshExpiresAt)
+        records.sessions[id] = family
+        records.sessionsByAccessHash[family.accessHash] = id
+        records.sessionsByRefreshHash[family.refreshHash] = id
+        return Session(
+            account: family.account, accessToken: access, refreshToken: refresh, accessExpiresAt: family.accessExpiresAt,
+            refreshExpiresAt: family.refreshExpiresAt)
+    }
+
+    private static func end(_ id: String, in records: inout AccountRecords) {
+        guard let family = records.sessions.removeValue(forKey: id) else { return }
+        records.sessionsByAccessHash[family.accessHash] = nil
+        records.sessionsByRefreshHash[family.refreshHash] = nil
+        for used in family.usedRefreshHashes { records.sessionsByUsedRefreshHash[used] = nil }
+    }
+
+    private func familyID(
+        _ accessToken: SecretToken, at now: Double, in records: AccountRecords, allowExpired: Bool = false
+    ) throws(AuthError) -> String {
+        guard let id = records.sessionsByAccessHash[accessToken.storedHash], let family = records.sessions[id] else {
+            throw Self.invalidSession
+        }
+        guard allowExpired || now < family.accessExpiresAt else {
+            throw AuthError(.sessionExpired, "the access token has expired; refresh the session", rule: "AUTH-38")
+        }
+        return id
+    }
+
+    private func family(
+        _ accessToken: SecretToken, at now: Double, in records: AccountRecords
+    ) throws(AuthError) -> AccountRecords.SessionFamily {
+        records.sessions[try familyID(accessToken, at: now, in: records)]!
+    }
+
+    private static let invalidCredentials = AuthError(
+        .invalidCredentials, "that e-mail address and password do not match an account", rule: "AUTH-39")
+    private static let invalidSession = AuthError(.invalidSession, "that session is not valid; sign in again", rule: "AUTH-38")
+    private static let resetInvalid = AuthError(.resetTokenInvalid, "this reset link is not valid", rule: "AUTH-40")
+}

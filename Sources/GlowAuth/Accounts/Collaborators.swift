@@ -1,0 +1,73 @@
+import Foundation
+
+/// The time the account service goes by, in seconds since 1970: the system's, or a test's.
+public protocol AuthClock: Sendable {
+    func now() -> Double
+}
+
+/// The system's clock.
+public struct SystemAuthClock: AuthClock {
+    public init() {}
+    public func now() -> Double { Date().timeIntervalSince1970 }
+}
+
+/// An e-mail the account service asks to be sent. Its description names the kind and the
+/// recipient, never a token.
+public enum AuthMail: Sendable, Hashable, CustomStringConvertible {
+    /// "Confirm your address": the link carries `token` (AUTH-36).
+    case confirmSignUp(to: String, token: SecretToken)
+    /// "Someone tried to sign up with your address; sign in or reset your password" (AUTH-36).
+    case alreadyRegistered(to: String)
+    /// "Reset your password": the link carries `token` (AUTH-40).
+    case passwordReset(to: String, token: SecretToken)
+    /// "Your password was changed" (AUTH-40, AUTH-41).
+    case passwordChanged(to: String)
+    /// "Your account was deleted" (AUTH-42).
+    case accountDeleted(to: String)
+
+    /// The address it goes to.
+    public var recipient: String {
+        switch self {
+        case .confirmSignUp(let to, _), .alreadyRegistered(let to), .passwordReset(let to, _), .passwordChanged(let to),
+            .accountDeleted(let to):
+            to
+        }
+    }
+
+    /// The kind, as the corpus spells it.
+    public var kind: String {
+        switch self {
+        case .confirmSignUp: "confirmSignUp"
+        case .alreadyRegistered: "alreadyRegistered"
+        case .passwordReset: "passwordReset"
+        case .passwordChanged: "passwordChanged"
+        case .accountDeleted: "accountDeleted"
+        }
+    }
+
+    /// The token the mail carries, if any.
+    public var token: SecretToken? {
+        switch self {
+        case .confirmSignUp(_, let token), .passwordReset(_, let token): token
+        default: nil
+        }
+    }
+
+    public var description: String { "\(kind) to \(recipient)" }
+}
+
+/// Sends the service's e-mails. A server queues them; it must not make the caller wait, or
+/// the time a request takes would tell whether an address has an account.
+public protocol AuthMailer: Sendable {
+    func send(_ mail: AuthMail)
+}
+
+/// Erases a person's data (goals, check-ins, feed) when their account is deleted (AUTH-42).
+public protocol AccountEraser: Sendable {
+    func eraseData(of account: AccountID) throws
+}
+
+/// Revokes a provider's refresh token: Sign in with Apple's `/auth/revoke` (AUTH-42).
+public protocol ProviderTokenRevoker: Sendable {
+    func revoke(_ token: SecretToken, provider: String) async throws
+}

@@ -1,0 +1,67 @@
+/// A secret the account service hands out or takes in: an access, refresh, reset or sign-up
+/// token, or a provider's refresh token. Its descriptions, its reflection and its encodings in
+/// logs never show it; only ``reveal`` does, for the one place that must send it (a response
+/// body, an e-mail link, a keychain).
+public struct SecretToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    private let text: String
+
+    /// A secret of this text.
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    /// A new secret of 256 bits from the system's cryptographically secure generator, as 43
+    /// base64url characters (AUTH-37).
+    static func random() -> SecretToken {
+        SecretToken(Base64.url.encode(Crypto.randomBytes(32)))
+    }
+
+    /// The secret itself.
+    public func reveal() -> String { text }
+
+    /// The SHA-256 of the secret, as it is stored: a stolen store gives no usable token.
+    var storedHash: String { IDTokenVerifier.hex(Crypto.sha256(Array(text.utf8))) }
+
+    public var description: String { "SecretToken(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+/// An account's stable identifier: 128 random bits in hexadecimal.
+public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+    /// The identifier's text.
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    static func random() -> AccountID {
+        AccountID(rawValue: IDTokenVerifier.hex(Crypto.randomBytes(16)))
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (a: AccountID, b: AccountID) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A signed-in session as its holder sees it: a short-lived access token to present with each
+/// request, and a refresh token to get the next pair (AUTH-38).
+public struct Session: Sendable, Hashable, CustomStringConvertible {
+    /// Whose session it is.
+    public let account: AccountID
+    /// The token to present with requests, until ``accessExpiresAt``.
+    public let accessToken: SecretToken
+    /// The token that gets the next pair, once, until ``refreshExpiresAt``.
+    public let refreshToken: SecretToken
+    /// When the access token stops working, in seconds since 1970.
+    public let accessExpiresAt: Double
+    /// When the session ends unless it signs in again, in seconds since 1970.
+    public let refreshExpiresAt: Double
+
+    public var description: String {
+        "Session(account: \(account), access until \(accessExpiresAt), refresh until \(refreshExpiresAt))"
+    }
+}
