@@ -13,6 +13,7 @@ package enum Conformance {
         ThemeOperations.all,
         AuthOperations.all,
         IDTokenOperations.all,
+        AccountOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a

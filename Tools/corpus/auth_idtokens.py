@@ -370,6 +370,10 @@ case('expired 60 seconds ago: past the leeway', ['AUTH-31'], token(RS, g), error
 case('issued 61 seconds in the future', ['AUTH-31'], token(RS, g), error='token_not_yet_valid', now=IAT - 61)
 case('not before 61 seconds from now', ['AUTH-31'], token(RS, google_claims(nbf=NOW + 61)), error='token_not_yet_valid')
 case('exp as a string', ['AUTH-33'], token(RS, google_claims(exp=str(EXP))), error='invalid_claim')
+case('exp as a string and no iat: exp is judged first', ['AUTH-33', 'AUTH-34'],
+     token(RS, google_claims(exp=str(EXP), iat=None)), error='invalid_claim')
+case('no exp and iat as a string: the missing exp is judged first', ['AUTH-33', 'AUTH-34'],
+     token(RS, google_claims(exp=None, iat=str(IAT))), error='missing_claim')
 case('nbf as a string', ['AUTH-33'], token(RS, google_claims(nbf='0')), error='invalid_claim')
 
 # AUTH-32: the nonce.

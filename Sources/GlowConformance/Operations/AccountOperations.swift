@@ -1,0 +1,162 @@
+import GlowAuth
+import Synchronization
+
+/// The account service's operation (AUTH-35 ... AUTH-42): a scripted sequence of steps against
+/// one service with a clock that moves only when a step says so.
+package enum AccountOperations {
+    package static let all: [String: ModelOperations.Operation] = [
+        "auth.accounts": { input in try Script(input).run() }
+    ]
+
+    /// One script's service, its collaborators and the names its steps give sessions.
+    final class Script {
+        let clock = ManualClock(start: 1_796_083_200)
+        let mailer = RecordingMailer()
+        let service: AccountService
+        let steps: [JSONValue]
+        var sessions: [String: Session] = [:]
+        var labels: [AccountID: String] = [:]
+
+        init(_ input: JSONValue) throws {
+            var configuration = AccountConfiguration()
+            if let hashing = input["hashing"] {
+                configuration.hashing = try AuthOperations.parameters(hashing)
+            }
+            if input["minimum"] != nil {
+                configuration.policy = try PasswordPolicy(minimumLength: try input.int("minimum"))
+            }
+            let eraser = FixtureEraser(fails: input["eraserFails"] == .bool(true))
+            service = try AccountService(
+                store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: mailer,
+                eraser: eraser, revoker: FixtureRevoker())
+            steps = input["steps"]?.array ?? []
+        }
+
+        func run() throws -> JSONValue {
+            var results: [JSONValue] = []
+            for step in steps {
+                do throws(AuthError) {
+                    results.append(try perform(step))
+                } catch {
+                    var members: [String: JSONValue] = ["error": .string(error.code.description)]
+                    if let wait = error.retryAfter { members["retryAfter"] = .int(Int(wait)) }
+                    results.append(.object(members))
+                }
+            }
+            return .object(["steps": .array(results)])
+        }
+
+        /// The label of an account: `A1`, `A2`, ... in the order the script first meets them.
+        func label(_ account: AccountID) -> JSONValue {
+            if let known = labels[account] { return .string(known) }
+            let name = "A\(labels.count + 1)"
+            labels[account] = name
+            return .string(name)
+        }
+
+        func signedIn(_ session: Session, _ step: JSONValue) -> JSONValue {
+            if let name = step["as"]?.string ?? step["session"]?.string { sessions[name] = session }
+            return .object(["ok": .bool(true), "account": label(session.account)])
+        }
+
+        /// The access and refresh tokens of the session a step names; a name the script never
+        /// gave presents tokens nobody issued.
+        func access(_ step: JSONValue) -> SecretToken {
+            sessions[step["session"]?.string ?? ""]?.accessToken ?? SecretToken("never issued")
+        }
+
+        func refreshToken(_ step: JSONValue) -> SecretToken {
+            sessions[step["session"]?.string ?? ""]?.refreshToken ?? SecretToken("never issued")
+        }
+
+        /// The token of a step: its literal `token`, or the one the mail of kind `kind` to
+        /// `email` carried (`mail` counts from the first such mail, the last when absent).
+        func token(_ step: JSONValue, kind: String) -> SecretToken {
+            if let literal = step["token"]?.string { return SecretToken(literal) }
+            let address = step["email"]?.string ?? ""
+            let mails = mailer.sent.withLock { $0 }.filter { $0.kind == kind && $0.recipient == address }
+            let index = step["mail"]?.int ?? mails.count - 1
+            guard mails.indices.contains(index), let token = mails[index].token else { return SecretToken("no such mail") }
+            return token
+        }
+
+        static let ok: JSONValue = .object(["ok": .bool(true)])
+
+        func perform(_ step: JSONValue) throws(AuthError) -> JSONValue {
+            let name = step["do"]?.string ?? ""
+            let email = step["email"]?.string ?? ""
+            let password = step["password"]?.string ?? ""
+            switch name {
+            case "advance":
+                clock.advance(Double(step["seconds"]?.int ?? 0))
+                return Self.ok
+            case "signUp":
+                try service.signUp(email: email, password: password)
+                return Self.ok
+            case "confirmSignUp":
+                return signedIn(try service.confirmSignUp(token: token(step, kind: "confirmSignUp")), step)
+            case "signIn":
+                return signedIn(
+                    try service.signIn(email: email, password: password, clientKey: step["client"]?.string ?? "c1"),
+                    step)
+            case "authenticate":
+                return .object(["ok": .bool(true), "account": label(try service.authenticate(accessToken: access(step)))])
+            case "refresh":
+                let next = try service.refresh(refreshToken: refreshToken(step))
+                sessions[step["as"]?.string ?? step["session"]?.string ?? ""] = next
+                return .object(["ok": .bool(true), "account": label(next.account)])
+            case "signOut":
+                try service.signOut(accessToken: access(step))
+                return Self.ok
+            case "reauthenticate":
+                try service.reauthenticate(accessToken: access(step), password: password)
+                return Self.ok
+            case "changePassword":
+                try service.changePassword(accessToken: access(step), newPassword: password)
+                return Self.ok
+            case "requestReset":
+                try service.requestPasswordReset(email: email)
+                return Self.ok
+            case "inspectReset":
+                return .object(["ok": .bool(true), "email": .string(try service.inspectReset(token: token(step, kind: "passwordReset")))])
+            case "confirmReset":
+                try service.confirmReset(token: token(step, kind: "passwordReset"), newPassword: password)
+                return Self.ok
+            case "deleteAccount":
+                try service.deleteAccount(accessToken: access(step), confirmed: step["confirmed"] == .bool(true))
+                return Self.ok
+            case "mails":
+                let kinds = mailer.sent.withLock { $0 }.filter { $0.recipient == step["to"]?.string }.map { JSONValue.string($0.kind) }
+                return .object(["ok": .bool(true), "kinds": .array(kinds)])
+            default:
+                return .object(["error": .string("unknown_step")])
+            }
+        }
+    }
+
+    /// A clock that moves only when told.
+    final class ManualClock: AuthClock {
+        private let time: Mutex<Double>
+        init(start: Double) { time = Mutex(start) }
+        func now() -> Double { time.withLock { $0 } }
+        func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
+    }
+
+    /// A mailer that keeps what it was asked to send.
+    final class RecordingMailer: AuthMailer {
+        let sent = Mutex<[AuthMail]>([])
+        func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
+    }
+
+    /// An eraser that succeeds, or fails every time.
+    struct FixtureEraser: AccountEraser {
+        let fails: Bool
+        struct Failure: Error {}
+        func eraseData(of account: AccountID) throws { if fails { throw Failure() } }
+    }
+
+    /// A revoker that always succeeds: the scripts hold no provider tokens.
+    struct FixtureRevoker: ProviderTokenRevoker {
+        func revoke(_ token: SecretToken, provider: String) async throws {}
+    }
+}

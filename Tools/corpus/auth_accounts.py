@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""Writes Spec/corpus/auth/accounts.json (AUTH-35 ... AUTH-42): the account service, scripted.
+
+Every script runs against a new service whose clock starts at 1796083200 and moves only by
+`advance` steps. Each step is written beside the answer AUTH-35 ... AUTH-42 give it, worked out
+by hand from the rule named in the case: the generator only lays the pairs out. Hashing uses
+Argon2id at m=8, t=1, p=1 (AUTH-13's least cost) so that testees in slow languages keep up; the
+rules do not depend on the cost.
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'auth')
+
+ANA = 'ana@example.com'
+BOB = 'bob@example.com'
+PW = 'violet lantern morning'
+PW2 = 'seven quiet harbours'
+PW3 = 'a kettle of amber tea'
+OK = {'ok': True}
+
+
+def acct(label):
+    return {'ok': True, 'account': label}
+
+
+def err(code, **extra):
+    out = {'error': code}
+    out.update(extra)
+    return out
+
+
+def step(name, **args):
+    s = {'do': name}
+    s.update(args)
+    return s
+
+
+cases = []
+
+
+def script(comment, rules, pairs, **extra):
+    inp = {'hashing': {'m': 8, 't': 1, 'p': 1}, 'steps': [s for s, _ in pairs]}
+    inp.update(extra)
+    cases.append({'comment': comment, 'rules': rules, 'flags': ['Required'], 'input': inp, 'result': 'valid',
+                  'expected': {'steps': [e for _, e in pairs]}})
+
+
+def account(email=ANA, password=PW, session='s0'):
+    """Sign-up and confirmation: the account exists and `session` is signed in."""
+    return [(step('signUp', email=email, password=password), OK),
+            (step('confirmSignUp', email=email, **{'as': session}), None)]
+
+
+def with_labels(pairs, label='A1'):
+    return [(s, acct(label) if e is None else e) for s, e in pairs]
+
+
+A = with_labels(account())
+
+# AUTH-36: sign-up.
+script('sign-up, confirmation, sign-in', ['AUTH-36', 'AUTH-38'], A + [
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp']}),
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('authenticate', session='s1'), acct('A1')),
+    (step('authenticate', session='s0'), acct('A1')),
+])
+script('signing up with a registered address looks the same and changes nothing', ['AUTH-36'], A + [
+    (step('signUp', email=ANA, password=PW2), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'alreadyRegistered']}),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+])
+script("the password policy applies to sign-up, with the address's local part as context", ['AUTH-36', 'AUTH-8'], [
+    (step('signUp', email=ANA, password='too short'), err('password_too_short')),
+    (step('signUp', email='lanternfish@example.com', password='my lanternfish is blue'), err('password_contains_context')),
+    (step('signUp', email=ANA, password='QwertyUiop123456'), err('password_common')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': []}),
+])
+script('text that is not an address', ['AUTH-36'], [
+    (step('signUp', email='ana', password=PW), err('invalid_email')),
+    (step('signUp', email='ana @example.com', password=PW), err('invalid_email')),
+    (step('signUp', email='@example.com', password=PW), err('invalid_email')),
+    (step('signUp', email='ana@', password=PW), err('invalid_email')),
+    (step('signUp', email='ana@b@example.com', password=PW), err('invalid_email')),
+    (step('signUp', email='a' * 65 + '@example.com', password=PW), err('invalid_email')),
+    (step('signUp', email='a' * 64 + '@example.com', password=PW), OK),
+    (step('signUp', email='ana\t@example.com', password=PW), err('invalid_email')),
+    (step('signUp', email='a@' + 'b' * 253, password=PW), err('invalid_email')),
+    (step('signUp', email='a@' + 'b' * 252, password=PW), OK),
+])
+script('addresses compare without case in ASCII letters', ['AUTH-36'], [
+    (step('signUp', email='Ana@Example.COM', password=PW), OK),
+    (step('confirmSignUp', email=ANA, **{'as': 's0'}), acct('A1')),
+    (step('signIn', email='ANA@EXAMPLE.COM', password=PW), acct('A1')),
+    (step('signUp', email='aNa@example.com', password=PW2), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'alreadyRegistered']}),
+])
+script('a sign-up token works once', ['AUTH-36'], A + [
+    (step('confirmSignUp', email=ANA, mail=0), err('signup_token_invalid')),
+])
+script('a sign-up token one second before its day ends', ['AUTH-36'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('advance', seconds=86399), OK),
+    (step('confirmSignUp', email=ANA), acct('A1')),
+])
+script('a sign-up token at the end of its day has expired', ['AUTH-36'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('advance', seconds=86400), OK),
+    (step('confirmSignUp', email=ANA), err('signup_token_expired')),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+])
+script("two sign-ups for one address: confirming one ends the other, and its password is the account's",
+       ['AUTH-36'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('signUp', email=ANA, password=PW2), OK),
+    (step('confirmSignUp', email=ANA, mail=1), acct('A1')),
+    (step('confirmSignUp', email=ANA, mail=0), err('signup_token_invalid')),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), acct('A1')),
+])
+script('a fourth waiting sign-up drops the oldest', ['AUTH-36'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('signUp', email=ANA, password=PW2), OK),
+    (step('signUp', email=ANA, password=PW3), OK),
+    (step('signUp', email=ANA, password=PW + '!'), OK),
+    (step('confirmSignUp', email=ANA, mail=0), err('signup_token_invalid')),
+    (step('confirmSignUp', email=ANA, mail=1), acct('A1')),
+])
+script('a sign-up token nobody issued', ['AUTH-36'], [
+    (step('confirmSignUp', token='qJ9Xl2dQ0w8nS3mC5vT7yB1zR4kF6hG8jL0pN2aE4cU'), err('signup_token_invalid')),
+])
+script('a password typed in another Unicode form signs in (NFKC)', ['AUTH-39', 'AUTH-16'], [
+    (step('signUp', email=ANA, password='café au lait, trois fois'), OK),
+    (step('confirmSignUp', email=ANA), acct('A1')),
+    (step('signIn', email=ANA, password='cafe\u0301 au lait, trois fois'), acct('A1')),
+])
+
+# AUTH-39: sign-in and throttling.
+script('an unknown address, a wrong password and a non-address are one error', ['AUTH-39'], A + [
+    (step('signIn', email=BOB, password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email='not an address', password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=''), err('invalid_credentials')),
+])
+fails = [(step('signIn', email=ANA, password=PW2), err('invalid_credentials'))] * 5
+script('five failures are free; the sixth attempt waits a second, then succeeds', ['AUTH-39'], A + fails + [
+    (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+])
+script('the wait doubles with each failure, and a throttled attempt is not counted', ['AUTH-39'], A + fails + [
+    (step('signIn', email=ANA, password=PW2), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('throttled', retryAfter=2)),
+    (step('advance', seconds=1), OK),
+    (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('throttled', retryAfter=4)),
+])
+capped = list(A) + list(fails)
+for failures in range(5, 15):
+    wait = min(2 ** (failures - 5), 900)
+    capped += [(step('advance', seconds=wait), OK), (step('signIn', email=ANA, password=PW2), err('invalid_credentials'))]
+capped += [(step('signIn', email=ANA, password=PW), err('throttled', retryAfter=900)),
+           (step('advance', seconds=899), OK),
+           (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=1)),
+           (step('advance', seconds=1), OK),
+           (step('signIn', email=ANA, password=PW), acct('A1'))]
+script('the wait is capped at 15 minutes and never locks the account for good', ['AUTH-39'], capped)
+script("a client's failures across addresses throttle that client only", ['AUTH-39'], A + [
+    (step('signIn', email='x%d@example.com' % i, password=PW, client='c9'), err('invalid_credentials')) for i in range(5)
+] + [
+    (step('signIn', email=ANA, password=PW, client='c9'), err('throttled', retryAfter=1)),
+    (step('signIn', email=ANA, password=PW, client='c2'), acct('A1')),
+])
+script('an address without an account is throttled exactly like one with', ['AUTH-39'], [
+    (step('signIn', email=BOB, password=PW, client='c%d' % i), err('invalid_credentials')) for i in range(5)
+] + [
+    (step('signIn', email=BOB, password=PW, client='c7'), err('throttled', retryAfter=1)),
+])
+script('failures are forgotten a day after the last', ['AUTH-39'], A + fails + [
+    (step('advance', seconds=86400), OK),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+])
+
+# AUTH-38: sessions.
+script('an access token works 900 seconds; refreshing gives a new one', ['AUTH-38'], A + [
+    (step('advance', seconds=899), OK),
+    (step('authenticate', session='s0'), acct('A1')),
+    (step('advance', seconds=1), OK),
+    (step('authenticate', session='s0'), err('session_expired')),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('authenticate', session='s0'), acct('A1')),
+])
+script('a refresh token used twice ends the whole family', ['AUTH-38'], A + [
+    (step('refresh', session='s0', **{'as': 's1'}), acct('A1')),
+    (step('authenticate', session='s1'), acct('A1')),
+    (step('refresh', session='s0'), err('refresh_token_reused')),
+    (step('authenticate', session='s1'), err('invalid_session')),
+    (step('refresh', session='s1'), err('invalid_session')),
+    (step('refresh', session='s0'), err('invalid_session')),
+])
+script('reuse of an older token in a long chain is still caught', ['AUTH-38'], A + [
+    (step('refresh', session='s0', **{'as': 's1'}), acct('A1')),
+    (step('refresh', session='s1', **{'as': 's2'}), acct('A1')),
+    (step('refresh', session='s2', **{'as': 's3'}), acct('A1')),
+    (step('refresh', session='s0'), err('refresh_token_reused')),
+    (step('authenticate', session='s3'), err('invalid_session')),
+])
+script('a family ends 30 days after its sign-in, refreshed or not', ['AUTH-38'], A + [
+    (step('advance', seconds=2591999), OK),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('authenticate', session='s0'), acct('A1')),
+    (step('advance', seconds=1), OK),
+    (step('authenticate', session='s0'), err('session_expired')),
+    (step('refresh', session='s0'), err('session_expired')),
+    (step('refresh', session='s0'), err('invalid_session')),
+])
+script('signing out ends that family only, even with an expired access token', ['AUTH-38'], A + [
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('signOut', session='s0'), OK),
+    (step('authenticate', session='s0'), err('invalid_session')),
+    (step('refresh', session='s0'), err('invalid_session')),
+    (step('authenticate', session='s1'), acct('A1')),
+    (step('advance', seconds=900), OK),
+    (step('signOut', session='s1'), OK),
+    (step('refresh', session='s1'), err('invalid_session')),
+    (step('signOut', session='s1'), err('invalid_session')),
+])
+script('tokens nobody issued', ['AUTH-38'], A + [
+    (step('authenticate', session='nobody'), err('invalid_session')),
+    (step('refresh', session='nobody'), err('invalid_session')),
+])
+
+# AUTH-40, AUTH-41: change, reset, step-up.
+script('changing the password: this session stays, every other ends, the old password stops',
+       ['AUTH-40', 'AUTH-41'], A + [
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('changePassword', session='s0', password=PW2), OK),
+    (step('authenticate', session='s0'), acct('A1')),
+    (step('authenticate', session='s1'), err('invalid_session')),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), acct('A1')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordChanged']}),
+])
+script('a new password equal to the old one, or against the policy', ['AUTH-40'], A + [
+    (step('changePassword', session='s0', password=PW), err('password_unchanged')),
+    (step('changePassword', session='s0', password='cafe\u0301 short'), err('password_too_short')),
+    (step('changePassword', session='s0', password='my Glow Ritual password'), err('password_contains_context')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp']}),
+])
+script('step-up: 300 seconds after sign-in is still in time', ['AUTH-41'], A + [
+    (step('advance', seconds=300), OK),
+    (step('changePassword', session='s0', password=PW2), OK),
+])
+script('step-up: a second too late, then reauthenticated', ['AUTH-41'], A + [
+    (step('advance', seconds=301), OK),
+    (step('changePassword', session='s0', password=PW2), err('reauthentication_required')),
+    (step('reauthenticate', session='s0', password=PW2), err('invalid_credentials')),
+    (step('reauthenticate', session='s0', password=PW), OK),
+    (step('changePassword', session='s0', password=PW2), OK),
+])
+script('refreshing does not renew the step-up', ['AUTH-41'], A + [
+    (step('advance', seconds=299), OK),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('advance', seconds=2), OK),
+    (step('changePassword', session='s0', password=PW2), err('reauthentication_required')),
+])
+script('reauthentication is throttled under the account', ['AUTH-41', 'AUTH-39'], A + [
+    (step('reauthenticate', session='s0', password=PW2), err('invalid_credentials'))] * 5 + [
+    (step('reauthenticate', session='s0', password=PW), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('reauthenticate', session='s0', password=PW), OK),
+])
+script('a reset: looking does not use the token, confirming does, and nobody is signed in', ['AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset']}),
+    (step('inspectReset', email=ANA), {'ok': True, 'email': ANA}),
+    (step('inspectReset', email=ANA), {'ok': True, 'email': ANA}),
+    (step('confirmReset', email=ANA, password=PW2), OK),
+    (step('authenticate', session='s0'), err('invalid_session')),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), acct('A1')),
+    (step('confirmReset', email=ANA, password=PW3), err('reset_token_invalid')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset', 'passwordChanged']}),
+])
+script('a reset token one second before its hour ends', ['AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('advance', seconds=3599), OK),
+    (step('confirmReset', email=ANA, password=PW2), OK),
+])
+script('a reset token at the end of its hour has expired', ['AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('advance', seconds=3600), OK),
+    (step('inspectReset', email=ANA), err('reset_token_expired')),
+    (step('confirmReset', email=ANA, password=PW2), err('reset_token_expired')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+])
+script('a reset for an address without an account answers the same and sends nothing', ['AUTH-40'], A + [
+    (step('requestReset', email=BOB), OK),
+    (step('mails', to=BOB), {'ok': True, 'kinds': []}),
+    (step('requestReset', email='bob'), err('invalid_email')),
+])
+script("one account's reset token changes only that account", ['AUTH-40'], A + with_labels(account(BOB, PW2, 's9'), 'A2') + [
+    (step('requestReset', email=ANA), OK),
+    (step('requestReset', email=BOB), OK),
+    (step('confirmReset', email=ANA, password=PW3), OK),
+    (step('signIn', email=BOB, password=PW2), acct('A2')),
+    (step('signIn', email=BOB, password=PW3), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW3), acct('A1')),
+    (step('inspectReset', email=BOB), {'ok': True, 'email': BOB}),
+])
+script('a reset token dies when the password changes', ['AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('changePassword', session='s0', password=PW2), OK),
+    (step('inspectReset', email=ANA), err('reset_token_invalid')),
+    (step('confirmReset', email=ANA, password=PW3), err('reset_token_invalid')),
+    (step('signIn', email=ANA, password=PW2), acct('A1')),
+])
+script('of two reset tokens, using one kills the other', ['AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('requestReset', email=ANA), OK),
+    (step('confirmReset', email=ANA, mail=0, password=PW2), OK),
+    (step('inspectReset', email=ANA, mail=1), err('reset_token_invalid')),
+])
+script('a reset to the current password is refused and the token still works', ['AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('confirmReset', email=ANA, password=PW), err('password_unchanged')),
+    (step('confirmReset', email=ANA, password='short'), err('password_too_short')),
+    (step('confirmReset', email=ANA, password=PW2), OK),
+])
+script("a reset clears the address's throttling", ['AUTH-40', 'AUTH-39'], A + fails + [
+    (step('signIn', email=ANA, password=PW, client='c2'), err('throttled', retryAfter=1)),
+    (step('requestReset', email=ANA), OK),
+    (step('confirmReset', email=ANA, password=PW2), OK),
+    (step('signIn', email=ANA, password=PW2, client='c2'), acct('A1')),
+    (step('signIn', email=ANA, password=PW2, client='c1'), err('throttled', retryAfter=1)),
+])
+script('a reset token nobody issued', ['AUTH-40'], A + [
+    (step('inspectReset', token='not-a-token'), err('reset_token_invalid')),
+    (step('confirmReset', token='', password=PW2), err('reset_token_invalid')),
+])
+
+# AUTH-42: deletion.
+script('deletion: confirmed, then every credential is useless and the address is free', ['AUTH-42'], A + [
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('deleteAccount', session='s0', confirmed=False), err('confirmation_required')),
+    (step('authenticate', session='s0'), acct('A1')),
+    (step('deleteAccount', session='s0', confirmed=True), OK),
+    (step('authenticate', session='s0'), err('invalid_session')),
+    (step('refresh', session='s1'), err('invalid_session')),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'accountDeleted']}),
+    (step('signUp', email=ANA, password=PW2), OK),
+    (step('confirmSignUp', email=ANA, **{'as': 's2'}), acct('A2')),
+    (step('signIn', email=ANA, password=PW2), acct('A2')),
+])
+script('deletion needs a recent sign-in, and asks for confirmation first', ['AUTH-42', 'AUTH-41'], A + [
+    (step('advance', seconds=301), OK),
+    (step('deleteAccount', session='s0', confirmed=False), err('confirmation_required')),
+    (step('deleteAccount', session='s0', confirmed=True), err('reauthentication_required')),
+    (step('reauthenticate', session='s0', password=PW), OK),
+    (step('deleteAccount', session='s0', confirmed=True), OK),
+])
+script('deletion with a session nobody issued', ['AUTH-42'], A + [
+    (step('deleteAccount', session='nobody', confirmed=False), err('invalid_session')),
+])
+script('when the data cannot be erased, nothing is deleted', ['AUTH-42'], A + [
+    (step('deleteAccount', session='s0', confirmed=True), err('deletion_failed')),
+    (step('authenticate', session='s0'), acct('A1')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp']}),
+], eraserFails=True)
+script('deletion kills pending resets', ['AUTH-42', 'AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('deleteAccount', session='s0', confirmed=True), OK),
+    (step('inspectReset', email=ANA), err('reset_token_invalid')),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset', 'accountDeleted']}),
+])
+
+for index, c in enumerate(cases):
+    c['id'] = 'accounts-%03d' % (index + 1)
+doc = {'area': 'auth', 'operation': 'auth.accounts',
+       'description': 'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
+                      'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
+                      'is `{"do": NAME, ...}`; sessions are named by `as` (or `session`), tokens of mails are '
+                      'found by `email` and `mail` (an index among the mails of that kind to that address, the '
+                      'last when absent) unless a literal `token` is given; accounts are labelled A1, A2, ... in '
+                      'the order the script first meets them. The output is each step\'s `{"ok": true, ...}` or '
+                      '`{"error": CODE}` (with `retryAfter` when throttled).',
+       'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected') if k in c}
+                 for c in cases]}
+with open(os.path.join(OUT, 'accounts.json'), 'w') as f:
+    json.dump(doc, f, ensure_ascii=False, indent=2)
+    f.write('\n')
+print(len(cases), 'account scripts,', sum(len(c['input']['steps']) for c in cases), 'steps')
