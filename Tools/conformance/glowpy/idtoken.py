@@ -551,11 +551,11 @@ def _check_claims(payload, verifier, now, nonce):
         raise Failure('wrong_authorized_party', 'several audiences and no azp')
     if 'azp' in payload and payload['azp'] not in client_ids:
         raise Failure('wrong_authorized_party', f'the authorized party {payload["azp"]!r} is not this app')
-    # exp and iat: present, numbers.
+    # exp (present, a number), then iat (present, a number): each claim's presence and type
+    # before the next claim (AUTH-34).
     for name in ('exp', 'iat'):
         if name not in payload:
             raise Failure('missing_claim', f'no {name}')
-    for name in ('exp', 'iat'):
         if not is_number(payload[name]):
             raise Failure('invalid_claim', f'{name} must be a JSON number')
     expires, issued = payload['exp'], payload['iat']
