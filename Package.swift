@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "glow-tool",
             dependencies: [
-                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowConformance",
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowConformance",
                 "GlowToolSupport",
             ],
             path: "Tools/glow-tool",

@@ -311,3 +311,72 @@ struct ConformanceCommandTests {
         #expect(try EndToEndTests.run(["conformance", "--testee", "x", "--timeout", "-1"]).status == 64)
     }
 }
+
+@Suite("glow-tool auth verify-token")
+struct VerifyTokenTests {
+    /// The corpus's valid Apple token (idtoken-003), its key set and nonce, written to files.
+    static func fixture() throws -> (token: String, keys: String, nonce: String, now: String) {
+        let url = EndToEndTests.root.appendingPathComponent("Spec/corpus/auth/id_token.json")
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        let cases = document["cases"] as! [[String: Any]]
+        let input = cases.first { $0["id"] as? String == "idtoken-003" }!["input"] as! [String: Any]
+        let token = EndToEndTests.temporary("apple.jwt")
+        let keys = EndToEndTests.temporary("apple-keys.json")
+        try (input["token"] as! String).write(toFile: token, atomically: true, encoding: .utf8)
+        try JSONSerialization.data(withJSONObject: input["keySet"]!).write(to: URL(fileURLWithPath: keys))
+        return (token, keys, input["nonce"] as! String, "\(input["now"] as! Int)")
+    }
+
+    @Test("a valid token prints the verdict and the identity, never the token or the nonce")
+    func valid() throws {
+        let (token, keys, nonce, now) = try Self.fixture()
+        let arguments = [
+            "auth", "verify-token", token, "--keys", keys, "--audience", "app.glowritual.ios", "--provider", "apple",
+            "--nonce", nonce, "--at", now,
+        ]
+        let run = try EndToEndTests.run(arguments)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("valid\n"))
+        #expect(run.stdout.contains("001234.abcdef0123456789.0042"))
+        #expect(run.stdout.contains("ana@example.com (verified)"))
+        let text = try String(contentsOfFile: token, encoding: .utf8)
+        for secret in [nonce] + text.split(separator: ".").map(String.init) { #expect(!run.stdout.contains(secret)) }
+        let json = try EndToEndTests.run(arguments + ["--json"])
+        let verdict = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect(verdict["valid"] as? Bool == true)
+        #expect(verdict["linkByEmail"] as? Bool == true)
+    }
+
+    @Test("a token that breaks a rule exits 1 with the rule's code", arguments: [
+        (["--nonce", "another"], "nonce_mismatch"), (["--audience", "com.example.other"], "wrong_audience"),
+        (["--at", "1900000000"], "token_expired"), (["--provider", "google"], "wrong_issuer"),
+    ])
+    func invalid(changes: [String], code: String) throws {
+        let (token, keys, nonce, now) = try Self.fixture()
+        var options = [
+            "--keys": keys, "--audience": "app.glowritual.ios", "--provider": "apple", "--nonce": nonce, "--at": now,
+        ]
+        options[changes[0]] = changes[1]
+        let run = try EndToEndTests.run(
+            ["auth", "verify-token", token, "--json"] + options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        #expect(run.status == 1)
+        let verdict = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        #expect(verdict["valid"] as? Bool == false)
+        #expect(verdict["error"] as? String == code)
+    }
+
+    @Test("missing keys, audience or issuer, and unknown providers, are usage errors")
+    func usage() throws {
+        let (token, keys, _, _) = try Self.fixture()
+        for arguments in [
+            ["auth", "verify-token", token, "--audience", "a", "--provider", "apple"],
+            ["auth", "verify-token", token, "--keys", keys, "--provider", "apple"],
+            ["auth", "verify-token", token, "--keys", keys, "--audience", "a"],
+            ["auth", "verify-token", token, "--keys", keys, "--audience", "a", "--provider", "facebook"],
+            ["auth", "verify-token", token, "--keys", keys, "--audience", "a", "--issuer", "x", "--algorithms", "HS256"],
+            ["auth", "sign-token"],
+        ] {
+            #expect(try EndToEndTests.run(arguments).status == 64, "\(arguments)")
+        }
+    }
+}

@@ -15,6 +15,26 @@ enum Invocation: Equatable {
     case themesTokens(theme: String?, mode: String?)
     case testee
     case conformance(ConformanceOptions)
+    case verifyToken(TokenOptions)
+}
+
+/// The options of `glow-tool auth verify-token`.
+struct TokenOptions: Equatable {
+    /// The token, or - for standard input.
+    var token: String
+    /// The JSON Web Key Set file.
+    var keys: String
+    /// The app's client ids.
+    var audiences: [String]
+    /// `apple` or `google`, whose issuers, algorithms and nonce form apply; or nil with `issuers`.
+    var provider: String?
+    var issuers: [String] = []
+    var algorithms: [String] = []
+    var nonce: String?
+    var hashNonce = false
+    /// The time to judge the token at, in seconds since 1970; nil for now.
+    var at: Double?
+    var json = false
 }
 
 /// The options of `glow-tool conformance`.
@@ -82,6 +102,8 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             invocation = .merge(inputs: inputs, output: output, to: to, level: level)
         case "themes":
             invocation = try parser.themes()
+        case "auth":
+            invocation = try parser.auth()
         case "testee":
             invocation = .testee
         case "conformance":
@@ -106,7 +128,8 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
 /// Options that take a value, so that `--to json` is one option, not an option and a file.
 let valuedOptions: Set<String> = [
     "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
-    "--failure-list", "--junit", "--area", "--timeout",
+    "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
+    "--algorithms", "--nonce", "--at",
 ]
 
 extension OptionParser {
@@ -120,6 +143,43 @@ extension OptionParser {
         case "tokens": return .themesTokens(theme: theme, mode: mode)
         default: throw UsageError(message: "themes takes audit or tokens, not '\(action)'", command: command)
         }
+    }
+
+    /// `auth verify-token TOKEN --keys FILE --audience IDS (--provider apple|google | --issuer ISS)
+    /// [--algorithms LIST] [--nonce RAW] [--hash-nonce] [--at SECONDS] [--json]`.
+    mutating func auth() throws(UsageError) -> Invocation {
+        let action = try positional("verify-token")
+        guard action == "verify-token" else {
+            throw UsageError(message: "auth takes verify-token, not '\(action)'", command: command)
+        }
+        func list(_ text: String?) -> [String] { (text ?? "").split(separator: ",").map(String.init) }
+        let keys = try value("--keys")
+        let audiences = list(try value("--audience"))
+        let provider = try value("--provider")
+        let issuers = list(try value("--issuer"))
+        guard let keys else { throw UsageError(message: "missing --keys FILE (the provider's key set)", command: command) }
+        guard !audiences.isEmpty else {
+            throw UsageError(message: "missing --audience ID[,ID...] (the app's client ids)", command: command)
+        }
+        if let provider, provider != "apple" && provider != "google" {
+            throw UsageError(message: "--provider takes apple or google, not '\(provider)'", command: command)
+        }
+        guard provider != nil || !issuers.isEmpty else {
+            throw UsageError(message: "name --provider apple|google or the --issuer to expect", command: command)
+        }
+        var options = TokenOptions(token: "", keys: keys, audiences: audiences, provider: provider, issuers: issuers)
+        options.algorithms = list(try value("--algorithms"))
+        options.nonce = try value("--nonce")
+        options.hashNonce = flag("--hash-nonce")
+        options.json = flag("--json")
+        if let text = try value("--at") {
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw UsageError(message: "--at takes seconds since 1970, not '\(text)'", command: command)
+            }
+            options.at = seconds
+        }
+        options.token = try positional("TOKEN")
+        return .verifyToken(options)
     }
 
     /// `conformance --testee COMMAND [--corpus DIR] [--failure-list F] [--junit F] [--area A]

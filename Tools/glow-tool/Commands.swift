@@ -47,6 +47,8 @@ enum Commands {
             Testee.serve()
         case .conformance(let options):
             return try conformance(options)
+        case .verifyToken(let options):
+            return try AuthCommand.verify(options)
         case .stats(let input, let day, let json):
             try stats(input, day: day, json: json)
         }

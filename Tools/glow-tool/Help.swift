@@ -66,6 +66,22 @@ enum Help {
                 ("--json", "audit: print the results as JSON (tokens are always JSON)."),
             ]),
         Command(
+            name: "auth", abstract: "Verify an ID token of Sign in with Apple or Google against a key set.",
+            usage:
+                "glow-tool auth verify-token <token> --keys <jwks> --audience <ids> (--provider apple|google | --issuer <iss>) [--nonce <raw>] [--at <seconds>] [--json]",
+            arguments: [("<token>", "The compact JWS, or - for standard input.")],
+            options: [
+                ("--keys <file>", "The provider's JSON Web Key Set, as fetched from its jwks_uri."),
+                ("--audience <ids>", "The app's client ids, separated by commas."),
+                ("--provider <name>", "apple or google: their issuers, algorithms and nonce form (Spec/auth.md 7.4)."),
+                ("--issuer <iss>", "Instead of, or besides, a provider's: the issuers to accept, by commas."),
+                ("--algorithms <list>", "RS256, ES256 or both (default: the provider's, else RS256)."),
+                ("--nonce <raw>", "The raw nonce the sign-in sent; without it the claim is not checked."),
+                ("--hash-nonce", "With --issuer: the nonce claim is the SHA-256 of the raw nonce, as Apple's."),
+                ("--at <seconds>", "Judge the token at this time, seconds since 1970 (default: now)."),
+                ("--json", "Print the verdict as JSON."),
+            ]),
+        Command(
             name: "conformance", abstract: "Run the conformance corpus against any implementation's testee.",
             usage:
                 "glow-tool conformance --testee <command> [--corpus <dir>] [--failure-list <file>] [--junit <file>] [--area <name>] [--timeout <s>]",

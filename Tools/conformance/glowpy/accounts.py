@@ -1,0 +1,592 @@
+"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-42), and the
+corpus operation `auth.accounts` (Spec/corpus/auth/accounts.json) that runs scripts against it.
+
+Written from the spec text alone, with the standard library only:
+
+- records and secrets (AUTH-35): accounts (an id, an address or none, a password hash or none, a
+  credential epoch), session families, reset tokens, waiting sign-ups and throttling counters, in
+  memory; every change is one transaction in that each operation checks everything that can fail
+  before it changes anything. Passwords are kept only as AUTH-14 PHC strings (`auth.hash_password`,
+  Argon2id of `argon2.py`), and every token only as the lowercase hexadecimal SHA-256 of its text;
+- addresses and sign-up (AUTH-36): the address rules, ASCII-lower-case comparison, the password
+  policy with the address as context, the same answer for a registered address (an
+  `alreadyRegistered` mail) as for a new one (a sign-up waiting 86,400 s and a `confirmSignUp` mail),
+  at most 3 waiting sign-ups per address, confirmation;
+- tokens (AUTH-37): 256 bits of `secrets`, 43 base64url characters;
+- sessions (AUTH-38): families with 900-second access tokens capped by the family's end 30 days
+  after the sign-in, rotating refresh tokens, reuse of one of the last 64 used refresh tokens
+  ending the family, sign-out;
+- sign-in and throttling (AUTH-39): one `invalid_credentials` for every failure, with the same
+  Argon2id work (a dummy hash of the same parameters when there is no hash to check), failures
+  counted under the address and the client, waits of min(2^(f-5), 900) seconds, forgotten after a
+  day, rehashing as AUTH-17 asks;
+- reset and change (AUTH-40), step-up (AUTH-41) and deletion (AUTH-42).
+
+ID-token sign-in (AUTH-35's `unknown_provider`, provider identities and the revocation queue of
+AUTH-42) has no step in the corpus's scripts and is not implemented here; `idtoken.py` verifies
+the tokens themselves.
+
+The script runner (`accounts_operation`) is the outside world: a mailbox holding every mail sent
+(the only place a token's text is kept), the sessions the script names, and the labels A1, A2, ...
+of the accounts in the order the script first meets them.
+"""
+import base64
+import collections
+import hashlib
+import math
+import secrets
+import unicodedata
+
+from . import auth
+from .errors import Failure
+
+SIGNUP_LIFETIME = 86_400          # AUTH-36, seconds
+MAX_WAITING_SIGNUPS = 3           # AUTH-36, per address
+ACCESS_LIFETIME = 900             # AUTH-38
+FAMILY_LIFETIME = 2_592_000       # AUTH-38: 30 days
+USED_REFRESH_KEPT = 64            # AUTH-38: a used refresh token among the last 64 is a reuse
+FREE_FAILURES = 5                 # AUTH-39: w = 0 for f < 5
+MAX_WAIT = 900                    # AUTH-39: 15 minutes
+FORGET_AFTER = 86_400             # AUTH-39
+RESET_LIFETIME = 3_600            # AUTH-40
+STEP_UP_WINDOW = 300              # AUTH-41
+TOKEN_BYTES = 32                  # AUTH-37: 256 bits
+START_TIME = 1_796_083_200        # the corpus's clock at the start of every script
+
+MIN_ADDRESS_BYTES, MAX_ADDRESS_BYTES = 3, 254     # AUTH-36
+MAX_LOCAL_BYTES = 64                              # AUTH-36
+
+# The mails of the service (AUTH-36, AUTH-40, AUTH-42).
+ALREADY_REGISTERED, CONFIRM_SIGNUP = 'alreadyRegistered', 'confirmSignUp'
+PASSWORD_RESET, PASSWORD_CHANGED, ACCOUNT_DELETED = 'passwordReset', 'passwordChanged', 'accountDeleted'
+
+
+class Throttled(Failure):
+    """AUTH-39: `throttled`, with the seconds to wait, rounded up."""
+
+    def __init__(self, retry_after):
+        super().__init__('throttled', f'try again in {retry_after} seconds')
+        self.retry_after = retry_after
+
+
+# ---- Tokens (AUTH-35, AUTH-37)
+
+def new_token():
+    """AUTH-37: 256 bits from the system's secure generator, as 43 base64url characters."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(TOKEN_BYTES)).rstrip(b'=').decode('ascii')
+
+
+def token_digest(token):
+    """AUTH-35: a token is kept only as the lowercase hexadecimal SHA-256 of its text."""
+    if not isinstance(token, str):
+        token = ''
+    return hashlib.sha256(token.encode('utf-8', 'surrogatepass')).hexdigest()
+
+
+# ---- Addresses (AUTH-36)
+
+def is_address(text):
+    """AUTH-36: 3 to 254 bytes of UTF-8 with exactly one `@`, 1 to 64 bytes before it and at least
+    one after it, and no byte 0x00 ... 0x20 or 0x7F."""
+    if not isinstance(text, str):
+        return False
+    try:
+        data = text.encode('utf-8')
+    except UnicodeEncodeError:                   # a lone surrogate is not UTF-8
+        return False
+    if not MIN_ADDRESS_BYTES <= len(data) <= MAX_ADDRESS_BYTES or data.count(b'@') != 1:
+        return False
+    if any(byte <= 0x20 or byte == 0x7F for byte in data):
+        return False
+    local, _, domain = data.partition(b'@')
+    return 1 <= len(local) <= MAX_LOCAL_BYTES and len(domain) >= 1
+
+
+def address_key(text):
+    """AUTH-36: addresses are compared with the ASCII letters A-Z in lower case (and nothing else)."""
+    return auth.ascii_lower(text) if isinstance(text, str) else ''
+
+
+def require_address(text):
+    if not is_address(text):
+        raise Failure('invalid_email', 'not an address')
+    return text
+
+
+# ---- Records (AUTH-35)
+
+class Account:
+    def __init__(self, number, email, password_hash):
+        self.id = number
+        self.email = email                       # as it was given at sign-up, or None
+        self.password_hash = password_hash       # an AUTH-14 PHC string, or None
+        self.epoch = 0                           # the credential epoch (AUTH-40)
+
+
+class Family:
+    """AUTH-38: a session family. Its tokens are kept by digest only."""
+
+    def __init__(self, number, account, now):
+        self.id = number
+        self.account = account
+        self.ends_at = now + FAMILY_LIFETIME
+        self.proof_at = now                      # AUTH-41: the sign-in, or the last reauthentication
+        self.access = set()                      # digests of its access tokens
+        self.current_refresh = None              # digest of its current refresh token
+        self.used_refresh = collections.deque()  # digests of its last 64 used refresh tokens
+
+
+class SignUp:
+    def __init__(self, email, password_hash, expires_at):
+        self.email, self.key = email, address_key(email)
+        self.password_hash = password_hash
+        self.expires_at = expires_at
+        self.ended = False                       # used, dropped, or ended by a confirmation
+
+
+class ResetToken:
+    def __init__(self, account, epoch, expires_at):
+        self.account, self.epoch, self.expires_at = account, epoch, expires_at
+        self.used = False
+
+
+class AccountService:
+    """The account service of section 7.5 over an in-memory store. `clock()` gives the time in
+    seconds since 1970, `send(address, kind, token)` mails, `erase(account_id)` erases a person's
+    data (AUTH-42: returns False or raises when it fails), `hashing` holds the Argon2id parameters
+    of new hashes (`m`, `t`, `p`; AUTH-12's when absent), also the current ones of AUTH-17."""
+
+    def __init__(self, clock, send, erase=lambda account_id: True, hashing=None):
+        self.clock, self.send, self.erase = clock, send, erase
+        params = dict(auth.OWASP)
+        params.update(hashing or {})
+        for key in ('m', 't', 'p'):
+            value = params[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Failure('invalid_hash_parameters', f'{key} must be an integer, not {value!r}')
+        problem = auth.parameter_problem(params['m'], params['t'], params['p'],
+                                         auth.NEW_SALT_BYTES, auth.NEW_TAG_BYTES)
+        if problem is not None:
+            raise Failure('invalid_hash_parameters', problem)
+        self.hashing = {key: params[key] for key in ('m', 't', 'p')}
+        # AUTH-39: the hash checked when there is none to check, of the same parameters, so a
+        # sign-in does the same Argon2id work whether or not the address has an account.
+        self.dummy = auth.StoredHash(self.hashing['m'], self.hashing['t'], self.hashing['p'],
+                                     secrets.token_bytes(auth.NEW_SALT_BYTES),
+                                     secrets.token_bytes(auth.NEW_TAG_BYTES))
+        self.accounts = {}                       # id -> Account
+        self.by_address = {}                     # address key -> account id
+        self.families = {}                       # id -> Family
+        self.access_tokens = {}                  # digest -> (family id, expires at)
+        self.refresh_tokens = {}                 # digest -> family id (current and used)
+        self.signups = {}                        # digest -> SignUp
+        self.waiting = collections.defaultdict(list)   # address key -> digests, oldest first
+        self.resets = {}                         # digest -> ResetToken
+        self.failures = {}                       # throttling key -> [failures, time of the last]
+        self._next_account = 1
+        self._next_family = 1
+
+    # -- hashing (AUTH-12, AUTH-16, AUTH-17)
+
+    def _hash(self, normalized):
+        return auth.hash_password(normalized, **self.hashing)
+
+    def _check_password(self, password, account):
+        """AUTH-16 against the account's hash, or the same work against the dummy hash when there
+        is no account or no password; returns whether it matched, and rehashes as AUTH-17 asks."""
+        stored = None
+        if account is not None and account.password_hash is not None:
+            stored = auth.parse_hash(account.password_hash)
+        match, rehash = auth.verify(password if isinstance(password, str) else None,
+                                    stored or self.dummy, self.hashing)
+        if stored is None:
+            return False
+        if match and rehash:
+            account.password_hash = self._hash(unicodedata.normalize('NFKC', password))
+        return match
+
+    # -- throttling (AUTH-39)
+
+    def _count(self, key, now):
+        entry = self.failures.get(key)
+        if entry is not None and now - entry[1] >= FORGET_AFTER:      # forgotten after a day
+            del self.failures[key]
+            entry = None
+        return entry
+
+    def _wait(self, key, now):
+        """The seconds `key` still waits at `now` (0 when it does not)."""
+        entry = self._count(key, now)
+        if entry is None or entry[0] < FREE_FAILURES:
+            return 0
+        failures, last = entry
+        wait = min(2 ** min(failures - FREE_FAILURES, 10), MAX_WAIT)   # 2^10 > 900: capped anyway
+        return max(0, last + wait - now)
+
+    def _throttle(self, keys, now):
+        """A sign-in while any of its keys waits is `throttled`, neither checked nor counted."""
+        remaining = max(self._wait(key, now) for key in keys)
+        if remaining > 0:
+            raise Throttled(math.ceil(remaining))
+
+    def _fail(self, keys, now):
+        for key in keys:
+            entry = self._count(key, now)
+            self.failures[key] = [(entry[0] if entry else 0) + 1, now]
+
+    def _clear(self, keys):
+        for key in keys:
+            self.failures.pop(key, None)
+
+    # -- sessions (AUTH-38)
+
+    def _issue(self, family, now):
+        """A new access token and refresh token of a family; the access token's life is capped by
+        the family's end."""
+        access, refresh = new_token(), new_token()
+        access_digest, refresh_digest = token_digest(access), token_digest(refresh)
+        self.access_tokens[access_digest] = (family.id, min(now + ACCESS_LIFETIME, family.ends_at))
+        family.access.add(access_digest)
+        self.refresh_tokens[refresh_digest] = family.id
+        family.current_refresh = refresh_digest
+        return access, refresh
+
+    def _start_family(self, account, now):
+        family = Family(self._next_family, account.id, now)
+        self._next_family += 1
+        self.families[family.id] = family
+        access, refresh = self._issue(family, now)
+        return account.id, access, refresh
+
+    def _end_family(self, family):
+        for digest in family.access:
+            self.access_tokens.pop(digest, None)
+        for digest in list(family.used_refresh) + [family.current_refresh]:
+            self.refresh_tokens.pop(digest, None)
+        self.families.pop(family.id, None)
+
+    def _session(self, access_token, now, expired_ok=False):
+        """AUTH-38: the live family of an access token: `invalid_session` when it belongs to none,
+        `session_expired` when past its 900 seconds (or its family's end)."""
+        entry = self.access_tokens.get(token_digest(access_token))
+        family = self.families.get(entry[0]) if entry else None
+        if family is None:
+            raise Failure('invalid_session', 'the access token belongs to no live session')
+        if not expired_ok and now >= entry[1]:
+            raise Failure('session_expired', 'the access token has expired')
+        return family
+
+    def _step_up(self, family, now):
+        """AUTH-41: a proof of presence no older than 300 seconds."""
+        if now - family.proof_at > STEP_UP_WINDOW:
+            raise Failure('reauthentication_required', 'sign in again to do this')
+
+    # -- sign-up (AUTH-36)
+
+    def sign_up(self, email, password):
+        now = self.clock()
+        require_address(email)
+        normalized = auth.check(password, auth.DEFAULT_MINIMUM, email)     # 7.1, AUTH-8 context
+        password_hash = self._hash(normalized)       # the same work whether or not it is registered
+        key = address_key(email)
+        if key in self.by_address:
+            self.send(email, ALREADY_REGISTERED, None)
+            return
+        waiting = [d for d in self.waiting[key]
+                   if not self.signups[d].ended and now < self.signups[d].expires_at]
+        while len(waiting) >= MAX_WAITING_SIGNUPS:                         # a fourth drops the oldest
+            self.signups[waiting.pop(0)].ended = True
+        token = new_token()
+        digest = token_digest(token)
+        self.signups[digest] = SignUp(email, password_hash, now + SIGNUP_LIFETIME)
+        self.waiting[key] = waiting + [digest]
+        self.send(email, CONFIRM_SIGNUP, token)
+
+    def confirm_sign_up(self, token):
+        now = self.clock()
+        signup = self.signups.get(token_digest(token))
+        if signup is None or signup.ended:
+            raise Failure('signup_token_invalid', 'unknown, used or dropped')
+        if signup.key in self.by_address:
+            raise Failure('signup_token_invalid', 'the address has been registered since')
+        if now >= signup.expires_at:
+            raise Failure('signup_token_expired', 'the sign-up has expired')
+        for digest in self.waiting.pop(signup.key, []):                   # ends every waiting one
+            self.signups[digest].ended = True
+        signup.ended = True
+        account = Account(self._next_account, signup.email, signup.password_hash)
+        self._next_account += 1
+        self.accounts[account.id] = account
+        self.by_address[signup.key] = account.id
+        return self._start_family(account, now)                           # AUTH-38
+
+    # -- sign-in (AUTH-39)
+
+    def sign_in(self, email, password, client):
+        now = self.clock()
+        keys = (('address', address_key(email)), ('client', str(client)))
+        self._throttle(keys, now)
+        account = None
+        if is_address(email):
+            number = self.by_address.get(address_key(email))
+            account = self.accounts.get(number) if number is not None else None
+        if not self._check_password(password, account):                   # the same work always
+            self._fail(keys, now)
+            raise Failure('invalid_credentials', 'the address or the password is wrong')
+        self._clear(keys)
+        return self._start_family(account, now)
+
+    def authenticate(self, access_token):
+        return self._session(access_token, self.clock()).account
+
+    def refresh(self, refresh_token):
+        now = self.clock()
+        digest = token_digest(refresh_token)
+        family = self.families.get(self.refresh_tokens.get(digest))
+        if family is None:
+            raise Failure('invalid_session', 'the refresh token belongs to no live session')
+        if digest != family.current_refresh:                              # one of the last 64 used
+            self._end_family(family)
+            raise Failure('refresh_token_reused', 'a used refresh token: the session has ended')
+        if now >= family.ends_at:
+            self._end_family(family)
+            raise Failure('session_expired', 'the session has ended')
+        family.used_refresh.append(digest)
+        while len(family.used_refresh) > USED_REFRESH_KEPT:
+            self.refresh_tokens.pop(family.used_refresh.popleft(), None)
+        access, refresh = self._issue(family, now)
+        return family.account, access, refresh
+
+    def sign_out(self, access_token):
+        family = self._session(access_token, self.clock(), expired_ok=True)
+        self._end_family(family)
+
+    # -- step-up (AUTH-41)
+
+    def reauthenticate(self, access_token, password):
+        now = self.clock()
+        family = self._session(access_token, now)
+        account = self.accounts[family.account]
+        keys = (('account', account.id),)
+        self._throttle(keys, now)
+        if not self._check_password(password, account):
+            self._fail(keys, now)
+            raise Failure('invalid_credentials', 'the password is wrong')
+        self._clear(keys)
+        family.proof_at = now
+
+    # -- reset and change (AUTH-40)
+
+    def _new_password(self, account, password):
+        """The checks of a new password: the policy with the account's address as context, then
+        `password_unchanged` for the current one. Returns its new hash."""
+        normalized = auth.check(password, auth.DEFAULT_MINIMUM, account.email)
+        if account.password_hash is not None and auth.verify(
+                normalized, auth.parse_hash(account.password_hash), self.hashing)[0]:
+            raise Failure('password_unchanged', 'the new password is the current one')
+        return self._hash(normalized)
+
+    def _replace_password(self, account, password_hash):
+        account.password_hash = password_hash
+        account.epoch += 1                                      # every reset token of it dies
+
+    def change_password(self, access_token, password):
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        account = self.accounts[family.account]
+        password_hash = self._new_password(account, password)
+        self._replace_password(account, password_hash)
+        for other in [f for f in self.families.values() if f.account == account.id and f is not family]:
+            self._end_family(other)
+        if account.email is not None:
+            self.send(account.email, PASSWORD_CHANGED, None)
+
+    def request_reset(self, email):
+        now = self.clock()
+        require_address(email)
+        number = self.by_address.get(address_key(email))
+        if number is None:
+            return                                              # nothing at all, the same answer
+        account = self.accounts[number]
+        token = new_token()
+        self.resets[token_digest(token)] = ResetToken(account.id, account.epoch, now + RESET_LIFETIME)
+        self.send(account.email, PASSWORD_RESET, token)
+
+    def _reset(self, token, now):
+        reset = self.resets.get(token_digest(token))
+        account = self.accounts.get(reset.account) if reset is not None else None
+        if reset is None or reset.used or account is None or reset.epoch < account.epoch:
+            raise Failure('reset_token_invalid', 'unknown, used, or for a changed or deleted account')
+        if now >= reset.expires_at:
+            raise Failure('reset_token_expired', 'the reset token has expired')
+        return reset, account
+
+    def inspect_reset(self, token):
+        """Looking at a token does not use it up: the account's address."""
+        return self._reset(token, self.clock())[1].email
+
+    def confirm_reset(self, token, password):
+        now = self.clock()
+        reset, account = self._reset(token, now)
+        password_hash = self._new_password(account, password)   # the token stays usable on failure
+        reset.used = True
+        self._replace_password(account, password_hash)
+        for family in [f for f in self.families.values() if f.account == account.id]:
+            self._end_family(family)
+        if account.email is not None:
+            self._clear((('address', address_key(account.email)),))
+            self.send(account.email, PASSWORD_CHANGED, None)
+
+    # -- deletion (AUTH-42)
+
+    def delete_account(self, access_token, confirmed):
+        now = self.clock()
+        family = self._session(access_token, now)
+        if confirmed is not True:
+            raise Failure('confirmation_required', 'the person must confirm the deletion')
+        self._step_up(family, now)
+        account = self.accounts[family.account]
+        try:
+            erased = self.erase(account.id)
+        except Exception:                                       # noqa: BLE001 (any failure of the eraser)
+            erased = False
+        if erased is False:
+            raise Failure('deletion_failed', 'the data could not be erased; nothing was deleted')
+        for other in [f for f in self.families.values() if f.account == account.id]:
+            self._end_family(other)
+        for digest in [d for d, r in self.resets.items() if r.account == account.id]:
+            del self.resets[digest]
+        self._clear((('account', account.id),))
+        del self.accounts[account.id]
+        if account.email is not None:
+            key = address_key(account.email)
+            self.by_address.pop(key, None)
+            self._clear((('address', key),))
+            self.send(account.email, ACCOUNT_DELETED, None)
+
+
+# ---- The operation (Spec/corpus/auth/accounts.json)
+
+MAIL_KINDS = {'confirmSignUp': CONFIRM_SIGNUP, 'inspectReset': PASSWORD_RESET, 'confirmReset': PASSWORD_RESET}
+DEFAULT_CLIENT = 'c1'
+
+
+class Script:
+    """The world around the service while a script runs: the clock, the mailbox, the sessions the
+    script names and the labels of the accounts."""
+
+    def __init__(self, input):
+        self.now = START_TIME
+        self.mails = []                          # (address key, kind, token or None), in order
+        eraser_fails = input.get('eraserFails') is True
+        self.service = AccountService(lambda: self.now, self._send,
+                                      lambda account_id: not eraser_fails, input.get('hashing'))
+        self.sessions = {}                       # name -> (access token, refresh token)
+        self.labels = {}                         # account id -> 'A1', ...
+
+    def _send(self, address, kind, token):
+        self.mails.append((address_key(address), kind, token))
+
+    def label(self, account_id):
+        if account_id not in self.labels:
+            self.labels[account_id] = 'A%d' % (len(self.labels) + 1)
+        return self.labels[account_id]
+
+    def _mail_token(self, step):
+        """A literal `token`, or the token of the mail of the step's kind to `email` (the `mail`-th,
+        the last when absent); a token nobody issued when there is no such mail."""
+        if 'token' in step:
+            return step['token']
+        kind = MAIL_KINDS[step['do']]
+        key = address_key(step.get('email'))
+        tokens = [token for to, k, token in self.mails if to == key and k == kind]
+        index = step.get('mail', -1)
+        if isinstance(index, bool) or not isinstance(index, int) or not -len(tokens) <= index < len(tokens):
+            return new_token()
+        return tokens[index]
+
+    def _tokens(self, step):
+        """The tokens of the session the step names; tokens nobody issued for one never stored."""
+        name = step.get('session')
+        if name in self.sessions:
+            return self.sessions[name]
+        return new_token(), new_token()
+
+    def _signed_in(self, step, result):
+        account_id, access, refresh = result
+        name = step.get('as', step.get('session'))
+        if name is not None:
+            self.sessions[name] = (access, refresh)
+        return {'ok': True, 'account': self.label(account_id)}
+
+    def run(self, step):
+        service, do = self.service, step.get('do')
+        if do == 'advance':
+            seconds = step.get('seconds')
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+                raise Failure('invalid_input', f'advance needs a number of seconds, not {seconds!r}')
+            self.now += seconds
+            return {'ok': True}
+        if do == 'signUp':
+            service.sign_up(step.get('email'), step.get('password'))
+            return {'ok': True}
+        if do == 'confirmSignUp':
+            return self._signed_in(step, service.confirm_sign_up(self._mail_token(step)))
+        if do == 'signIn':
+            result = service.sign_in(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT))
+            return self._signed_in(step, result)
+        if do == 'authenticate':
+            return {'ok': True, 'account': self.label(service.authenticate(self._tokens(step)[0]))}
+        if do == 'refresh':
+            return self._signed_in(step, service.refresh(self._tokens(step)[1]))
+        if do == 'signOut':
+            service.sign_out(self._tokens(step)[0])
+            return {'ok': True}
+        if do == 'reauthenticate':
+            service.reauthenticate(self._tokens(step)[0], step.get('password'))
+            return {'ok': True}
+        if do == 'changePassword':
+            service.change_password(self._tokens(step)[0], step.get('password'))
+            return {'ok': True}
+        if do == 'requestReset':
+            service.request_reset(step.get('email'))
+            return {'ok': True}
+        if do == 'inspectReset':
+            return {'ok': True, 'email': service.inspect_reset(self._mail_token(step))}
+        if do == 'confirmReset':
+            service.confirm_reset(self._mail_token(step), step.get('password'))
+            return {'ok': True}
+        if do == 'deleteAccount':
+            service.delete_account(self._tokens(step)[0], step.get('confirmed'))
+            return {'ok': True}
+        if do == 'mails':
+            key = address_key(step.get('to'))
+            return {'ok': True, 'kinds': [kind for to, kind, _ in self.mails if to == key]}
+        raise Failure('invalid_input', f'no step {do!r}')
+
+
+def accounts_operation(input):
+    """auth.accounts: each step's `{"ok": true, ...}` or `{"error": CODE}` (with `retryAfter` when
+    throttled), against a new service whose clock starts at 1796083200."""
+    script = Script(input)
+    outputs = []
+    for step in input.get('steps') or []:
+        if not isinstance(step, dict):
+            raise Failure('invalid_input', 'a step is a JSON object')
+        if 'password' in step and not isinstance(step['password'], str):
+            raise Failure('invalid_input', 'a password is a string')
+        try:
+            outputs.append(script.run(step))
+        except Throttled as throttled:
+            outputs.append({'error': throttled.code, 'retryAfter': throttled.retry_after})
+        except Failure as failure:
+            if failure.code == 'invalid_input':
+                raise
+            outputs.append({'error': failure.code})
+    return {'steps': outputs}
+
+
+OPERATIONS = {
+    'auth.accounts': accounts_operation,
+}
