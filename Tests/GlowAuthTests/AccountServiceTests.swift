@@ -279,6 +279,16 @@ struct AccountServiceTests {
         #expect(left == 0)
     }
 
+    @Test("README's example: sign up, confirm from the mailed link, refresh")
+    func readmeExample() throws {
+        let world = try World()
+        try world.service.signUp(email: "mia@example.com", password: "quiet morning walks")
+        let session = try world.service.confirmSignUp(token: world.mailer.last!.token!)
+        let next = try world.service.refresh(refreshToken: session.refreshToken)
+        #expect(next.account == session.account)
+        #expect(next.refreshToken != session.refreshToken)
+    }
+
     @Test("addresses: what is one and how it is compared", arguments: [
         ("Ana@Example.COM", "ana@example.com"), ("a@b", "a@b"), ("ÄNA@example.com", "Äna@example.com"),
     ])
