@@ -279,7 +279,10 @@ script('refreshing does not renew the step-up', ['AUTH-41'], A + [
 script('reauthentication is throttled under the account', ['AUTH-41', 'AUTH-39'], A + [
     (step('reauthenticate', session='s0', password=PW2), err('invalid_credentials'))] * 5 + [
     (step('reauthenticate', session='s0', password=PW), err('throttled', retryAfter=1)),
+    (step('signIn', email=ANA, password=PW, client='c2'), acct('A1')),
     (step('advance', seconds=1), OK),
+    (step('reauthenticate', session='s0', password=PW), OK),
+    (step('reauthenticate', session='s0', password=PW2), err('invalid_credentials')),
     (step('reauthenticate', session='s0', password=PW), OK),
 ])
 script('a reset: looking does not use the token, confirming does, and nobody is signed in', ['AUTH-40'], A + [
@@ -364,6 +367,14 @@ script('deletion: confirmed, then every credential is useless and the address is
     (step('signUp', email=ANA, password=PW2), OK),
     (step('confirmSignUp', email=ANA, **{'as': 's2'}), acct('A2')),
     (step('signIn', email=ANA, password=PW2), acct('A2')),
+])
+script("deletion clears the address's throttling: the address signs up anew and signs in at once", ['AUTH-42', 'AUTH-39'],
+       A + fails + [
+    (step('signIn', email=ANA, password=PW, client='c2'), err('throttled', retryAfter=1)),
+    (step('deleteAccount', session='s0', confirmed=True), OK),
+    (step('signUp', email=ANA, password=PW2), OK),
+    (step('confirmSignUp', email=ANA), acct('A2')),
+    (step('signIn', email=ANA, password=PW2, client='c2'), acct('A2')),
 ])
 script('deletion needs a recent sign-in, and asks for confirmation first', ['AUTH-42', 'AUTH-41'], A + [
     (step('advance', seconds=301), OK),

@@ -324,29 +324,9 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
     }
 }
 
-// Password hashing at the parameters new hashes use (AUTH-12), once per run: not per data set.
+// Accounts and ID tokens, once per run: not per data set (AuthBench.swift).
 if wanted("auth") && (onlySet == nil || only == "auth") {
-    say("\n== auth: Argon2id at OWASP's parameters (19 MiB, 2 passes, 1 lane)")
-    let hasher = try! PasswordHasher()
-    let password = try! PasswordPolicy().check("quiet morning walks by the river")
-    let hashTime = Timing.measure(samples: 9) { blackHole(hasher.hash(password)) }
-    record("auth", "argon2idHash", hashTime.median)
-    // Sign-ins verify a stored hash; every core verifies at once, as a server's would.
-    let stored = hasher.hash(password)
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let perCore = 8
-    let clock = ContinuousClock()
-    let elapsed = clock.measure {
-        DispatchQueue.concurrentPerform(iterations: cores) { _ in
-            for _ in 0..<perCore { precondition(hasher.verify("quiet morning walks by the river", against: stored)) }
-        }
-    }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let signIns = Double(cores * perCore) / seconds
-    record("auth", "signInsPerSecond", signIns)
-    say(
-        "auth     one Argon2id hash \(milliseconds(hashTime.median)) (±\(Int(hashTime.spread * 100))%)   sign-ins verified on \(cores) cores: \(String(format: "%.1f", signIns)) per second"
-    )
+    AuthBench.run()
 }
 
 if json {

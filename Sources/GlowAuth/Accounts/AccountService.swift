@@ -260,6 +260,7 @@ public final class AccountService: Sendable {
                 return false
             }
             records.sessions[id]?.authenticatedAt = now
+            if let account { records.throttles["account " + account.id.rawValue] = nil }
             return true
         }
         guard accepted else { throw Self.invalidCredentials }
@@ -374,6 +375,7 @@ public final class AccountService: Sendable {
             for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
             for (key, reset) in records.resets where reset.account == account.id { records.resets[key] = nil }
             records.throttles["account " + account.id.rawValue] = nil
+            if let email = account.email { records.throttles["address " + email] = nil }
         }
         if let email = account.email { mailer.send(.accountDeleted(to: email)) }
     }

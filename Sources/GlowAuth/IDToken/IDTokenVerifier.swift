@@ -41,6 +41,20 @@ public struct IDTokenVerifier: Sendable {
         return try claims(parsed.payload, nonce: nonce, now: now)
     }
 
+    /// The same verification against a key set the caller holds (a server that refreshes keys
+    /// on its own schedule): a `kid` the set does not have is ``AuthError/Code/unknownKey``, and
+    /// nothing is fetched.
+    public func verify(_ token: String, nonce: String?, at now: Double, keySet: JSONWebKeySet) throws(AuthError)
+        -> VerifiedIdentity
+    {
+        let parsed = try Self.parse(token, provider: provider)
+        guard let key = keySet.keys[parsed.kid] else {
+            throw AuthError(.unknownKey, "the key set has no key '\(parsed.kid)'", rule: "AUTH-25")
+        }
+        try Self.checkSignature(parsed, key: key)
+        return try claims(parsed.payload, nonce: nonce, now: now)
+    }
+
     /// A token split and read as far as its signature: AUTH-22 ... AUTH-24.
     struct Parsed {
         let algorithm: String

@@ -1,0 +1,125 @@
+import Foundation
+import GlowAuth
+import Synchronization
+
+/// GlowAuth's figures: one Argon2id hash at OWASP's parameters, sign-ins per second through the
+/// account service on every core, the time an unknown address takes against a wrong password
+/// (AUTH-39 wants them equal), and ID-token verifications per second, RS256 against ES256.
+enum AuthBench {
+    final class Mailer: AuthMailer {
+        let last = Mutex<AuthMail?>(nil)
+        func send(_ mail: AuthMail) { last.withLock { $0 = mail } }
+    }
+    struct Eraser: AccountEraser { func eraseData(of account: AccountID) throws {} }
+    struct Revoker: ProviderTokenRevoker { func revoke(_ token: SecretToken, provider: String) async throws {} }
+    struct NoFetch: KeySetFetcher {
+        struct Unused: Error {}
+        func fetchKeySet(from url: String) async throws -> KeySetResponse { throw Unused() }
+    }
+
+    static let password = "quiet morning walks by the river"
+
+    static func run() {
+        say("\n== auth: Argon2id at OWASP's parameters (19 MiB, 2 passes, 1 lane), sign-ins, ID tokens")
+        let hasher = try! PasswordHasher()
+        let checked = try! PasswordPolicy().check(password)
+        let hashTime = Timing.measure(samples: 9) { blackHole(hasher.hash(checked)) }
+        record("auth", "argon2idHash", hashTime.median)
+
+        // The account service as a server runs it: throttling off, so that failures can repeat.
+        var configuration = AccountConfiguration()
+        configuration.freeAttempts = Int.max
+        let mailer = Mailer()
+        let service = try! AccountService(
+            store: InMemoryAccountStore(), configuration: configuration, mailer: mailer, eraser: Eraser(),
+            revoker: Revoker())
+        try! service.signUp(email: "mia@example.com", password: password)
+        _ = try! service.confirmSignUp(token: mailer.last.withLock { $0 }!.token!)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let perCore = 8
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            DispatchQueue.concurrentPerform(iterations: cores) { core in
+                for _ in 0..<perCore {
+                    blackHole(try! service.signIn(email: "mia@example.com", password: password, clientKey: "c\(core)"))
+                }
+            }
+        }
+        let signIns = Double(cores * perCore) / seconds(elapsed)
+        record("auth", "signInsPerSecond", signIns)
+        let wrong = Timing.measure(samples: 9) {
+            blackHole(try? service.signIn(email: "mia@example.com", password: "not the password at all", clientKey: "w"))
+        }
+        let unknown = Timing.measure(samples: 9) {
+            blackHole(try? service.signIn(email: "nobody@example.com", password: password, clientKey: "u"))
+        }
+        record("auth", "wrongPassword", wrong.median)
+        record("auth", "unknownAddress", unknown.median)
+        say(
+            "auth     one Argon2id hash \(milliseconds(hashTime.median)) (±\(Int(hashTime.spread * 100))%)   sign-ins through the service on \(cores) cores: \(String(format: "%.1f", signIns)) per second"
+        )
+        say(
+            "auth     a wrong password \(milliseconds(wrong.median)), an unknown address \(milliseconds(unknown.median)): ratio \(String(format: "%.2f", unknown.median / wrong.median)) (AUTH-39 wants 1)"
+        )
+
+        // ID tokens: the corpus's valid Google tokens, RS256 (idtoken-001) and ES256 (idtoken-010).
+        guard let rs = fixture("idtoken-001"), let es = fixture("idtoken-010") else {
+            say("auth     ID tokens skipped: run from the repository's root to find Spec/corpus/auth/id_token.json")
+            return
+        }
+        var rates: [String: Double] = [:]
+        for (name, case_) in [("RS256", rs), ("ES256", es)] {
+            let provider = try! IdentityProvider(
+                id: "google", issuers: IdentityProvider.google.issuers, keySetURL: "", algorithms: ["RS256", "ES256"])
+            let verifier = try! IDTokenVerifier(
+                provider: provider, clientIDs: case_.clients, keys: KeySetCache(fetcher: NoFetch()))
+            let rounds = 200
+            let timing = Timing.measure(samples: 5) {
+                for _ in 0..<rounds {
+                    blackHole(try! verifier.verify(case_.token, nonce: case_.nonce, at: case_.now, keySet: case_.keys))
+                }
+            }
+            let perSecond = Double(rounds) / timing.median
+            let parallel = clock.measure {
+                DispatchQueue.concurrentPerform(iterations: cores) { _ in
+                    for _ in 0..<rounds {
+                        blackHole(try! verifier.verify(case_.token, nonce: case_.nonce, at: case_.now, keySet: case_.keys))
+                    }
+                }
+            }
+            let allCores = Double(cores * rounds) / seconds(parallel)
+            rates[name] = perSecond
+            record("auth", "idToken\(name)PerSecond", perSecond)
+            record("auth", "idToken\(name)PerSecondAllCores", allCores)
+            say(
+                "auth     ID tokens \(name): \(Int(perSecond)) verifications per second on one core, \(Int(allCores)) on \(cores)"
+            )
+        }
+        say("auth     RS256 verifies \(String(format: "%.1f", rates["RS256"]! / rates["ES256"]!))× as fast as ES256")
+    }
+
+    struct Fixture {
+        let token: String
+        let nonce: String
+        let now: Double
+        let clients: Set<String>
+        let keys: JSONWebKeySet
+    }
+
+    static func fixture(_ id: String) -> Fixture? {
+        guard let data = FileManager.default.contents(atPath: "Spec/corpus/auth/id_token.json"),
+            let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let cases = document["cases"] as? [[String: Any]],
+            let input = cases.first(where: { $0["id"] as? String == id })?["input"] as? [String: Any],
+            let token = input["token"] as? String, let nonce = input["nonce"] as? String,
+            let now = input["now"] as? NSNumber, let clients = input["clientIds"] as? [String],
+            let set = input["keySet"], let setData = try? JSONSerialization.data(withJSONObject: set),
+            let keys = try? JSONWebKeySet(json: Array(setData))
+        else { return nil }
+        return Fixture(token: token, nonce: nonce, now: now.doubleValue, clients: Set(clients), keys: keys)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
