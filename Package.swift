@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
         .systemLibrary(
             name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "GlowAuth", dependencies: ["CArgon2", "CCrypto"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",

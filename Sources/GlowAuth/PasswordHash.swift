@@ -87,4 +87,3 @@ public struct PasswordHash: Hashable, Sendable, CustomStringConvertible, CustomD
         AuthError(.malformedHash, "the stored hash is not a PHC string: \(reason)", rule: "AUTH-14")
     }
 }
-

@@ -92,7 +92,8 @@ struct AccountServiceTests {
             configuration.hashing = hashing
             let verifiers = try fixtures.map {
                 try IDTokenVerifier(
-                    provider: $0.provider, clientIDs: $0.clientIDs, keys: KeySetCache(fetcher: Fetcher(body: $0.keySet)))
+                    provider: $0.provider, clientIDs: $0.clientIDs, keys: KeySetCache(fetcher: Fetcher(body: $0.keySet))
+                )
             }
             if let first = fixtures.first { clock.time.withLock { $0 = first.now } }
             service = try AccountService(
@@ -130,7 +131,9 @@ struct AccountServiceTests {
             provider: "google", idToken: unverified.token, nonce: unverified.nonce)
         #expect(viaUnverified.account != holder.account, "an unverified address never links")
         // The new account has no address: the holder's stays theirs, and their password still works.
-        #expect(try unverifiedWorld.service.signIn(email: "ana@example.com", password: Self.password, clientKey: "c").account == holder.account)
+        #expect(
+            try unverifiedWorld.service.signIn(email: "ana@example.com", password: Self.password, clientKey: "c")
+                .account == holder.account)
 
         await #expect(throws: AuthError.self) {
             try await world.service.signIn(provider: "facebook", idToken: google.token, nonce: nil)
@@ -165,7 +168,8 @@ struct AccountServiceTests {
         let second = try World(store: store, revoker: working, fixtures: [apple])
         // The second failure was at +60 s, so the next try is due at +180 s.
         second.clock.advance(60 + 119)
-        #expect(await second.service.processRevocations() == .init(revoked: 0, waiting: 1), "the 2nd failure waits 120 s")
+        #expect(
+            await second.service.processRevocations() == .init(revoked: 0, waiting: 1), "the 2nd failure waits 120 s")
         second.clock.advance(1)
         #expect(await second.service.processRevocations() == .init(revoked: 1, waiting: 0))
         #expect(working.revoked.withLock { $0 } == ["apple:r.apple.1"])
@@ -183,7 +187,9 @@ struct AccountServiceTests {
         let weak = try World(store: store)
         let session = try weak.account()
         func storedParameters() throws -> Argon2Parameters {
-            try PasswordHash(phc: store.update { (records) throws(AuthError) in records.accounts[session.account]!.passwordHash! }).parameters
+            try PasswordHash(
+                phc: store.update { (records) throws(AuthError) in records.accounts[session.account]!.passwordHash! }
+            ).parameters
         }
         #expect(try storedParameters() == Self.tiny)
         let stronger = Argon2Parameters(memoryKiB: 64, iterations: 2, parallelism: 1)
@@ -191,7 +197,9 @@ struct AccountServiceTests {
         _ = try strong.service.signIn(email: "ana@example.com", password: Self.password, clientKey: "c")
         #expect(try storedParameters() == stronger)
         _ = try strong.service.signIn(email: "ana@example.com", password: Self.password, clientKey: "c")
-        #expect(try weak.service.signIn(email: "ana@example.com", password: Self.password, clientKey: "c").account == session.account)
+        #expect(
+            try weak.service.signIn(email: "ana@example.com", password: Self.password, clientKey: "c").account
+                == session.account)
     }
 
     @Test("no password, token or hash shows in a description, a dump, an error or a mail's description")
@@ -200,7 +208,9 @@ struct AccountServiceTests {
         let session = try world.account()
         try world.service.requestPasswordReset(email: "ana@example.com")
         let reset = world.mailer.last!
-        var secrets = [Self.password, session.accessToken.reveal(), session.refreshToken.reveal(), reset.token!.reveal()]
+        var secrets = [
+            Self.password, session.accessToken.reveal(), session.refreshToken.reveal(), reset.token!.reveal(),
+        ]
         let records = try world.store.update { (records) throws(AuthError) in records }
         let account = records.accounts[session.account]!
         secrets.append(account.passwordHash!)
@@ -249,7 +259,9 @@ struct AccountServiceTests {
         #expect(sessions.allSatisfy { $0.account == account })
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<5 {
-                group.addTask { _ = try? world.service.signIn(email: "bob@example.com", password: "x", clientKey: "same") }
+                group.addTask {
+                    _ = try? world.service.signIn(email: "bob@example.com", password: "x", clientKey: "same")
+                }
             }
         }
         do {
@@ -275,7 +287,9 @@ struct AccountServiceTests {
         _ = try world.service.refresh(refreshToken: session.refreshToken)
         world.clock.advance(30 * 86_400)
         #expect(world.service.purgeExpired() == 1)
-        let left = try world.store.update { (records) throws(AuthError) in records.sessions.count + records.throttles.count }
+        let left = try world.store.update { (records) throws(AuthError) in
+            records.sessions.count + records.throttles.count
+        }
         #expect(left == 0)
     }
 
@@ -289,9 +303,11 @@ struct AccountServiceTests {
         #expect(next.refreshToken != session.refreshToken)
     }
 
-    @Test("addresses: what is one and how it is compared", arguments: [
-        ("Ana@Example.COM", "ana@example.com"), ("a@b", "a@b"), ("ÄNA@example.com", "Äna@example.com"),
-    ])
+    @Test(
+        "addresses: what is one and how it is compared",
+        arguments: [
+            ("Ana@Example.COM", "ana@example.com"), ("a@b", "a@b"), ("ÄNA@example.com", "Äna@example.com"),
+        ])
     func addresses(text: String, normalized: String) throws {
         #expect(try AccountService.normalizedEmail(text) == normalized)
     }
@@ -299,5 +315,45 @@ struct AccountServiceTests {
     @Test("text that is not an address", arguments: ["", "a@", "@b", "a b@c", "a@b@c", "ab", "a\u{7F}@b"])
     func notAddresses(text: String) {
         #expect(throws: AuthError.self) { try AccountService.normalizedEmail(text) }
+    }
+}
+
+@Suite("Sign-in methods")
+struct SignInMethodTests {
+    @Test("email, Apple and Google sign in through one protocol, and the flow follows")
+    func oneProtocol() async throws {
+        let google = try AccountServiceTests.TokenFixture("idtoken-001")
+        let world = try AccountServiceTests.World(fixtures: [google])
+        let existing = try world.account()
+        let methods: [any SignInMethod] = [
+            EmailSignIn(email: "ana@example.com", password: AccountServiceTests.password, clientKey: "c"),
+            ProviderSignIn.google(idToken: google.token, nonce: SignInNonce(raw: SecretToken(google.nonce))),
+        ]
+        for method in methods {
+            var flow = SignInFlow.signInChoices
+            let session = try await method.signIn(with: world.service)
+            #expect(session.account == existing.account, "\(method.provider)")
+            try flow.apply(.signedIn(hasGoals: false))
+            #expect(flow == .welcome)
+        }
+        let wrong = ProviderSignIn.google(idToken: google.token, nonce: SignInNonce())
+        do {
+            _ = try await wrong.signIn(with: world.service)
+            Issue.record("a fresh nonce matched an old token")
+        } catch {
+            #expect(error.code == .nonceMismatch)
+        }
+        #expect("\(methods[0])" == "EmailSignIn(ana@example.com)")
+        #expect(!"\(methods[1])".contains(google.token))
+    }
+
+    @Test("Apple's request carries the nonce's SHA-256, Google's the nonce itself")
+    func nonces() {
+        let nonce = SignInNonce(raw: SecretToken("n-0S6_WzA2Mj"))
+        #expect(nonce.requestValue(for: .google) == "n-0S6_WzA2Mj")
+        #expect(nonce.requestValue(for: .apple) == IDTokenVerifier.hex(Crypto.sha256(Array("n-0S6_WzA2Mj".utf8))))
+        #expect(SignInNonce().raw != SignInNonce().raw)
+        #expect(SignInNonce().raw.reveal().count == 43)
+        #expect("\(nonce)" == "SignInNonce(redacted)")
     }
 }

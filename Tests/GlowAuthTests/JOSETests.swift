@@ -24,14 +24,16 @@ struct JOSETests {
         #expect(Base64.url.decode("AA==") == nil, "padding")
     }
 
-    @Test("the JSON reader refuses duplicates, deep nesting and broken text", arguments: [
-        ("{\"a\":1,\"a\":2}", false), ("{\"a\":{\"b\":1,\"b\":1}}", false), ("{\"a\":1,\"b\":2}", true),
-        (String(repeating: "[", count: 16) + String(repeating: "]", count: 16), true),
-        (String(repeating: "[", count: 17) + String(repeating: "]", count: 17), false),
-        ("{\"a\":\"\\ud83d\\ude00\"}", true), ("{\"a\":\"\\ud83d\"}", false), ("{\"a\":01}", false),
-        ("{\"a\":1e999}", false), ("{\"a\":-0.5e-3}", true), ("{\"a\":tru}", false), ("{} x", false),
-        ("{\"a\":\"\u{1}\"}", false), ("[1,]", false), ("{\"a\" 1}", false),
-    ])
+    @Test(
+        "the JSON reader refuses duplicates, deep nesting and broken text",
+        arguments: [
+            ("{\"a\":1,\"a\":2}", false), ("{\"a\":{\"b\":1,\"b\":1}}", false), ("{\"a\":1,\"b\":2}", true),
+            (String(repeating: "[", count: 16) + String(repeating: "]", count: 16), true),
+            (String(repeating: "[", count: 17) + String(repeating: "]", count: 17), false),
+            ("{\"a\":\"\\ud83d\\ude00\"}", true), ("{\"a\":\"\\ud83d\"}", false), ("{\"a\":01}", false),
+            ("{\"a\":1e999}", false), ("{\"a\":-0.5e-3}", true), ("{\"a\":tru}", false), ("{} x", false),
+            ("{\"a\":\"\u{1}\"}", false), ("[1,]", false), ("{\"a\" 1}", false),
+        ])
     func json(text: String, valid: Bool) throws {
         let parsed = try? JOSEJSON.parse(Array(text.utf8)).get()
         #expect((parsed != nil) == valid)
@@ -48,10 +50,12 @@ struct JOSETests {
         #expect(value["n"]!.string == nil)
     }
 
-    @Test("Cache-Control's max-age", arguments: [
-        ("public, max-age=19845, must-revalidate, no-transform", 19845), ("max-age = 60", 60), ("MAX-AGE=5", 5),
-        ("no-cache", nil), ("max-age=abc", nil), ("max-age=-5", nil), ("max-age=99999999999999999999999", Int.max),
-    ] as [(String, Int?)])
+    @Test(
+        "Cache-Control's max-age",
+        arguments: [
+            ("public, max-age=19845, must-revalidate, no-transform", 19845), ("max-age = 60", 60), ("MAX-AGE=5", 5),
+            ("no-cache", nil), ("max-age=abc", nil), ("max-age=-5", nil), ("max-age=99999999999999999999999", Int.max),
+        ] as [(String, Int?)])
     func cacheControl(header: String, maxAge: Int?) {
         #expect(KeySetResponse(body: [], cacheControl: header).maxAge == maxAge)
     }
@@ -62,16 +66,22 @@ struct JOSETests {
         let s = [0x80] + [UInt8](repeating: 1, count: 31)
         let der = Crypto.derSignature(raw: r + s)!
         #expect(der == [0x30, 0x26, 0x02, 0x01, 0x05, 0x02, 0x21, 0x00] + s)
-        #expect(Crypto.derSignature(raw: [UInt8](repeating: 0, count: 64)) == [0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00])
+        #expect(
+            Crypto.derSignature(raw: [UInt8](repeating: 0, count: 64)) == [
+                0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00,
+            ])
         #expect(Crypto.derSignature(raw: [UInt8](repeating: 1, count: 63)) == nil)
     }
 
     @Test("SHA-256 and HMAC-SHA-256 match their standards' vectors")
     func digests() {
-        #expect(IDTokenVerifier.hex(Crypto.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            IDTokenVerifier.hex(Crypto.sha256(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // RFC 4231 test case 2.
         #expect(
-            IDTokenVerifier.hex(Crypto.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+            IDTokenVerifier.hex(
+                Crypto.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         #expect(Crypto.randomBytes(32) != Crypto.randomBytes(32))
     }

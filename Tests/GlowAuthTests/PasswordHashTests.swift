@@ -41,7 +41,9 @@ struct PasswordHashTests {
         #expect(parsed.phc == hash.phc)
         // Fresh salts: the same password hashes differently each time.
         #expect(hasher.hash(password).salt != hash.salt)
-        #expect(!"\(hash)".contains(Base64.standard.encode(hash.tag)) && !"\(hash)".contains(Base64.standard.encode(hash.salt)))
+        #expect(
+            !"\(hash)".contains(Base64.standard.encode(hash.tag))
+                && !"\(hash)".contains(Base64.standard.encode(hash.salt)))
     }
 
     @Test(

@@ -347,10 +347,12 @@ struct VerifyTokenTests {
         #expect(verdict["linkByEmail"] as? Bool == true)
     }
 
-    @Test("a token that breaks a rule exits 1 with the rule's code", arguments: [
-        (["--nonce", "another"], "nonce_mismatch"), (["--audience", "com.example.other"], "wrong_audience"),
-        (["--at", "1900000000"], "token_expired"), (["--provider", "google"], "wrong_issuer"),
-    ])
+    @Test(
+        "a token that breaks a rule exits 1 with the rule's code",
+        arguments: [
+            (["--nonce", "another"], "nonce_mismatch"), (["--audience", "com.example.other"], "wrong_audience"),
+            (["--at", "1900000000"], "token_expired"), (["--provider", "google"], "wrong_issuer"),
+        ])
     func invalid(changes: [String], code: String) throws {
         let (token, keys, nonce, now) = try Self.fixture()
         var options = [
@@ -358,7 +360,8 @@ struct VerifyTokenTests {
         ]
         options[changes[0]] = changes[1]
         let run = try EndToEndTests.run(
-            ["auth", "verify-token", token, "--json"] + options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+            ["auth", "verify-token", token, "--json"]
+                + options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
         #expect(run.status == 1)
         let verdict = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
         #expect(verdict["valid"] as? Bool == false)
@@ -373,7 +376,10 @@ struct VerifyTokenTests {
             ["auth", "verify-token", token, "--keys", keys, "--provider", "apple"],
             ["auth", "verify-token", token, "--keys", keys, "--audience", "a"],
             ["auth", "verify-token", token, "--keys", keys, "--audience", "a", "--provider", "facebook"],
-            ["auth", "verify-token", token, "--keys", keys, "--audience", "a", "--issuer", "x", "--algorithms", "HS256"],
+            [
+                "auth", "verify-token", token, "--keys", keys, "--audience", "a", "--issuer", "x", "--algorithms",
+                "HS256",
+            ],
             ["auth", "sign-token"],
         ] {
             #expect(try EndToEndTests.run(arguments).status == 64, "\(arguments)")

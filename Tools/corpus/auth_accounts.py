@@ -137,6 +137,18 @@ script('a password typed in another Unicode form signs in (NFKC)', ['AUTH-39', '
     (step('signIn', email=ANA, password='cafe\u0301 au lait, trois fois'), acct('A1')),
 ])
 
+# AUTH-37: tokens.
+shape = {'ok': True, 'lengths': [43, 43], 'base64url': True, 'distinct': True}
+script('access and refresh tokens are 256 bits as 43 base64url characters, and differ', ['AUTH-37'], A + [
+    (step('tokenShape', session='s0'), shape),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('tokenShape', session='s0'), shape),
+    (step('signUp', email=BOB, password=PW), OK),
+    (step('tokenShape', email=BOB, kind='confirmSignUp'), {'ok': True, 'lengths': [43], 'base64url': True, 'distinct': True}),
+    (step('requestReset', email=ANA), OK),
+    (step('tokenShape', email=ANA, kind='passwordReset'), {'ok': True, 'lengths': [43], 'base64url': True, 'distinct': True}),
+])
+
 # AUTH-39: sign-in and throttling.
 script('an unknown address, a wrong password and a non-address are one error', ['AUTH-39'], A + [
     (step('signIn', email=BOB, password=PW), err('invalid_credentials')),
@@ -408,7 +420,8 @@ doc = {'area': 'auth', 'operation': 'auth.accounts',
                       'is `{"do": NAME, ...}`; sessions are named by `as` (or `session`), tokens of mails are '
                       'found by `email` and `mail` (an index among the mails of that kind to that address, the '
                       'last when absent) unless a literal `token` is given; accounts are labelled A1, A2, ... in '
-                      'the order the script first meets them. The output is each step\'s `{"ok": true, ...}` or '
+                      'the order the script first meets them; `tokenShape` describes the tokens of a session, or of the last '
+                      'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '
                       '`{"error": CODE}` (with `retryAfter` when throttled).',
        'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected') if k in c}
                  for c in cases]}

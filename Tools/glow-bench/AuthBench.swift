@@ -48,7 +48,8 @@ enum AuthBench {
         let signIns = Double(cores * perCore) / seconds(elapsed)
         record("auth", "signInsPerSecond", signIns)
         let wrong = Timing.measure(samples: 9) {
-            blackHole(try? service.signIn(email: "mia@example.com", password: "not the password at all", clientKey: "w"))
+            blackHole(
+                try? service.signIn(email: "mia@example.com", password: "not the password at all", clientKey: "w"))
         }
         let unknown = Timing.measure(samples: 9) {
             blackHole(try? service.signIn(email: "nobody@example.com", password: password, clientKey: "u"))
@@ -83,7 +84,8 @@ enum AuthBench {
             let parallel = clock.measure {
                 DispatchQueue.concurrentPerform(iterations: cores) { _ in
                     for _ in 0..<rounds {
-                        blackHole(try! verifier.verify(case_.token, nonce: case_.nonce, at: case_.now, keySet: case_.keys))
+                        blackHole(
+                            try! verifier.verify(case_.token, nonce: case_.nonce, at: case_.now, keySet: case_.keys))
                     }
                 }
             }

@@ -157,7 +157,9 @@ extension OptionParser {
         let audiences = list(try value("--audience"))
         let provider = try value("--provider")
         let issuers = list(try value("--issuer"))
-        guard let keys else { throw UsageError(message: "missing --keys FILE (the provider's key set)", command: command) }
+        guard let keys else {
+            throw UsageError(message: "missing --keys FILE (the provider's key set)", command: command)
+        }
         guard !audiences.isEmpty else {
             throw UsageError(message: "missing --audience ID[,ID...] (the app's client ids)", command: command)
         }

@@ -13,10 +13,14 @@ enum AuthCommand {
     }
 
     static func verify(_ options: TokenOptions) throws -> Int32 {
-        let token = String(decoding: try Files.read(options.token, limit: 4 * IDTokenVerifier.byteLimit, what: "a token"), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = String(
+            decoding: try Files.read(options.token, limit: 4 * IDTokenVerifier.byteLimit, what: "a token"),
+            as: UTF8.self
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         let keys = try Files.read(options.keys, limit: JSONWebKeySet.byteLimit, what: "a key set")
-        let base: IdentityProvider? = options.provider == "apple" ? .apple : options.provider == "google" ? .google : nil
+        let base: IdentityProvider? =
+            options.provider == "apple" ? .apple : options.provider == "google" ? .google : nil
         let provider: IdentityProvider
         do {
             provider = try IdentityProvider(
@@ -58,12 +62,16 @@ enum AuthCommand {
     static func text(_ identity: VerifiedIdentity) -> String {
         let rows: [(String, String)] = [
             ("provider", identity.provider), ("subject", identity.subject),
-            ("email", identity.email.map { $0 + (identity.emailVerified ? " (verified)" : " (not verified)") } ?? "none"),
+            (
+                "email",
+                identity.email.map { $0 + (identity.emailVerified ? " (verified)" : " (not verified)") } ?? "none"
+            ),
             ("relay address", identity.isPrivateRelay ? "yes" : "no"),
             ("may link by e-mail", identity.mayLinkByEmail ? "yes" : "no"),
             ("issued at", instant(identity.issuedAt)), ("expires at", instant(identity.expiresAt)),
         ]
-        return "valid\n" + rows.map { "  " + $0.0.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
+        return "valid\n"
+            + rows.map { "  " + $0.0.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
     static func json(_ identity: VerifiedIdentity) -> String {

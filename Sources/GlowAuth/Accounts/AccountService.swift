@@ -104,7 +104,8 @@ public final class AccountService: Sendable {
             guard now < pending.expiresAt else {
                 records.pendingSignUps[key] = nil
                 records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
-                return .failure(AuthError(.signUpTokenExpired, "this sign-up link has expired; sign up again", rule: "AUTH-36"))
+                return .failure(
+                    AuthError(.signUpTokenExpired, "this sign-up link has expired; sign up again", rule: "AUTH-36"))
             }
             for other in records.pendingSignUpsByEmail.removeValue(forKey: pending.email) ?? [] {
                 records.pendingSignUps[other] = nil
@@ -135,12 +136,16 @@ public final class AccountService: Sendable {
         let now = clock.now()
         let stored: (AccountID, String)? = try store.update { (records) throws(AuthError) in
             try self.checkThrottles(keys, at: now, in: records)
-            guard let id = records.accountsByEmail[address], let hash = records.accounts[id]?.passwordHash else { return nil }
+            guard let id = records.accountsByEmail[address], let hash = records.accounts[id]?.passwordHash else {
+                return nil
+            }
             return (id, hash)
         }
         let parsed = stored.flatMap { try? PasswordHash(phc: $0.1) }
         let matches = hasher.verify(password, against: parsed ?? decoy) && parsed != nil
-        let rehashed = matches && hasher.needsRehash(parsed!) ? hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
+        let rehashed =
+            matches && hasher.needsRehash(parsed!)
+            ? hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
         let outcome: Session? = try store.update { (records) throws(AuthError) in
             guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else {
                 self.recordFailure(keys, at: now, in: &records)
@@ -199,7 +204,9 @@ public final class AccountService: Sendable {
     /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
     public func authenticate(accessToken: SecretToken) throws(AuthError) -> AccountID {
         let now = clock.now()
-        return try store.update { (records) throws(AuthError) in try self.family(accessToken, at: now, in: records).account }
+        return try store.update { (records) throws(AuthError) in
+            try self.family(accessToken, at: now, in: records).account
+        }
     }
 
     /// The next session of a family, for its current refresh token: the token is used up, and a
@@ -350,7 +357,8 @@ public final class AccountService: Sendable {
             let id = try self.familyID(accessToken, at: now, in: records)
             guard confirmed else {
                 throw AuthError(
-                    .confirmationRequired, "deleting an account needs the person's explicit confirmation", rule: "AUTH-42")
+                    .confirmationRequired, "deleting an account needs the person's explicit confirmation",
+                    rule: "AUTH-42")
             }
             try self.checkStepUp(records.sessions[id]!, at: now)
             return records.accounts[records.sessions[id]!.account]!
@@ -358,7 +366,9 @@ public final class AccountService: Sendable {
         do {
             try eraser.eraseData(of: account.id)
         } catch {
-            throw AuthError(.deletionFailed, "the account's data could not be erased, so nothing was deleted: \(error)", rule: "AUTH-42")
+            throw AuthError(
+                .deletionFailed, "the account's data could not be erased, so nothing was deleted: \(error)",
+                rule: "AUTH-42")
         }
         try store.update { (records) throws(AuthError) in
             guard records.accounts[account.id] != nil else { throw Self.invalidSession }
@@ -393,9 +403,10 @@ public final class AccountService: Sendable {
     /// restart, since the queue lives in the store.
     public func processRevocations() async -> RevocationReport {
         let now = clock.now()
-        let due = (try? store.update { (records) throws(AuthError) in
-            records.revocations.values.filter { $0.nextAttempt <= now }.sorted { $0.id < $1.id }
-        }) ?? []
+        let due =
+            (try? store.update { (records) throws(AuthError) in
+                records.revocations.values.filter { $0.nextAttempt <= now }.sorted { $0.id < $1.id }
+            }) ?? []
         var revoked = 0
         for revocation in due {
             var succeeded = true
@@ -426,30 +437,32 @@ public final class AccountService: Sendable {
     @discardableResult
     public func purgeExpired() -> Int {
         let now = clock.now()
-        return (try? store.update { (records) throws(AuthError) -> Int in
-            var removed = 0
-            for (key, pending) in records.pendingSignUps where now >= pending.expiresAt {
-                records.pendingSignUps[key] = nil
-                records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
-                if records.pendingSignUpsByEmail[pending.email]?.isEmpty == true {
-                    records.pendingSignUpsByEmail[pending.email] = nil
+        return
+            (try? store.update { (records) throws(AuthError) -> Int in
+                var removed = 0
+                for (key, pending) in records.pendingSignUps where now >= pending.expiresAt {
+                    records.pendingSignUps[key] = nil
+                    records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
+                    if records.pendingSignUpsByEmail[pending.email]?.isEmpty == true {
+                        records.pendingSignUpsByEmail[pending.email] = nil
+                    }
+                    removed += 1
                 }
-                removed += 1
-            }
-            for (key, reset) in records.resets where now >= reset.expiresAt {
-                records.resets[key] = nil
-                removed += 1
-            }
-            for (id, family) in records.sessions where now >= family.refreshExpiresAt {
-                Self.end(id, in: &records)
-                removed += 1
-            }
-            for (key, throttle) in records.throttles where now - throttle.lastFailure >= configuration.throttleMemory {
-                records.throttles[key] = nil
-                removed += 1
-            }
-            return removed
-        }) ?? 0
+                for (key, reset) in records.resets where now >= reset.expiresAt {
+                    records.resets[key] = nil
+                    removed += 1
+                }
+                for (id, family) in records.sessions where now >= family.refreshExpiresAt {
+                    Self.end(id, in: &records)
+                    removed += 1
+                }
+                for (key, throttle) in records.throttles
+                where now - throttle.lastFailure >= configuration.throttleMemory {
+                    records.throttles[key] = nil
+                    removed += 1
+                }
+                return removed
+            }) ?? 0
     }
 
     // MARK: Pieces
@@ -470,7 +483,8 @@ public final class AccountService: Sendable {
 
     private func newHash(_ password: String, for account: AccountRecords.Account) throws(AuthError) -> String {
         let checked = try configuration.policy.check(password, email: account.email)
-        if let old = account.passwordHash.flatMap({ try? PasswordHash(phc: $0) }), hasher.verify(password, against: old) {
+        if let old = account.passwordHash.flatMap({ try? PasswordHash(phc: $0) }), hasher.verify(password, against: old)
+        {
             throw AuthError(.passwordUnchanged, "the new password is the one the account already has", rule: "AUTH-40")
         }
         return hasher.hash(checked).phc
@@ -481,7 +495,9 @@ public final class AccountService: Sendable {
     ) {
         records.accounts[account]?.passwordHash = hash
         records.accounts[account]?.credentialEpoch += 1
-        for (id, family) in records.sessions where family.account == account && id != kept { Self.end(id, in: &records) }
+        for (id, family) in records.sessions where family.account == account && id != kept {
+            Self.end(id, in: &records)
+        }
         for (key, reset) in records.resets where reset.account == account { records.resets[key] = nil }
     }
 
@@ -500,7 +516,8 @@ public final class AccountService: Sendable {
     private func checkStepUp(_ family: AccountRecords.SessionFamily, at now: Double) throws(AuthError) {
         guard now - family.authenticatedAt <= configuration.stepUpWindow else {
             throw AuthError(
-                .reauthenticationRequired, "this needs a sign-in within the last \(Int(configuration.stepUpWindow)) seconds",
+                .reauthenticationRequired,
+                "this needs a sign-in within the last \(Int(configuration.stepUpWindow)) seconds",
                 rule: "AUTH-41")
         }
     }
@@ -508,7 +525,8 @@ public final class AccountService: Sendable {
     private func checkThrottles(_ keys: [String], at now: Double, in records: AccountRecords) throws(AuthError) {
         var wait = 0.0
         for key in keys {
-            guard let throttle = records.throttles[key], now - throttle.lastFailure < configuration.throttleMemory else {
+            guard let throttle = records.throttles[key], now - throttle.lastFailure < configuration.throttleMemory
+            else {
                 continue
             }
             wait = max(wait, throttle.lastFailure + backoff(throttle.failures) - now)
@@ -572,7 +590,8 @@ public final class AccountService: Sendable {
         records.sessionsByAccessHash[family.accessHash] = id
         records.sessionsByRefreshHash[family.refreshHash] = id
         return Session(
-            account: family.account, accessToken: access, refreshToken: refresh, accessExpiresAt: family.accessExpiresAt,
+            account: family.account, accessToken: access, refreshToken: refresh,
+            accessExpiresAt: family.accessExpiresAt,
             refreshExpiresAt: family.refreshExpiresAt)
     }
 
@@ -603,6 +622,7 @@ public final class AccountService: Sendable {
 
     private static let invalidCredentials = AuthError(
         .invalidCredentials, "that e-mail address and password do not match an account", rule: "AUTH-39")
-    private static let invalidSession = AuthError(.invalidSession, "that session is not valid; sign in again", rule: "AUTH-38")
+    private static let invalidSession = AuthError(
+        .invalidSession, "that session is not valid; sign in again", rule: "AUTH-38")
     private static let resetInvalid = AuthError(.resetTokenInvalid, "this reset link is not valid", rule: "AUTH-40")
 }

@@ -43,7 +43,9 @@ enum Crypto {
     /// `count` bytes from the system's cryptographically secure generator.
     static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let done = bytes.withUnsafeMutableBytes { RAND_bytes($0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32($0.count)) }
+        let done = bytes.withUnsafeMutableBytes {
+            RAND_bytes($0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32($0.count))
+        }
         // A generator that cannot be seeded must stop the service: a predictable token is worse.
         precondition(done == 1, "the system's random generator is unavailable")
         return bytes
@@ -93,7 +95,8 @@ enum Crypto {
             // The builder keeps the point's address until it builds, so it builds inside the closure.
             let built = point.withUnsafeBytes { bytes -> PublicKey? in
                 guard OSSL_PARAM_BLD_push_utf8_string(builder, glow_param_group_name, glow_curve_p256, 0) == 1,
-                    OSSL_PARAM_BLD_push_octet_string(builder, glow_param_public_key, bytes.baseAddress, bytes.count) == 1
+                    OSSL_PARAM_BLD_push_octet_string(builder, glow_param_public_key, bytes.baseAddress, bytes.count)
+                        == 1
                 else { return nil }
                 return build(type: "EC", builder)
             }

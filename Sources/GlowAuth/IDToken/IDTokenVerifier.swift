@@ -71,8 +71,12 @@ public struct IDTokenVerifier: Sendable {
         }
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw malformed("it has \(parts.count) parts, not 3") }
-        guard let headerBytes = Base64.url.decode(Substring(parts[0])) else { throw malformed("its header is not base64url") }
-        guard let payloadBytes = Base64.url.decode(Substring(parts[1])) else { throw malformed("its payload is not base64url") }
+        guard let headerBytes = Base64.url.decode(Substring(parts[0])) else {
+            throw malformed("its header is not base64url")
+        }
+        guard let payloadBytes = Base64.url.decode(Substring(parts[1])) else {
+            throw malformed("its payload is not base64url")
+        }
         guard let signature = Base64.url.decode(Substring(parts[2])), !signature.isEmpty else {
             throw malformed("its signature is empty or not base64url")
         }
@@ -87,11 +91,14 @@ public struct IDTokenVerifier: Sendable {
         }
         if let name = embeddedKeyHeaders.first(where: { header[$0] != nil }) {
             throw AuthError(
-                .embeddedKeyRejected, "the header's '\(name)' would name its own key; only \(provider)'s key set is trusted",
+                .embeddedKeyRejected,
+                "the header's '\(name)' would name its own key; only \(provider)'s key set is trusted",
                 rule: "AUTH-24")
         }
         if header["crit"] != nil {
-            throw AuthError(.unsupportedHeader, "the header has critical extensions ('crit'), which this service does not implement", rule: "AUTH-24")
+            throw AuthError(
+                .unsupportedHeader,
+                "the header has critical extensions ('crit'), which this service does not implement", rule: "AUTH-24")
         }
         guard let kid = header["kid"]?.string else {
             throw AuthError(.unknownKey, "the header has no string 'kid' to select a key by", rule: "AUTH-25")
@@ -103,7 +110,9 @@ public struct IDTokenVerifier: Sendable {
 
     static func checkSignature(_ token: Parsed, key: JSONWebKeySet.Key) throws(AuthError) {
         let type = token.algorithm == "ES256" ? "EC" : "RSA"
-        guard key.type == type, key.algorithm == nil || key.algorithm == token.algorithm, key.use == nil || key.use == "sig" else {
+        guard key.type == type, key.algorithm == nil || key.algorithm == token.algorithm,
+            key.use == nil || key.use == "sig"
+        else {
             throw AuthError(
                 .keyMismatch,
                 "the key '\(key.kid)' (\(key.type), alg \(key.algorithm ?? "unset"), use \(key.use ?? "unset")) cannot verify \(token.algorithm)",
@@ -112,9 +121,10 @@ public struct IDTokenVerifier: Sendable {
         let publicKey = try key.key.get()
         let valid: Bool
         if type == "EC" {
-            valid = Crypto.derSignature(raw: token.signature).map {
-                publicKey.verifySHA256(signature: $0, message: token.signingInput)
-            } ?? false
+            valid =
+                Crypto.derSignature(raw: token.signature).map {
+                    publicKey.verifySHA256(signature: $0, message: token.signingInput)
+                } ?? false
         } else {
             valid =
                 token.signature.count == (publicKey.bits + 7) / 8
@@ -137,14 +147,18 @@ public struct IDTokenVerifier: Sendable {
             throw AuthError(.tokenExpired, "the token expired at \(expiresAt), and it is now \(now)", rule: "AUTH-31")
         }
         guard issuedAt <= now + Self.leeway else {
-            throw AuthError(.tokenNotYetValid, "the token says it was issued at \(issuedAt), after now (\(now))", rule: "AUTH-31")
+            throw AuthError(
+                .tokenNotYetValid, "the token says it was issued at \(issuedAt), after now (\(now))", rule: "AUTH-31")
         }
         if let notBefore = try payload["nbf"]?.numberClaim("nbf"), notBefore > now + Self.leeway {
-            throw AuthError(.tokenNotYetValid, "the token is not valid before \(notBefore), and it is now \(now)", rule: "AUTH-31")
+            throw AuthError(
+                .tokenNotYetValid, "the token is not valid before \(notBefore), and it is now \(now)", rule: "AUTH-31")
         }
         if let nonce {
             let expected = provider.hashesNonce ? Self.hex(Crypto.sha256(Array(nonce.utf8))) : nonce
-            guard let claim = payload["nonce"]?.string, Crypto.constantTimeEqual(Array(claim.utf8), Array(expected.utf8)) else {
+            guard let claim = payload["nonce"]?.string,
+                Crypto.constantTimeEqual(Array(claim.utf8), Array(expected.utf8))
+            else {
                 throw AuthError(.nonceMismatch, "the token's nonce is not the one this sign-in sent", rule: "AUTH-32")
             }
         }
@@ -177,11 +191,13 @@ public struct IDTokenVerifier: Sendable {
             throw AuthError(.wrongAudience, "the token was not issued to this app", rule: "AUTH-30")
         }
         guard audiences.allSatisfy(clientIDs.contains) else {
-            throw AuthError(.untrustedAudience, "the token was also issued to an audience this app does not trust", rule: "AUTH-30")
+            throw AuthError(
+                .untrustedAudience, "the token was also issued to an audience this app does not trust", rule: "AUTH-30")
         }
         let party = try payload["azp"]?.stringClaim("azp")
         if audiences.count > 1 && party == nil {
-            throw AuthError(.wrongAuthorizedParty, "a token with several audiences must name its authorized party", rule: "AUTH-30")
+            throw AuthError(
+                .wrongAuthorizedParty, "a token with several audiences must name its authorized party", rule: "AUTH-30")
         }
         if let party, !clientIDs.contains(party) {
             throw AuthError(.wrongAuthorizedParty, "the authorized party is not this app", rule: "AUTH-30")

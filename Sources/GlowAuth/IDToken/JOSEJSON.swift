@@ -74,7 +74,9 @@ enum JOSEJSON: Sendable, Hashable {
         }
 
         mutating func object(depth: Int) throws(Failure) -> JOSEJSON {
-            guard depth <= JOSEJSON.depthLimit else { throw Failure(reason: "it nests deeper than \(JOSEJSON.depthLimit)") }
+            guard depth <= JOSEJSON.depthLimit else {
+                throw Failure(reason: "it nests deeper than \(JOSEJSON.depthLimit)")
+            }
             index += 1
             var members: [String: JOSEJSON] = [:]
             skipSpace()
@@ -112,7 +114,9 @@ enum JOSEJSON: Sendable, Hashable {
         }
 
         mutating func array(depth: Int) throws(Failure) -> JOSEJSON {
-            guard depth <= JOSEJSON.depthLimit else { throw Failure(reason: "it nests deeper than \(JOSEJSON.depthLimit)") }
+            guard depth <= JOSEJSON.depthLimit else {
+                throw Failure(reason: "it nests deeper than \(JOSEJSON.depthLimit)")
+            }
             index += 1
             var elements: [JOSEJSON] = []
             skipSpace()
@@ -183,11 +187,14 @@ enum JOSEJSON: Sendable, Hashable {
             case UInt8(ascii: "u"):
                 let first = try hex4()
                 if (0xD800...0xDBFF).contains(first) {
-                    guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
                     else { throw Failure(reason: "a lone surrogate in a string") }
                     index += 2
                     let second = try hex4()
-                    guard (0xDC00...0xDFFF).contains(second) else { throw Failure(reason: "a lone surrogate in a string") }
+                    guard (0xDC00...0xDFFF).contains(second) else {
+                        throw Failure(reason: "a lone surrogate in a string")
+                    }
                     return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
                 }
                 guard let scalar = Unicode.Scalar(first) else { throw Failure(reason: "a lone surrogate in a string") }
@@ -201,7 +208,9 @@ enum JOSEJSON: Sendable, Hashable {
             guard bytes.count - index >= 4 else { throw Failure(reason: "a short \\u escape") }
             var value: UInt32 = 0
             for byte in bytes[index..<index + 4] {
-                guard let digit = HexDigit.value(byte) else { throw Failure(reason: "a \\u escape that is not hexadecimal") }
+                guard let digit = HexDigit.value(byte) else {
+                    throw Failure(reason: "a \\u escape that is not hexadecimal")
+                }
                 value = value << 4 | UInt32(digit)
             }
             index += 4
@@ -227,7 +236,9 @@ enum JOSEJSON: Sendable, Hashable {
             }
             if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    index += 1
+                }
                 guard digits() > 0 else { throw Failure(reason: "a number without exponent digits at byte \(start)") }
             }
             guard let text = String(validating: bytes[start..<index], as: UTF8.self), let value = Double(text),

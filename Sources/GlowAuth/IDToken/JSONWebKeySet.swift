@@ -77,7 +77,9 @@ public struct JSONWebKeySet: Sendable {
                 return invalid("has a \(bits)-bit modulus, outside \(minimumRSABits) to \(maximumRSABits)")
             }
             guard e.count <= 8, e.last! & 1 == 1, e != [1] else { return invalid("has an unusable exponent") }
-            guard let key = Crypto.PublicKey.rsa(modulus: n, exponent: e) else { return invalid("is refused by libcrypto") }
+            guard let key = Crypto.PublicKey.rsa(modulus: n, exponent: e) else {
+                return invalid("is refused by libcrypto")
+            }
             return .success(key)
         }
         guard entry["crv"]?.string == "P-256" else { return invalid("is not on the curve P-256") }

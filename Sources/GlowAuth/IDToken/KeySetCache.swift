@@ -16,7 +16,9 @@ public struct KeySetResponse: Sendable {
         var maxAge: Int?
         for directive in (cacheControl ?? "").split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map(Self.trimmed)
-            if parts.count == 2, parts[0].lowercased() == "max-age", parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            if parts.count == 2, parts[0].lowercased() == "max-age",
+                parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) })
+            {
                 // A number too long for Int is as good as "a very long time": AUTH-27 caps it.
                 maxAge = Int(parts[1]) ?? Int.max
             }
@@ -65,7 +67,8 @@ public actor KeySetCache {
     /// - Throws: ``AuthError/Code/keySetUnavailable`` when a needed fetch fails;
     ///   ``AuthError/Code/malformedKeySet`` when the fetched set cannot be read;
     ///   ``AuthError/Code/unknownKey`` when neither the set nor its one refresh has `kid`.
-    func key(_ kid: String, of provider: IdentityProvider, at now: Double) async throws(AuthError) -> JSONWebKeySet.Key {
+    func key(_ kid: String, of provider: IdentityProvider, at now: Double) async throws(AuthError) -> JSONWebKeySet.Key
+    {
         var fetchedNow = false
         var entry = entries[provider.keySetURL]
         if entry == nil || now >= entry!.fetchedAt + Double(entry!.lifetime) || now < entry!.fetchedAt {
@@ -91,7 +94,8 @@ public actor KeySetCache {
             throw AuthError(.keySetUnavailable, "\(provider)'s key set could not be fetched: \(error)", rule: "AUTH-27")
         }
         let set = try JSONWebKeySet(json: response.body)
-        let lifetime = min(max(response.maxAge ?? Self.defaultLifetime, Self.lifetimes.lowerBound), Self.lifetimes.upperBound)
+        let lifetime = min(
+            max(response.maxAge ?? Self.defaultLifetime, Self.lifetimes.lowerBound), Self.lifetimes.upperBound)
         let entry = (set: set, fetchedAt: now, lifetime: lifetime)
         entries[provider.keySetURL] = entry
         return entry

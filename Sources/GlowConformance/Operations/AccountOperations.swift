@@ -76,7 +76,9 @@ package enum AccountOperations {
             let address = step["email"]?.string ?? ""
             let mails = mailer.sent.withLock { $0 }.filter { $0.kind == kind && $0.recipient == address }
             let index = step["mail"]?.int ?? mails.count - 1
-            guard mails.indices.contains(index), let token = mails[index].token else { return SecretToken("no such mail") }
+            guard mails.indices.contains(index), let token = mails[index].token else {
+                return SecretToken("no such mail")
+            }
             return token
         }
 
@@ -100,7 +102,9 @@ package enum AccountOperations {
                     try service.signIn(email: email, password: password, clientKey: step["client"]?.string ?? "c1"),
                     step)
             case "authenticate":
-                return .object(["ok": .bool(true), "account": label(try service.authenticate(accessToken: access(step)))])
+                return .object([
+                    "ok": .bool(true), "account": label(try service.authenticate(accessToken: access(step))),
+                ])
             case "refresh":
                 let next = try service.refresh(refreshToken: refreshToken(step))
                 sessions[step["as"]?.string ?? step["session"]?.string ?? ""] = next
@@ -118,15 +122,32 @@ package enum AccountOperations {
                 try service.requestPasswordReset(email: email)
                 return Self.ok
             case "inspectReset":
-                return .object(["ok": .bool(true), "email": .string(try service.inspectReset(token: token(step, kind: "passwordReset")))])
+                return .object([
+                    "ok": .bool(true),
+                    "email": .string(try service.inspectReset(token: token(step, kind: "passwordReset"))),
+                ])
             case "confirmReset":
                 try service.confirmReset(token: token(step, kind: "passwordReset"), newPassword: password)
                 return Self.ok
             case "deleteAccount":
                 try service.deleteAccount(accessToken: access(step), confirmed: step["confirmed"] == .bool(true))
                 return Self.ok
+            case "tokenShape":
+                // AUTH-37: the issued tokens' lengths and alphabet, and that no two are equal.
+                let tokens =
+                    step["kind"].map { _ in [token(step, kind: step["kind"]?.string ?? "")] }
+                    ?? [access(step), refreshToken(step)]
+                let texts = tokens.map { $0.reveal() }
+                let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+                return .object([
+                    "ok": .bool(true), "lengths": .array(texts.map { .int($0.count) }),
+                    "base64url": .bool(texts.allSatisfy { $0.allSatisfy(alphabet.contains) }),
+                    "distinct": .bool(Set(texts).count == texts.count),
+                ])
             case "mails":
-                let kinds = mailer.sent.withLock { $0 }.filter { $0.recipient == step["to"]?.string }.map { JSONValue.string($0.kind) }
+                let kinds = mailer.sent.withLock { $0 }.filter { $0.recipient == step["to"]?.string }.map {
+                    JSONValue.string($0.kind)
+                }
                 return .object(["ok": .bool(true), "kinds": .array(kinds)])
             default:
                 return .object(["error": .string("unknown_step")])

@@ -18,7 +18,9 @@ package enum IDTokenOperations {
             let nonce = input["nonce"]?.string
             let token = try input.string("token")
             let now = Double(try input.int("now"))
-            let identity = try wait { () async throws(AuthError) in try await verifier.verify(token, nonce: nonce, at: now) }
+            let identity = try wait { () async throws(AuthError) in
+                try await verifier.verify(token, nonce: nonce, at: now)
+            }
             return claims(identity)
         },
         "auth.keySetCache": { input in
@@ -29,7 +31,10 @@ package enum IDTokenOperations {
                 } else if let text = entry["keySetText"]?.string {
                     responses.append(.set(Array(text.utf8), maxAge: nil))
                 } else {
-                    responses.append(.set(try setBytes(try entry.required("keySet")), maxAge: entry["maxAge"] == nil ? nil : try entry.int("maxAge")))
+                    responses.append(
+                        .set(
+                            try setBytes(try entry.required("keySet")),
+                            maxAge: entry["maxAge"] == nil ? nil : try entry.int("maxAge")))
                 }
             }
             let verifier = try verifier(input, fetcher: FixtureFetcher(responses: responses, repeating: .failure))

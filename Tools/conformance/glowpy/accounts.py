@@ -560,6 +560,16 @@ class Script:
         if do == 'deleteAccount':
             service.delete_account(self._tokens(step)[0], step.get('confirmed'))
             return {'ok': True}
+        if do == 'tokenShape':
+            # AUTH-37: the lengths and alphabet of a session's tokens, or of the last mail of `kind`.
+            if 'kind' in step:
+                key = address_key(step.get('email'))
+                tokens = [token for to, k, token in self.mails if to == key and k == step['kind']][-1:] or [new_token()]
+            else:
+                tokens = list(self._tokens(step))
+            alphabet = set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')
+            return {'ok': True, 'lengths': [len(t) for t in tokens],
+                    'base64url': all(set(t) <= alphabet for t in tokens), 'distinct': len(set(tokens)) == len(tokens)}
         if do == 'mails':
             key = address_key(step.get('to'))
             return {'ok': True, 'kinds': [kind for to, kind, _ in self.mails if to == key]}

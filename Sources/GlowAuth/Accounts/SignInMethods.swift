@@ -1,0 +1,86 @@
+/// One way to sign in, as the app's sign-in choices offer them (email, Apple, Google): each
+/// carries what its provider handed the app and signs in through the account service, so the
+/// app's sign-in screen needs one code path for all three.
+public protocol SignInMethod: Sendable {
+    /// `email`, `apple` or `google`: the provider, as the service and the flow name it.
+    var provider: String { get }
+    /// Signs in through `service`.
+    func signIn(with service: AccountService) async throws(AuthError) -> Session
+}
+
+/// Sign-in with an e-mail address and a password (AUTH-39).
+public struct EmailSignIn: SignInMethod, CustomStringConvertible {
+    public let email: String
+    let password: String
+    /// The client's throttling key: its IP address on a server, a device id in an app.
+    public let clientKey: String
+
+    public init(email: String, password: String, clientKey: String) {
+        self.email = email
+        self.password = password
+        self.clientKey = clientKey
+    }
+
+    public var provider: String { "email" }
+
+    public func signIn(with service: AccountService) async throws(AuthError) -> Session {
+        try service.signIn(email: email, password: password, clientKey: clientKey)
+    }
+
+    /// Names the address, never the password.
+    public var description: String { "EmailSignIn(\(email))" }
+}
+
+/// Sign in with Apple or Google: the ID token the provider's SDK returned, the raw nonce of the
+/// request (``SignInNonce``), and for Apple the refresh token the server got for the
+/// authorisation code, kept to revoke at deletion (AUTH-42).
+public struct ProviderSignIn: SignInMethod, CustomStringConvertible {
+    public let provider: String
+    let idToken: String
+    let nonce: SignInNonce
+    let providerRefreshToken: SecretToken?
+
+    /// Sign in with Apple.
+    public static func apple(idToken: String, nonce: SignInNonce, refreshToken: SecretToken? = nil) -> ProviderSignIn {
+        ProviderSignIn(provider: "apple", idToken: idToken, nonce: nonce, providerRefreshToken: refreshToken)
+    }
+
+    /// Sign in with Google.
+    public static func google(idToken: String, nonce: SignInNonce) -> ProviderSignIn {
+        ProviderSignIn(provider: "google", idToken: idToken, nonce: nonce, providerRefreshToken: nil)
+    }
+
+    public func signIn(with service: AccountService) async throws(AuthError) -> Session {
+        try await service.signIn(
+            provider: provider, idToken: idToken, nonce: nonce.raw.reveal(), providerRefreshToken: providerRefreshToken)
+    }
+
+    /// Names the provider, never the token.
+    public var description: String { "ProviderSignIn(\(provider))" }
+}
+
+/// The nonce of one provider sign-in (AUTH-32): 256 random bits the app keeps, and the form it
+/// puts in the provider's request: Apple's request carries the SHA-256 of the raw nonce (and the
+/// token then carries that hash), Google's the raw nonce itself.
+public struct SignInNonce: Sendable, Hashable, CustomStringConvertible {
+    /// The raw nonce, to keep until the token comes back.
+    public let raw: SecretToken
+
+    /// A fresh nonce from the system's cryptographically secure generator.
+    public init() {
+        raw = SecretToken.random()
+    }
+
+    /// A nonce the app made earlier, restored (after the app was suspended during sign-in).
+    public init(raw: SecretToken) {
+        self.raw = raw
+    }
+
+    /// What goes into `provider`'s request: the lowercase hexadecimal SHA-256 of the raw nonce
+    /// for a provider that hashes it, the raw nonce otherwise.
+    public func requestValue(for provider: IdentityProvider) -> String {
+        provider.hashesNonce ? IDTokenVerifier.hex(Crypto.sha256(Array(raw.reveal().utf8))) : raw.reveal()
+    }
+
+    public var description: String { "SignInNonce(redacted)" }
+}
