@@ -7,6 +7,7 @@ import Synchronization
 public struct AccountRecords: Sendable {
     /// An account.
     public struct Account: Sendable, Hashable {
+        /// The account's id.
         public let id: AccountID
         /// The address, as AUTH-36 normalises it; nil for an account made by a provider that gave none.
         public var email: String?
@@ -14,13 +15,17 @@ public struct AccountRecords: Sendable {
         public var passwordHash: String?
         /// Raised by every password change: reset tokens of an older epoch are dead (AUTH-40).
         public var credentialEpoch: Int
+        /// When it was made, in seconds since 1970.
         public let createdAt: Double
     }
 
     /// A provider's identity linked to an account.
     public struct Identity: Sendable, Hashable {
+        /// The provider's id: `apple`, `google`.
         public let provider: String
+        /// The provider's `sub` for the person.
         public let subject: String
+        /// The account it belongs to.
         public let account: AccountID
         /// Sign in with Apple's refresh token, to revoke when the account is deleted.
         public var providerRefreshToken: SecretToken?
@@ -28,48 +33,67 @@ public struct AccountRecords: Sendable {
 
     /// A family of sessions: one sign-in and every refresh that followed it (AUTH-38).
     public struct SessionFamily: Sendable, Hashable {
+        /// A random id, never shown to the holder.
         public let id: String
+        /// The account it belongs to.
         public let account: AccountID
         /// When the person last proved who they are in this family (AUTH-41).
         public var authenticatedAt: Double
-        /// The hash of the current refresh token, and the hashes of the ones already used.
+        /// The hash of the current refresh token.
         public var refreshHash: String
+        /// The hashes of the refresh tokens already used, oldest first.
         public var usedRefreshHashes: [String]
+        /// When the family ends: 30 days after its sign-in.
         public let refreshExpiresAt: Double
-        /// The hash of the current access token and when it expires.
+        /// The hash of the current access token.
         public var accessHash: String
+        /// When the current access token stops working.
         public var accessExpiresAt: Double
     }
 
     /// A password reset waiting to be confirmed (AUTH-40).
     public struct Reset: Sendable, Hashable {
+        /// The account it belongs to.
         public let account: AccountID
+        /// When it expires, in seconds since 1970.
         public let expiresAt: Double
+        /// The account's credential epoch when it was issued.
         public let credentialEpoch: Int
     }
 
     /// A sign-up waiting for its address to be confirmed (AUTH-36).
     public struct PendingSignUp: Sendable, Hashable {
+        /// The address, normalised.
         public let email: String
+        /// The hash of the password chosen at sign-up.
         public let passwordHash: String
+        /// When it expires, in seconds since 1970.
         public let expiresAt: Double
     }
 
     /// Failed attempts under one throttling key (AUTH-39).
     public struct Throttle: Sendable, Hashable {
+        /// Failures counted since the key was last cleared.
         public var failures: Int
+        /// When the last one was.
         public var lastFailure: Double
     }
 
     /// A provider token to revoke, kept until the provider confirms (AUTH-42).
     public struct Revocation: Sendable, Hashable {
+        /// A random id, never shown to the holder.
         public let id: String
+        /// The provider's id: `apple`, `google`.
         public let provider: String
+        /// The token to revoke.
         public let token: SecretToken
+        /// Failed attempts so far.
         public var attempts: Int
+        /// When it is next due.
         public var nextAttempt: Double
     }
 
+    /// Accounts by id.
     public var accounts: [AccountID: Account] = [:]
     /// Account ids by normalised address.
     public var accountsByEmail: [String: AccountID] = [:]
@@ -77,12 +101,15 @@ public struct AccountRecords: Sendable {
     public var identities: [String: Identity] = [:]
     /// Session families by id, and their ids by the hashes of their current tokens.
     public var sessions: [String: SessionFamily] = [:]
+    /// Session family ids by the hash of their current access token.
     public var sessionsByAccessHash: [String: String] = [:]
+    /// Session family ids by the hash of their current refresh token.
     public var sessionsByRefreshHash: [String: String] = [:]
     /// Session family ids by the hashes of their used refresh tokens, to catch reuse.
     public var sessionsByUsedRefreshHash: [String: String] = [:]
     /// Resets and sign-ups by the hash of their token.
     public var resets: [String: Reset] = [:]
+    /// Waiting sign-ups by the hash of their token.
     public var pendingSignUps: [String: PendingSignUp] = [:]
     /// The token hashes of the sign-ups waiting for each address, oldest first.
     public var pendingSignUpsByEmail: [String: [String]] = [:]
@@ -91,31 +118,40 @@ public struct AccountRecords: Sendable {
     /// Revocations waiting, by id.
     public var revocations: [String: Revocation] = [:]
 
+    /// No records.
     public init() {}
 }
 
 // Records hold password hashes and token hashes: their descriptions and mirrors show neither.
 extension AccountRecords: CustomStringConvertible, CustomReflectable {
+    /// Counts, or the non-secret fields; never a hash.
     public var description: String {
         "AccountRecords(\(accounts.count) accounts, \(identities.count) identities, \(sessions.count) sessions, \(resets.count) resets, \(pendingSignUps.count) sign-ups, \(revocations.count) revocations)"
     }
+    /// No children: `dump` shows the description only.
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
 extension AccountRecords.Account: CustomStringConvertible, CustomReflectable {
+    /// Counts, or the non-secret fields; never a hash.
     public var description: String {
         "Account(\(id), \(email ?? "no address"), \(passwordHash == nil ? "no password" : "a password"))"
     }
+    /// No children: `dump` shows the description only.
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
 extension AccountRecords.SessionFamily: CustomStringConvertible, CustomReflectable {
+    /// The account and the end; never a token's hash.
     public var description: String { "SessionFamily(account \(account), until \(refreshExpiresAt))" }
+    /// No children: `dump` shows the description only.
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
 extension AccountRecords.PendingSignUp: CustomStringConvertible, CustomReflectable {
+    /// The address and the expiry; never the hash.
     public var description: String { "PendingSignUp(\(email), until \(expiresAt))" }
+    /// No children: `dump` shows the description only.
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
@@ -131,8 +167,10 @@ public protocol AccountStore: Sendable {
 public final class InMemoryAccountStore: AccountStore {
     private let records = Mutex(AccountRecords())
 
+    /// No records.
     public init() {}
 
+    /// Runs `body` under the store's lock.
     public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
         try records.withLock { (records) throws(AuthError) -> T in try body(&records) }
     }

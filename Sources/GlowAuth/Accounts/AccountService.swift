@@ -2,7 +2,9 @@
 /// limits of AUTH-35 ... AUTH-42. The defaults are the spec's.
 public struct AccountConfiguration: Sendable {
     // The default minimum is within 8...64, so this cannot throw.
+    /// The password policy of sign-up, change and reset (AUTH-1 ... AUTH-10).
     public var policy = try! PasswordPolicy()
+    /// The cost of new password hashes (AUTH-12); weaker stored ones are redone at sign-in.
     public var hashing: Argon2Parameters = .owasp
     /// How long an access token works, in seconds.
     public var accessLifetime = 900.0
@@ -25,6 +27,7 @@ public struct AccountConfiguration: Sendable {
     /// How many sign-ups may wait for one address at once.
     public var pendingSignUpsPerAddress = 3
 
+    /// The spec's defaults.
     public init() {}
 }
 
@@ -35,6 +38,7 @@ public struct AccountConfiguration: Sendable {
 /// serialises its transactions, and password hashing runs outside them, so sign-ins use every
 /// core.
 public final class AccountService: Sendable {
+    /// How this service behaves.
     public let configuration: AccountConfiguration
     private let store: any AccountStore
     private let clock: any AuthClock
@@ -47,6 +51,10 @@ public final class AccountService: Sendable {
     /// unknown address takes as long as a wrong password (AUTH-39).
     private let decoy: PasswordHash
 
+    /// A service over `store`, sending mail through `mailer`, erasing data through `eraser` and revoking
+    /// provider tokens through `revoker`, signing in with the providers of `verifiers`.
+    ///
+    /// - Throws: ``AuthError/Code/invalidHashParameters`` when the configuration's hashing is outside AUTH-13.
     public init(
         store: any AccountStore, configuration: AccountConfiguration = AccountConfiguration(),
         clock: any AuthClock = SystemAuthClock(), mailer: any AuthMailer, eraser: any AccountEraser,

@@ -7,7 +7,9 @@ public protocol AuthClock: Sendable {
 
 /// The system's clock.
 public struct SystemAuthClock: AuthClock {
+    /// The system's clock.
     public init() {}
+    /// Now, in seconds since 1970.
     public func now() -> Double { Date().timeIntervalSince1970 }
 }
 
@@ -53,6 +55,7 @@ public enum AuthMail: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The kind and the recipient; never a token.
     public var description: String { "\(kind) to \(recipient)" }
 }
 

@@ -24,8 +24,11 @@ public struct SecretToken: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// The SHA-256 of the secret, as it is stored: a stolen store gives no usable token.
     var storedHash: String { IDTokenVerifier.hex(Crypto.sha256(Array(text.utf8))) }
 
+    /// Never the secret.
     public var description: String { "SecretToken(redacted)" }
+    /// Never the secret.
     public var debugDescription: String { description }
+    /// No children: `dump` shows the description only.
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
@@ -34,6 +37,7 @@ public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible, C
     /// The identifier's text.
     public let rawValue: String
 
+    /// The id of this text.
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
@@ -42,8 +46,10 @@ public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible, C
         AccountID(rawValue: IDTokenVerifier.hex(Crypto.randomBytes(16)))
     }
 
+    /// The id's text.
     public var description: String { rawValue }
 
+    /// Ordered by text, for stable listings.
     public static func < (a: AccountID, b: AccountID) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -61,6 +67,7 @@ public struct Session: Sendable, Hashable, CustomStringConvertible {
     /// When the session ends unless it signs in again, in seconds since 1970.
     public let refreshExpiresAt: Double
 
+    /// The account and the expiries; never a token.
     public var description: String {
         "Session(account: \(account), access until \(accessExpiresAt), refresh until \(refreshExpiresAt))"
     }

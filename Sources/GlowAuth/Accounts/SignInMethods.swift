@@ -10,19 +10,23 @@ public protocol SignInMethod: Sendable {
 
 /// Sign-in with an e-mail address and a password (AUTH-39).
 public struct EmailSignIn: SignInMethod, CustomStringConvertible {
+    /// The address typed.
     public let email: String
     let password: String
     /// The client's throttling key: its IP address on a server, a device id in an app.
     public let clientKey: String
 
+    /// A sign-in with `email` and `password` from the client `clientKey`.
     public init(email: String, password: String, clientKey: String) {
         self.email = email
         self.password = password
         self.clientKey = clientKey
     }
 
+    /// `email`.
     public var provider: String { "email" }
 
+    /// Signs in through `service`.
     public func signIn(with service: AccountService) async throws(AuthError) -> Session {
         try service.signIn(email: email, password: password, clientKey: clientKey)
     }
@@ -35,6 +39,7 @@ public struct EmailSignIn: SignInMethod, CustomStringConvertible {
 /// request (``SignInNonce``), and for Apple the refresh token the server got for the
 /// authorisation code, kept to revoke at deletion (AUTH-42).
 public struct ProviderSignIn: SignInMethod, CustomStringConvertible {
+    /// `apple` or `google`.
     public let provider: String
     let idToken: String
     let nonce: SignInNonce
@@ -50,6 +55,7 @@ public struct ProviderSignIn: SignInMethod, CustomStringConvertible {
         ProviderSignIn(provider: "google", idToken: idToken, nonce: nonce, providerRefreshToken: nil)
     }
 
+    /// Signs in through `service`.
     public func signIn(with service: AccountService) async throws(AuthError) -> Session {
         try await service.signIn(
             provider: provider, idToken: idToken, nonce: nonce.raw.reveal(), providerRefreshToken: providerRefreshToken)
@@ -82,5 +88,6 @@ public struct SignInNonce: Sendable, Hashable, CustomStringConvertible {
         provider.hashesNonce ? IDTokenVerifier.hex(Crypto.sha256(Array(raw.reveal().utf8))) : raw.reveal()
     }
 
+    /// Never the nonce.
     public var description: String { "SignInNonce(redacted)" }
 }

@@ -51,6 +51,7 @@ public struct IdentityProvider: Sendable, Hashable, CustomStringConvertible {
         id: "google", issuers: ["https://accounts.google.com", "accounts.google.com"],
         keySetURL: "https://www.googleapis.com/oauth2/v3/certs")
 
+    /// The provider's id.
     public var description: String { id }
 }
 
@@ -68,6 +69,7 @@ public struct VerifiedIdentity: Sendable, Hashable {
     public let isPrivateRelay: Bool
     /// When the token was issued and when it expires, in seconds since 1970.
     public let issuedAt: Double
+    /// When it expires, in seconds since 1970.
     public let expiresAt: Double
 
     /// Whether this identity may be linked to an existing account with the same address: only

@@ -6,6 +6,7 @@ public struct KeySetResponse: Sendable {
     /// How long the set may be kept, in seconds, when the server said.
     public let maxAge: Int?
 
+    /// A response of `body`, to keep `maxAge` seconds when the server said.
     public init(body: [UInt8], maxAge: Int?) {
         self.body = body
         self.maxAge = maxAge
@@ -58,6 +59,7 @@ public actor KeySetCache {
     /// How many times a set was fetched, successfully or not.
     public private(set) var fetchCount = 0
 
+    /// An empty cache that fetches through `fetcher`.
     public init(fetcher: any KeySetFetcher) {
         self.fetcher = fetcher
     }
