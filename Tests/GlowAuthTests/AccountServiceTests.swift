@@ -293,6 +293,33 @@ struct AccountServiceTests {
         #expect(left == 0)
     }
 
+    @Test("a service without Swift concurrency signs in with an ID token through a blocking fetcher")
+    func synchronousProviderSignIn() throws {
+        struct Blocking: BlockingKeySetFetcher {
+            let body: [UInt8]
+            func fetchKeySet(from url: String) throws -> KeySetResponse { KeySetResponse(body: body, maxAge: nil) }
+        }
+        let google = try TokenFixture("idtoken-001")
+        let clock = Clock()
+        clock.time.withLock { $0 = google.now }
+        let verifier = try IDTokenVerifier(
+            provider: .google, clientIDs: google.clientIDs,
+            keys: KeySetCache(blockingFetcher: Blocking(body: google.keySet)))
+        var configuration = AccountConfiguration()
+        configuration.hashing = Self.tiny
+        let service = try AccountService(
+            store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: Mailer(),
+            eraser: Eraser(),
+            revoker: Revoker(failures: 0), verifiers: [verifier])
+        let first = try service.signInSynchronously(provider: "google", idToken: google.token, nonce: google.nonce)
+        let again = try service.signInSynchronously(provider: "google", idToken: google.token, nonce: google.nonce)
+        #expect(first.account == again.account)
+        #expect(verifier.keys.fetchCount == 1)
+        #expect(throws: AuthError.self) {
+            try service.signInSynchronously(provider: "apple", idToken: google.token, nonce: nil)
+        }
+    }
+
     @Test("README's example: sign up, confirm from the mailed link, refresh")
     func readmeExample() throws {
         let world = try World()

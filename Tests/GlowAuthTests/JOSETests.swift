@@ -101,5 +101,15 @@ struct JOSETests {
         #expect(throws: AuthError.self) {
             try IDTokenVerifier(provider: .google, clientIDs: [""], keys: KeySetCache(fetcher: NoFetch()))
         }
+        // A cache that can only be awaited cannot serve a caller that waits on it.
+        let verifier = try IDTokenVerifier(provider: .google, clientIDs: ["app"], keys: KeySetCache(fetcher: NoFetch()))
+        let token = Base64.url.encode(Array(#"{"alg":"RS256","kid":"k"}"#.utf8)) + ".e30.AA"
+        do {
+            _ = try verifier.verifySynchronously(token, nonce: nil, at: 0)
+            Issue.record("a waiting fetcher answered synchronously")
+        } catch {
+            #expect(error.code == .keySetUnavailable)
+            #expect(verifier.keys.fetchCount == 0)
+        }
     }
 }

@@ -137,6 +137,14 @@ script('a password typed in another Unicode form signs in (NFKC)', ['AUTH-39', '
     (step('signIn', email=ANA, password='cafe\u0301 au lait, trois fois'), acct('A1')),
 ])
 
+# AUTH-35: providers are offered only as configured; the scripts' service has none.
+script('a service configured without providers refuses every provider sign-in', ['AUTH-35'], A + [
+    (step('providerSignIn', provider='apple', token='eyJhbGciOiJSUzI1NiJ9.e30.AA', nonce='n'), err('unknown_provider')),
+    (step('providerSignIn', provider='google', token='eyJhbGciOiJSUzI1NiJ9.e30.AA'), err('unknown_provider')),
+    (step('providerSignIn', provider='email', token=''), err('unknown_provider')),
+    (step('authenticate', session='s0'), acct('A1')),
+])
+
 # AUTH-37: tokens.
 shape = {'ok': True, 'lengths': [43, 43], 'base64url': True, 'distinct': True}
 script('access and refresh tokens are 256 bits as 43 base64url characters, and differ', ['AUTH-37'], A + [
@@ -420,7 +428,8 @@ doc = {'area': 'auth', 'operation': 'auth.accounts',
                       'is `{"do": NAME, ...}`; sessions are named by `as` (or `session`), tokens of mails are '
                       'found by `email` and `mail` (an index among the mails of that kind to that address, the '
                       'last when absent) unless a literal `token` is given; accounts are labelled A1, A2, ... in '
-                      'the order the script first meets them; `tokenShape` describes the tokens of a session, or of the last '
+                      'the order the script first meets them; `providerSignIn` signs in with an ID token `token` of `provider` '
+                      'and the raw `nonce`, and the scripts\' service is configured with no provider; `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '
                       '`{"error": CODE}` (with `retryAfter` when throttled).',
        'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected') if k in c}

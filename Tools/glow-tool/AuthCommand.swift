@@ -7,9 +7,9 @@ import GlowConformance
 /// printed.
 enum AuthCommand {
     /// A fetcher that reads the key set from a file, as if the provider had served it.
-    struct FileFetcher: KeySetFetcher {
+    struct FileFetcher: BlockingKeySetFetcher {
         let bytes: [UInt8]
-        func fetchKeySet(from url: String) async throws -> KeySetResponse { KeySetResponse(body: bytes, maxAge: nil) }
+        func fetchKeySet(from url: String) throws -> KeySetResponse { KeySetResponse(body: bytes, maxAge: nil) }
     }
 
     static func verify(_ options: TokenOptions) throws -> Int32 {
@@ -32,13 +32,12 @@ enum AuthCommand {
             throw UsageErrorInRun(message: error.message)
         }
         let verifier = try IDTokenVerifier(
-            provider: provider, clientIDs: Set(options.audiences), keys: KeySetCache(fetcher: FileFetcher(bytes: keys)))
+            provider: provider, clientIDs: Set(options.audiences),
+            keys: KeySetCache(blockingFetcher: FileFetcher(bytes: keys)))
         let now = options.at ?? Date().timeIntervalSince1970
         let nonce = options.nonce
         do {
-            let identity = try IDTokenOperations.wait { () async throws(AuthError) in
-                try await verifier.verify(token, nonce: nonce, at: now)
-            }
+            let identity = try verifier.verifySynchronously(token, nonce: nonce, at: now)
             print(options.json ? json(identity) : text(identity), terminator: "")
             return 0
         } catch {

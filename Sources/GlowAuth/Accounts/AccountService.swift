@@ -176,11 +176,35 @@ public final class AccountService: Sendable {
     public func signIn(
         provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil
     ) async throws(AuthError) -> Session {
+        let now = clock.now()
+        let identity = try await verifier(provider).verify(idToken, nonce: nonce, at: now)
+        return try session(for: identity, providerRefreshToken: providerRefreshToken, at: now)
+    }
+
+    /// The same sign-in while the caller waits, for a service whose verifiers fetch keys with a
+    /// blocking fetcher (``KeySetCache/init(blockingFetcher:)``).
+    ///
+    /// - Throws: as ``signIn(provider:idToken:nonce:providerRefreshToken:)``.
+    public func signInSynchronously(
+        provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil
+    ) throws(AuthError) -> Session {
+        let now = clock.now()
+        let identity = try verifier(provider).verifySynchronously(idToken, nonce: nonce, at: now)
+        return try session(for: identity, providerRefreshToken: providerRefreshToken, at: now)
+    }
+
+    private func verifier(_ provider: String) throws(AuthError) -> IDTokenVerifier {
         guard let verifier = verifiers[provider] else {
             throw AuthError(.unknownProvider, "this service does not sign in with '\(provider)'", rule: "AUTH-35")
         }
-        let now = clock.now()
-        let identity = try await verifier.verify(idToken, nonce: nonce, at: now)
+        return verifier
+    }
+
+    /// The session of a verified identity: its linked account, the account of its address when
+    /// it may link by e-mail, or a new account.
+    private func session(
+        for identity: VerifiedIdentity, providerRefreshToken: SecretToken?, at now: Double
+    ) throws(AuthError) -> Session {
         let key = identity.provider + " " + identity.subject
         let address = identity.email.flatMap { try? Self.normalizedEmail($0) }
         return try store.update { (records) throws(AuthError) in

@@ -41,6 +41,21 @@ public struct IDTokenVerifier: Sendable {
         return try claims(parsed.payload, nonce: nonce, now: now)
     }
 
+    /// The same verification while the caller waits, for a verifier whose cache has a blocking
+    /// fetcher (``KeySetCache/init(blockingFetcher:)``): a server without Swift concurrency, a
+    /// command-line tool.
+    ///
+    /// - Throws: as ``verify(_:nonce:at:)``; ``AuthError/Code/keySetUnavailable`` when the cache's
+    ///   fetcher can only be awaited.
+    public func verifySynchronously(_ token: String, nonce: String?, at now: Double) throws(AuthError)
+        -> VerifiedIdentity
+    {
+        let parsed = try Self.parse(token, provider: provider)
+        let key = try keys.keyNow(parsed.kid, of: provider, at: now)
+        try Self.checkSignature(parsed, key: key)
+        return try claims(parsed.payload, nonce: nonce, now: now)
+    }
+
     /// The same verification against a key set the caller holds (a server that refreshes keys
     /// on its own schedule): a `kid` the set does not have is ``AuthError/Code/unknownKey``, and
     /// nothing is fetched.

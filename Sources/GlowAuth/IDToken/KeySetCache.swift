@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A key set as a provider's server answers it: the body, and the `max-age` of its
 /// `Cache-Control` header when it has one.
 public struct KeySetResponse: Sendable {
@@ -41,12 +43,19 @@ public protocol KeySetFetcher: Sendable {
     func fetchKeySet(from url: String) async throws -> KeySetResponse
 }
 
+/// Fetches a provider's key set while the caller waits: a server with a blocking HTTP client, a
+/// command-line tool reading a file, a test's fixtures.
+public protocol BlockingKeySetFetcher: Sendable {
+    /// The key set at `url`.
+    func fetchKeySet(from url: String) throws -> KeySetResponse
+}
+
 /// The key sets of the providers a verifier trusts, kept as long as their servers allow
 /// (AUTH-27): fetched when first needed or when expired, and fetched again once when a token
 /// names a key the set does not have, unless the set is younger than
 /// ``KeySetCache/refreshInterval``, so that tokens with made-up key ids cannot make the service
-/// hammer a provider.
-public actor KeySetCache {
+/// hammer a provider. Safe to share between threads and tasks.
+public final class KeySetCache: Sendable {
     /// How long a set is kept when its server does not say, in seconds.
     public static let defaultLifetime = 3_600
     /// The shortest and longest time a set is kept, whatever its server says.
@@ -54,14 +63,53 @@ public actor KeySetCache {
     /// How old a set must be before an unknown key id fetches it again, in seconds.
     public static let refreshInterval = 60.0
 
-    private let fetcher: any KeySetFetcher
-    private var entries: [String: (set: JSONWebKeySet, fetchedAt: Double, lifetime: Int)] = [:]
-    /// How many times a set was fetched, successfully or not.
-    public private(set) var fetchCount = 0
+    private enum Source {
+        case waiting(any KeySetFetcher)
+        case blocking(any BlockingKeySetFetcher)
+    }
+
+    private struct Entry {
+        let set: JSONWebKeySet
+        let fetchedAt: Double
+        let lifetime: Int
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var fetchCount = 0
+    }
+
+    private let source: Source
+    private let state = Mutex(State())
 
     /// An empty cache that fetches through `fetcher`.
     public init(fetcher: any KeySetFetcher) {
-        self.fetcher = fetcher
+        source = .waiting(fetcher)
+    }
+
+    /// An empty cache that fetches through `fetcher`, which blocks until it has an answer; such a
+    /// cache also serves ``IDTokenVerifier/verifySynchronously(_:nonce:at:)``.
+    public init(blockingFetcher fetcher: any BlockingKeySetFetcher) {
+        source = .blocking(fetcher)
+    }
+
+    /// How many times a set was fetched, successfully or not.
+    public var fetchCount: Int { state.withLock { $0.fetchCount } }
+
+    /// What the cache needs before it can answer for `kid`.
+    private enum Need {
+        case key(JSONWebKeySet.Key)
+        case fetch
+        case unknown
+    }
+
+    /// AUTH-27's decision, given whether a set was already fetched for this token.
+    private func need(_ kid: String, of provider: IdentityProvider, at now: Double, fetched: Bool) -> Need {
+        guard let entry = state.withLock({ $0.entries[provider.keySetURL] }),
+            now < entry.fetchedAt + Double(entry.lifetime), now >= entry.fetchedAt
+        else { return fetched ? .unknown : .fetch }
+        if let key = entry.set.keys[kid] { return .key(key) }
+        return !fetched && now - entry.fetchedAt >= Self.refreshInterval ? .fetch : .unknown
     }
 
     /// The key `kid` of `provider`'s set at time `now` (seconds since 1970).
@@ -71,35 +119,70 @@ public actor KeySetCache {
     ///   ``AuthError/Code/unknownKey`` when neither the set nor its one refresh has `kid`.
     func key(_ kid: String, of provider: IdentityProvider, at now: Double) async throws(AuthError) -> JSONWebKeySet.Key
     {
-        var fetchedNow = false
-        var entry = entries[provider.keySetURL]
-        if entry == nil || now >= entry!.fetchedAt + Double(entry!.lifetime) || now < entry!.fetchedAt {
-            entry = try await fetch(provider, at: now)
-            fetchedNow = true
+        var fetched = false
+        while true {
+            switch need(kid, of: provider, at: now, fetched: fetched) {
+            case .key(let key): return key
+            case .unknown: throw Self.unknown(kid, provider)
+            case .fetch:
+                let response: Result<KeySetResponse, any Error>
+                switch source {
+                case .waiting(let fetcher):
+                    do { response = .success(try await fetcher.fetchKeySet(from: provider.keySetURL)) } catch {
+                        response = .failure(error)
+                    }
+                case .blocking(let fetcher):
+                    response = Result { try fetcher.fetchKeySet(from: provider.keySetURL) }
+                }
+                try keep(response, of: provider, at: now)
+                fetched = true
+            }
         }
-        if let key = entry!.set.keys[kid] { return key }
-        if !fetchedNow && now - entry!.fetchedAt >= Self.refreshInterval {
-            entry = try await fetch(provider, at: now)
-            if let key = entry!.set.keys[kid] { return key }
-        }
-        throw AuthError(.unknownKey, "\(provider)'s key set has no key '\(kid)'", rule: "AUTH-27")
     }
 
-    private func fetch(_ provider: IdentityProvider, at now: Double) async throws(AuthError) -> (
-        set: JSONWebKeySet, fetchedAt: Double, lifetime: Int
-    ) {
-        fetchCount += 1
-        let response: KeySetResponse
-        do {
-            response = try await fetcher.fetchKeySet(from: provider.keySetURL)
-        } catch {
+    /// The same, for a cache with a blocking fetcher.
+    ///
+    /// - Throws: as ``key(_:of:at:)``; ``AuthError/Code/keySetUnavailable`` when the cache's
+    ///   fetcher can only be awaited.
+    func keyNow(_ kid: String, of provider: IdentityProvider, at now: Double) throws(AuthError) -> JSONWebKeySet.Key {
+        guard case .blocking(let fetcher) = source else {
+            throw AuthError(
+                .keySetUnavailable, "this key-set cache fetches asynchronously: verify with the async method",
+                rule: "AUTH-27")
+        }
+        var fetched = false
+        while true {
+            switch need(kid, of: provider, at: now, fetched: fetched) {
+            case .key(let key): return key
+            case .unknown: throw Self.unknown(kid, provider)
+            case .fetch:
+                try keep(Result { try fetcher.fetchKeySet(from: provider.keySetURL) }, of: provider, at: now)
+                fetched = true
+            }
+        }
+    }
+
+    /// Counts a fetch and keeps its set, or says why it cannot: a failed fetch or a set that
+    /// breaks AUTH-26 leaves the set held before in place.
+    private func keep(_ response: Result<KeySetResponse, any Error>, of provider: IdentityProvider, at now: Double)
+        throws(AuthError)
+    {
+        state.withLock { $0.fetchCount += 1 }
+        let body: [UInt8]
+        let maxAge: Int?
+        switch response {
+        case .success(let answer):
+            body = answer.body
+            maxAge = answer.maxAge
+        case .failure(let error):
             throw AuthError(.keySetUnavailable, "\(provider)'s key set could not be fetched: \(error)", rule: "AUTH-27")
         }
-        let set = try JSONWebKeySet(json: response.body)
-        let lifetime = min(
-            max(response.maxAge ?? Self.defaultLifetime, Self.lifetimes.lowerBound), Self.lifetimes.upperBound)
-        let entry = (set: set, fetchedAt: now, lifetime: lifetime)
-        entries[provider.keySetURL] = entry
-        return entry
+        let set = try JSONWebKeySet(json: body)
+        let lifetime = min(max(maxAge ?? Self.defaultLifetime, Self.lifetimes.lowerBound), Self.lifetimes.upperBound)
+        state.withLock { $0.entries[provider.keySetURL] = Entry(set: set, fetchedAt: now, lifetime: lifetime) }
+    }
+
+    private static func unknown(_ kid: String, _ provider: IdentityProvider) -> AuthError {
+        AuthError(.unknownKey, "\(provider)'s key set has no key '\(kid)'", rule: "AUTH-27")
     }
 }

@@ -132,6 +132,12 @@ package enum AccountOperations {
             case "deleteAccount":
                 try service.deleteAccount(accessToken: access(step), confirmed: step["confirmed"] == .bool(true))
                 return Self.ok
+            case "providerSignIn":
+                // The scripts' service is configured with no provider (AUTH-35).
+                return signedIn(
+                    try service.signInSynchronously(
+                        provider: step["provider"]?.string ?? "", idToken: step["token"]?.string ?? "",
+                        nonce: step["nonce"]?.string), step)
             case "tokenShape":
                 // AUTH-37: the issued tokens' lengths and alphabet, and that no two are equal.
                 let tokens =

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GlowAuth
 import Synchronization
@@ -18,10 +17,7 @@ package enum IDTokenOperations {
             let nonce = input["nonce"]?.string
             let token = try input.string("token")
             let now = Double(try input.int("now"))
-            let identity = try wait { () async throws(AuthError) in
-                try await verifier.verify(token, nonce: nonce, at: now)
-            }
-            return claims(identity)
+            return claims(try verifier.verifySynchronously(token, nonce: nonce, at: now))
         },
         "auth.keySetCache": { input in
             var responses: [FixtureFetcher.Response] = []
@@ -44,16 +40,13 @@ package enum IDTokenOperations {
                 let now = Double(try step.int("now"))
                 let nonce = step["nonce"]?.string
                 do throws(AuthError) {
-                    let identity = try wait { () async throws(AuthError) in
-                        try await verifier.verify(token, nonce: nonce, at: now)
-                    }
+                    let identity = try verifier.verifySynchronously(token, nonce: nonce, at: now)
                     results.append(.object(["subject": .string(identity.subject)]))
                 } catch {
                     results.append(.object(["error": .string(error.code.description)]))
                 }
             }
-            let fetches = await_(verifier.keys)
-            return .object(["results": .array(results), "fetches": .int(fetches)])
+            return .object(["results": .array(results), "fetches": .int(verifier.keys.fetchCount)])
         },
     ]
 
@@ -71,7 +64,7 @@ package enum IDTokenOperations {
                 relayDomain: provider.relayDomain)
         }
         let clients = Set((input["clientIds"]?.array ?? []).compactMap(\.string))
-        return try IDTokenVerifier(provider: provider, clientIDs: clients, keys: KeySetCache(fetcher: fetcher))
+        return try IDTokenVerifier(provider: provider, clientIDs: clients, keys: KeySetCache(blockingFetcher: fetcher))
     }
 
     /// What a verified token says, as the corpus spells it.
@@ -90,36 +83,11 @@ package enum IDTokenOperations {
     static func setBytes(_ value: JSONValue) throws -> [UInt8] {
         Array(try JSONEncoder().encode(value))
     }
-
-    /// The result of `work`, run on the concurrency pool while this thread waits: the corpus
-    /// runner is synchronous, the verifier asynchronous.
-    package static func wait<T: Sendable>(
-        _ work: @escaping @Sendable () async throws(AuthError) -> T
-    ) throws(AuthError) -> T {
-        let outcome = Mutex<Result<T, AuthError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let result: Result<T, AuthError>
-            do throws(AuthError) {
-                result = .success(try await work())
-            } catch {
-                result = .failure(error)
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
-    }
-
-    private static func await_(_ cache: KeySetCache) -> Int {
-        (try? wait { () async throws(AuthError) in await cache.fetchCount }) ?? 0
-    }
 }
 
 /// A key-set fetcher that answers from a case's fixtures: its responses in order, then one
 /// response for ever.
-package final class FixtureFetcher: KeySetFetcher {
+package final class FixtureFetcher: BlockingKeySetFetcher {
     package enum Response: Sendable {
         case set([UInt8], maxAge: Int?)
         case failure
@@ -133,7 +101,7 @@ package final class FixtureFetcher: KeySetFetcher {
         self.repeating = repeating
     }
 
-    package func fetchKeySet(from url: String) async throws -> KeySetResponse {
+    package func fetchKeySet(from url: String) throws -> KeySetResponse {
         let next = queue.withLock { $0.isEmpty ? repeating : $0.removeFirst() }
         switch next {
         case .set(let body, let maxAge): return KeySetResponse(body: body, maxAge: maxAge)

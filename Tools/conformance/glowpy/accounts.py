@@ -560,6 +560,9 @@ class Script:
         if do == 'deleteAccount':
             service.delete_account(self._tokens(step)[0], step.get('confirmed'))
             return {'ok': True}
+        if do == 'providerSignIn':
+            # AUTH-35: ID-token sign-in only for configured providers; a script's service has none.
+            raise Failure('unknown_provider', f"this service does not sign in with {step.get('provider')!r}")
         if do == 'tokenShape':
             # AUTH-37: the lengths and alphabet of a session's tokens, or of the last mail of `kind`.
             if 'kind' in step:
