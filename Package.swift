@@ -37,7 +37,9 @@ let package = Package(
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowConformance"],
+            dependencies: [
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowConformance",
+            ],
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),

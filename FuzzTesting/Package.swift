@@ -22,6 +22,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzFraming", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
+            name: "FuzzAuth", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
+        .executableTarget(
             name: "FuzzHostileBlock",
             dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
     ],

@@ -54,6 +54,17 @@ def main():
         for key in ("text", "foreground", "background", "color"):
             if isinstance(case["input"].get(key), str):
                 write("color", case["input"][key].encode())
+    # The auth harness picks its reader with the first byte (GlowFuzzing/AuthHarness.swift).
+    for operation, case in cases("auth"):
+        data = case["input"]
+        if operation == "auth.verifyIdToken":
+            write("auth", b"\x00" + data["token"].encode())
+            if "keySet" in data:
+                write("auth", b"\x01" + json.dumps(data["keySet"]).encode())
+        elif operation == "auth.parseHash":
+            write("auth", b"\x02" + data["hash"].encode())
+        elif operation == "auth.checkPassword" and "password" in data:
+            write("auth", b"\x03" + data["password"].encode())
     for operation, case in list(cases("streaks"))[:40]:
         body = json.dumps({"id": "streaks/" + case["id"], "area": "streaks", "operation": operation,
                            "input": case["input"]}).encode()

@@ -29,6 +29,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case framing
     /// Structure-aware: valid check-in blocks with hostile field values, decoded and evaluated.
     case hostileBlock = "hostile-block"
+    /// GlowAuth's readers: ID tokens, key sets, PHC strings, passwords.
+    case auth
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -40,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .color: Harness.color(Array(bytes))
         case .framing: Harness.framing(Array(bytes))
         case .hostileBlock: HostileBlock.run(Array(bytes))
+        case .auth: AuthHarness.run(Array(bytes))
         }
     }
 
