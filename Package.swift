@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GlowBundle", targets: ["GlowBundle"]),
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .library(name: "GlowAuth", targets: ["GlowAuth"]),
+        .library(name: "GlowFeed", targets: ["GlowFeed"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
@@ -30,10 +31,10 @@ let package = Package(
             name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "GlowAuth", dependencies: ["CArgon2", "CCrypto"], swiftSettings: sharedSettings),
+        .target(name: "GlowAuth", dependencies: ["GlowModel", "CArgon2", "CCrypto"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth"],
+            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",
@@ -43,6 +44,7 @@ let package = Package(
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        .target(name: "GlowFeed", dependencies: ["GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
         .target(name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "CZlib"], swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
@@ -65,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
-        .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowModel"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

@@ -14,6 +14,7 @@ package enum Conformance {
         AuthOperations.all,
         IDTokenOperations.all,
         AccountOperations.all,
+        FeedOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a

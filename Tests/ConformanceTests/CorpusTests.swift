@@ -25,7 +25,8 @@ struct CorpusArea: Sendable, CustomStringConvertible {
         CorpusArea(name: "wire", minimumCases: 60, document: "wire.md", prefix: "WIRE"),
         CorpusArea(name: "bundle", minimumCases: 40, document: "bundle.md", prefix: "BUNDLE"),
         CorpusArea(name: "themes", minimumCases: 40, document: "themes.md", prefix: "THEME"),
-        CorpusArea(name: "auth", minimumCases: 50, document: "auth.md", prefix: "AUTH"),
+        CorpusArea(name: "auth", minimumCases: 300, document: "auth.md", prefix: "AUTH"),
+        CorpusArea(name: "feed", minimumCases: 60, document: "feed.md", prefix: "FEED"),
     ]
 }
 

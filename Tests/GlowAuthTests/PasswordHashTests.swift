@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GlowAuth
+import GlowModel
 
 @Suite("Argon2id and stored hashes")
 struct PasswordHashTests {

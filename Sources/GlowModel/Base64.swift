@@ -1,8 +1,9 @@
 /// Base64 without padding in one of RFC 4648's two alphabets: standard (section 4), as PHC
 /// strings carry it, and URL-safe (section 5), as JOSE does. Decoding takes only the canonical
 /// form: every character from the alphabet, no length that leaves a single character over, and
-/// the unused low bits of the last character zero, so each byte sequence has one text.
-struct Base64: Sendable {
+/// the unused low bits of the last character zero, so each byte sequence has one text. Shared by
+/// the modules that write such text (PHC strings, JOSE, feed cursors); not for apps.
+package struct Base64: Sendable {
     private let alphabet: [UInt8]
     private let values: [Int8]
 
@@ -14,11 +15,11 @@ struct Base64: Sendable {
     }
 
     /// `A-Z a-z 0-9 + /`.
-    static let standard = Base64("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+    package static let standard = Base64("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
     /// `A-Z a-z 0-9 - _`.
-    static let url = Base64("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    package static let url = Base64("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
-    func encode(_ bytes: [UInt8]) -> String {
+    package func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -33,7 +34,7 @@ struct Base64: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
+    package func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 4 != 1 else { return nil }
         var out: [UInt8] = []

@@ -1,0 +1,163 @@
+import GlowFeed
+import GlowModel
+
+/// The feed's operations (FEED-1 ... FEED-21): a device's clock, and scripts of writes, actions,
+/// merges and reads over named replicas.
+package enum FeedOperations {
+    package static let all: [String: ModelOperations.Operation] = [
+        "feed.clock": { input in
+            var clock = HybridClock(device: try input.string("device"))
+            var results: [JSONValue] = []
+            for step in input["steps"]?.array ?? [] {
+                do throws(FeedError) {
+                    let now = Int64(step["now"]?.int ?? -1)
+                    if let remote = step["receive"] {
+                        try clock.receive(try stamp(remote), now: now)
+                        results.append(.object(["clock": .array([.int(Int(clock.wall)), .int(Int(clock.counter))])]))
+                    } else {
+                        let made = try clock.tick(now: now)
+                        results.append(.object(["stamp": stampValue(made)]))
+                    }
+                } catch {
+                    results.append(.object(["error": .string(error.code.description)]))
+                }
+            }
+            return .object(["steps": .array(results)])
+        },
+        "feed.script": { input in try FeedScript().run(input["steps"]?.array ?? []) },
+    ]
+
+    /// `[wall, counter, device]`.
+    static func stamp(_ value: JSONValue) throws(FeedError) -> Stamp {
+        guard case .array(let parts) = value, parts.count == 3, let wall = parts[0].int, let counter = parts[1].int,
+            let device = parts[2].string
+        else { return try Stamp(wall: -1, counter: 0, device: "") }
+        return try Stamp(wall: Int64(wall), counter: Int64(counter), device: device)
+    }
+
+    static func stampValue(_ stamp: Stamp) -> JSONValue {
+        .array([.int(Int(stamp.wall)), .int(Int(stamp.counter)), .string(stamp.device)])
+    }
+
+    /// Named replicas and the cursor of the last page, through a script's steps.
+    final class FeedScript {
+        var replicas: [String: FeedReplica] = [:]
+        var lastCursor: FeedCursor?
+
+        func run(_ steps: [JSONValue]) throws -> JSONValue {
+            var results: [JSONValue] = []
+            for step in steps {
+                do throws(FeedError) {
+                    results.append(try perform(step))
+                } catch {
+                    results.append(.object(["error": .string(error.code.description)]))
+                }
+            }
+            return .object(["steps": .array(results)])
+        }
+
+        static let ok: JSONValue = .object(["ok": .bool(true)])
+
+        func perform(_ step: JSONValue) throws(FeedError) -> JSONValue {
+            let name = step["replica"]?.string ?? "r"
+            var replica = replicas[name] ?? FeedReplica()
+            defer { replicas[name] = replica }
+            func text(_ key: String) -> String { step[key]?.string ?? "" }
+            switch step["do"]?.string ?? "" {
+            case "stance":
+                guard let stance = Stance(rawValue: text("stance")) else { return Self.unknown("stance") }
+                replica.writeStance(stance, from: text("from"), to: text("to"), at: try stamp(step["stamp"] ?? .null))
+                return Self.ok
+            case "act":
+                guard let action = FriendAction(rawValue: text("action")) else { return Self.unknown("action") }
+                try replica.act(action, from: text("from"), toward: text("to"), at: try stamp(step["stamp"] ?? .null))
+                return Self.ok
+            case "state":
+                return .object(["state": .string(replica.friendState(text("a"), text("b")).rawValue)])
+            case "item":
+                let stamp = try stamp(step["stamp"] ?? .null)
+                if let id = step["withdraw"]?.string {
+                    replica.writeItem(nil, id: id, at: stamp)
+                    return .object(["ok": .bool(true), "id": .string(id)])
+                }
+                let item = try Self.item(step["item"] ?? .null)
+                replica.writeItem(item, id: item.id, at: stamp)
+                return .object(["ok": .bool(true), "id": .string(item.id)])
+            case "visibility":
+                guard let value = Visibility(rawValue: text("visibility")) else { return Self.unknown("visibility") }
+                replica.writeVisibility(value, owner: text("owner"), goal: text("goal"), at: try stamp(step["stamp"] ?? .null))
+                return Self.ok
+            case "react":
+                let kind = try ReactionKind(name: text("kind"))
+                try replica.react(
+                    kind, on: text("item"), by: text("reactor"), step["on"] != .bool(false),
+                    at: try stamp(step["stamp"] ?? .null))
+                return Self.ok
+            case "receive":
+                replica.receive(item: text("item"), at: Int64(step["at"]?.int ?? 0))
+                return Self.ok
+            case "seen":
+                replica.markSeen(text("person"), upTo: Int64(step["upTo"]?.int ?? 0))
+                return Self.ok
+            case "merge":
+                replica.merge(replicas[text("from")] ?? FeedReplica())
+                return Self.ok
+            case "equal":
+                let names = (step["replicas"]?.array ?? []).compactMap(\.string)
+                let states = names.map { $0 == name ? replica : replicas[$0] ?? FeedReplica() }
+                return .object(["equal": .bool(Set(states).count <= 1)])
+            case "page":
+                var cursor: FeedCursor?
+                if let given = step["cursor"]?.string {
+                    cursor = given == "$next" ? lastCursor : try FeedCursor(text: given)
+                }
+                let page = try replica.page(for: text("viewer"), limit: step["limit"]?.int ?? 20, after: cursor)
+                lastCursor = page.next
+                return .object(["items": .array(page.items.map { .string($0.id) }), "next": .bool(page.next != nil)])
+            case "reactions":
+                let summary = try replica.reactions(on: text("item"), viewer: text("viewer"))
+                return .object([
+                    "counts": .object(
+                        Dictionary(uniqueKeysWithValues: ReactionKind.allCases.map { ($0.rawValue, .int(summary.counts[$0] ?? 0)) })),
+                    "mine": .array(summary.mine.sorted().map { .string($0.rawValue) }),
+                ])
+            case "badge":
+                return .object(["badge": .int(replica.badge(text("viewer")))])
+            case "notices":
+                guard let zone = try? TimeZoneID(text("zone")), let boundary = try? DayBoundary(timeZone: zone) else {
+                    return Self.unknown("zone")
+                }
+                var names: [String: JSONValue] = [:]
+                if case .object(let given)? = step["names"] { names = given }
+                return .object([
+                    "notices": .array(
+                        replica.notices(for: text("owner"), boundary: boundary).map { notice in
+                            .object([
+                                "item": .string(notice.item.id), "day": .string(notice.day.description),
+                                "kind": .string(notice.kind.rawValue), "reactors": .array(notice.reactors.map { .string($0) }),
+                                "text": .string(notice.text { names[$0]?.string ?? $0 }),
+                            ])
+                        })
+                ])
+            default:
+                return Self.unknown("step")
+            }
+        }
+
+        static func unknown(_ what: String) -> JSONValue { .object(["error": .string("unknown_\(what)")]) }
+
+        /// An item from its JSON form.
+        static func item(_ value: JSONValue) throws(FeedError) -> FeedItem {
+            let kind = FeedItem.Kind(rawValue: value["kind"]?.string ?? "")
+            func day(_ key: String) -> Day? { value[key]?.string.flatMap { Day($0) } }
+            guard let kind, let time = value["time"]?.int else {
+                return try FeedItem(owner: "", kind: .goalStarted, goal: "", time: -1, title: "", emoji: "", goalKind: "")
+            }
+            return try FeedItem(
+                owner: value["owner"]?.string ?? "", kind: kind, goal: value["goal"]?.string ?? "", time: Int64(time),
+                title: value["title"]?.string ?? "", emoji: value["emoji"]?.string ?? "",
+                goalKind: value["goalKind"]?.string ?? "", day: day("day"), streak: value["streak"]?.int,
+                milestone: value["milestone"]?.int, streakStart: day("streakStart"))
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import GlowModel
+
+/// One device's copy of the feed state it holds (FEED-21): registers of stances, items, goal
+/// visibility and reactions, each merged by its own rule, and the seen markers and receipt times.
+/// Merging is idempotent, commutative and associative, so replicas that have seen the same
+/// writes hold the same state, in whatever order the writes came.
+public struct FeedReplica: Sendable, Hashable {
+    /// A stance of `from` toward `to`.
+    public struct PairKey: Hashable, Sendable {
+        public let from: String
+        public let to: String
+    }
+
+    /// A goal of a person.
+    public struct GoalKey: Hashable, Sendable {
+        public let owner: String
+        public let goal: String
+    }
+
+    /// A reaction of `reactor` of `kind` on an item.
+    public struct ReactionKey: Hashable, Sendable {
+        public let item: String
+        public let reactor: String
+        public let kind: ReactionKind
+    }
+
+    /// A last-writer-wins register (FEED-3, FEED-7, FEED-8, FEED-11).
+    public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
+        public let value: Value
+        public let stamp: Stamp
+
+        /// The register after a write: the value of the greater stamp.
+        func merged(_ other: Register) -> Register { other.stamp > stamp ? other : self }
+    }
+
+    public private(set) var stances: [PairKey: StanceRegister] = [:]
+    /// Items by id; a nil value is a withdrawn item.
+    public private(set) var items: [String: Register<FeedItem?>] = [:]
+    public private(set) var visibility: [GoalKey: Register<Visibility>] = [:]
+    public private(set) var reactions: [ReactionKey: Register<Bool>] = [:]
+    /// Each person's seen marker: a relay receipt time, a max-register (FEED-14).
+    public private(set) var seen: [String: Int64] = [:]
+    /// Each item's first receipt time at the relay (FEED-13), a min-register.
+    public private(set) var receipts: [String: Int64] = [:]
+
+    /// An empty replica.
+    public init() {}
+
+    // MARK: Writes (FEED-3, FEED-7, FEED-8, FEED-11, FEED-13, FEED-14)
+
+    /// Takes in `from`'s stance toward `to`.
+    public mutating func writeStance(_ stance: Stance, from: String, to: String, at stamp: Stamp) {
+        stances[PairKey(from: from, to: to), default: StanceRegister()].write(stance, at: stamp)
+    }
+
+    /// Takes in an item's content, or its withdrawal (nil), under `id`.
+    public mutating func writeItem(_ item: FeedItem?, id: String, at stamp: Stamp) {
+        let write = Register(value: item, stamp: stamp)
+        items[id] = items[id].map { $0.merged(write) } ?? write
+    }
+
+    /// Takes in a goal's visibility.
+    public mutating func writeVisibility(_ value: Visibility, owner: String, goal: String, at stamp: Stamp) {
+        let key = GoalKey(owner: owner, goal: goal)
+        let write = Register(value: value, stamp: stamp)
+        visibility[key] = visibility[key].map { $0.merged(write) } ?? write
+    }
+
+    /// Takes in a reaction's state.
+    public mutating func writeReaction(_ on: Bool, item: String, reactor: String, kind: ReactionKind, at stamp: Stamp) {
+        let key = ReactionKey(item: item, reactor: reactor, kind: kind)
+        let write = Register(value: on, stamp: stamp)
+        reactions[key] = reactions[key].map { $0.merged(write) } ?? write
+    }
+
+    /// Raises `person`'s seen marker to `time`; a lower one changes nothing.
+    public mutating func markSeen(_ person: String, upTo time: Int64) {
+        seen[person] = max(seen[person] ?? .min, time)
+    }
+
+    /// Takes in an item's receipt time at the relay; the first one stays.
+    public mutating func receive(item: String, at time: Int64) {
+        receipts[item] = min(receipts[item] ?? .max, time)
+    }
+
+    /// The replica that has seen every write of both.
+    public mutating func merge(_ other: FeedReplica) {
+        for (key, register) in other.stances { stances[key, default: StanceRegister()].merge(register) }
+        for (id, register) in other.items { items[id] = items[id].map { $0.merged(register) } ?? register }
+        for (key, register) in other.visibility { visibility[key] = visibility[key].map { $0.merged(register) } ?? register }
+        for (key, register) in other.reactions { reactions[key] = reactions[key].map { $0.merged(register) } ?? register }
+        for (person, time) in other.seen { markSeen(person, upTo: time) }
+        for (item, time) in other.receipts { receive(item: item, at: time) }
+    }
+
+    // MARK: Friends (FEED-4, FEED-5)
+
+    /// Where `a` stands toward `b`.
+    public func friendState(_ a: String, _ b: String) -> FriendState {
+        FriendState(
+            mine: stances[PairKey(from: a, to: b)] ?? StanceRegister(),
+            theirs: stances[PairKey(from: b, to: a)] ?? StanceRegister())
+    }
+
+    /// Does `action` of `actor` toward `other`, stamped `stamp`, when FEED-5 allows it.
+    ///
+    /// - Throws: ``FeedError/Code/notFound`` toward someone who blocks the actor (but to block);
+    ///   ``FeedError/Code/invalidFriendAction`` for any other move the table does not have.
+    public mutating func act(_ action: FriendAction, from actor: String, toward other: String, at stamp: Stamp)
+        throws(FeedError)
+    {
+        guard actor != other else {
+            throw FeedError(.invalidFriendAction, "a person cannot \(action.rawValue) themself", rule: "FEED-5")
+        }
+        let state = friendState(actor, other)
+        if state == .blocked && action != .block {
+            throw FeedError(.notFound, "there is nobody to \(action.rawValue) by that id", rule: "FEED-5")
+        }
+        guard action.allowed.contains(state) else {
+            throw FeedError(
+                .invalidFriendAction, "\(action.rawValue) is not possible while the pair is '\(state.rawValue)'",
+                rule: "FEED-5")
+        }
+        writeStance(action.writes, from: actor, to: other, at: stamp)
+    }
+
+    // MARK: Reading (FEED-9 ... FEED-20)
+
+    /// The item `id` as it stands, unless withdrawn.
+    public func item(_ id: String) -> FeedItem? { items[id]?.value ?? nil }
+
+    /// Whether `viewer` may see `item` now (FEED-9).
+    public func canSee(_ viewer: String, _ item: FeedItem) -> Bool {
+        if viewer == item.owner { return true }
+        let state = friendState(viewer, item.owner)
+        guard state != .blocking && state != .blocked else { return false }
+        switch visibility[GoalKey(owner: item.owner, goal: item.goal)]?.value ?? .private {
+        case .public: return true
+        case .friends: return state == .friends
+        case .private: return false
+        }
+    }
+
+    /// The item `id` if `viewer` may see it.
+    ///
+    /// - Throws: ``FeedError/Code/notFound`` otherwise: an item one may not see and one that does
+    ///   not exist look the same.
+    public func visibleItem(_ id: String, to viewer: String) throws(FeedError) -> FeedItem {
+        guard let item = item(id), canSee(viewer, item) else {
+            throw FeedError(.notFound, "there is no item '\(id.prefix(200))' to show", rule: "FEED-9")
+        }
+        return item
+    }
+
+    /// The reactions on an item as `viewer` sees them (FEED-12).
+    public struct ReactionSummary: Sendable, Hashable {
+        /// The number of reactors of each kind.
+        public let counts: [ReactionKind: Int]
+        /// The kinds `viewer` reacted with.
+        public let mine: Set<ReactionKind>
+    }
+
+    /// The reactions on item `id`: per kind, the reactors whose reaction is on and who may see
+    /// the item now, and the viewer's own.
+    ///
+    /// - Throws: ``FeedError/Code/notFound`` when `viewer` may not see the item.
+    public func reactions(on id: String, viewer: String) throws(FeedError) -> ReactionSummary {
+        let item = try visibleItem(id, to: viewer)
+        var counts: [ReactionKind: Int] = [:]
+        var mine: Set<ReactionKind> = []
+        for (key, register) in reactions where key.item == id && register.value && canSee(key.reactor, item) {
+            counts[key.kind, default: 0] += 1
+            if key.reactor == viewer { mine.insert(key.kind) }
+        }
+        return ReactionSummary(counts: counts, mine: mine)
+    }
+
+    /// Sets `reactor`'s reaction of `kind` on item `id` (FEED-11).
+    ///
+    /// - Throws: ``FeedError/Code/notFound`` for an item the reactor may not see;
+    ///   ``FeedError/Code/ownItem`` for the reactor's own item.
+    public mutating func react(_ kind: ReactionKind, on id: String, by reactor: String, _ on: Bool, at stamp: Stamp)
+        throws(FeedError)
+    {
+        let item = try visibleItem(id, to: reactor)
+        guard item.owner != reactor else {
+            throw FeedError(.ownItem, "people cheer others' items, not their own", rule: "FEED-11")
+        }
+        writeReaction(on, item: id, reactor: reactor, kind: kind, at: stamp)
+    }
+
+    /// Whether `reactor`'s reaction of `kind` on `id` is on.
+    public func isOn(_ kind: ReactionKind, on id: String, by reactor: String) -> Bool {
+        reactions[ReactionKey(item: id, reactor: reactor, kind: kind)]?.value ?? false
+    }
+
+    /// The unread badge of `viewer` (FEED-15): others' items the viewer may see, received after
+    /// the viewer's seen marker.
+    public func badge(_ viewer: String) -> Int {
+        let marker = seen[viewer] ?? .min
+        var count = 0
+        for (id, register) in items {
+            guard let item = register.value, item.owner != viewer, let received = receipts[id], received > marker,
+                canSee(viewer, item)
+            else { continue }
+            count += 1
+        }
+        return count
+    }
+
+    /// A page of the feed (FEED-16 ... FEED-19).
+    public struct Page: Sendable, Hashable {
+        /// The items, newest first.
+        public let items: [FeedItem]
+        /// The cursor of the next page, when an item follows the last one.
+        public let next: FeedCursor?
+    }
+
+    /// The items `viewer` may see, newest first by (time, id), after `cursor`, at most `limit`
+    /// (clamped to 100).
+    ///
+    /// - Throws: ``FeedError/Code/invalidLimit`` for a limit below 1.
+    public func page(for viewer: String, limit: Int, after cursor: FeedCursor? = nil) throws(FeedError) -> Page {
+        guard limit >= 1 else { throw FeedError(.invalidLimit, "a page holds 1 to 100 items, not \(limit)", rule: "FEED-17") }
+        let size = min(limit, FeedCursor.pageLimit)
+        var visible: [FeedItem] = []
+        for register in items.values {
+            guard let item = register.value, canSee(viewer, item) else { continue }
+            if let cursor, !cursor.precedes(item) { continue }
+            visible.append(item)
+        }
+        visible.sort(by: FeedCursor.newerFirst)
+        let page = Array(visible.prefix(size))
+        let next = visible.count > size ? page.last.map(FeedCursor.init(after:)) : nil
+        return Page(items: page, next: next)
+    }
+}
