@@ -22,7 +22,8 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``FeedError/Code/invalidCursor`` for any other text.
     public init(text: String) throws(FeedError) {
-        let invalid = FeedError(.invalidCursor, "that is not a cursor of this feed; start from the first page", rule: "FEED-19")
+        let invalid = FeedError(
+            .invalidCursor, "that is not a cursor of this feed; start from the first page", rule: "FEED-19")
         guard text.utf8.count <= Self.textLimit, let bytes = Base64.url.decode(text), bytes.count > 9, bytes[0] == 1
         else { throw invalid }
         var time: Int64 = 0
@@ -37,7 +38,9 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
     /// The cursor's text.
     public var description: String {
         var bytes: [UInt8] = [1]
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: time >> Int64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: time >> Int64(shift)))
+        }
         bytes += Array(id.utf8)
         return Base64.url.encode(bytes)
     }

@@ -17,21 +17,25 @@ public struct FeedItem: Sendable, Hashable {
 
     /// Whose item it is.
     public let owner: String
+    /// What happened.
     public let kind: Kind
     /// The goal's id.
     public let goal: String
     /// When the event happened, in milliseconds since 1970: the order of the feed.
     public let time: Int64
-    /// The goal's title and emoji, and its kind's name.
+    /// The goal's title.
     public let title: String
+    /// The goal's emoji.
     public let emoji: String
+    /// The goal's kind, by name (`single`, `tally`, ...).
     public let goalKind: String
     /// The Day of a check-in or a milestone.
     public let day: Day?
     /// The streak's length, for a check-in or a milestone.
     public let streak: Int?
-    /// The milestone reached, in Days, and the first Day of its streak.
+    /// The milestone reached, in Days.
     public let milestone: Int?
+    /// The first Day of a milestone's streak.
     public let streakStart: Day?
 
     /// An item.
@@ -47,14 +51,16 @@ public struct FeedItem: Sendable, Hashable {
         guard texts.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 200 }), emoji.utf8.count <= 64,
             goalKind.utf8.count <= 64, (0...Stamp.maximumWall).contains(time)
         else {
-            throw FeedError(.invalidItem, "an item needs an owner, a goal and a title of 1 to 200 bytes", rule: "FEED-6")
+            throw FeedError(
+                .invalidItem, "an item needs an owner, a goal and a title of 1 to 200 bytes", rule: "FEED-6")
         }
         switch kind {
         case .checkIn:
             guard day != nil else { throw FeedError(.invalidItem, "a check-in item needs its Day", rule: "FEED-6") }
         case .milestone:
             guard day != nil, let milestone, milestone > 0, streakStart != nil else {
-                throw FeedError(.invalidItem, "a milestone item needs its Day, milestone and streak start", rule: "FEED-6")
+                throw FeedError(
+                    .invalidItem, "a milestone item needs its Day, milestone and streak start", rule: "FEED-6")
             }
         case .goalStarted, .goalCompleted: break
         }
@@ -79,7 +85,8 @@ public struct FeedItem: Sendable, Hashable {
     }
 
     /// The id of an item of these parts.
-    public static func id(owner: String, kind: Kind, goal: String, day: Day?, milestone: Int?, streakStart: Day?) -> String
+    public static func id(owner: String, kind: Kind, goal: String, day: Day?, milestone: Int?, streakStart: Day?)
+        -> String
     {
         let base = "\(owner)/\(kind.rawValue)/\(goal)"
         switch kind {
@@ -114,6 +121,7 @@ public enum ReactionKind: String, Sendable, Hashable, CaseIterable, Comparable {
         self = kind
     }
 
+    /// Heart, fire, clap: the order counts are listed in.
     public static func < (a: ReactionKind, b: ReactionKind) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

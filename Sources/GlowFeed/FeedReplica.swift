@@ -7,36 +7,53 @@ import GlowModel
 public struct FeedReplica: Sendable, Hashable {
     /// A stance of `from` toward `to`.
     public struct PairKey: Hashable, Sendable {
+        /// The person whose stance it is.
         public let from: String
+        /// The person it is toward.
         public let to: String
     }
 
     /// A goal of a person.
     public struct GoalKey: Hashable, Sendable {
+        /// The goal's owner.
         public let owner: String
+        /// The goal's id.
         public let goal: String
     }
 
     /// A reaction of `reactor` of `kind` on an item.
     public struct ReactionKey: Hashable, Sendable {
+        /// The item's id.
         public let item: String
+        /// Who reacts.
         public let reactor: String
+        /// The reaction's kind.
         public let kind: ReactionKind
     }
 
     /// A last-writer-wins register (FEED-3, FEED-7, FEED-8, FEED-11).
-    public struct Register<Value: Hashable & Sendable>: Hashable, Sendable {
+    public struct Register<Value: RegisterValue>: Hashable, Sendable {
+        /// The value of the winning write.
         public let value: Value
+        /// The winning write's stamp.
         public let stamp: Stamp
 
-        /// The register after a write: the value of the greater stamp.
-        func merged(_ other: Register) -> Register { other.stamp > stamp ? other : self }
+        /// The register after a write: the value of the greater stamp; for equal stamps, which
+        /// FEED-1 rules out but a faulty device could send, the value that outranks the other
+        /// (FEED-3), so replicas still agree.
+        func merged(_ other: Register) -> Register {
+            if other.stamp != stamp { return other.stamp > stamp ? other : self }
+            return other.value.outranks(value) ? other : self
+        }
     }
 
+    /// Each person's stance registers toward each other person (FEED-3).
     public private(set) var stances: [PairKey: StanceRegister] = [:]
     /// Items by id; a nil value is a withdrawn item.
     public private(set) var items: [String: Register<FeedItem?>] = [:]
+    /// Goals' visibility (FEED-8).
     public private(set) var visibility: [GoalKey: Register<Visibility>] = [:]
+    /// Reactions, on or off (FEED-11).
     public private(set) var reactions: [ReactionKey: Register<Bool>] = [:]
     /// Each person's seen marker: a relay receipt time, a max-register (FEED-14).
     public private(set) var seen: [String: Int64] = [:]
@@ -87,8 +104,12 @@ public struct FeedReplica: Sendable, Hashable {
     public mutating func merge(_ other: FeedReplica) {
         for (key, register) in other.stances { stances[key, default: StanceRegister()].merge(register) }
         for (id, register) in other.items { items[id] = items[id].map { $0.merged(register) } ?? register }
-        for (key, register) in other.visibility { visibility[key] = visibility[key].map { $0.merged(register) } ?? register }
-        for (key, register) in other.reactions { reactions[key] = reactions[key].map { $0.merged(register) } ?? register }
+        for (key, register) in other.visibility {
+            visibility[key] = visibility[key].map { $0.merged(register) } ?? register
+        }
+        for (key, register) in other.reactions {
+            reactions[key] = reactions[key].map { $0.merged(register) } ?? register
+        }
         for (person, time) in other.seen { markSeen(person, upTo: time) }
         for (item, time) in other.receipts { receive(item: item, at: time) }
     }
@@ -221,7 +242,9 @@ public struct FeedReplica: Sendable, Hashable {
     ///
     /// - Throws: ``FeedError/Code/invalidLimit`` for a limit below 1.
     public func page(for viewer: String, limit: Int, after cursor: FeedCursor? = nil) throws(FeedError) -> Page {
-        guard limit >= 1 else { throw FeedError(.invalidLimit, "a page holds 1 to 100 items, not \(limit)", rule: "FEED-17") }
+        guard limit >= 1 else {
+            throw FeedError(.invalidLimit, "a page holds 1 to 100 items, not \(limit)", rule: "FEED-17")
+        }
         let size = min(limit, FeedCursor.pageLimit)
         var visible: [FeedItem] = []
         for register in items.values {

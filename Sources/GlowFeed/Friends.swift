@@ -8,8 +8,9 @@ public enum Stance: String, Sendable, Hashable, CaseIterable {
 /// One person's registers toward one other person (FEED-3): the stance, last writer wins, and
 /// the stamp of their last "no", a max-register.
 public struct StanceRegister: Sendable, Hashable {
-    /// The stance and the stamp of its write; `none` without a stamp at first.
+    /// The stance; `none` at first.
     public private(set) var stance: Stance = .none
+    /// The stamp of the stance's write.
     public private(set) var stamp: Stamp?
     /// The greatest stamp of a `none` written.
     public private(set) var lastNo: Stamp?
@@ -17,9 +18,10 @@ public struct StanceRegister: Sendable, Hashable {
     /// A register at its start.
     public init() {}
 
-    /// Takes in a write: the stance changes only for a greater stamp; a `none` raises the last "no".
+    /// Takes in a write: the stance changes only for a greater stamp (or an equal one with a
+    /// stance that outranks it, FEED-3); a `none` raises the last "no".
     public mutating func write(_ stance: Stance, at stamp: Stamp) {
-        if self.stamp.map({ $0 < stamp }) ?? true {
+        if self.stamp.map({ $0 < stamp || ($0 == stamp && stance.outranks(self.stance)) }) ?? true {
             self.stance = stance
             self.stamp = stamp
         }
@@ -41,7 +43,6 @@ extension Optional where Wrapped == Stamp {
         return Swift.max(a, b)
     }
 }
-
 
 /// Where a pair stands, from one side (FEED-4).
 public enum FriendState: String, Sendable, Hashable, CaseIterable {

@@ -46,8 +46,9 @@ public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
 public struct HybridClock: Sendable, Hashable {
     /// The device whose clock this is.
     public let device: String
-    /// The last stamp given or received: wall time and counter.
+    /// The wall time of the last stamp given or received.
     public private(set) var wall: Int64 = 0
+    /// The counter of the last stamp.
     public private(set) var counter: UInt32 = 0
 
     /// A clock for `device` that has stamped nothing.

@@ -7,6 +7,7 @@ public struct ReactionNotice: Sendable, Hashable {
     public let item: FeedItem
     /// The owner's local Day the reactions were made on.
     public let day: Day
+    /// The reaction's kind.
     public let kind: ReactionKind
     /// The reactors, the latest first.
     public let reactors: [String]

@@ -1,7 +1,7 @@
+import GlowModel
 import Testing
 
 @testable import GlowAuth
-import GlowModel
 
 /// The pieces under ID-token verification that the corpus reaches only through whole tokens.
 @Suite("JOSE pieces")

@@ -1,7 +1,7 @@
+import GlowModel
 import Testing
 
 @testable import GlowAuth
-import GlowModel
 
 @Suite("Argon2id and stored hashes")
 struct PasswordHashTests {

@@ -214,6 +214,22 @@ def iid(owner, goal, kind='checkIn', day=DAY, milestone=None, start=None):
     return base
 
 
+names = {'bob': 'Bob', 'cat': 'Cat', 'dan': 'Dan', 'eve': 'Eve'}
+
+
+def notices(owner, zone, expected, replica='r'):
+    return (do('notices', replica, owner=owner, zone=zone, names=names), {'notices': expected})
+
+
+def summary(viewer, item_id, heart=0, fire=0, clap=0, mine=(), replica='r'):
+    return (do('reactions', replica, item=item_id, viewer=viewer),
+            {'counts': {'heart': heart, 'fire': fire, 'clap': clap}, 'mine': list(mine)})
+
+
+def react(reactor, item_id, kind, stamp, on=True, replica='r', expect=OK):
+    return (do('react', replica, item=item_id, reactor=reactor, kind=kind, on=on, stamp=stamp), expect)
+
+
 def put(it, stamp, replica='r'):
     return (do('item', replica, item=it, stamp=stamp), {'ok': True, 'id': iid(it['owner'], it['goal'], it['kind'],
                                                                              it.get('day'), it.get('milestone'),
@@ -290,16 +306,24 @@ script('items missing what their kind needs', ['FEED-6'], [
     (do('item', item=item('', 'g1', 1), stamp=st(7)), bad('invalid_item')),
     (do('item', item=item('ana', 'g1', 1, title='x' * 200), stamp=st(8)), {'ok': True, 'id': iid('ana', 'g1')})])
 
+script('two writes of one stamp resolve by value, in either order (a faulty device)', ['FEED-3', 'FEED-21'], world + [
+    merge('r1', 'r'), merge('r2', 'r'),
+    stance('want', 'bob', 'cat', [500, 0, 'bob-x'], 'r1'), stance('block', 'bob', 'cat', [500, 0, 'bob-x'], 'r2'),
+    vis('ana', 'g-pub', 'friends', [500, 0, 'ana-x'], 'r1'), vis('ana', 'g-pub', 'private', [500, 0, 'ana-x'], 'r2'),
+    put(item('ana', 'g-fri', 2000, title='Meditate'), [500, 0, 'ana-x'], 'r1'),
+    put(item('ana', 'g-fri', 2000, title='Meditate daily'), [500, 0, 'ana-x'], 'r2'),
+    merge('m1', 'r1'), merge('m1', 'r2'), merge('m2', 'r2'), merge('m2', 'r1'), equal('m1', 'm2'),
+    state('bob', 'cat', 'blocking', 'm1'), page('cat', [], replica='m1'), page('bob', [FRI], replica='m2'),
+    notices('ana', 'UTC', [], 'm1')])
+script('an item withdrawn and rewritten with one stamp stays withdrawn; a reaction on and off with one stamp is off',
+       ['FEED-3', 'FEED-7', 'FEED-11'], world + [
+    merge('r1', 'r'), merge('r2', 'r'),
+    withdraw(PUB, [600, 0, 'ana-x'], 'r1'), put(item('ana', 'g-pub', 3000, streak=9), [600, 0, 'ana-x'], 'r2'),
+    react('bob', FRI, 'heart', [600, 0, 'bob-x'], True, 'r1'), react('bob', FRI, 'heart', [600, 0, 'bob-x'], False, 'r2'),
+    merge('r2', 'r1'), merge('r1', 'r2'), equal('r1', 'r2'), page('cat', [], replica='r1'),
+    summary('ana', FRI, replica='r2')])
+
 # FEED-10 ... FEED-12: reactions.
-
-
-def react(reactor, item_id, kind, stamp, on=True, replica='r', expect=OK):
-    return (do('react', replica, item=item_id, reactor=reactor, kind=kind, on=on, stamp=stamp), expect)
-
-
-def summary(viewer, item_id, heart=0, fire=0, clap=0, mine=(), replica='r'):
-    return (do('reactions', replica, item=item_id, viewer=viewer),
-            {'counts': {'heart': heart, 'fire': fire, 'clap': clap}, 'mine': list(mine)})
 
 
 world2 = world + friends('ana', 'cat', 12)
@@ -426,13 +450,8 @@ script('a withdrawn item leaves later pages', ['FEED-16', 'FEED-7'], many + [
 # FEED-20: notices.
 MEDITATE30 = item('ana', 'g-pub', 3000, 'milestone', milestone=30, streakStart='2026-11-01', streak=30)
 MS30 = iid('ana', 'g-pub', 'milestone', milestone=30, start='2026-11-01')
-names = {'bob': 'Bob', 'cat': 'Cat', 'dan': 'Dan', 'eve': 'Eve'}
 T = 1796083200000  # 2026-12-01T00:00:00Z
 noticed = world2 + [put(MEDITATE30, st(50, 'ana1'))]
-
-
-def notices(owner, zone, expected, replica='r'):
-    return (do('notices', replica, owner=owner, zone=zone, names=names), {'notices': expected})
 
 
 script("reactions grouped per item, Day and kind, latest reactor first", ['FEED-20'], noticed + [

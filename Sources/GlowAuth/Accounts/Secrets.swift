@@ -1,4 +1,5 @@
 import GlowModel
+
 /// A secret the account service hands out or takes in: an access, refresh, reset or sign-up
 /// token, or a provider's refresh token. Its descriptions, its reflection and its encodings in
 /// logs never show it; only ``reveal`` does, for the one place that must send it (a response

@@ -85,7 +85,8 @@ package enum FeedOperations {
                 return .object(["ok": .bool(true), "id": .string(item.id)])
             case "visibility":
                 guard let value = Visibility(rawValue: text("visibility")) else { return Self.unknown("visibility") }
-                replica.writeVisibility(value, owner: text("owner"), goal: text("goal"), at: try stamp(step["stamp"] ?? .null))
+                replica.writeVisibility(
+                    value, owner: text("owner"), goal: text("goal"), at: try stamp(step["stamp"] ?? .null))
                 return Self.ok
             case "react":
                 let kind = try ReactionKind(name: text("kind"))
@@ -118,7 +119,10 @@ package enum FeedOperations {
                 let summary = try replica.reactions(on: text("item"), viewer: text("viewer"))
                 return .object([
                     "counts": .object(
-                        Dictionary(uniqueKeysWithValues: ReactionKind.allCases.map { ($0.rawValue, .int(summary.counts[$0] ?? 0)) })),
+                        Dictionary(
+                            uniqueKeysWithValues: ReactionKind.allCases.map {
+                                ($0.rawValue, .int(summary.counts[$0] ?? 0))
+                            })),
                     "mine": .array(summary.mine.sorted().map { .string($0.rawValue) }),
                 ])
             case "badge":
@@ -134,7 +138,8 @@ package enum FeedOperations {
                         replica.notices(for: text("owner"), boundary: boundary).map { notice in
                             .object([
                                 "item": .string(notice.item.id), "day": .string(notice.day.description),
-                                "kind": .string(notice.kind.rawValue), "reactors": .array(notice.reactors.map { .string($0) }),
+                                "kind": .string(notice.kind.rawValue),
+                                "reactors": .array(notice.reactors.map { .string($0) }),
                                 "text": .string(notice.text { names[$0]?.string ?? $0 }),
                             ])
                         })
@@ -151,7 +156,8 @@ package enum FeedOperations {
             let kind = FeedItem.Kind(rawValue: value["kind"]?.string ?? "")
             func day(_ key: String) -> Day? { value[key]?.string.flatMap { Day($0) } }
             guard let kind, let time = value["time"]?.int else {
-                return try FeedItem(owner: "", kind: .goalStarted, goal: "", time: -1, title: "", emoji: "", goalKind: "")
+                return try FeedItem(
+                    owner: "", kind: .goalStarted, goal: "", time: -1, title: "", emoji: "", goalKind: "")
             }
             return try FeedItem(
                 owner: value["owner"]?.string ?? "", kind: kind, goal: value["goal"]?.string ?? "", time: Int64(time),
