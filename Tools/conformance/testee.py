@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Glow conformance testee in Python: the model, streaks, wire, bundle, themes and auth areas.
+"""A Glow conformance testee in Python: the model, streaks, wire, bundle, themes, auth and feed areas.
 
 It speaks the protocol of Spec/conformance.md on standard input and output (CONF-1 ... CONF-4):
 each request and response is a 4-byte little-endian length followed by UTF-8 JSON. It is a second,
@@ -28,11 +28,11 @@ import traceback
 sys.dont_write_bytecode = True                         # keep the repository free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from glowpy import accounts, auth, checkins, dataset, idtoken, model, streaks, themes   # noqa: E402  (standard library only)
+from glowpy import accounts, auth, checkins, dataset, feed, idtoken, model, streaks, themes   # noqa: E402  (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
 
 OPERATIONS = {}
-for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts):
+for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts, feed):
     OPERATIONS.update(area.OPERATIONS)
 
 try:                                                     # these two need google.protobuf and protoc

@@ -1,0 +1,638 @@
+"""Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21), and the corpus
+operations `feed.clock` (Spec/corpus/feed/clock.json) and `feed.script`
+(Spec/corpus/feed/script.json).
+
+Written from the spec text alone, with the standard library only:
+
+- stamps and hybrid logical clocks (FEED-1, FEED-2): a stamp is (wall, counter, device), ordered
+  by wall time, counter and the device id's UTF-8 bytes;
+- a replica (FEED-21) is a set of registers: per ordered pair of people the stance (last writer
+  wins) and the last "no" (max), per item id the item or its withdrawal (last writer wins), per
+  (owner, goal) the visibility (last writer wins), per (item, reactor, kind) the reaction (last
+  writer wins), per item its receipt time (min) and per person the seen marker (max). Merging
+  takes each register's rule, so it is idempotent, commutative and associative;
+- everything a viewer reads is derived when it is read: friendship states (FEED-4), who may see
+  an item (FEED-9), reaction counts (FEED-12), the badge (FEED-15), pages and cursors
+  (FEED-16 ... FEED-19) and notices (FEED-20), the latter on the owner's local Days through
+  `model.day_of` (MODEL-10).
+
+Two writes of one stamp (a faulty device, FEED-3) resolve by value: `block` over `want` over
+`none`, `private` over `friends` over `public`, off over on, a withdrawal over content, and between
+two contents the greater time, streak (an absent one below any), title, emoji and goal kind. Two
+contents equal in all of those (they can differ only in a milestone's Day) fall back to their
+canonical JSON, so that merging stays commutative whatever a script writes.
+"""
+import base64
+import binascii
+import json
+
+from . import model
+from .errors import Failure
+
+MAX_WALL = 2 ** 53 - 1                                     # FEED-1
+MAX_COUNTER = 2 ** 32 - 1
+KINDS = ('checkIn', 'milestone', 'goalStarted', 'goalCompleted')     # FEED-6
+STANCES = ('none', 'want', 'block')                                  # FEED-3
+VISIBILITIES = ('private', 'friends', 'public')                      # FEED-8
+REACTIONS = ('heart', 'fire', 'clap')                                # FEED-10
+SYMBOLS = {'heart': '\u2665', 'fire': '\U0001F525', 'clap': '\U0001F44F'}
+ACTIONS = {                                                          # FEED-5: allowed states, stance
+    'request': (('none', 'incoming'), 'want'),
+    'accept': (('incoming',), 'want'),
+    'decline': (('incoming',), 'none'),
+    'cancel': (('requested',), 'none'),
+    'unfriend': (('friends',), 'none'),
+    'block': (('none', 'requested', 'incoming', 'friends', 'blocked'), 'block'),
+    'unblock': (('blocking',), 'none'),
+}
+DEFAULT_LIMIT, MAX_LIMIT = 20, 100                                   # FEED-17
+MAX_CURSOR = 1024                                                    # FEED-19
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def bad_input(message):
+    return Failure('invalid_input', message)
+
+
+# ---- Stamps and clocks (FEED-1, FEED-2)
+
+def parse_stamp(value):
+    """FEED-1: [wall, counter, device] with the wall time and counter in range and a device id."""
+    if not isinstance(value, list) or len(value) != 3:
+        raise Failure('invalid_stamp', 'a stamp is [wall, counter, device]')
+    wall, counter, device = value
+    if not is_int(wall) or not 0 <= wall <= MAX_WALL:
+        raise Failure('invalid_stamp', 'the wall time is outside 0 ... 2^53 - 1')
+    if not is_int(counter) or not 0 <= counter <= MAX_COUNTER:
+        raise Failure('invalid_stamp', 'the counter is outside 0 ... 2^32 - 1')
+    if not isinstance(device, str) or not device:
+        raise Failure('invalid_stamp', 'a stamp names its device')
+    return (wall, counter, device)
+
+
+def stamp_key(stamp):
+    """FEED-1: wall time, then counter, then the device id as UTF-8 bytes."""
+    return (stamp[0], stamp[1], stamp[2].encode('utf-8'))
+
+
+def physical(value):
+    if not is_int(value) or not 0 <= value <= MAX_WALL:
+        raise Failure('invalid_stamp', 'a physical time is outside 0 ... 2^53 - 1')
+    return value
+
+
+class Clock:
+    """FEED-2: a device's hybrid logical clock, holding its last (wall, counter)."""
+
+    def __init__(self, device):
+        self.device, self.wall, self.counter = device, 0, 0
+
+    def _set(self, wall, counter):
+        if counter > MAX_COUNTER:
+            raise Failure('clock_exhausted', 'the counter would pass 2^32 - 1')
+        self.wall, self.counter = wall, counter
+
+    def tick(self, now):
+        """A local change at physical time `now`: its stamp."""
+        p = physical(now)
+        if p > self.wall:
+            self._set(p, 0)
+        else:
+            self._set(self.wall, self.counter + 1)
+        return (self.wall, self.counter, self.device)
+
+    def receive(self, stamp, now):
+        """A remote stamp taken in at physical time `now`."""
+        lr, cr, _ = parse_stamp(stamp)
+        p, l, c = physical(now), self.wall, self.counter
+        if p > max(l, lr):
+            self._set(p, 0)
+        elif l == lr:
+            self._set(l, max(c, cr) + 1)
+        elif l > lr:
+            self._set(l, c + 1)
+        else:
+            self._set(lr, cr + 1)
+
+
+def clock_operation(input):
+    """feed.clock: each step's `{"stamp": [...]}`, `{"clock": [wall, counter]}` or `{"error": CODE}`."""
+    device = input.get('device')
+    if not isinstance(device, str):
+        raise bad_input('a clock names its device')
+    clock, outputs = Clock(device), []
+    for step in input.get('steps') or []:
+        if not isinstance(step, dict):
+            raise bad_input('a step is a JSON object')
+        try:
+            if not device:
+                raise Failure('invalid_stamp', 'a stamp names its device')
+            if 'receive' in step:
+                clock.receive(step['receive'], step.get('now'))
+                outputs.append({'clock': [clock.wall, clock.counter]})
+            else:
+                outputs.append({'stamp': list(clock.tick(step.get('now')))})
+        except Failure as failure:
+            outputs.append({'error': failure.code})
+    return {'steps': outputs}
+
+
+# ---- Registers (FEED-3, FEED-7, FEED-8, FEED-11, FEED-13, FEED-14, FEED-21)
+
+def canonical(value):
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(',', ':')).encode('utf-8')
+
+
+def optional_text(item, key):
+    return (1, item[key].encode('utf-8')) if key in item else (0,)
+
+
+def item_rank(item):
+    """FEED-3: a withdrawal over content; then the greater time, streak (absent below any), title,
+    emoji and goal kind as UTF-8 bytes."""
+    if item is None:
+        return (1,)
+    streak = (1, item['streak']) if 'streak' in item else (0,)
+    return (0, item['time'], streak, item['title'].encode('utf-8'), optional_text(item, 'emoji'),
+            optional_text(item, 'goalKind'), canonical(item))
+
+
+RANKS = {                                                  # FEED-3: the tie-break of one stamp
+    'stance': {'none': 0, 'want': 1, 'block': 2}.__getitem__,
+    'visibility': {'public': 0, 'friends': 1, 'private': 2}.__getitem__,
+    'reactions': lambda on: 0 if on else 1,                # off over on
+    'items': item_rank,
+}
+
+
+def lww_newer(table, new, old):
+    """Whether the write `new` = (stamp, value) wins over the register's `old` (or none)."""
+    if old is None:
+        return True
+    a, b = stamp_key(new[0]), stamp_key(old[0])
+    return a > b or (a == b and RANKS[table](new[1]) > RANKS[table](old[1]))
+
+
+class Replica:
+    """One replica of the feed's state (FEED-21): registers only, everything else derived."""
+
+    LWW = ('stance', 'items', 'visibility', 'reactions')
+
+    def __init__(self):
+        self.stance = {}        # (a, b) -> (stamp, 'none' | 'want' | 'block'), written by a
+        self.last_no = {}       # (a, b) -> stamp of a's greatest `none` toward b
+        self.items = {}         # id -> (stamp, item dict | None when withdrawn)
+        self.visibility = {}    # (owner, goal) -> (stamp, visibility)
+        self.reactions = {}     # (item, reactor, kind) -> (stamp, on)
+        self.receipts = {}      # id -> first receipt time (min)
+        self.seen = {}          # person -> seen marker (max)
+
+    # writes
+
+    def _lww(self, name, key, stamp, value):
+        table = getattr(self, name)
+        if lww_newer(name, (stamp, value), table.get(key)):
+            table[key] = (stamp, value)
+
+    def write_stance(self, a, b, value, stamp):
+        """FEED-3, FEED-5: a's stance toward b; a `none` also raises a's last "no"."""
+        self._lww('stance', (a, b), stamp, value)
+        if value == 'none':
+            self._raise_no((a, b), stamp)
+
+    def _raise_no(self, key, stamp):
+        old = self.last_no.get(key)
+        if old is None or stamp_key(stamp) > stamp_key(old):
+            self.last_no[key] = stamp
+
+    def write_item(self, item_id, item, stamp):
+        self._lww('items', item_id, stamp, item)
+
+    def write_visibility(self, owner, goal, value, stamp):
+        self._lww('visibility', (owner, goal), stamp, value)
+
+    def write_reaction(self, item_id, reactor, kind, on, stamp):
+        self._lww('reactions', (item_id, reactor, kind), stamp, on)
+
+    def receive(self, item_id, at):
+        """FEED-13: the first receipt time heard of stays (a min-register)."""
+        if item_id not in self.receipts or at < self.receipts[item_id]:
+            self.receipts[item_id] = at
+
+    def mark_seen(self, person, up_to):
+        """FEED-14: a max-register; a lower mark changes nothing."""
+        if person not in self.seen or up_to > self.seen[person]:
+            self.seen[person] = up_to
+
+    def merge(self, other):
+        """FEED-21: every register by its own rule."""
+        for name in self.LWW:
+            table = getattr(self, name)
+            for key, write in getattr(other, name).items():
+                if lww_newer(name, write, table.get(key)):
+                    table[key] = write
+        for key, stamp in other.last_no.items():
+            self._raise_no(key, stamp)
+        for key, at in other.receipts.items():
+            self.receive(key, at)
+        for key, up_to in other.seen.items():
+            self.mark_seen(key, up_to)
+
+    def state(self):
+        return (self.stance, self.last_no, self.items, self.visibility, self.reactions,
+                self.receipts, self.seen)
+
+    # friends (FEED-4)
+
+    def live(self, a, b):
+        """a's want toward b is live when it is newer than b's last "no" toward a."""
+        write = self.stance.get((a, b))
+        if write is None or write[1] != 'want':
+            return False
+        no = self.last_no.get((b, a))
+        return no is None or stamp_key(write[0]) > stamp_key(no)
+
+    def stance_of(self, a, b):
+        write = self.stance.get((a, b))
+        return write[1] if write else 'none'
+
+    def friend_state(self, a, b):
+        if self.stance_of(a, b) == 'block':
+            return 'blocking'
+        if self.stance_of(b, a) == 'block':
+            return 'blocked'
+        mine, theirs = self.live(a, b), self.live(b, a)
+        if mine and theirs:
+            return 'friends'
+        if mine:
+            return 'requested'
+        if theirs:
+            return 'incoming'
+        return 'none'
+
+    def act(self, action, a, b, stamp):
+        """FEED-5: an action of a toward b, written as a's stance when the table allows it."""
+        if not isinstance(action, str) or action not in ACTIONS or a == b:
+            raise Failure('invalid_friend_action', f'{action!r} is not an action toward someone else')
+        allowed, stance = ACTIONS[action]
+        state = self.friend_state(a, b)
+        if state == 'blocked' and action != 'block':
+            # Only a's view `blocked` reveals b's block: when a blocks b too, a sees `blocking`,
+            # and a's own unblock goes ahead (so b's block stays hidden).
+            raise Failure('not_found', 'no such person')
+        if state not in allowed:
+            raise Failure('invalid_friend_action', f'{action} is not allowed when {state}')
+        self.write_stance(a, b, stance, stamp)
+
+    # visibility (FEED-8, FEED-9)
+
+    def item(self, item_id):
+        """The item of `item_id` when it exists and is not withdrawn (FEED-7)."""
+        write = self.items.get(item_id) if isinstance(item_id, str) else None
+        return write[1] if write else None
+
+    def may_see(self, viewer, item):
+        owner = item['owner']
+        if viewer == owner:
+            return True
+        if self.friend_state(viewer, owner) in ('blocking', 'blocked'):
+            return False
+        write = self.visibility.get((owner, item['goal']))
+        visibility = write[1] if write else 'private'
+        if visibility == 'public':
+            return True
+        return visibility == 'friends' and self.friend_state(viewer, owner) == 'friends'
+
+    def visible(self, viewer, item_id):
+        """FEED-9: the item, or `not_found` alike for an item the viewer may not see and none."""
+        item = self.item(item_id)
+        if item is None or not self.may_see(viewer, item):
+            raise Failure('not_found', 'no such item')
+        return item
+
+    # reactions (FEED-11, FEED-12)
+
+    def react(self, reactor, item_id, kind, on, stamp):
+        if kind not in REACTIONS:
+            raise Failure('unknown_reaction', f'{kind!r} is not heart, fire or clap')
+        item = self.visible(reactor, item_id)
+        if item['owner'] == reactor:
+            raise Failure('own_item', 'one does not react to one\'s own item')
+        self.write_reaction(item_id, reactor, kind, on, stamp)
+
+    def reactors(self, item_id, item):
+        """(reactor, kind, stamp) of every reaction that is on, by a reactor who may see the item."""
+        out = []
+        for (iid, reactor, kind), (stamp, on) in self.reactions.items():
+            if iid == item_id and on and self.may_see(reactor, item):
+                out.append((reactor, kind, stamp))
+        return out
+
+    def counts(self, viewer, item_id):
+        item = self.visible(viewer, item_id)
+        counts = {kind: 0 for kind in REACTIONS}
+        for _, kind, _ in self.reactors(item_id, item):
+            counts[kind] += 1
+        mine = [kind for kind in REACTIONS
+                if (self.reactions.get((item_id, viewer, kind)) or (None, False))[1]]
+        return {'counts': counts, 'mine': mine}
+
+    # the badge (FEED-15)
+
+    def badge(self, viewer):
+        seen = self.seen.get(viewer)
+        count = 0
+        for item_id, (_, item) in self.items.items():
+            if item is None or item['owner'] == viewer or item_id not in self.receipts:
+                continue
+            if (seen is None or self.receipts[item_id] > seen) and self.may_see(viewer, item):
+                count += 1
+        return count
+
+    # pages (FEED-16 ... FEED-19)
+
+    def feed(self, viewer):
+        """FEED-16: what the viewer may see, newest first: by time, then id's UTF-8, greater first."""
+        out = [(item['time'], item_id.encode('utf-8'), item_id)
+               for item_id, (_, item) in self.items.items()
+               if item is not None and self.may_see(viewer, item)]
+        out.sort(reverse=True)
+        return out
+
+    def page(self, viewer, limit, cursor):
+        entries = self.feed(viewer)
+        if cursor is not None:
+            entries = [e for e in entries if (e[0], e[1]) < cursor]
+        chosen = entries[:limit]
+        more = len(entries) > limit
+        return [e[2] for e in chosen], (write_cursor(chosen[-1][0], chosen[-1][2]) if more else None)
+
+    # notices (FEED-20)
+
+    def notices(self, owner, zone, day_start, names):
+        groups = {}
+        for item_id, (_, item) in self.items.items():
+            if item is None or item['owner'] != owner:
+                continue
+            for reactor, kind, stamp in self.reactors(item_id, item):
+                day = model.day_text(model.day_of(zone, day_start, stamp[0]))
+                groups.setdefault((item_id, day, kind), []).append((stamp_key(stamp), reactor))
+        notices = []
+        for (item_id, day, kind), reactions in groups.items():
+            reactions.sort(reverse=True)
+            reactors = [r for _, r in reactions]
+            notices.append((reactions[0][0], item_id, day, kind, reactors))
+        notices.sort(key=lambda n: (n[0], n[1].encode('utf-8'), n[2], n[3]), reverse=True)
+        return [{'item': item_id, 'day': day, 'kind': kind, 'reactors': reactors,
+                 'text': sentence(self.items[item_id][1], kind, reactors, names)}
+                for _, item_id, day, kind, reactors in notices]
+
+
+def sentence(item, kind, reactors, names):
+    """FEED-20: `WHO cheered SYMBOL your SUBJECT`."""
+    who = names.get(reactors[0], reactors[0])
+    others = len(reactors) - 1
+    if others == 1:
+        who += ' and 1 other'
+    elif others > 1:
+        who += f' and {others} others'
+    title = item['title']
+    subject = {
+        'milestone': lambda: f"{item.get('milestone')}-day {title} streak",
+        'checkIn': lambda: f'{title} check-in',
+        'goalStarted': lambda: f'new goal {title}',
+        'goalCompleted': lambda: f'finished {title}',
+    }[item['kind']]()
+    return f'{who} cheered {SYMBOLS[kind]} your {subject}'
+
+
+# ---- Items (FEED-6)
+
+def text_field(obj, key, lo=1, hi=200):
+    value = obj.get(key)
+    if not isinstance(value, str) or not lo <= len(value.encode('utf-8')) <= hi:
+        raise Failure('invalid_item', f'{key} is 1 to 200 bytes')
+    return value
+
+
+def day_field(obj, key):
+    try:
+        return model.day_text(model.parse_day(obj.get(key)))
+    except Failure:
+        raise Failure('invalid_item', f'{key} is a Day, YYYY-MM-DD')
+
+
+def parse_item(value):
+    """FEED-6: an item as its kind needs it, without a note; answers (id, item)."""
+    if not isinstance(value, dict):
+        raise Failure('invalid_item', 'an item is a JSON object')
+    owner, goal, title = text_field(value, 'owner'), text_field(value, 'goal'), text_field(value, 'title')
+    kind = value.get('kind')
+    if kind not in KINDS:
+        raise Failure('invalid_item', f'{kind!r} is not an item kind')
+    time = value.get('time')
+    if not is_int(time) or not 0 <= time <= MAX_WALL:
+        raise Failure('invalid_item', 'the time is outside 0 ... 2^53 - 1')
+    item = {'owner': owner, 'kind': kind, 'goal': goal, 'title': title, 'time': time}
+    for key in ('emoji', 'goalKind'):
+        if key in value:
+            if not isinstance(value[key], str):
+                raise Failure('invalid_item', f'{key} is text')
+            item[key] = value[key]
+    if 'streak' in value:
+        if not is_int(value['streak']) or value['streak'] < 0:
+            raise Failure('invalid_item', 'a streak is a length in Days')
+        item['streak'] = value['streak']
+    item_id = f'{owner}/{kind}/{goal}'
+    if kind in ('checkIn', 'milestone'):
+        item['day'] = day_field(value, 'day')
+    if kind == 'checkIn':
+        item_id += '/' + item['day']
+    if kind == 'milestone':
+        milestone = value.get('milestone')
+        if not is_int(milestone) or milestone <= 0:
+            raise Failure('invalid_item', 'a milestone is a positive number of Days')
+        item['milestone'] = milestone
+        item['streakStart'] = day_field(value, 'streakStart')
+        item_id += f"/{milestone}/{item['streakStart']}"
+    return item_id, item
+
+
+# ---- Cursors (FEED-18, FEED-19)
+
+B64URL = set('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')
+
+
+def write_cursor(time, item_id):
+    raw = b'\x01' + time.to_bytes(8, 'big') + item_id.encode('utf-8')
+    return base64.urlsafe_b64encode(raw).rstrip(b'=').decode('ascii')
+
+
+def read_cursor(text):
+    """FEED-19: the (time, id's UTF-8) a cursor stands for, or `invalid_cursor`."""
+    def bad(why):
+        return Failure('invalid_cursor', why)
+    if not isinstance(text, str) or len(text.encode('utf-8')) > MAX_CURSOR:
+        raise bad('a cursor is at most 1,024 bytes of text')
+    if not set(text) <= B64URL or len(text) % 4 == 1:
+        raise bad('a cursor is base64url without padding')
+    try:
+        raw = base64.urlsafe_b64decode(text + '=' * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise bad('a cursor is base64url without padding')
+    if write_b64(raw) != text:
+        raise bad('a cursor is canonical base64url')
+    if len(raw) < 10:
+        raise bad('a cursor has at least 10 bytes')
+    if raw[0] != 1:
+        raise bad('unknown cursor version')
+    time = int.from_bytes(raw[1:9], 'big')
+    if time > MAX_WALL:
+        raise bad('the time is outside 0 ... 2^53 - 1')
+    try:
+        raw[9:].decode('utf-8')
+    except UnicodeDecodeError:
+        raise bad('the id is not UTF-8')
+    return (time, raw[9:])
+
+
+def write_b64(raw):
+    return base64.urlsafe_b64encode(raw).rstrip(b'=').decode('ascii')
+
+
+# ---- The script (feed.script)
+
+def text(step, key):
+    value = step.get(key)
+    if not isinstance(value, str):
+        raise bad_input(f'{key} is text')
+    return value
+
+
+class Script:
+    """Named replicas, each empty when first named, and the last page's cursor (`$next`)."""
+
+    def __init__(self):
+        self.replicas = {}
+        self.next_cursor = None
+
+    def replica(self, name):
+        if not isinstance(name, str):
+            raise bad_input('a replica is named by text')
+        return self.replicas.setdefault(name, Replica())
+
+    def run(self, step):
+        do = step.get('do')
+        r = self.replica(step.get('replica', 'r'))
+        if do == 'stance':
+            stamp = parse_stamp(step.get('stamp'))
+            value = step.get('stance')
+            if value not in STANCES:
+                raise bad_input(f'{value!r} is not a stance')
+            r.write_stance(text(step, 'from'), text(step, 'to'), value, stamp)
+            return {'ok': True}
+        if do == 'act':
+            stamp = parse_stamp(step.get('stamp'))
+            r.act(step.get('action'), text(step, 'from'), text(step, 'to'), stamp)
+            return {'ok': True}
+        if do == 'state':
+            return {'state': r.friend_state(text(step, 'a'), text(step, 'b'))}
+        if do == 'item':
+            stamp = parse_stamp(step.get('stamp'))
+            if 'withdraw' in step:
+                item_id, item = text(step, 'withdraw'), None
+            else:
+                item_id, item = parse_item(step.get('item'))
+            r.write_item(item_id, item, stamp)
+            return {'ok': True, 'id': item_id}
+        if do == 'visibility':
+            stamp = parse_stamp(step.get('stamp'))
+            value = step.get('visibility')
+            if value not in VISIBILITIES:
+                raise bad_input(f'{value!r} is not a visibility')
+            r.write_visibility(text(step, 'owner'), text(step, 'goal'), value, stamp)
+            return {'ok': True}
+        if do == 'receive':
+            at = step.get('at')
+            if not is_int(at) or not 0 <= at <= MAX_WALL:
+                raise bad_input('a receipt time is milliseconds since 1970')
+            r.receive(text(step, 'item'), at)
+            return {'ok': True}
+        if do == 'seen':
+            up_to = step.get('upTo')
+            if not is_int(up_to) or not 0 <= up_to <= MAX_WALL:
+                raise bad_input('a seen marker is a receipt time')
+            r.mark_seen(text(step, 'person'), up_to)
+            return {'ok': True}
+        if do == 'react':
+            stamp = parse_stamp(step.get('stamp'))
+            on = step.get('on', True)
+            if not isinstance(on, bool):
+                raise bad_input('on is true or false')
+            r.react(text(step, 'reactor'), step.get('item'), step.get('kind'), on, stamp)
+            return {'ok': True}
+        if do == 'reactions':
+            return r.counts(text(step, 'viewer'), step.get('item'))
+        if do == 'badge':
+            return {'badge': r.badge(text(step, 'viewer'))}
+        if do == 'page':
+            return self.page(r, step)
+        if do == 'notices':
+            zone = model.check_zone(step.get('zone', 'UTC'))
+            day_start = step.get('dayStartMinutes', 0)
+            if not is_int(day_start) or not 0 <= day_start < 1440:
+                raise Failure('invalid_day_start')
+            names = step.get('names') or {}
+            if not isinstance(names, dict):
+                raise bad_input('names maps people to names')
+            return {'notices': r.notices(text(step, 'owner'), zone, day_start, names)}
+        if do == 'merge':
+            r.merge(self.replica(step.get('from')))
+            return {'ok': True}
+        if do == 'equal':
+            names = step.get('replicas')
+            if not isinstance(names, list):
+                raise bad_input('replicas is a list of names')
+            states = [self.replica(name).state() for name in names]
+            return {'equal': all(s == states[0] for s in states)}
+        raise bad_input(f'no step {do!r}')
+
+    def page(self, r, step):
+        viewer = text(step, 'viewer')
+        limit = step.get('limit', DEFAULT_LIMIT)
+        if not is_int(limit) or limit <= 0:
+            raise Failure('invalid_limit', 'a limit is 1 or more')
+        limit = min(limit, MAX_LIMIT)
+        cursor = step.get('cursor')
+        if cursor == '$next':
+            if self.next_cursor is None:
+                raise bad_input('no page before gave a cursor')
+            cursor = self.next_cursor
+        position = read_cursor(cursor) if cursor is not None else None
+        items, following = r.page(viewer, limit, position)
+        self.next_cursor = following
+        return {'items': items, 'next': following is not None}
+
+
+def script_operation(input):
+    """feed.script: each step's `{"ok": true}`, its reading, or `{"error": CODE}`."""
+    script, outputs = Script(), []
+    for step in input.get('steps') or []:
+        if not isinstance(step, dict):
+            raise bad_input('a step is a JSON object')
+        try:
+            outputs.append(script.run(step))
+        except Failure as failure:
+            if failure.code == 'invalid_input':
+                raise
+            outputs.append({'error': failure.code})
+    return {'steps': outputs}
+
+
+OPERATIONS = {
+    'feed.clock': clock_operation,
+    'feed.script': script_operation,
+}
