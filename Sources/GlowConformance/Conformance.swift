@@ -15,6 +15,7 @@ package enum Conformance {
         IDTokenOperations.all,
         AccountOperations.all,
         FeedOperations.all,
+        FeedOperations.derive,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a

@@ -52,7 +52,7 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Newest first: the greater time, then the greater id as UTF-8 bytes.
-    static func newerFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
+    public static func newerFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
         if a.time != b.time { return a.time > b.time }
         return b.id.utf8.lexicographicallyPrecedes(a.id.utf8)
     }

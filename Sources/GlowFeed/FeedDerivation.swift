@@ -23,7 +23,9 @@ public enum FeedDerivation {
                 checkIns[day]?.lastRecordedAt.millisecondsSince1970
                     ?? boundary.firstInstant(of: day)?.millisecondsSince1970 ?? 0
             }
-            func make(_ kind: FeedItem.Kind, time: Int64, day: Day? = nil, streak: Int? = nil, milestone: Milestone? = nil)
+            func make(
+                _ kind: FeedItem.Kind, time: Int64, day: Day? = nil, streak: Int? = nil, milestone: Milestone? = nil
+            )
                 -> FeedItem?
             {
                 try? FeedItem(

@@ -44,7 +44,9 @@ struct FeedDerivationTests {
         let first = try replica.publish(
             items, visibility: visibility, owner: "mia", window: window, clock: &clock, now: 1_000)
         #expect(first == items.count + visibility.count)
-        #expect(try replica.publish(items, visibility: visibility, owner: "mia", window: window, clock: &clock, now: 2_000) == 0)
+        #expect(
+            try replica.publish(items, visibility: visibility, owner: "mia", window: window, clock: &clock, now: 2_000)
+                == 0)
 
         // Undo the newest check-in item's Day: its item is withdrawn, and nothing else changes.
         let newest = items.first { $0.kind == .checkIn }!
@@ -54,7 +56,8 @@ struct FeedDerivationTests {
             device: DeviceID("01938a6e-7c00-7abc-8def-00000000d001"))
         let again = FeedDerivation.items(of: data, owner: "mia", boundary: boundary, today: Self.today)
         #expect(!again.contains { $0.id == newest.id })
-        let writes = try replica.publish(again, visibility: visibility, owner: "mia", window: window, clock: &clock, now: 3_000)
+        let writes = try replica.publish(
+            again, visibility: visibility, owner: "mia", window: window, clock: &clock, now: 3_000)
         #expect(writes >= 1)
         #expect(replica.item(newest.id) == nil)
         #expect(replica.items[newest.id] != nil, "withdrawn, not forgotten: the withdrawal replicates")

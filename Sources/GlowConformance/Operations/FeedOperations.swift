@@ -167,3 +167,65 @@ package enum FeedOperations {
         }
     }
 }
+
+extension FeedOperations {
+    /// `feed.derive`: the items of `dataSet` as of `today` for `owner` (FEED-22).
+    package static let derive: [String: ModelOperations.Operation] = [
+        "feed.publish": { input in
+            let owner = try input.string("owner")
+            guard let today = Day(try input.string("today")) else {
+                throw CorpusInputError(description: "today is not a Day")
+            }
+            var clock = HybridClock(device: try input.string("device"))
+            var replica = FeedReplica()
+            var results: [JSONValue] = []
+            for (index, set) in (input["sets"]?.array ?? []).enumerated() {
+                let data = try ModelOperations.decode(DataSet.self, set)
+                guard let profile = data.profile else {
+                    throw CorpusInputError(description: "set \(index) has no profile")
+                }
+                let items = FeedDerivation.items(of: data, owner: owner, boundary: profile.boundary, today: today)
+                let visibility = Dictionary(
+                    data.sortedGoals.filter { !$0.deleted }.map { ($0.id.description, $0.visibility) },
+                    uniquingKeysWith: { a, _ in a })
+                let window = try today.adding(days: -(FeedDerivation.checkInWindow - 1))...today
+                let writes = try replica.publish(
+                    items, visibility: visibility, owner: owner, window: window, clock: &clock,
+                    now: Int64(try input.int("now")) + Int64(index))
+                let present = replica.items.compactMap { $0.value.value }.filter { $0.owner == owner }
+                    .sorted(by: FeedCursor.newerFirst)
+                let withdrawn = replica.items.filter { $0.value.value == nil }.map(\.key).sorted()
+                results.append(
+                    .object([
+                        "writes": .int(writes), "items": .array(present.map { .string($0.id) }),
+                        "withdrawn": .array(withdrawn.map { .string($0) }),
+                    ]))
+            }
+            return .object(["publications": .array(results)])
+        },
+        "feed.derive": { input in
+            let data = try ModelOperations.decode(DataSet.self, try input.required("dataSet"))
+            guard let profile = data.profile else { throw CorpusInputError(description: "the data set has no profile") }
+            guard let today = Day(try input.string("today")) else {
+                throw CorpusInputError(description: "today is not a Day")
+            }
+            let items = FeedDerivation.items(
+                of: data, owner: try input.string("owner"), boundary: profile.boundary, today: today)
+            return .object([
+                "items": .array(
+                    items.map { item in
+                        var members: [String: JSONValue] = [
+                            "id": .string(item.id), "kind": .string(item.kind.rawValue), "time": .int(Int(item.time)),
+                            "title": .string(item.title), "emoji": .string(item.emoji),
+                            "goalKind": .string(item.goalKind),
+                        ]
+                        if let day = item.day { members["day"] = .string(day.description) }
+                        if let streak = item.streak { members["streak"] = .int(streak) }
+                        if let milestone = item.milestone { members["milestone"] = .int(milestone) }
+                        if let start = item.streakStart { members["streakStart"] = .string(start.description) }
+                        return .object(members)
+                    })
+            ])
+        },
+    ]
+}
