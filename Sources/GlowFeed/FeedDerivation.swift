@@ -29,7 +29,7 @@ public enum FeedDerivation {
                 -> FeedItem?
             {
                 try? FeedItem(
-                    owner: owner, kind: kind, goal: goal.id.description, time: max(0, time),
+                    owner: owner, kind: kind, goal: goal.id.description, time: time,
                     title: goal.title.utf8.count <= 200 ? goal.title : String(goal.title.prefix(50)),
                     emoji: goal.emoji ?? "", goalKind: goal.kind.name.rawValue, day: day, streak: streak,
                     milestone: milestone?.id.milestone, streakStart: milestone?.id.streakStart)
@@ -75,7 +75,7 @@ extension FeedReplica {
     ) throws(FeedError) -> Int {
         var writes = 0
         for (goal, value) in visibility.sorted(by: { $0.key < $1.key })
-        where self.visibility[GoalKey(owner: owner, goal: goal)]?.value != value {
+        where self.visibility[GoalKey(owner: owner, goal: goal)]?.value ?? .private != value {
             writeVisibility(value, owner: owner, goal: goal, at: try clock.tick(now: now))
             writes += 1
         }

@@ -28,11 +28,11 @@ import traceback
 sys.dont_write_bytecode = True                         # keep the repository free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from glowpy import accounts, auth, checkins, dataset, feed, idtoken, model, streaks, themes   # noqa: E402  (standard library only)
+from glowpy import accounts, auth, checkins, dataset, feed, feeditems, idtoken, model, streaks, themes   # noqa: E402  (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
 
 OPERATIONS = {}
-for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts, feed):
+for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts, feed, feeditems):
     OPERATIONS.update(area.OPERATIONS)
 
 try:                                                     # these two need google.protobuf and protoc
