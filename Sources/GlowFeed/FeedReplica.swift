@@ -258,3 +258,35 @@ public struct FeedReplica: Sendable, Hashable {
         return Page(items: page, next: next)
     }
 }
+
+extension FeedReplica {
+    /// The writes of this replica stamped after `watermark` (FEED-24): every
+    /// register whose stamp is greater, a stance register when its stance or its last "no" is,
+    /// and every seen marker and receipt time (they are few, and their merge needs no stamp).
+    /// Applying it (``merge(_:)``) to a replica that already holds every write up to `watermark`
+    /// gives what merging the whole replica would.
+    public func changes(since watermark: Stamp?) -> FeedReplica {
+        guard let watermark else { return self }
+        var delta = FeedReplica()
+        delta.stances = stances.filter { _, register in
+            (register.stamp.map { $0 > watermark } ?? false) || (register.lastNo.map { $0 > watermark } ?? false)
+        }
+        delta.items = items.filter { $0.value.stamp > watermark }
+        delta.visibility = visibility.filter { $0.value.stamp > watermark }
+        delta.reactions = reactions.filter { $0.value.stamp > watermark }
+        delta.seen = seen
+        delta.receipts = receipts
+        return delta
+    }
+
+    /// The greatest stamp of any write this replica holds: the watermark a peer that has
+    /// applied all of it can ask for changes since.
+    public var latestStamp: Stamp? {
+        var latest: Stamp?
+        for register in stances.values { latest = .max(latest, .max(register.stamp, register.lastNo)) }
+        for register in items.values { latest = .max(latest, register.stamp) }
+        for register in visibility.values { latest = .max(latest, register.stamp) }
+        for register in reactions.values { latest = .max(latest, register.stamp) }
+        return latest
+    }
+}

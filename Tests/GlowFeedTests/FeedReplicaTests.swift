@@ -95,6 +95,27 @@ struct FeedReplicaTests {
         }
     }
 
+    @Test("a device's own writes reach a peer through changes since the last stamp it sent", arguments: 0..<20)
+    func deltas(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(seed) &+ 1_000)
+        // One device writes in stamp order, as its clock makes it; the peer got everything up to
+        // some point, and catches up with the changes since the last stamp it got.
+        var device = FeedReplica()
+        var peer = FeedReplica()
+        var watermark: Stamp?
+        for round in 0..<5 {
+            for index in 0..<12 {
+                let write = try Self.randomWrite(&random, wall: Int64(round * 100 + index))
+                write(&device)
+            }
+            peer.merge(device.changes(since: watermark))
+            watermark = device.latestStamp
+            #expect(peer == device, "round \(round)")
+        }
+        #expect(device.changes(since: device.latestStamp).items.isEmpty)
+        #expect(device.changes(since: nil) == device)
+    }
+
     @Test("a replica that merged another's writes already holds them: merging again changes nothing")
     func mergeAbsorbs() throws {
         let replicas = try Self.replicas(seed: 99)

@@ -493,12 +493,32 @@ script('goal started and completed in notices', ['FEED-20'], friends('ana', 'bob
         {'item': iid('ana', 'g9', 'goalStarted'), 'day': '2026-12-01', 'kind': 'clap', 'reactors': ['bob'],
          'text': 'Bob cheered 👏 your new goal Read'}])])
 
+# FEED-24: deltas.
+
+
+def changes(source, into, since):
+    return (do('changes', source, into=into, since=since), OK)
+
+
+script('a device that has everything up to a stamp catches up with the changes since it', ['FEED-24'], [
+    act('request', 'ana', 'bob', st(100, 'ana1'), 'a'), vis('ana', 'g1', 'public', st(110, 'ana1'), 'a'),
+    put(item('ana', 'g1', 1000), st(120, 'ana1'), 'a'), merge('b', 'a'),
+    put(item('ana', 'g2', 2000), st(130, 'ana1'), 'a'), vis('ana', 'g2', 'public', st(140, 'ana1'), 'a'),
+    act('cancel', 'ana', 'bob', st(150, 'ana1'), 'a'), withdraw(iid('ana', 'g1'), st(160, 'ana1'), 'a'),
+    changes('a', 'b', st(120, 'ana1')), equal('a', 'b'), page('cat', [iid('ana', 'g2')], replica='b'),
+    state('bob', 'ana', 'none', 'b')])
+script('changes since a stamp leave out what is not newer; none since the latest; all with no watermark', ['FEED-24'], [
+    put(item('ana', 'g1', 1000), st(120, 'ana1'), 'a'), vis('ana', 'g1', 'public', st(130, 'ana1'), 'a'),
+    changes('a', 'b', st(130, 'ana1')), page('cat', [], replica='b'),
+    changes('a', 'c', st(125, 'ana1')), page('cat', [], replica='c'), page('ana', [], replica='c'),
+    changes('a', 'd', None), equal('a', 'd'), page('cat', [iid('ana', 'g1')], replica='d')])
 write('script.json', 'feed.script',
       'A script over named feed replicas (`replica`, "r" when absent; each starts empty). Writes: `stance`, `item` '
       '(an item, or `withdraw` ID), `visibility`, `receive` (an item\'s receipt time `at`), `seen` (`person`, '
       '`upTo`); actions: `act` (`action` from `from` to `to`), `react` (`reactor`, `item`, `kind`, `on`); `merge` '
       '(`from` into `replica`); reads: `state` (`a` toward `b`), `page` (`viewer`, `limit`, `cursor`, where "$next" '
       'is the last page\'s next cursor), `reactions`, `badge`, `notices` (`owner`, `zone`, `names`), `equal` (whether '
-      'the named `replicas` hold the same state). Stamps are [wall, counter, device]. Each step answers `{"ok": true}`, '
+      'the named `replicas` hold the same state), `changes` (the changes of `replica` since the stamp `since`, or '
+      'all of it when null, applied to `into`). Stamps are [wall, counter, device]. Each step answers `{"ok": true}`, '
       'its reading, or `{"error": CODE}`.', cases, 'script')
 print(len(clock_cases), 'clock cases,', len(cases), 'script cases')

@@ -103,6 +103,13 @@ package enum FeedOperations {
             case "merge":
                 replica.merge(replicas[text("from")] ?? FeedReplica())
                 return Self.ok
+            case "changes":
+                // FEED-24: the changes of `replica` since `since` (a stamp, or none) applied to `into`.
+                let watermark: Stamp? = step["since"] == nil || step["since"] == .null ? nil : try stamp(step["since"]!)
+                var target = replicas[text("into")] ?? FeedReplica()
+                target.merge(replica.changes(since: watermark))
+                replicas[text("into")] = target
+                return Self.ok
             case "equal":
                 let names = (step["replicas"]?.array ?? []).compactMap(\.string)
                 let states = names.map { $0 == name ? replica : replicas[$0] ?? FeedReplica() }

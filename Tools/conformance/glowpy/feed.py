@@ -241,6 +241,21 @@ class Replica:
         for key, up_to in other.seen.items():
             self.mark_seen(key, up_to)
 
+    def changes(self, since):
+        """FEED-24: the registers written after the watermark `since` (everything when None), and
+        all seen markers and receipt times."""
+        delta = Replica()
+        if since is None:
+            delta.merge(self)
+            return delta
+        after = lambda stamp: stamp_key(stamp) > stamp_key(since)  # noqa: E731
+        for name in self.LWW:
+            setattr(delta, name, {k: w for k, w in getattr(self, name).items() if after(w[0])})
+        delta.last_no = {k: s for k, s in self.last_no.items() if after(s)}
+        delta.receipts = dict(self.receipts)
+        delta.seen = dict(self.seen)
+        return delta
+
     def state(self):
         return (self.stance, self.last_no, self.items, self.visibility, self.reactions,
                 self.receipts, self.seen)
@@ -591,6 +606,11 @@ class Script:
             return {'notices': r.notices(text(step, 'owner'), zone, day_start, names)}
         if do == 'merge':
             r.merge(self.replica(step.get('from')))
+            return {'ok': True}
+        if do == 'changes':
+            since = step.get('since')
+            delta = r.changes(None if since is None else parse_stamp(since))
+            self.replica(step.get('into')).merge(delta)
             return {'ok': True}
         if do == 'equal':
             names = step.get('replicas')
