@@ -16,6 +16,7 @@ package enum Conformance {
         AccountOperations.all,
         FeedOperations.all,
         FeedOperations.derive,
+        FeedOperations.relay,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a

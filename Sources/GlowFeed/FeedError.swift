@@ -23,6 +23,8 @@ public struct FeedError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidLimit = Code(text: "invalid_limit")
         /// A cursor this version did not write (FEED-18).
         public static let invalidCursor = Code(text: "invalid_cursor")
+        /// A delta sent to the relay with a write that is not the sender's own (FEED-25).
+        public static let notAuthor = Code(text: "not_author")
         /// An item whose fields break FEED-6.
         public static let invalidItem = Code(text: "invalid_item")
     }

@@ -48,17 +48,17 @@ public struct FeedReplica: Sendable, Hashable {
     }
 
     /// Each person's stance registers toward each other person (FEED-3).
-    public private(set) var stances: [PairKey: StanceRegister] = [:]
+    public internal(set) var stances: [PairKey: StanceRegister] = [:]
     /// Items by id; a nil value is a withdrawn item.
-    public private(set) var items: [String: Register<FeedItem?>] = [:]
+    public internal(set) var items: [String: Register<FeedItem?>] = [:]
     /// Goals' visibility (FEED-8).
-    public private(set) var visibility: [GoalKey: Register<Visibility>] = [:]
+    public internal(set) var visibility: [GoalKey: Register<Visibility>] = [:]
     /// Reactions, on or off (FEED-11).
-    public private(set) var reactions: [ReactionKey: Register<Bool>] = [:]
+    public internal(set) var reactions: [ReactionKey: Register<Bool>] = [:]
     /// Each person's seen marker: a relay receipt time, a max-register (FEED-14).
-    public private(set) var seen: [String: Int64] = [:]
+    public internal(set) var seen: [String: Int64] = [:]
     /// Each item's first receipt time at the relay (FEED-13), a min-register.
-    public private(set) var receipts: [String: Int64] = [:]
+    public internal(set) var receipts: [String: Int64] = [:]
 
     /// An empty replica.
     public init() {}

@@ -88,6 +88,13 @@ package enum FeedOperations {
                 replica.writeVisibility(
                     value, owner: text("owner"), goal: text("goal"), at: try stamp(step["stamp"] ?? .null))
                 return Self.ok
+            case "reaction":
+                // A raw write, as a delta carries it: no check of who may react (FEED-25 does that).
+                let kind = try ReactionKind(name: text("kind"))
+                replica.writeReaction(
+                    step["on"] != .bool(false), item: text("item"), reactor: text("reactor"), kind: kind,
+                    at: try stamp(step["stamp"] ?? .null))
+                return Self.ok
             case "react":
                 let kind = try ReactionKind(name: text("kind"))
                 try replica.react(
@@ -235,4 +242,78 @@ extension FeedOperations {
             ])
         },
     ]
+}
+
+extension FeedOperations {
+    /// `feed.relay`: a script against one relay (FEED-25 ... FEED-27).
+    package static let relay: [String: ModelOperations.Operation] = [
+        "feed.relay": { input in
+            let relay = FeedRelay()
+            var cursors: [String: UInt64] = [:]
+            var results: [JSONValue] = []
+            for step in input["steps"]?.array ?? [] {
+                do throws(FeedError) {
+                    switch step["do"]?.string ?? "" {
+                    case "submit":
+                        // The writes are script steps run on an empty replica: the delta.
+                        let script = FeedScript()
+                        var refused: JSONValue?
+                        for write in step["writes"]?.array ?? [] where refused == nil {
+                            let answer = try script.perform(write)
+                            if let code = answer["error"] { refused = code }
+                        }
+                        if let refused {
+                            results.append(.object(["error": refused]))
+                            continue
+                        }
+                        let sequence = try relay.submit(
+                            script.replicas["r"] ?? FeedReplica(), from: step["person"]?.string ?? "",
+                            now: Int64(step["now"]?.int ?? 0))
+                        results.append(.object(["sequence": .int(Int(sequence))]))
+                    case "fetch":
+                        let viewer = step["viewer"]?.string ?? ""
+                        let since = step["since"]?.int.map(UInt64.init) ?? cursors[viewer] ?? 0
+                        let (delta, cursor) = relay.changes(for: viewer, since: since)
+                        cursors[viewer] = cursor
+                        results.append(summary(delta, cursor: cursor))
+                    default:
+                        results.append(.object(["error": .string("unknown_step")]))
+                    }
+                } catch {
+                    results.append(.object(["error": .string(error.code.description)]))
+                }
+            }
+            return .object(["steps": .array(results)])
+        }
+    ]
+
+    /// A delta as the corpus lists it: every register, sorted.
+    static func summary(_ delta: FeedReplica, cursor: UInt64) -> JSONValue {
+        func sorted(_ rows: [[JSONValue]]) -> JSONValue {
+            .array(rows.sorted { "\($0)" < "\($1)" }.map { .array($0) })
+        }
+        return .object([
+            "cursor": .int(Int(cursor)),
+            "items": .array(delta.items.filter { $0.value.value != nil }.keys.sorted().map { .string($0) }),
+            "withdrawn": .array(delta.items.filter { $0.value.value == nil }.keys.sorted().map { .string($0) }),
+            "receipts": .object(delta.receipts.mapValues { .int(Int($0)) }),
+            "stances": sorted(
+                delta.stances.compactMap { key, register in
+                    register.stamp == nil
+                        ? nil : [.string(key.from), .string(key.to), .string(register.stance.rawValue)]
+                }),
+            "visibility": sorted(
+                delta.visibility.map {
+                    [.string($0.key.owner), .string($0.key.goal), .string($0.value.value.rawValue)]
+                }),
+            "reactions": sorted(
+                delta.reactions.map {
+                    [
+                        .string($0.key.item), .string($0.key.reactor), .string($0.key.kind.rawValue),
+                        .bool($0.value.value),
+                    ]
+                }),
+            "seen": delta.seen.values.first.map { .int(Int($0)) } ?? .null,
+        ])
+    }
 }

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Writes Spec/corpus/feed/relay.json (FEED-25 ... FEED-27): scripts against one relay.
+
+Each answer is worked out by hand beside its step: the sequence numbers in FEED-25's order, the
+receipt times of FEED-26, and what FEED-27 lets each viewer learn. ana and bob are friends; cat
+and dan are strangers to ana; ana's g-pub is public and g-fri friends-only.
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'feed')
+DAY = '2026-11-30'
+
+
+def st(wall, device):
+    return [wall, 0, device]
+
+
+def item(owner, goal, time):
+    return {'owner': owner, 'kind': 'checkIn', 'goal': goal, 'time': time, 'title': 'Meditate', 'emoji': '🧘',
+            'goalKind': 'single', 'day': DAY}
+
+
+def iid(owner, goal):
+    return '%s/checkIn/%s/%s' % (owner, goal, DAY)
+
+
+def w_stance(a, b, value, stamp):
+    return {'do': 'stance', 'from': a, 'to': b, 'stance': value, 'stamp': stamp}
+
+
+def w_item(it, stamp):
+    return {'do': 'item', 'item': it, 'stamp': stamp}
+
+
+def w_withdraw(id_, stamp):
+    return {'do': 'item', 'withdraw': id_, 'stamp': stamp}
+
+
+def w_vis(owner, goal, value, stamp):
+    return {'do': 'visibility', 'owner': owner, 'goal': goal, 'visibility': value, 'stamp': stamp}
+
+
+def w_reaction(item_id, reactor, kind, stamp, on=True):
+    return {'do': 'reaction', 'item': item_id, 'reactor': reactor, 'kind': kind, 'on': on, 'stamp': stamp}
+
+
+def w_seen(person, up_to):
+    return {'do': 'seen', 'person': person, 'upTo': up_to}
+
+
+def submit(person, now, writes, answer):
+    return ({'do': 'submit', 'person': person, 'now': now, 'writes': writes}, answer)
+
+
+def fetch(viewer, answer, since=None):
+    s = {'do': 'fetch', 'viewer': viewer}
+    if since is not None:
+        s['since'] = since
+    return (s, answer)
+
+
+def delta(cursor, items=(), withdrawn=(), receipts=None, stances=(), visibility=(), reactions=(), seen=None):
+    return {'cursor': cursor, 'items': list(items), 'withdrawn': list(withdrawn), 'receipts': receipts or {},
+            'stances': sorted(list(s) for s in stances), 'visibility': sorted(list(v) for v in visibility),
+            'reactions': sorted(list(r) for r in reactions), 'seen': seen}
+
+
+FRI, PUB = iid('ana', 'g-fri'), iid('ana', 'g-pub')
+# ana's first delta: her stance toward bob (seq 1), the two items by id, g-fri before g-pub (seq 2
+# and 3, receipts 1000 and 1001, the second one past the wall clock), the two visibility registers
+# (seq 4 and 5). bob's stance is seq 6.
+SETUP = [
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(10, 'ana1')), w_vis('ana', 'g-pub', 'public', st(11, 'ana1')),
+                         w_vis('ana', 'g-fri', 'friends', st(12, 'ana1')), w_item(item('ana', 'g-pub', 3000), st(13, 'ana1')),
+                         w_item(item('ana', 'g-fri', 2000), st(14, 'ana1'))], {'sequence': 5}),
+    submit('bob', 1000, [w_stance('bob', 'ana', 'want', st(20, 'bob1'))], {'sequence': 6}),
+]
+FRIENDS = [['ana', 'bob', 'want'], ['bob', 'ana', 'want']]
+VIS = [['ana', 'g-fri', 'friends'], ['ana', 'g-pub', 'public']]
+RECEIPTS = {FRI: 1000, PUB: 1001}
+
+cases = []
+
+
+def script(comment, rules, pairs):
+    cases.append({'comment': comment, 'rules': rules, 'flags': ['Required'], 'input': {'steps': [s for s, _ in pairs]},
+                  'result': 'valid', 'expected': {'steps': [e for _, e in pairs]}})
+
+
+script('a friend learns both items, a stranger the public one; receipt times never repeat', ['FEED-25', 'FEED-26', 'FEED-27'],
+       SETUP + [
+    fetch('bob', delta(6, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS)),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS)),
+    fetch('cat', delta(6)), fetch('bob', delta(6))])
+script('a goal made public reaches a stranger with its old items', ['FEED-27'], SETUP + [
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS)),
+    submit('ana', 2000, [w_vis('ana', 'g-fri', 'public', st(30, 'ana1'))], {'sequence': 7}),
+    fetch('cat', delta(7, [FRI, PUB], receipts=RECEIPTS, visibility=[['ana', 'g-fri', 'public'], ['ana', 'g-pub', 'public']]))])
+script("only a person's own writes are accepted; a refused delta leaves nothing", ['FEED-25'], [
+    submit('bob', 1000, [w_stance('ana', 'bob', 'want', st(10, 'bob1'))], {'error': 'not_author'}),
+    submit('bob', 1000, [w_item(item('ana', 'g1', 5), st(11, 'bob1'))], {'error': 'not_author'}),
+    submit('bob', 1000, [w_withdraw(iid('ana', 'g1'), st(12, 'bob1'))], {'error': 'not_author'}),
+    submit('bob', 1000, [w_vis('ana', 'g1', 'public', st(13, 'bob1'))], {'error': 'not_author'}),
+    submit('bob', 1000, [w_reaction(iid('cat', 'g1'), 'ana', 'heart', st(14, 'bob1'))], {'error': 'not_author'}),
+    submit('ana', 1000, [w_seen('bob', 5)], {'error': 'not_author'}),
+    submit('bob', 1000, [w_stance('bob', 'cat', 'want', st(15, 'bob1')), w_reaction(iid('bob', 'g1'), 'bob', 'fire',
+                                                                                       st(16, 'bob1'))], {'error': 'own_item'}),
+    submit('bob', 1000, [w_stance('bob', 'ana', 'want', st(17, 'bob1'))], {'sequence': 1}),
+    fetch('cat', delta(1)), fetch('ana', delta(1, stances=[['bob', 'ana', 'want']]))])
+script('unfriending: the former friend learns the stance and keeps only the public item', ['FEED-27'], SETUP + [
+    fetch('bob', delta(6, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS)),
+    submit('bob', 3000, [w_stance('bob', 'ana', 'none', st(40, 'bob1'))], {'sequence': 7}),
+    fetch('bob', delta(7, [PUB], receipts={PUB: 1001}, stances=[['bob', 'ana', 'none']], visibility=VIS))])
+script('a blocked person learns the block and nothing of the blocker, not even a withdrawal', ['FEED-27'], SETUP + [
+    submit('ana', 3000, [w_stance('ana', 'cat', 'block', st(50, 'ana1'))], {'sequence': 7}),
+    submit('ana', 3000, [w_withdraw(PUB, st(51, 'ana1'))], {'sequence': 8}),
+    fetch('cat', delta(8, stances=[['ana', 'cat', 'block']])),
+    fetch('bob', delta(8, [FRI], [PUB], receipts={FRI: 1000}, stances=FRIENDS, visibility=VIS))])
+script("reactions travel with the items they are on, and with the stances that decide whether they count",
+       ['FEED-27', 'FEED-25'], SETUP + [
+    submit('cat', 4000, [w_reaction(PUB, 'cat', 'heart', st(60, 'cat1'))], {'sequence': 7}),
+    submit('bob', 4000, [w_reaction(FRI, 'bob', 'fire', st(61, 'bob1'))], {'sequence': 8}),
+    fetch('dan', delta(8, [PUB], receipts={PUB: 1001}, visibility=VIS, reactions=[[PUB, 'cat', 'heart', True]])),
+    fetch('bob', delta(8, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS,
+                       reactions=[[FRI, 'bob', 'fire', True], [PUB, 'cat', 'heart', True]])),
+    submit('bob', 4000, [w_reaction(FRI, 'bob', 'fire', st(59, 'bob2'), False)], {'sequence': 8}),
+    fetch('bob', delta(8))])
+script("a person's seen marker goes to that person only", ['FEED-27', 'FEED-14'], SETUP + [
+    submit('ana', 5000, [w_seen('ana', 1001)], {'sequence': 7}),
+    submit('ana', 5000, [w_seen('ana', 900)], {'sequence': 7}),
+    fetch('ana', delta(7, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS, seen=1001)),
+    fetch('bob', delta(7, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS))])
+script('the receipt clock goes on when the wall clock goes back', ['FEED-26'], [
+    submit('ana', 5000, [w_item(item('ana', 'g1', 1), st(1, 'ana1'))], {'sequence': 1}),
+    submit('ana', 4000, [w_item(item('ana', 'g2', 2), st(2, 'ana1'))], {'sequence': 2}),
+    submit('ana', 9000, [w_item(item('ana', 'g1', 1), st(3, 'ana2'))], {'sequence': 3}),
+    fetch('ana', delta(3, [iid('ana', 'g1'), iid('ana', 'g2')], receipts={iid('ana', 'g1'): 5000, iid('ana', 'g2'): 5001}))])
+# Since 4, ana's g-pub visibility (seq 5) changed: ana is affected, so cat gets her visible item and
+# both her visibility registers again. Since 5 only bob's stance (seq 6) changed, which is not cat's.
+script('asking from an older cursor answers from there', ['FEED-27'], SETUP + [
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS)),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS), since=4),
+    fetch('cat', delta(6), since=5)])
+
+doc = {'area': 'feed', 'operation': 'feed.relay',
+       'description': 'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
+                      'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
+                      'the answer is `{"sequence": N}` or `{"error": CODE}`. `fetch`: what `viewer` learns since '
+                      '`since` (the cursor of their last fetch when absent, 0 at first), as the cursor and the delta\'s '
+                      'items, withdrawn ids, receipts, stance registers [from, to, stance], visibility registers '
+                      '[owner, goal, visibility] and reactions [item, reactor, kind, on], each sorted, and the seen '
+                      'marker.',
+       'cases': []}
+for index, c in enumerate(cases):
+    c['id'] = 'relay-%03d' % (index + 1)
+doc['cases'] = [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected')} for c in cases]
+with open(os.path.join(OUT, 'relay.json'), 'w') as f:
+    json.dump(doc, f, ensure_ascii=False, indent=2)
+    f.write('\n')
+print(len(cases), 'relay cases')
