@@ -60,27 +60,83 @@ public struct FeedReplica: Sendable, Hashable {
     /// Each item's first receipt time at the relay (FEED-13), a min-register.
     public internal(set) var receipts: [String: Int64] = [:]
 
+    /// Indexes derived from the registers, kept as they change, so that a page costs what it
+    /// shows rather than what the replica holds: each owner's items in feed order (FEED-16), the
+    /// people each person has a stance register with, and the owners of public goals.
+    var ordered: [String: [FeedItem]] = [:]
+    var partners: [String: Set<String>] = [:]
+    var publicGoals: [String: Set<String>] = [:]
+
     /// An empty replica.
     public init() {}
+
+    /// Sets item `id`'s register, keeping ``ordered``.
+    mutating func setItem(_ register: Register<FeedItem?>, id: String) {
+        let old = items[id]?.value ?? nil
+        items[id] = register
+        let new = register.value
+        guard old != new else { return }
+        if let old { Self.remove(old, from: &ordered[old.owner, default: []]) }
+        if let new { Self.insert(new, into: &ordered[new.owner, default: []]) }
+        if let old, ordered[old.owner]?.isEmpty == true { ordered[old.owner] = nil }
+    }
+
+    /// Sets a goal's visibility register, keeping ``publicGoals``.
+    mutating func setVisibility(_ register: Register<Visibility>, key: GoalKey) {
+        visibility[key] = register
+        if register.value == .public {
+            publicGoals[key.owner, default: []].insert(key.goal)
+        } else if publicGoals[key.owner]?.remove(key.goal) != nil, publicGoals[key.owner]?.isEmpty == true {
+            publicGoals[key.owner] = nil
+        }
+    }
+
+    /// Notes that two people have a stance register, keeping ``partners``.
+    mutating func notePair(_ key: PairKey) {
+        partners[key.from, default: []].insert(key.to)
+        partners[key.to, default: []].insert(key.from)
+    }
+
+    /// The position of `item` in an owner's list, or where it would go (FEED-16's order).
+    static func position(of item: FeedItem, in list: [FeedItem]) -> Int {
+        var low = 0
+        var high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if FeedCursor.newerFirst(list[middle], item) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    static func insert(_ item: FeedItem, into list: inout [FeedItem]) {
+        list.insert(item, at: position(of: item, in: list))
+    }
+
+    static func remove(_ item: FeedItem, from list: inout [FeedItem]) {
+        let index = position(of: item, in: list)
+        if index < list.count, list[index] == item { list.remove(at: index) }
+    }
 
     // MARK: Writes (FEED-3, FEED-7, FEED-8, FEED-11, FEED-13, FEED-14)
 
     /// Takes in `from`'s stance toward `to`.
     public mutating func writeStance(_ stance: Stance, from: String, to: String, at stamp: Stamp) {
-        stances[PairKey(from: from, to: to), default: StanceRegister()].write(stance, at: stamp)
+        let key = PairKey(from: from, to: to)
+        stances[key, default: StanceRegister()].write(stance, at: stamp)
+        notePair(key)
     }
 
     /// Takes in an item's content, or its withdrawal (nil), under `id`.
     public mutating func writeItem(_ item: FeedItem?, id: String, at stamp: Stamp) {
         let write = Register(value: item, stamp: stamp)
-        items[id] = items[id].map { $0.merged(write) } ?? write
+        setItem(items[id].map { $0.merged(write) } ?? write, id: id)
     }
 
     /// Takes in a goal's visibility.
     public mutating func writeVisibility(_ value: Visibility, owner: String, goal: String, at stamp: Stamp) {
         let key = GoalKey(owner: owner, goal: goal)
         let write = Register(value: value, stamp: stamp)
-        visibility[key] = visibility[key].map { $0.merged(write) } ?? write
+        setVisibility(visibility[key].map { $0.merged(write) } ?? write, key: key)
     }
 
     /// Takes in a reaction's state.
@@ -102,10 +158,17 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// The replica that has seen every write of both.
     public mutating func merge(_ other: FeedReplica) {
-        for (key, register) in other.stances { stances[key, default: StanceRegister()].merge(register) }
-        for (id, register) in other.items { items[id] = items[id].map { $0.merged(register) } ?? register }
+        for (key, register) in other.stances {
+            stances[key, default: StanceRegister()].merge(register)
+            notePair(key)
+        }
+        for (id, register) in other.items {
+            let merged = items[id].map { $0.merged(register) } ?? register
+            if merged != items[id] { setItem(merged, id: id) }
+        }
         for (key, register) in other.visibility {
-            visibility[key] = visibility[key].map { $0.merged(register) } ?? register
+            let merged = visibility[key].map { $0.merged(register) } ?? register
+            if merged != visibility[key] { setVisibility(merged, key: key) }
         }
         for (key, register) in other.reactions {
             reactions[key] = reactions[key].map { $0.merged(register) } ?? register
@@ -246,16 +309,32 @@ public struct FeedReplica: Sendable, Hashable {
             throw FeedError(.invalidLimit, "a page holds 1 to 100 items, not \(limit)", rule: "FEED-17")
         }
         let size = min(limit, FeedCursor.pageLimit)
-        var visible: [FeedItem] = []
-        for register in items.values {
-            guard let item = register.value, canSee(viewer, item) else { continue }
-            if let cursor, !cursor.precedes(item) { continue }
-            visible.append(item)
+        // Only the viewer, the people they have a stance with, and owners of public goals can
+        // show the viewer anything (FEED-9): merge their lists, each already in feed order.
+        var owners: Set<String> = [viewer]
+        owners.formUnion(partners[viewer] ?? [])
+        owners.formUnion(publicGoals.keys)
+        var heads = Heap()
+        for owner in owners {
+            guard let list = ordered[owner], !list.isEmpty else { continue }
+            let start = cursor?.start(in: list) ?? 0
+            if start < list.count { heads.push(.init(list: list, index: start)) }
         }
-        visible.sort(by: FeedCursor.newerFirst)
-        let page = Array(visible.prefix(size))
-        let next = visible.count > size ? page.last.map(FeedCursor.init(after:)) : nil
-        return Page(items: page, next: next)
+        var page: [FeedItem] = []
+        var more = false
+        while var head = heads.pop() {
+            let item = head.list[head.index]
+            if canSee(viewer, item) {
+                if page.count == size {
+                    more = true
+                    break
+                }
+                page.append(item)
+            }
+            head.index += 1
+            if head.index < head.list.count { heads.push(head) }
+        }
+        return Page(items: page, next: more ? page.last.map(FeedCursor.init(after:)) : nil)
     }
 }
 
@@ -288,5 +367,46 @@ extension FeedReplica {
         for register in visibility.values { latest = .max(latest, register.stamp) }
         for register in reactions.values { latest = .max(latest, register.stamp) }
         return latest
+    }
+}
+
+/// The heads of the owners' lists, newest first: a binary heap on FEED-16's order.
+struct Heap {
+    struct Head {
+        let list: [FeedItem]
+        var index: Int
+    }
+
+    private var heads: [Head] = []
+
+    private static func above(_ a: Head, _ b: Head) -> Bool { FeedCursor.newerFirst(a.list[a.index], b.list[b.index]) }
+
+    mutating func push(_ head: Head) {
+        heads.append(head)
+        var child = heads.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.above(heads[child], heads[parent]) else { break }
+            heads.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Head? {
+        guard !heads.isEmpty else { return nil }
+        heads.swapAt(0, heads.count - 1)
+        let top = heads.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var best = parent
+            if left < heads.count, Self.above(heads[left], heads[best]) { best = left }
+            if right < heads.count, Self.above(heads[right], heads[best]) { best = right }
+            guard best != parent else { break }
+            heads.swapAt(parent, best)
+            parent = best
+        }
+        return top
     }
 }

@@ -116,6 +116,26 @@ struct FeedReplicaTests {
         #expect(device.changes(since: nil) == device)
     }
 
+    @Test("pages through the indexes list exactly what a scan of every item would, in small pages", arguments: 0..<20)
+    func pagesMatchAScan(seed: Int) throws {
+        let replica = Self.merged(try Self.replicas(seed: UInt64(seed) &+ 500))
+        var shown = 0
+        for viewer in Self.people {
+            let scanned = replica.items.values.compactMap { $0.value }.filter { replica.canSee(viewer, $0) }
+                .sorted(by: FeedCursor.newerFirst)
+            var paged: [FeedItem] = []
+            var cursor: FeedCursor?
+            repeat {
+                let page = try replica.page(for: viewer, limit: 3, after: cursor)
+                paged += page.items
+                cursor = page.next
+            } while cursor != nil
+            #expect(paged == scanned, "\(viewer)")
+            shown += paged.count
+        }
+        #expect(shown > 0, "the history shares something")
+    }
+
     @Test("a replica that merged another's writes already holds them: merging again changes nothing")
     func mergeAbsorbs() throws {
         let replicas = try Self.replicas(seed: 99)

@@ -589,6 +589,17 @@ class Script:
                 raise bad_input('on is true or false')
             r.react(text(step, 'reactor'), step.get('item'), step.get('kind'), on, stamp)
             return {'ok': True}
+        if do == 'reaction':
+            # A raw reaction write (the relay's corpus): no visibility or own-item check.
+            stamp = parse_stamp(step.get('stamp'))
+            on = step.get('on', True)
+            if not isinstance(on, bool):
+                raise bad_input('on is true or false')
+            kind = step.get('kind')
+            if kind not in REACTIONS:
+                raise Failure('unknown_reaction', f'{kind!r} is not heart, fire or clap')
+            r.write_reaction(text(step, 'item'), text(step, 'reactor'), kind, on, stamp)
+            return {'ok': True}
         if do == 'reactions':
             return r.counts(text(step, 'viewer'), step.get('item'))
         if do == 'badge':
@@ -652,7 +663,198 @@ def script_operation(input):
     return {'steps': outputs}
 
 
+# ---- The relay (FEED-25 ... FEED-27, feed.relay)
+
+def utf8(*parts):
+    return tuple(part.encode('utf-8') for part in parts)
+
+
+def owner_of(item_id):
+    """FEED-27: an item's owner as its id names it, the part before the first `/`."""
+    return item_id.split('/', 1)[0]
+
+
+class Relay:
+    """The server's logic over one replica: every register it holds has the sequence number of its
+    last change (FEED-25), and each item id the receipt time of its first write (FEED-26)."""
+
+    def __init__(self):
+        self.replica = Replica()
+        self.sequence = 0
+        self.numbers = {}           # (table, key) -> sequence number of the register's last change
+        self.last_receipt = None    # the receipt clock (FEED-26)
+
+    # accepting (FEED-25, FEED-26)
+
+    def check_author(self, person, delta):
+        """FEED-25: every write is the person's own, else `not_author`; a reaction by the person on
+        their own item is `own_item`. A delta that is not the person's own is `not_author` first."""
+        def refuse(why):
+            return Failure('not_author', why)
+        for a, _ in list(delta.stance) + list(delta.last_no):
+            if a != person:
+                raise refuse('a stance of someone else')
+        for item_id, (_, item) in delta.items.items():
+            if not item_id.startswith(person + '/'):
+                raise refuse('an item of someone else')
+            if item is not None and item['owner'] != person:
+                raise refuse('an item of someone else')
+        for owner, _ in delta.visibility:
+            if owner != person:
+                raise refuse('a visibility of someone else\'s goal')
+        for _, reactor, _ in delta.reactions:
+            if reactor != person:
+                raise refuse('a reaction of someone else')
+        if any(who != person for who in delta.seen):
+            raise refuse('a seen marker of someone else')
+        if delta.receipts:
+            raise refuse('receipt times are the relay\'s')
+        for item_id, _, _ in delta.reactions:
+            if item_id.startswith(person + '/'):
+                raise Failure('own_item', 'one does not react to one\'s own item')
+
+    def submit(self, person, delta, now):
+        self.check_author(person, delta)
+        r = self.replica
+        # Every register the delta touches, in FEED-25's order, with its value before the merge.
+        touched = []
+        for key in sorted(set(delta.stance) | set(delta.last_no), key=lambda k: utf8(*k)):
+            touched.append(('stance', key, lambda k=key: (r.stance.get(k), r.last_no.get(k))))
+        for key in sorted(delta.items, key=lambda k: utf8(k)):
+            touched.append(('items', key, lambda k=key: r.items.get(k)))
+        for key in sorted(delta.visibility, key=lambda k: utf8(*k)):
+            touched.append(('visibility', key, lambda k=key: r.visibility.get(k)))
+        for key in sorted(delta.reactions, key=lambda k: utf8(*k)):
+            touched.append(('reactions', key, lambda k=key: r.reactions.get(k)))
+        for key in delta.seen:
+            touched.append(('seen', key, lambda k=key: r.seen.get(k)))
+        before = [read() for _, _, read in touched]
+        r.merge(delta)
+        for (table, key, read), old in zip(touched, before):
+            if read() == old:
+                continue
+            self.sequence += 1
+            self.numbers[(table, key)] = self.sequence
+            if table == 'items' and key not in r.receipts:
+                at = now if self.last_receipt is None else max(now, self.last_receipt + 1)
+                self.last_receipt = at
+                r.receipts[key] = at
+        return self.sequence
+
+    # fan-out (FEED-27)
+
+    def changed(self, table, key, since):
+        return self.numbers.get((table, key), 0) > since
+
+    def fetch(self, viewer, since):
+        r = self.replica
+        blocked = lambda owner: owner != viewer and r.friend_state(viewer, owner) in ('blocking', 'blocked')  # noqa: E731
+        affected = set()
+        for (a, b) in r.stance:
+            if viewer in (a, b) and self.changed('stance', (a, b), since):
+                affected.add(b if a == viewer else a)
+        for (owner, goal) in r.visibility:
+            if self.changed('visibility', (owner, goal), since):
+                affected.add(owner)
+
+        items, withdrawn, receipts, visible = [], [], {}, {}
+        for item_id, (_, item) in r.items.items():
+            if item is not None:
+                if not r.may_see(viewer, item):
+                    continue
+                visible[item_id] = item
+                if self.changed('items', item_id, since) or item['owner'] in affected:
+                    items.append(item_id)
+                    if item_id in r.receipts:
+                        receipts[item_id] = r.receipts[item_id]
+            else:
+                owner = owner_of(item_id)
+                if (self.changed('items', item_id, since) or owner in affected) and not blocked(owner):
+                    withdrawn.append(item_id)
+
+        reactions, stances = [], set()
+        for (item_id, reactor, kind), (_, on) in r.reactions.items():
+            item = visible.get(item_id)
+            if item is None:
+                continue
+            sent = (self.changed('reactions', (item_id, reactor, kind), since)
+                    or self.changed('items', item_id, since) or item['owner'] in affected)
+            if sent:
+                reactions.append((item_id, reactor, kind, on))
+            for pair in ((item['owner'], reactor), (reactor, item['owner'])):
+                if pair in r.stance and (sent or self.changed('stance', pair, since)):
+                    stances.add(pair)
+        for pair in r.stance:
+            if viewer in pair and self.changed('stance', pair, since):
+                stances.add(pair)
+
+        visibility = [(owner, goal, value) for (owner, goal), (_, value) in r.visibility.items()
+                      if (self.changed('visibility', (owner, goal), since) or owner in affected)
+                      and not blocked(owner)]
+        return {
+            'cursor': self.sequence,
+            'items': sorted(items, key=lambda i: utf8(i)),
+            'withdrawn': sorted(withdrawn, key=lambda i: utf8(i)),
+            'receipts': receipts,
+            'stances': [[a, b, r.stance[(a, b)][1]] for a, b in sorted(stances, key=lambda k: utf8(*k))],
+            'visibility': [list(v) for v in sorted(visibility, key=lambda v: utf8(*v))],
+            'reactions': [list(x) for x in sorted(reactions, key=lambda x: utf8(*x[:3]))],
+            'seen': r.seen.get(viewer),
+        }
+
+
+class OneReplica(Script):
+    """A submit's writes: script steps made on one empty replica, whatever replica they name."""
+
+    def __init__(self):
+        super().__init__()
+        self.only = Replica()
+
+    def replica(self, name):
+        return self.only
+
+
+def relay_operation(input):
+    """feed.relay: `submit` answers `{"sequence": N}`, `fetch` what the viewer learns; errors as
+    `{"error": CODE}`."""
+    relay, cursors, outputs = Relay(), {}, []
+    for step in input.get('steps') or []:
+        if not isinstance(step, dict):
+            raise bad_input('a step is a JSON object')
+        try:
+            do = step.get('do')
+            if do == 'submit':
+                person, now = text(step, 'person'), step.get('now')
+                if not is_int(now) or not 0 <= now <= MAX_WALL:
+                    raise bad_input('the relay\'s time is milliseconds since 1970')
+                writes = step.get('writes') or []
+                if not isinstance(writes, list):
+                    raise bad_input('writes is a list of script steps')
+                script = OneReplica()
+                for write in writes:
+                    if not isinstance(write, dict):
+                        raise bad_input('a write is a JSON object')
+                    script.run(write)
+                outputs.append({'sequence': relay.submit(person, script.only, now)})
+            elif do == 'fetch':
+                viewer = text(step, 'viewer')
+                since = step.get('since', cursors.get(viewer, 0))
+                if not is_int(since) or since < 0:
+                    raise bad_input('a cursor is a sequence number')
+                answer = relay.fetch(viewer, since)
+                cursors[viewer] = answer['cursor']
+                outputs.append(answer)
+            else:
+                raise bad_input(f'no step {do!r}')
+        except Failure as failure:
+            if failure.code == 'invalid_input':
+                raise
+            outputs.append({'error': failure.code})
+    return {'steps': outputs}
+
+
 OPERATIONS = {
     'feed.clock': clock_operation,
     'feed.script': script_operation,
+    'feed.relay': relay_operation,
 }
