@@ -57,7 +57,9 @@ let package = Package(
             exclude: ["README.md"], swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-bench",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowToolSupport"],
+            dependencies: [
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowToolSupport",
+            ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(

@@ -37,11 +37,11 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, levels, merge, streaks, memory or auth
+      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth or feed
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
-let measurementNames = ["encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth"]
+let measurementNames = ["encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth", "feed"]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
 /// The command line, checked: a mistyped name or flag stops the run with a message instead of
@@ -327,6 +327,11 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
 // Accounts and ID tokens, once per run: not per data set (AuthBench.swift).
 if wanted("auth") && (onlySet == nil || only == "auth") {
     AuthBench.run()
+}
+
+// The feed's figures, once per run (FeedBench.swift).
+if wanted("feed") && (onlySet == nil || only == "feed") {
+    FeedBench.run()
 }
 
 if json {

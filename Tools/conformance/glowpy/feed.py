@@ -1,6 +1,6 @@
-"""Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21), and the corpus
-operations `feed.clock` (Spec/corpus/feed/clock.json) and `feed.script`
-(Spec/corpus/feed/script.json).
+"""Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21, FEED-24 ... FEED-27),
+and the corpus operations `feed.clock` (Spec/corpus/feed/clock.json), `feed.script`
+(Spec/corpus/feed/script.json) and `feed.relay` (Spec/corpus/feed/relay.json).
 
 Written from the spec text alone, with the standard library only:
 
@@ -14,7 +14,11 @@ Written from the spec text alone, with the standard library only:
 - everything a viewer reads is derived when it is read: friendship states (FEED-4), who may see
   an item (FEED-9), reaction counts (FEED-12), the badge (FEED-15), pages and cursors
   (FEED-16 ... FEED-19) and notices (FEED-20), the latter on the owner's local Days through
-  `model.day_of` (MODEL-10).
+  `model.day_of` (MODEL-10);
+- the relay (FEED-25 ... FEED-27): a replica whose registers carry the sequence number of their
+  last change; it accepts a person's own writes only (`not_author`, `own_item`; a refused delta
+  leaves nothing), gives items their receipt time from a clock that never goes back, and answers
+  a viewer what changed after a cursor, or belongs to an affected owner, and that they may see.
 
 Two writes of one stamp (a faulty device, FEED-3) resolve by value: `block` over `want` over
 `none`, `private` over `friends` over `public`, off over on, a withdrawal over content, and between

@@ -1,0 +1,96 @@
+import Foundation
+import GlowFeed
+import GlowModel
+
+/// GlowFeed's figures (issue 15's targets): a page of 50 from 200 friends' 100,000 items,
+/// against scanning every item; merging two replicas of 100,000 events each; and the relay
+/// fanning one new item out to 1,000 friends.
+enum FeedBench {
+    static func stamp(_ wall: Int, _ device: String) -> Stamp {
+        try! Stamp(wall: Int64(wall), counter: 0, device: device)
+    }
+
+    static func item(owner: String, goal: Int, day: Int) -> FeedItem {
+        try! FeedItem(
+            owner: owner, kind: .checkIn, goal: "g\(goal)", time: Int64(day) * 86_400_000 + Int64(goal) * 1_000,
+            title: "Goal \(goal)", emoji: "✨", goalKind: "streak", day: try! Day(daysSince1970: day), streak: day % 30)
+    }
+
+    /// `friends` friends of `viewer`, each with `perFriend` items over friends-only goals.
+    static func replica(viewer: String, friends: Int, perFriend: Int, prefix: String = "f") -> FeedReplica {
+        var replica = FeedReplica()
+        var wall = 1
+        for index in 0..<friends {
+            let friend = "\(prefix)\(index)"
+            replica.writeStance(.want, from: viewer, to: friend, at: stamp(wall, viewer))
+            replica.writeStance(.want, from: friend, to: viewer, at: stamp(wall, friend))
+            for goal in 0..<5 {
+                replica.writeVisibility(.friends, owner: friend, goal: "g\(goal)", at: stamp(wall, friend))
+            }
+            for number in 0..<perFriend {
+                wall += 1
+                let made = item(owner: friend, goal: number % 5, day: 20_000 + number / 5)
+                replica.writeItem(made, id: made.id, at: stamp(wall, friend))
+            }
+        }
+        return replica
+    }
+
+    static func run() {
+        say("\n== feed: pages, merges and fan-out")
+        let viewer = "me"
+        let big = replica(viewer: viewer, friends: 200, perFriend: 500)
+        let page = Timing.measure(samples: 21) { blackHole(try! big.page(for: viewer, limit: 50)) }
+        let scan = Timing.measure(samples: 5) {
+            blackHole(
+                big.items.values.compactMap { $0.value }.filter { big.canSee(viewer, $0) }
+                    .sorted(by: FeedCursor.newerFirst).prefix(50))
+        }
+        record("feed", "pageOf50", page.median)
+        say(
+            "feed     a page of 50 from 200 friends' 100,000 items: \(milliseconds(page.median)) (target < 1 ms); scanning every item: \(milliseconds(scan.median)) (\(String(format: "%.0f", scan.median / page.median))×)"
+        )
+
+        // Two replicas of 100,000 events each (half of them shared), merged.
+        let left = replica(viewer: viewer, friends: 100, perFriend: 1_000, prefix: "a")
+        var right = replica(viewer: viewer, friends: 100, perFriend: 1_000, prefix: "a")
+        right.merge(replica(viewer: viewer, friends: 50, perFriend: 1_000, prefix: "b"))
+        let merge = Timing.measure(samples: 5) {
+            var copy = left
+            copy.merge(right)
+            blackHole(copy)
+        }
+        record("feed", "merge100k", merge.median)
+        say("feed     merging two replicas of 100,000 events: \(milliseconds(merge.median)) (target < 50 ms)")
+
+        // One new item from a person with 1,000 friends, fanned out to each of them.
+        let relay = FeedRelay()
+        var setup = FeedReplica()
+        for index in 0..<1_000 {
+            setup.writeStance(.want, from: "star", to: "fan\(index)", at: stamp(index + 1, "star"))
+        }
+        setup.writeVisibility(.friends, owner: "star", goal: "g0", at: stamp(2_000, "star"))
+        try! relay.submit(setup, from: "star", now: 1)
+        for index in 0..<1_000 {
+            var mine = FeedReplica()
+            mine.writeStance(.want, from: "fan\(index)", to: "star", at: stamp(index + 1, "fan\(index)"))
+            try! relay.submit(mine, from: "fan\(index)", now: 2)
+        }
+        var cursors = (0..<1_000).map { relay.changes(for: "fan\($0)", since: 0).cursor }
+        var wall = 3_000
+        let fanOut = Timing.measure(samples: 5) {
+            wall += 1
+            var news = FeedReplica()
+            let made = item(owner: "star", goal: 0, day: 20_000 + wall)
+            news.writeItem(made, id: made.id, at: stamp(wall, "star"))
+            try! relay.submit(news, from: "star", now: Int64(wall))
+            for index in 0..<1_000 {
+                let (delta, cursor) = relay.changes(for: "fan\(index)", since: cursors[index])
+                precondition(delta.items.count == 1, "each fan gets the one new item")
+                cursors[index] = cursor
+            }
+        }
+        record("feed", "fanOut1000", fanOut.median)
+        say("feed     one item fanned out to 1,000 friends: \(milliseconds(fanOut.median)) (target < 1 ms)")
+    }
+}
