@@ -45,20 +45,15 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
         return Base64.url.encode(bytes)
     }
 
-    /// Whether `item` comes before this cursor in the feed's order: strictly newer by (time, id).
-    func follows(_ item: FeedItem) -> Bool {
-        item.time > time || (item.time == time && id.utf8.lexicographicallyPrecedes(item.id.utf8))
-    }
-
-    /// The first position of `list` (in feed order) that may come after this cursor.
-    func start(in list: [FeedItem]) -> Int {
+    /// How many items of `list`, oldest first, come after this cursor in the feed's order
+    /// (strictly older by (time, id)): they are the list's first ones.
+    func olderCount(in list: [FeedItem]) -> Int {
         var low = 0
         var high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if follows(list[middle]) { low = middle + 1 } else { high = middle }
+            if precedes(list[middle]) { low = middle + 1 } else { high = middle }
         }
-        while low < list.count, !precedes(list[low]) { low += 1 }
         return low
     }
 

@@ -11,6 +11,35 @@ public struct FeedRelayState: Sendable {
     public var sequence: UInt64 = 0
     /// The last receipt time given (FEED-13).
     public var lastReceipt: Int64 = 0
+    /// Every change in order: what a viewer's cursor counts (FEED-27).
+    public var log: [(sequence: UInt64, key: RelayKey)] = []
+    /// Indexes for answering from the log: withdrawn item ids, reaction keys and goals, by owner
+    /// or item; and the items each reactor reacted to, by owner and reactor.
+    var withdrawnByOwner: [String: Set<String>] = [:]
+    var reactionsByItem: [String: Set<FeedReplica.ReactionKey>] = [:]
+    var goalsByOwner: [String: Set<String>] = [:]
+    var reactedItems: [String: [String: Set<String>]] = [:]
+
+    /// Keeps the indexes for a changed register.
+    mutating func index(_ key: RelayKey) {
+        switch key {
+        case .item(let id):
+            let owner = FeedRelay.owner(of: id)
+            if replica.items[id]?.value == nil {
+                withdrawnByOwner[owner, default: []].insert(id)
+            } else {
+                withdrawnByOwner[owner]?.remove(id)
+            }
+        case .reaction(let reaction):
+            reactionsByItem[reaction.item, default: []].insert(reaction)
+            reactedItems[FeedRelay.owner(of: reaction.item), default: [:]][reaction.reactor, default: []].insert(
+                reaction.item)
+        case .visibility(let goal):
+            goalsByOwner[goal.owner, default: []].insert(goal.goal)
+        case .stance, .seen:
+            break
+        }
+    }
 
     /// An empty relay.
     public init() {}
@@ -104,6 +133,8 @@ public final class FeedRelay: Sendable {
             for key in changed {
                 state.sequence += 1
                 state.sequences[key] = state.sequence
+                state.log.append((state.sequence, key))
+                state.index(key)
                 if case .item(let id) = key, state.replica.receipts[id] == nil {
                     // FEED-26: a strictly increasing receipt clock, whatever the wall clock does.
                     state.lastReceipt = max(now, state.lastReceipt + 1)
@@ -146,65 +177,112 @@ public final class FeedRelay: Sendable {
         }
     }
 
+    /// The owner of an item id: the part before the first `/` (FEED-6).
+    static func owner(of id: String) -> String {
+        id.firstIndex(of: "/").map { String(id[..<$0]) } ?? id
+    }
+
     /// FEED-27: the registers `viewer` may learn, changed after `cursor`, as the state is now.
+    /// It reads the log from the cursor on and the indexes of the owners it affects, never the
+    /// whole state: one new item for a thousand friends costs a thousand small answers.
     static func fanOut(_ state: FeedRelayState, to viewer: String, since cursor: UInt64) -> FeedReplica {
         let replica = state.replica
-        func changed(_ key: RelayKey) -> Bool { (state.sequences[key] ?? 0) > cursor }
-        // Owners whose items the viewer may see differently since the cursor: a stance of a pair
-        // with the viewer, or a goal's visibility, changed.
+        // The log is in sequence order: find where the cursor leaves off.
+        var low = 0
+        var high = state.log.count
+        while low < high {
+            let middle = (low + high) / 2
+            if state.log[middle].sequence <= cursor { low = middle + 1 } else { high = middle }
+        }
+        let entries = state.log[low...]
         var affected: Set<String> = []
-        for key in replica.stances.keys where changed(.stance(key)) && (key.from == viewer || key.to == viewer) {
-            affected.insert(key.from == viewer ? key.to : key.from)
+        for entry in entries {
+            switch entry.key {
+            case .stance(let key) where key.from == viewer || key.to == viewer:
+                affected.insert(key.from == viewer ? key.to : key.from)
+            case .visibility(let key): affected.insert(key.owner)
+            default: break
+            }
         }
-        for key in replica.visibility.keys where changed(.visibility(key)) { affected.insert(key.owner) }
         var delta = FeedReplica()
-        var visibleItems: [String: FeedItem] = [:]
-        for (id, register) in replica.items {
+        func mayKnow(_ owner: String) -> Bool { owner == viewer || !replica.blocks(viewer, owner) }
+        func sendStance(_ key: FeedReplica.PairKey) {
+            if let register = replica.stances[key] { delta.mergeStance(register, for: key) }
+        }
+        func sendReaction(_ key: FeedReplica.ReactionKey, owner: String) {
+            guard let register = replica.reactions[key] else { return }
+            delta.writeReaction(
+                register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
+            sendStance(.init(from: owner, to: key.reactor))
+            sendStance(.init(from: key.reactor, to: owner))
+        }
+        /// Sends item `id` as FEED-27 (1) and (2) say; returns the item when the viewer may see it.
+        @discardableResult
+        func sendItem(_ id: String) -> FeedItem? {
+            guard let register = replica.items[id] else { return nil }
             guard let item = register.value else {
-                // A withdrawal is sent to whoever may still see its owner at all.
-                if let owner = id.split(separator: "/").first.map(String.init),
-                    changed(.item(id)) || affected.contains(owner), owner == viewer || !replica.blocks(viewer, owner)
-                {
-                    delta.writeItem(nil, id: id, at: register.stamp)
+                if mayKnow(owner(of: id)) { delta.writeItem(nil, id: id, at: register.stamp) }
+                return nil
+            }
+            guard replica.canSee(viewer, item) else { return nil }
+            delta.writeItem(item, id: id, at: register.stamp)
+            if let receipt = replica.receipts[id] { delta.receive(item: id, at: receipt) }
+            return item
+        }
+        // (1), (2), and (3) for the items sent: every reaction on them.
+        var itemsSent: Set<String> = []
+        for entry in entries {
+            if case .item(let id) = entry.key, !itemsSent.contains(id), let item = sendItem(id) {
+                itemsSent.insert(id)
+                for key in state.reactionsByItem[id] ?? [] { sendReaction(key, owner: item.owner) }
+            }
+        }
+        for owner in affected {
+            for item in (replica.ordered[owner] ?? []).reversed()
+            where !itemsSent.contains(item.id) && replica.canSee(viewer, item) {
+                sendItem(item.id)
+                itemsSent.insert(item.id)
+                for key in state.reactionsByItem[item.id] ?? [] { sendReaction(key, owner: owner) }
+            }
+            if mayKnow(owner) {
+                for id in state.withdrawnByOwner[owner] ?? [] { sendItem(id) }
+            }
+        }
+        for entry in entries {
+            switch entry.key {
+            case .reaction(let key):
+                // (3): a changed reaction on an item the viewer may see now.
+                if let item = replica.item(key.item), replica.canSee(viewer, item) {
+                    sendReaction(key, owner: item.owner)
                 }
-                continue
-            }
-            guard replica.canSee(viewer, item) else { continue }
-            visibleItems[id] = item
-            if changed(.item(id)) || affected.contains(item.owner) {
-                delta.writeItem(item, id: id, at: register.stamp)
-                if let receipt = replica.receipts[id] { delta.receive(item: id, at: receipt) }
-            }
-        }
-        // Reactions on items the viewer may see, and the stances that decide whether each reactor
-        // counts (FEED-12): between the item's owner and the reactor.
-        // A pair's stances go with each reaction sent, and again whenever they change.
-        var pairs: Set<FeedReplica.PairKey> = []
-        var sentPairs: Set<FeedReplica.PairKey> = []
-        for (key, register) in replica.reactions {
-            guard let item = visibleItems[key.item] else { continue }
-            let both: [FeedReplica.PairKey] = [
-                .init(from: item.owner, to: key.reactor), .init(from: key.reactor, to: item.owner),
-            ]
-            pairs.formUnion(both)
-            if changed(.reaction(key)) || affected.contains(item.owner) || changed(.item(key.item)) {
-                delta.writeReaction(
-                    register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
-                sentPairs.formUnion(both)
+            case .stance(let key):
+                // (4): the viewer's own pairs, and the pairs that decide whether a reactor counts.
+                if key.from == viewer || key.to == viewer {
+                    sendStance(key)
+                } else if let items = state.reactedItems[key.from]?[key.to]?.union(
+                    state.reactedItems[key.to]?[key.from] ?? []),
+                    items.contains(where: { id in replica.item(id).map { replica.canSee(viewer, $0) } ?? false })
+                {
+                    sendStance(key)
+                }
+            case .visibility(let key):
+                // (5)
+                if mayKnow(key.owner), let register = replica.visibility[key] {
+                    delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
+                }
+            case .item, .seen:
+                break
             }
         }
-        for (key, register) in replica.stances
-        where ((key.from == viewer || key.to == viewer || pairs.contains(key)) && changed(.stance(key)))
-            || sentPairs.contains(key)
-        {
-            delta.mergeStance(register, for: key)
+        for owner in affected where mayKnow(owner) {
+            for goal in state.goalsByOwner[owner] ?? [] {
+                let key = FeedReplica.GoalKey(owner: owner, goal: goal)
+                if let register = replica.visibility[key] {
+                    delta.writeVisibility(register.value, owner: owner, goal: goal, at: register.stamp)
+                }
+            }
         }
-        for (key, register) in replica.visibility
-        where (changed(.visibility(key)) || affected.contains(key.owner))
-            && (key.owner == viewer || !replica.blocks(viewer, key.owner))
-        {
-            delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
-        }
+        // (6)
         if let mark = replica.seen[viewer] { delta.markSeen(viewer, upTo: mark) }
         return delta
     }

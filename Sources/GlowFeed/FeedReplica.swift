@@ -61,7 +61,8 @@ public struct FeedReplica: Sendable, Hashable {
     public internal(set) var receipts: [String: Int64] = [:]
 
     /// Indexes derived from the registers, kept as they change, so that a page costs what it
-    /// shows rather than what the replica holds: each owner's items in feed order (FEED-16), the
+    /// shows rather than what the replica holds: each owner's items oldest first (FEED-16's order
+    /// reversed, so that new items append), the
     /// people each person has a stance register with, and the owners of public goals.
     var ordered: [String: [FeedItem]] = [:]
     var partners: [String: Set<String>] = [:]
@@ -69,6 +70,13 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// An empty replica.
     public init() {}
+
+    /// Whether `register` replaces `existing` (FEED-3's rule, as ``Register/merged(_:)``).
+    static func wins<Value>(_ register: Register<Value>, over existing: Register<Value>?) -> Bool {
+        guard let existing else { return true }
+        if register.stamp != existing.stamp { return register.stamp > existing.stamp }
+        return register.value.outranks(existing.value)
+    }
 
     /// Sets item `id`'s register, keeping ``ordered``.
     mutating func setItem(_ register: Register<FeedItem?>, id: String) {
@@ -97,13 +105,13 @@ public struct FeedReplica: Sendable, Hashable {
         partners[key.to, default: []].insert(key.from)
     }
 
-    /// The position of `item` in an owner's list, or where it would go (FEED-16's order).
+    /// The position of `item` in an owner's list, oldest first, or where it would go.
     static func position(of item: FeedItem, in list: [FeedItem]) -> Int {
         var low = 0
         var high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if FeedCursor.newerFirst(list[middle], item) { low = middle + 1 } else { high = middle }
+            if FeedCursor.newerFirst(item, list[middle]) { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -158,20 +166,18 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// The replica that has seen every write of both.
     public mutating func merge(_ other: FeedReplica) {
+        // Each register is looked at once; one that loses to what is here costs a comparison of
+        // stamps, and only a winner is written (and indexed).
         for (key, register) in other.stances {
+            if stances[key] == nil { notePair(key) }
             stances[key, default: StanceRegister()].merge(register)
-            notePair(key)
         }
-        for (id, register) in other.items {
-            let merged = items[id].map { $0.merged(register) } ?? register
-            if merged != items[id] { setItem(merged, id: id) }
+        for (id, register) in other.items where Self.wins(register, over: items[id]) { setItem(register, id: id) }
+        for (key, register) in other.visibility where Self.wins(register, over: visibility[key]) {
+            setVisibility(register, key: key)
         }
-        for (key, register) in other.visibility {
-            let merged = visibility[key].map { $0.merged(register) } ?? register
-            if merged != visibility[key] { setVisibility(merged, key: key) }
-        }
-        for (key, register) in other.reactions {
-            reactions[key] = reactions[key].map { $0.merged(register) } ?? register
+        for (key, register) in other.reactions where Self.wins(register, over: reactions[key]) {
+            reactions[key] = register
         }
         for (person, time) in other.seen { markSeen(person, upTo: time) }
         for (item, time) in other.receipts { receive(item: item, at: time) }
@@ -317,8 +323,9 @@ public struct FeedReplica: Sendable, Hashable {
         var heads = Heap()
         for owner in owners {
             guard let list = ordered[owner], !list.isEmpty else { continue }
-            let start = cursor?.start(in: list) ?? 0
-            if start < list.count { heads.push(.init(list: list, index: start)) }
+            // Lists are oldest first: walk each down from its newest item the cursor allows.
+            let start = (cursor?.olderCount(in: list) ?? list.count) - 1
+            if start >= 0 { heads.push(.init(list: list, index: start)) }
         }
         var page: [FeedItem] = []
         var more = false
@@ -331,8 +338,8 @@ public struct FeedReplica: Sendable, Hashable {
                 }
                 page.append(item)
             }
-            head.index += 1
-            if head.index < head.list.count { heads.push(head) }
+            head.index -= 1
+            if head.index >= 0 { heads.push(head) }
         }
         return Page(items: page, next: more ? page.last.map(FeedCursor.init(after:)) : nil)
     }
