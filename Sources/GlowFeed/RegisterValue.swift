@@ -49,9 +49,9 @@ extension Optional: RegisterValue where Wrapped == FeedItem {
         case (.some(let a), .some(let b)):
             if a.time != b.time { return a.time > b.time }
             if a.streak != b.streak { return (a.streak ?? -1) > (b.streak ?? -1) }
-            for (x, y) in [(a.title, b.title), (a.emoji, b.emoji), (a.goalKind, b.goalKind)] where x != y {
-                return y.utf8.lexicographicallyPrecedes(x.utf8)
-            }
+            if a.title != b.title { return b.title.utf8.lexicographicallyPrecedes(a.title.utf8) }
+            if a.emoji != b.emoji { return b.emoji.utf8.lexicographicallyPrecedes(a.emoji.utf8) }
+            if a.goalKind != b.goalKind { return b.goalKind.utf8.lexicographicallyPrecedes(a.goalKind.utf8) }
             return false
         }
     }

@@ -27,7 +27,9 @@ struct BenchArgumentTests {
     func help() throws {
         let run = try EndToEndTests.run(tool: "glow-bench", ["--help"])
         #expect(run.status == 0)
-        #expect(run.stdout.contains("--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth or feed"))
+        #expect(
+            run.stdout.contains(
+                "--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth or feed"))
     }
 
     @Test("one measurement of one set, as JSON")
