@@ -47,12 +47,12 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// How many items of `list`, oldest first, come after this cursor in the feed's order
     /// (strictly older by (time, id)): they are the list's first ones.
-    func olderCount(in list: [FeedItem]) -> Int {
+    func olderCount(in list: [OrderKey]) -> Int {
         var low = 0
         var high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if precedes(list[middle]) { low = middle + 1 } else { high = middle }
+            if OrderKey.isOlder(list[middle], OrderKey(time: time, id: id)) { low = middle + 1 } else { high = middle }
         }
         return low
     }

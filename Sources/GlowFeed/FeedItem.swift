@@ -75,14 +75,15 @@ public struct FeedItem: Sendable, Hashable {
         self.streak = streak
         self.milestone = milestone
         self.streakStart = streakStart
+        self.id = Self.id(
+            owner: owner, kind: kind, goal: goal, day: day, milestone: milestone, streakStart: streakStart)
     }
 
     /// The item's id (FEED-6): `owner/kind/goal`, then `/Day` for a check-in and
     /// `/milestone/streakStart` for a milestone. Two devices deriving the same event derive the
-    /// same id, and a Day's growing taps update one item.
-    public var id: String {
-        Self.id(owner: owner, kind: kind, goal: goal, day: day, milestone: milestone, streakStart: streakStart)
-    }
+    /// same id, and a Day's growing taps update one item. Made once, when the item is: the feed's
+    /// order compares it often.
+    public let id: String
 
     /// The id of an item of these parts.
     public static func id(owner: String, kind: Kind, goal: String, day: Day?, milestone: Int?, streakStart: Day?)

@@ -238,8 +238,10 @@ public final class FeedRelay: Sendable {
             }
         }
         for owner in affected {
-            for item in (replica.ordered[owner] ?? []).reversed()
-            where !itemsSent.contains(item.id) && replica.canSee(viewer, item) {
+            for key in (replica.ordered[owner] ?? []).reversed() {
+                guard !itemsSent.contains(key.id), let item = replica.item(key.id), replica.canSee(viewer, item) else {
+                    continue
+                }
                 sendItem(item.id)
                 itemsSent.insert(item.id)
                 for key in state.reactionsByItem[item.id] ?? [] { sendReaction(key, owner: owner) }

@@ -64,7 +64,7 @@ public struct FeedReplica: Sendable, Hashable {
     /// shows rather than what the replica holds: each owner's items oldest first (FEED-16's order
     /// reversed, so that new items append), the
     /// people each person has a stance register with, and the owners of public goals.
-    var ordered: [String: [FeedItem]] = [:]
+    var ordered: [String: [OrderKey]] = [:]
     var partners: [String: Set<String>] = [:]
     var publicGoals: [String: Set<String>] = [:]
 
@@ -84,8 +84,8 @@ public struct FeedReplica: Sendable, Hashable {
         items[id] = register
         let new = register.value
         guard old != new else { return }
-        if let old { Self.remove(old, from: &ordered[old.owner, default: []]) }
-        if let new { Self.insert(new, into: &ordered[new.owner, default: []]) }
+        if let old { Self.remove(OrderKey(old), from: &ordered[old.owner, default: []]) }
+        if let new { Self.insert(OrderKey(new), into: &ordered[new.owner, default: []]) }
         if let old, ordered[old.owner]?.isEmpty == true { ordered[old.owner] = nil }
     }
 
@@ -105,24 +105,24 @@ public struct FeedReplica: Sendable, Hashable {
         partners[key.to, default: []].insert(key.from)
     }
 
-    /// The position of `item` in an owner's list, oldest first, or where it would go.
-    static func position(of item: FeedItem, in list: [FeedItem]) -> Int {
+    /// The position of `key` in an owner's list, oldest first, or where it would go.
+    static func position(of key: OrderKey, in list: [OrderKey]) -> Int {
         var low = 0
         var high = list.count
         while low < high {
             let middle = (low + high) / 2
-            if FeedCursor.newerFirst(item, list[middle]) { low = middle + 1 } else { high = middle }
+            if OrderKey.isOlder(list[middle], key) { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
-    static func insert(_ item: FeedItem, into list: inout [FeedItem]) {
-        list.insert(item, at: position(of: item, in: list))
+    static func insert(_ key: OrderKey, into list: inout [OrderKey]) {
+        list.insert(key, at: position(of: key, in: list))
     }
 
-    static func remove(_ item: FeedItem, from list: inout [FeedItem]) {
-        let index = position(of: item, in: list)
-        if index < list.count, list[index] == item { list.remove(at: index) }
+    static func remove(_ key: OrderKey, from list: inout [OrderKey]) {
+        let index = position(of: key, in: list)
+        if index < list.count, list[index] == key { list.remove(at: index) }
     }
 
     // MARK: Writes (FEED-3, FEED-7, FEED-8, FEED-11, FEED-13, FEED-14)
@@ -172,7 +172,36 @@ public struct FeedReplica: Sendable, Hashable {
             if stances[key] == nil { notePair(key) }
             stances[key, default: StanceRegister()].merge(register)
         }
-        for (id, register) in other.items where Self.wins(register, over: items[id]) { setItem(register, id: id) }
+        // Items: the winners first, then each owner's list once, so a large merge sorts each
+        // list once instead of inserting into it item by item.
+        var added: [String: [OrderKey]] = [:]
+        var removed: [String: Set<String>] = [:]
+        items.reserveCapacity(max(items.count, other.items.count))
+        for (id, register) in other.items {
+            // One hash of the id for a register already here: read and replace it in place.
+            let old: FeedItem?
+            if let index = items.index(forKey: id) {
+                guard Self.wins(register, over: items.values[index]) else { continue }
+                old = items.values[index].value
+                items.values[index] = register
+            } else {
+                old = nil
+                items[id] = register
+            }
+            let new = register.value
+            guard old != new else { continue }
+            if let old { removed[old.owner, default: []].insert(old.id) }
+            if let new { added[new.owner, default: []].append(OrderKey(new)) }
+        }
+        for owner in Set(added.keys).union(removed.keys) {
+            var list = ordered[owner] ?? []
+            if let gone = removed[owner] { list.removeAll { gone.contains($0.id) } }
+            if let new = added[owner] {
+                list += new
+                list.sort(by: OrderKey.isOlder)
+            }
+            ordered[owner] = list.isEmpty ? nil : list
+        }
         for (key, register) in other.visibility where Self.wins(register, over: visibility[key]) {
             setVisibility(register, key: key)
         }
@@ -330,8 +359,7 @@ public struct FeedReplica: Sendable, Hashable {
         var page: [FeedItem] = []
         var more = false
         while var head = heads.pop() {
-            let item = head.list[head.index]
-            if canSee(viewer, item) {
+            if let item = self.item(head.list[head.index].id), canSee(viewer, item) {
                 if page.count == size {
                     more = true
                     break
@@ -380,13 +408,13 @@ extension FeedReplica {
 /// The heads of the owners' lists, newest first: a binary heap on FEED-16's order.
 struct Heap {
     struct Head {
-        let list: [FeedItem]
+        let list: [OrderKey]
         var index: Int
     }
 
     private var heads: [Head] = []
 
-    private static func above(_ a: Head, _ b: Head) -> Bool { FeedCursor.newerFirst(a.list[a.index], b.list[b.index]) }
+    private static func above(_ a: Head, _ b: Head) -> Bool { OrderKey.isOlder(b.list[b.index], a.list[a.index]) }
 
     mutating func push(_ head: Head) {
         heads.append(head)
@@ -415,5 +443,25 @@ struct Heap {
             parent = best
         }
         return top
+    }
+}
+
+/// An item's place in the feed's order (FEED-16): its time and id, all the order looks at.
+struct OrderKey: Hashable, Sendable {
+    let time: Int64
+    let id: String
+
+    init(_ item: FeedItem) {
+        self.init(time: item.time, id: item.id)
+    }
+
+    init(time: Int64, id: String) {
+        self.time = time
+        self.id = id
+    }
+
+    /// Whether `a` comes after `b` in the feed: older by time, then by id as UTF-8 bytes.
+    static func isOlder(_ a: OrderKey, _ b: OrderKey) -> Bool {
+        a.time != b.time ? a.time < b.time : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }
