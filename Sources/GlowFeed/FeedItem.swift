@@ -1,8 +1,9 @@
 import GlowModel
 
 /// What a friend's screen shows of one event in a person's history (FEED-6): never a note,
-/// never anything of a private goal.
-public struct FeedItem: Sendable, Hashable {
+/// never anything of a private goal. Immutable, and shared rather than copied: replicas hold
+/// hundreds of thousands, and a copy of a reference retains one object, not seven strings.
+public final class FeedItem: Sendable, Hashable {
     /// The four kinds of event.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A check-in done: one item per goal per Day, updated as the Day's taps grow.
@@ -84,6 +85,20 @@ public struct FeedItem: Sendable, Hashable {
     /// same id, and a Day's growing taps update one item. Made once, when the item is: the feed's
     /// order compares it often.
     public let id: String
+
+    /// Equal in every field.
+    public static func == (a: FeedItem, b: FeedItem) -> Bool {
+        a === b
+            || (a.id == b.id && a.time == b.time && a.streak == b.streak && a.title == b.title && a.emoji == b.emoji
+                && a.goalKind == b.goalKind && a.day == b.day && a.owner == b.owner && a.kind == b.kind
+                && a.goal == b.goal && a.milestone == b.milestone && a.streakStart == b.streakStart)
+    }
+
+    /// Hashes the id and the time; equal items hash alike.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(time)
+    }
 
     /// The id of an item of these parts.
     public static func id(owner: String, kind: Kind, goal: String, day: Day?, milestone: Int?, streakStart: Day?)
