@@ -7,11 +7,9 @@ by hand from the rule named in the case: the generator only lays the pairs out. 
 Argon2id at m=8, t=1, p=1 (AUTH-13's least cost) so that testees in slow languages keep up; the
 rules do not depend on the cost.
 """
-import json
-import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'auth')
+from corpus_file import write_cases
+
 
 ANA = 'ana@example.com'
 BOB = 'bob@example.com'
@@ -420,10 +418,8 @@ script('deletion kills pending resets', ['AUTH-42', 'AUTH-40'], A + [
     (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset', 'accountDeleted']}),
 ])
 
-for index, c in enumerate(cases):
-    c['id'] = 'accounts-%03d' % (index + 1)
-doc = {'area': 'auth', 'operation': 'auth.accounts',
-       'description': 'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
+write_cases('auth', 'accounts.json', 'auth.accounts',
+            'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
                       'is `{"do": NAME, ...}`; sessions are named by `as` (or `session`), tokens of mails are '
                       'found by `email` and `mail` (an index among the mails of that kind to that address, the '
@@ -432,9 +428,5 @@ doc = {'area': 'auth', 'operation': 'auth.accounts',
                       'and the raw `nonce`, and the scripts\' service is configured with no provider; `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '
                       '`{"error": CODE}` (with `retryAfter` when throttled).',
-       'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected') if k in c}
-                 for c in cases]}
-with open(os.path.join(OUT, 'accounts.json'), 'w') as f:
-    json.dump(doc, f, ensure_ascii=False, indent=2)
-    f.write('\n')
+            cases, 'accounts')
 print(len(cases), 'account scripts,', sum(len(c['input']['steps']) for c in cases), 'steps')

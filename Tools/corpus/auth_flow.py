@@ -5,10 +5,9 @@ Every expected list of states is read off AUTH-19's table by hand; a move the ta
 is `invalid_transition` (AUTH-20), a stored state that is none of AUTH-18's `invalid_state`
 (AUTH-21).
 """
-import json
-import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from corpus_file import write_cases
+
 cases = []
 
 
@@ -82,10 +81,7 @@ for comment, start in [
 ]:
     flow(comment, ['AUTH-21'], [], start=start, error='invalid_state')
 
-doc = {'area': 'auth', 'operation': 'auth.flow',
-       'description': 'The sign-in flow: from `start` (a stored state, `{"state": NAME}`; signedOut when absent) through `events` (`{"event": NAME}`, and `hasGoals`, false when absent, for signedIn); the output is the state after each event and the stored form at the end.',
-       'cases': cases}
-with open(os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'auth', 'flow.json'), 'w') as f:
-    json.dump(doc, f, indent=2)
-    f.write('\n')
+write_cases('auth', 'flow.json', 'auth.flow',
+            'The sign-in flow: from `start` (a stored state, `{"state": NAME}`; signedOut when absent) through `events` (`{"event": NAME}`, and `hasGoals`, false when absent, for signedIn); the output is the state after each event and the stored form at the end.',
+            cases, 'flow')
 print(len(cases))

@@ -11,11 +11,9 @@ Where the expected values come from:
 - Parse and verification verdicts follow from AUTH-13 ... AUTH-17 as written beside each case.
 """
 import base64
-import json
-import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'auth')
+from corpus_file import write_cases
+
 
 
 def b64(data):
@@ -27,14 +25,7 @@ def phc(m, t, p, salt, tag, algorithm='argon2id', version='19'):
 
 
 def write(name, operation, description, cases, prefix):
-    for index, case in enumerate(cases):
-        case['id'] = '%s-%03d' % (prefix, index + 1)
-    doc = {'area': 'auth', 'operation': operation, 'description': description,
-           'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected', 'error')
-                      if k in c} for c in cases]}
-    with open(os.path.join(OUT, name), 'w') as f:
-        json.dump(doc, f, ensure_ascii=False, indent=2)
-        f.write('\n')
+    write_cases('auth', name, operation, description, cases, prefix)
 
 
 def valid(comment, rules, inp, expected):

@@ -15,13 +15,14 @@ import base64
 import hashlib
 import hmac
 import json
+
+from corpus_file import write_cases
 import os
 import re
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, '..', '..')
-OUT = os.path.join(ROOT, 'Spec', 'corpus', 'auth')
 KEYS = os.path.join(ROOT, 'Spec', 'auth', 'keys')
 
 NOW = 1796083200  # 2026-12-01T00:00:00Z
@@ -399,14 +400,7 @@ case('an e-mail address that is not a string', ['AUTH-33'], token(RS, google_cla
 
 
 def write(name, operation, description, cases, prefix):
-    for index, c in enumerate(cases):
-        c['id'] = '%s-%03d' % (prefix, index + 1)
-    doc = {'area': 'auth', 'operation': operation, 'description': description,
-           'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected', 'error')
-                      if k in c} for c in cases]}
-    with open(os.path.join(OUT, name), 'w') as f:
-        json.dump(doc, f, ensure_ascii=False, indent=2)
-        f.write('\n')
+    write_cases('auth', name, operation, description, cases, prefix)
 
 
 write('id_token.json', 'auth.verifyIdToken',

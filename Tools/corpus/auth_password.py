@@ -4,7 +4,8 @@
 Every expected value is written out by hand from the rules: lengths are counted in code points of
 the NFKC form (AUTH-2, AUTH-3), and the error is the first rule that fails, in the order of AUTH-9.
 """
-import json
+
+from corpus_file import write_cases
 cases = []
 def case(comment, rules, inp, expected=None, error=None, flags=("Required",)):
     c = {"id": "password-%03d" % (len(cases) + 1), "comment": comment, "rules": list(rules), "flags": list(flags),
@@ -75,8 +76,7 @@ case("the local part before the last @, found", ["AUTH-8"], {"password": "she sa
 case("an address without @ has no local part", ["AUTH-8"], {"password": "nobody at all is here", "email": "nobody"}, ok(21, "nobody at all is here"))
 case("no e-mail given", ["AUTH-8"], {"password": "nobody at all is here"}, ok(21, "nobody at all is here"))
 
-doc = {"area": "auth", "operation": "auth.checkPassword",
-       "description": "The password policy (AUTH-1 ... AUTH-10): size, normalisation, characters, length, blocklist, context words. The input is `password`, or `repeat` (`text` repeated `count` times after an optional `prefix`), with an optional policy `minimum` and account `email`; the output is the length in code points and the normalised password kept for hashing.",
-       "cases": cases}
-json.dump(doc, open(__import__("os").path.join(__import__("os").path.dirname(__file__), "..", "..", "Spec", "corpus", "auth", "password.json"), "w"), ensure_ascii=False, indent=2)
+write_cases('auth', 'password.json', 'auth.checkPassword',
+            "The password policy (AUTH-1 ... AUTH-10): size, normalisation, characters, length, blocklist, context words. The input is `password`, or `repeat` (`text` repeated `count` times after an optional `prefix`), with an optional policy `minimum` and account `email`; the output is the length in code points and the normalised password kept for hashing.",
+            cases, 'password')
 print(len(cases))

@@ -8,12 +8,10 @@ device].
 """
 import base64
 import datetime
-import json
-import os
 import struct
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'feed')
+from corpus_file import write_cases
+
 OK = {'ok': True}
 
 
@@ -22,15 +20,7 @@ def st(wall, device='d', counter=0):
 
 
 def write(name, operation, description, cases, prefix):
-    for index, c in enumerate(cases):
-        c['id'] = '%s-%03d' % (prefix, index + 1)
-    doc = {'area': 'feed', 'operation': operation, 'description': description,
-           'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected') if k in c}
-                     for c in cases]}
-    os.makedirs(OUT, exist_ok=True)
-    with open(os.path.join(OUT, name), 'w') as f:
-        json.dump(doc, f, ensure_ascii=False, indent=2)
-        f.write('\n')
+    write_cases('feed', name, operation, description, cases, prefix)
 
 
 # FEED-1, FEED-2: the clock.

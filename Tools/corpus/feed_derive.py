@@ -5,11 +5,9 @@ Each data set is small and its items are listed by hand from FEED-22 and the str
 which Days are done, how long the streak is as of each, which milestones (3, 7, ...) it reached
 and when, all in UTC with the day starting at midnight. The generator only lays them out.
 """
-import json
-import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'feed')
+from corpus_file import write_cases
+
 DEVICE = '01938a6e-7c00-7abc-8def-00000000d001'
 OWNER = 'mia'
 PROFILE = {'boundary': {'dayStartMinutes': 0, 'timeZone': 'UTC', 'weekStart': 'monday'},
@@ -159,28 +157,14 @@ publish('an undone check-in and a revoked milestone are withdrawn; changed items
 PRIVATE = ([goal(G1, M, visibility='private')], [check(G1, d) for d in eight])
 publish('a goal made private writes its visibility and withdraws its items', ['FEED-23', 'FEED-22'], [EIGHT, PRIVATE],
         [{'writes': 12, 'items': ids, 'withdrawn': []}, {'writes': 12, 'items': [], 'withdrawn': sorted(ids)}])
-with open(os.path.join(OUT, 'publish.json'), 'w') as f:
-    for index, c in enumerate(publications):
-        c['id'] = 'publish-%03d' % (index + 1)
-    json.dump({'area': 'feed', 'operation': 'feed.publish',
-               'description': 'The data sets `sets` published in turn by `owner`\'s device `device` into one replica '
-                              'as of `today` (FEED-23), the clock at physical time `now` (plus the set\'s index); for '
-                              'each, how many writes it made, the owner\'s items not withdrawn in FEED-16\'s order, and '
-                              'the ids of withdrawn items, sorted.',
-               'cases': [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected')}
-                         for c in publications]}, f, ensure_ascii=False, indent=2)
-    f.write('\n')
-
-doc = {'area': 'feed', 'operation': 'feed.derive',
-       'description': 'The items of the data set `dataSet` (with a profile, whose day boundary applies) for the '
-                      'person `owner` as of their Day `today` (FEED-22), in FEED-16\'s order; each item\'s id, '
-                      'kind, time, title, emoji, goalKind, and its day, streak, milestone and streakStart when it has '
-                      'them.',
-       'cases': []}
-for index, c in enumerate(cases):
-    c['id'] = 'derive-%03d' % (index + 1)
-doc['cases'] = [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected')} for c in cases]
-with open(os.path.join(OUT, 'derive.json'), 'w') as f:
-    json.dump(doc, f, ensure_ascii=False, indent=2)
-    f.write('\n')
+write_cases('feed', 'publish.json', 'feed.publish',
+            'The data sets `sets` published in turn by `owner`\'s device `device` into one replica '
+            'as of `today` (FEED-23), the clock at physical time `now` (plus the set\'s index); for '
+            'each, how many writes it made, the owner\'s items not withdrawn in FEED-16\'s order, and '
+            'the ids of withdrawn items, sorted.', publications, 'publish')
+write_cases('feed', 'derive.json', 'feed.derive',
+            'The items of the data set `dataSet` (with a profile, whose day boundary applies) for the '
+            'person `owner` as of their Day `today` (FEED-22), in FEED-16\'s order; each item\'s id, '
+            'kind, time, title, emoji, goalKind, and its day, streak, milestone and streakStart when it has '
+            'them.', cases, 'derive')
 print(len(cases), 'derive cases')

@@ -5,11 +5,9 @@ Each answer is worked out by hand beside its step: the sequence numbers in FEED-
 receipt times of FEED-26, and what FEED-27 lets each viewer learn. ana and bob are friends; cat
 and dan are strangers to ana; ana's g-pub is public and g-fri friends-only.
 """
-import json
-import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'feed')
+from corpus_file import write_cases
+
 DAY = '2026-11-30'
 
 
@@ -144,19 +142,13 @@ script('asking from an older cursor answers from there', ['FEED-27'], SETUP + [
     fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS), since=4),
     fetch('cat', delta(6), since=5)])
 
-doc = {'area': 'feed', 'operation': 'feed.relay',
-       'description': 'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
+write_cases('feed', 'relay.json', 'feed.relay',
+            'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
                       'the answer is `{"sequence": N}` or `{"error": CODE}`. `fetch`: what `viewer` learns since '
                       '`since` (the cursor of their last fetch when absent, 0 at first), as the cursor and the delta\'s '
                       'items, withdrawn ids, receipts, stance registers [from, to, stance], visibility registers '
                       '[owner, goal, visibility] and reactions [item, reactor, kind, on], each sorted, and the seen '
                       'marker.',
-       'cases': []}
-for index, c in enumerate(cases):
-    c['id'] = 'relay-%03d' % (index + 1)
-doc['cases'] = [{k: c[k] for k in ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected')} for c in cases]
-with open(os.path.join(OUT, 'relay.json'), 'w') as f:
-    json.dump(doc, f, ensure_ascii=False, indent=2)
-    f.write('\n')
+            cases, 'relay')
 print(len(cases), 'relay cases')
