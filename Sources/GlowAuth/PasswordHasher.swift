@@ -17,8 +17,7 @@ public struct PasswordHasher: Sendable {
 
     /// A new hash of `password`, with a fresh salt from the system's cryptographic generator.
     public func hash(_ password: Password) -> PasswordHash {
-        var generator = SystemRandomNumberGenerator()
-        let salt = (0..<Self.saltLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let salt = Crypto.randomBytes(Self.saltLength)
         // The parameters were checked when the hasher was made, and the lengths are fixed.
         let tag = try! Argon2id.tag(
             password: Array(password.normalized.utf8), salt: salt, parameters: parameters, tagLength: Self.tagLength)
@@ -36,9 +35,7 @@ public struct PasswordHasher: Sendable {
                 password: Array(normalized.utf8), salt: hash.salt, parameters: hash.parameters,
                 tagLength: hash.tag.count)
         else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(tag, hash.tag) { difference |= a ^ b }
-        return difference == 0 && tag.count == hash.tag.count
+        return Crypto.constantTimeEqual(tag, hash.tag)
     }
 
     /// Whether `hash` should be replaced by a new one after a successful sign-in (AUTH-17).

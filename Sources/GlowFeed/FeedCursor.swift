@@ -45,27 +45,15 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
         return Base64.url.encode(bytes)
     }
 
+    /// The cursor's place in the feed's order.
+    var key: OrderKey { OrderKey(time: time, id: id) }
+
     /// How many items of `list`, oldest first, come after this cursor in the feed's order
     /// (strictly older by (time, id)): they are the list's first ones.
-    func olderCount(in list: [OrderKey]) -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if OrderKey.isOlder(list[middle], OrderKey(time: time, id: id)) { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// Whether `item` comes after this cursor in the feed's order (FEED-16): strictly older by
-    /// (time, id).
-    func precedes(_ item: FeedItem) -> Bool {
-        item.time < time || (item.time == time && item.id.utf8.lexicographicallyPrecedes(id.utf8))
-    }
+    func olderCount(in list: [OrderKey]) -> Int { FeedReplica.position(of: key, in: list) }
 
     /// Newest first: the greater time, then the greater id as UTF-8 bytes.
     public static func newerFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
-        if a.time != b.time { return a.time > b.time }
-        return b.id.utf8.lexicographicallyPrecedes(a.id.utf8)
+        OrderKey.isOlder(OrderKey(b), OrderKey(a))
     }
 }

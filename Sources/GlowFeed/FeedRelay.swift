@@ -109,22 +109,19 @@ public final class FeedRelay: Sendable {
                 changed.append(.stance(key))
             }
             for (id, register) in delta.items.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                let existing = state.replica.items[id]
-                if (existing?.merged(register) ?? register) != existing { changed.append(.item(id)) }
+                if FeedReplica.wins(register, over: state.replica.items[id]) { changed.append(.item(id)) }
             }
             for (key, register) in delta.visibility.sorted(by: {
                 ($0.key.owner, $0.key.goal) < ($1.key.owner, $1.key.goal)
             }) {
-                let existing = state.replica.visibility[key]
-                if (existing?.merged(register) ?? register) != existing { changed.append(.visibility(key)) }
+                if FeedReplica.wins(register, over: state.replica.visibility[key]) { changed.append(.visibility(key)) }
             }
             for (key, register) in delta.reactions.sorted(by: {
                 ($0.key.item, $0.key.reactor, $0.key.kind.rawValue) < (
                     $1.key.item, $1.key.reactor, $1.key.kind.rawValue
                 )
             }) {
-                let existing = state.replica.reactions[key]
-                if (existing?.merged(register) ?? register) != existing { changed.append(.reaction(key)) }
+                if FeedReplica.wins(register, over: state.replica.reactions[key]) { changed.append(.reaction(key)) }
             }
             if let mark = delta.seen[person], mark > (state.replica.seen[person] ?? .min) {
                 changed.append(.seen(person))

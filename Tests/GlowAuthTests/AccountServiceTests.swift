@@ -378,7 +378,7 @@ struct SignInMethodTests {
     func nonces() {
         let nonce = SignInNonce(raw: SecretToken("n-0S6_WzA2Mj"))
         #expect(nonce.requestValue(for: .google) == "n-0S6_WzA2Mj")
-        #expect(nonce.requestValue(for: .apple) == IDTokenVerifier.hex(Crypto.sha256(Array("n-0S6_WzA2Mj".utf8))))
+        #expect(nonce.requestValue(for: .apple) == Crypto.hex(Crypto.sha256(Array("n-0S6_WzA2Mj".utf8))))
         #expect(SignInNonce().raw != SignInNonce().raw)
         #expect(SignInNonce().raw.reveal().count == 43)
         #expect("\(nonce)" == "SignInNonce(redacted)")

@@ -149,8 +149,7 @@ public final class AccountService: Sendable {
             }
             return (id, hash)
         }
-        let parsed = stored.flatMap { try? PasswordHash(phc: $0.1) }
-        let matches = hasher.verify(password, against: parsed ?? decoy) && parsed != nil
+        let (matches, parsed) = check(password, against: stored?.1)
         let rehashed =
             matches && hasher.needsRehash(parsed!)
             ? hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
@@ -291,8 +290,7 @@ public final class AccountService: Sendable {
             try self.checkThrottles(["account " + account.rawValue], at: now, in: records)
             return (id, records.accounts[account])
         }
-        let parsed = account?.passwordHash.flatMap { try? PasswordHash(phc: $0) }
-        let matches = hasher.verify(password, against: parsed ?? decoy) && parsed != nil
+        let (matches, _) = check(password, against: account?.passwordHash)
         let accepted = try store.update { (records) throws(AuthError) -> Bool in
             guard matches, records.sessions[id] != nil else {
                 if let account { self.recordFailure(["account " + account.id.rawValue], at: now, in: &records) }
@@ -511,6 +509,15 @@ public final class AccountService: Sendable {
             throw AuthError(.invalidEmail, "that is not an e-mail address", rule: "AUTH-36")
         }
         return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether `password` matches the stored PHC string, and the parsed hash. Without one (an
+    /// unknown address, an account without a password, an unreadable hash) the decoy is verified
+    /// instead, so every answer costs the same Argon2id work (AUTH-39), and nothing matches.
+    private func check(_ password: String, against stored: String?) -> (matches: Bool, hash: PasswordHash?) {
+        let parsed = stored.flatMap { try? PasswordHash(phc: $0) }
+        let matches = hasher.verify(password, against: parsed ?? decoy)
+        return (matches && parsed != nil, parsed)
     }
 
     private func newHash(_ password: String, for account: AccountRecords.Account) throws(AuthError) -> String {

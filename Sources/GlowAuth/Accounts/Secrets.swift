@@ -24,7 +24,7 @@ public struct SecretToken: Hashable, Sendable, CustomStringConvertible, CustomDe
     public func reveal() -> String { text }
 
     /// The SHA-256 of the secret, as it is stored: a stolen store gives no usable token.
-    var storedHash: String { IDTokenVerifier.hex(Crypto.sha256(Array(text.utf8))) }
+    var storedHash: String { Crypto.hex(Crypto.sha256(Array(text.utf8))) }
 
     /// Never the secret.
     public var description: String { "SecretToken(redacted)" }
@@ -45,7 +45,7 @@ public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     static func random() -> AccountID {
-        AccountID(rawValue: IDTokenVerifier.hex(Crypto.randomBytes(16)))
+        AccountID(rawValue: Crypto.hex(Crypto.randomBytes(16)))
     }
 
     /// The id's text.

@@ -85,7 +85,7 @@ public struct SignInNonce: Sendable, Hashable, CustomStringConvertible {
     /// What goes into `provider`'s request: the lowercase hexadecimal SHA-256 of the raw nonce
     /// for a provider that hashes it, the raw nonce otherwise.
     public func requestValue(for provider: IdentityProvider) -> String {
-        provider.hashesNonce ? IDTokenVerifier.hex(Crypto.sha256(Array(raw.reveal().utf8))) : raw.reveal()
+        provider.hashesNonce ? Crypto.hex(Crypto.sha256(Array(raw.reveal().utf8))) : raw.reveal()
     }
 
     /// Never the nonce.

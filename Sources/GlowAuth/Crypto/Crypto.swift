@@ -51,6 +51,15 @@ enum Crypto {
         return bytes
     }
 
+    /// `bytes` as lowercase hexadecimal: how digests and identifiers are written.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Whether `a` and `b` are equal, in time that depends on their lengths only.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }

@@ -172,7 +172,7 @@ public struct IDTokenVerifier: Sendable {
                 .tokenNotYetValid, "the token is not valid before \(notBefore), and it is now \(now)", rule: "AUTH-31")
         }
         if let nonce {
-            let expected = provider.hashesNonce ? Self.hex(Crypto.sha256(Array(nonce.utf8))) : nonce
+            let expected = provider.hashesNonce ? Crypto.hex(Crypto.sha256(Array(nonce.utf8))) : nonce
             guard let claim = payload["nonce"]?.string,
                 Crypto.constantTimeEqual(Array(claim.utf8), Array(expected.utf8))
             else {
@@ -240,13 +240,6 @@ public struct IDTokenVerifier: Sendable {
 
     private static func malformed(_ reason: String) -> AuthError {
         AuthError(.malformedToken, "the token is not a compact JWS: \(reason)", rule: "AUTH-22")
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 

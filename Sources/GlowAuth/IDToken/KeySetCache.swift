@@ -119,6 +119,7 @@ public final class KeySetCache: Sendable {
     ///   ``AuthError/Code/unknownKey`` when neither the set nor its one refresh has `kid`.
     func key(_ kid: String, of provider: IdentityProvider, at now: Double) async throws(AuthError) -> JSONWebKeySet.Key
     {
+        guard case .waiting(let fetcher) = source else { return try keyNow(kid, of: provider, at: now) }
         var fetched = false
         while true {
             switch need(kid, of: provider, at: now, fetched: fetched) {
@@ -126,13 +127,8 @@ public final class KeySetCache: Sendable {
             case .unknown: throw Self.unknown(kid, provider)
             case .fetch:
                 let response: Result<KeySetResponse, any Error>
-                switch source {
-                case .waiting(let fetcher):
-                    do { response = .success(try await fetcher.fetchKeySet(from: provider.keySetURL)) } catch {
-                        response = .failure(error)
-                    }
-                case .blocking(let fetcher):
-                    response = Result { try fetcher.fetchKeySet(from: provider.keySetURL) }
+                do { response = .success(try await fetcher.fetchKeySet(from: provider.keySetURL)) } catch {
+                    response = .failure(error)
                 }
                 try keep(response, of: provider, at: now)
                 fetched = true

@@ -177,14 +177,15 @@ def parameter_problem(m, t, p, salt_length, tag_length, tag_bounds=STORED_TAG_BY
     return None
 
 
-def decode_base64(text):
-    """AUTH-14: standard base64 without padding, in canonical form, or None. A length that leaves
-    a single character over (6 bits, no whole byte) and set bits below the last byte are refused."""
-    if not text or len(text) % 4 == 1:
+def decode_canonical(text, values):
+    """Base64 without padding in the alphabet whose digit `values` are given, in canonical form, or
+    None: a length that leaves a single character over (6 bits, no whole byte) and set bits below
+    the last byte are refused. The empty text is the empty byte string."""
+    if len(text) % 4 == 1:
         return None
     value = 0
     for character in text:
-        digit = _BASE64_VALUE.get(character)
+        digit = values.get(character)
         if digit is None:
             return None
         value = value << 6 | digit
@@ -192,6 +193,11 @@ def decode_base64(text):
     if value & ((1 << spare) - 1):
         return None
     return (value >> spare).to_bytes(6 * len(text) // 8, 'big')
+
+
+def decode_base64(text):
+    """AUTH-14: standard base64 without padding, not empty, in canonical form, or None."""
+    return decode_canonical(text, _BASE64_VALUE) if text else None
 
 
 def encode_base64(data):

@@ -24,6 +24,7 @@ import hmac
 import json
 import math
 
+from . import auth
 from .errors import Failure
 
 MAX_TOKEN_BYTES = 16_384          # AUTH-22
@@ -93,18 +94,9 @@ def decode_base64url(text):
     the URL alphabet, no length that leaves a single character over, and the unused low bits of
     the last character zero. The empty text is the empty byte string (callers that need content
     say so)."""
-    if not isinstance(text, str) or len(text) % 4 == 1:
+    if not isinstance(text, str):
         return None
-    value = 0
-    for character in text:
-        digit = _BASE64URL_VALUE.get(character)
-        if digit is None:
-            return None
-        value = value << 6 | digit
-    spare = 6 * len(text) % 8                 # 0, 4 or 2 unused low bits in the last character
-    if value & ((1 << spare) - 1):
-        return None
-    return (value >> spare).to_bytes(6 * len(text) // 8, 'big')
+    return auth.decode_canonical(text, _BASE64URL_VALUE)
 
 
 class JSONProblem(ValueError):
