@@ -46,7 +46,7 @@ public struct FeedCursor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The cursor's place in the feed's order.
-    var key: OrderKey { OrderKey(time: time, id: id) }
+    var key: OrderKey { OrderKey(time: time, id: FeedItemID(id)) }
 
     /// How many items of `list`, oldest first, come after this cursor in the feed's order
     /// (strictly older by (time, id)): they are the list's first ones.

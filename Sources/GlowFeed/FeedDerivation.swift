@@ -79,12 +79,12 @@ extension FeedReplica {
             writeVisibility(value, owner: owner, goal: goal, at: try clock.tick(now: now))
             writes += 1
         }
-        let ids = Set(derived.map(\.id))
-        for item in derived where self.item(item.id) != item {
-            writeItem(item, id: item.id, at: try clock.tick(now: now))
+        let ids = Set(derived.map(\.key))
+        for item in derived where self.item(item.key) != item {
+            writeItem(item, id: item.key, at: try clock.tick(now: now))
             writes += 1
         }
-        let gone = items.compactMap { id, register -> String? in
+        let gone = items.compactMap { id, register -> FeedItemID? in
             guard let item = register.value, item.owner == owner, !ids.contains(id) else { return nil }
             // Check-ins older than the window are left as they were: the derivation no longer looks.
             if item.kind == .checkIn, let day = item.day, !window.contains(day) { return nil }

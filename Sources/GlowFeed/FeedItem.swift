@@ -76,27 +76,30 @@ public final class FeedItem: Sendable, Hashable {
         self.streak = streak
         self.milestone = milestone
         self.streakStart = streakStart
-        self.id = Self.id(
-            owner: owner, kind: kind, goal: goal, day: day, milestone: milestone, streakStart: streakStart)
+        self.key = FeedItemID(
+            Self.id(owner: owner, kind: kind, goal: goal, day: day, milestone: milestone, streakStart: streakStart))
     }
 
     /// The item's id (FEED-6): `owner/kind/goal`, then `/Day` for a check-in and
     /// `/milestone/streakStart` for a milestone. Two devices deriving the same event derive the
     /// same id, and a Day's growing taps update one item. Made once, when the item is: the feed's
     /// order compares it often.
-    public let id: String
+    public let key: FeedItemID
+
+    /// The id as text.
+    public var id: String { key.text }
 
     /// Equal in every field.
     public static func == (a: FeedItem, b: FeedItem) -> Bool {
         a === b
-            || (a.id == b.id && a.time == b.time && a.streak == b.streak && a.title == b.title && a.emoji == b.emoji
+            || (a.key == b.key && a.time == b.time && a.streak == b.streak && a.title == b.title && a.emoji == b.emoji
                 && a.goalKind == b.goalKind && a.day == b.day && a.owner == b.owner && a.kind == b.kind
                 && a.goal == b.goal && a.milestone == b.milestone && a.streakStart == b.streakStart)
     }
 
     /// Hashes the id and the time; equal items hash alike.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
+        hasher.combine(key)
         hasher.combine(time)
     }
 

@@ -15,10 +15,10 @@ public struct FeedRelayState: Sendable {
     public var log: [(sequence: UInt64, key: RelayKey)] = []
     /// Indexes for answering from the log: withdrawn item ids, reaction keys and goals, by owner
     /// or item; and the items each reactor reacted to, by owner and reactor.
-    var withdrawnByOwner: [String: Set<String>] = [:]
-    var reactionsByItem: [String: Set<FeedReplica.ReactionKey>] = [:]
+    var withdrawnByOwner: [String: Set<FeedItemID>] = [:]
+    var reactionsByItem: [FeedItemID: Set<FeedReplica.ReactionKey>] = [:]
     var goalsByOwner: [String: Set<String>] = [:]
-    var reactedItems: [String: [String: Set<String>]] = [:]
+    var reactedItems: [String: [String: Set<FeedItemID>]] = [:]
 
     /// Keeps the indexes for a changed register.
     mutating func index(_ key: RelayKey) {
@@ -48,7 +48,7 @@ public struct FeedRelayState: Sendable {
 /// A register of the relay's replica, by kind and key.
 public enum RelayKey: Hashable, Sendable {
     case stance(FeedReplica.PairKey)
-    case item(String)
+    case item(FeedItemID)
     case visibility(FeedReplica.GoalKey)
     case reaction(FeedReplica.ReactionKey)
     case seen(String)
@@ -108,7 +108,7 @@ public final class FeedRelay: Sendable {
             {
                 changed.append(.stance(key))
             }
-            for (id, register) in delta.items.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            for (id, register) in delta.items.sorted(by: { $0.key < $1.key }) {
                 if FeedReplica.wins(register, over: state.replica.items[id]) { changed.append(.item(id)) }
             }
             for (key, register) in delta.visibility.sorted(by: {
@@ -160,7 +160,7 @@ public final class FeedRelay: Sendable {
         let foreign =
             delta.stances.keys.contains { $0.from != person }
             || delta.items.contains { id, register in
-                !id.hasPrefix(person + "/") || register.value.map { $0.owner != person || $0.id != id } ?? false
+                id.owner != person || register.value.map { $0.owner != person || $0.key != id } ?? false
             }
             || delta.visibility.keys.contains { $0.owner != person }
             || delta.reactions.keys.contains { $0.reactor != person }
@@ -169,14 +169,14 @@ public final class FeedRelay: Sendable {
             throw FeedError(
                 .notAuthor, "a person sends only their own writes, and never receipt times", rule: "FEED-25")
         }
-        for key in delta.reactions.keys where key.item.hasPrefix(person + "/") {
+        for key in delta.reactions.keys where key.item.owner == person {
             throw FeedError(.ownItem, "people cheer others' items, not their own", rule: "FEED-25")
         }
     }
 
     /// The owner of an item id: the part before the first `/` (FEED-6).
-    static func owner(of id: String) -> String {
-        id.firstIndex(of: "/").map { String(id[..<$0]) } ?? id
+    static func owner(of id: FeedItemID) -> String {
+        String(id.owner)
     }
 
     /// FEED-27: the registers `viewer` may learn, changed after `cursor`, as the state is now.
@@ -215,7 +215,7 @@ public final class FeedRelay: Sendable {
         }
         /// Sends item `id` as FEED-27 (1) and (2) say; returns the item when the viewer may see it.
         @discardableResult
-        func sendItem(_ id: String) -> FeedItem? {
+        func sendItem(_ id: FeedItemID) -> FeedItem? {
             guard let register = replica.items[id] else { return nil }
             guard let item = register.value else {
                 if mayKnow(owner(of: id)) { delta.writeItem(nil, id: id, at: register.stamp) }
@@ -227,7 +227,7 @@ public final class FeedRelay: Sendable {
             return item
         }
         // (1), (2), and (3) for the items sent: every reaction on them.
-        var itemsSent: Set<String> = []
+        var itemsSent: Set<FeedItemID> = []
         for entry in entries {
             if case .item(let id) = entry.key, !itemsSent.contains(id), let item = sendItem(id) {
                 itemsSent.insert(id)
@@ -239,9 +239,9 @@ public final class FeedRelay: Sendable {
                 guard !itemsSent.contains(key.id), let item = replica.item(key.id), replica.canSee(viewer, item) else {
                     continue
                 }
-                sendItem(item.id)
-                itemsSent.insert(item.id)
-                for key in state.reactionsByItem[item.id] ?? [] { sendReaction(key, owner: owner) }
+                sendItem(item.key)
+                itemsSent.insert(item.key)
+                for key in state.reactionsByItem[item.key] ?? [] { sendReaction(key, owner: owner) }
             }
             if mayKnow(owner) {
                 for id in state.withdrawnByOwner[owner] ?? [] { sendItem(id) }
@@ -308,7 +308,7 @@ extension FeedReplica {
         var delta = FeedReplica()
         delta.stances = changes.stances.filter { $0.key.from == person }
         delta.items = changes.items.filter { id, register in
-            register.value.map { $0.owner == person } ?? id.hasPrefix(person + "/")
+            register.value.map { $0.owner == person } ?? (id.owner == person)
         }
         delta.visibility = changes.visibility.filter { $0.key.owner == person }
         delta.reactions = changes.reactions.filter { $0.key.reactor == person }

@@ -24,7 +24,7 @@ public struct FeedReplica: Sendable, Hashable {
     /// A reaction of `reactor` of `kind` on an item.
     public struct ReactionKey: Hashable, Sendable {
         /// The item's id.
-        public let item: String
+        public let item: FeedItemID
         /// Who reacts.
         public let reactor: String
         /// The reaction's kind.
@@ -50,7 +50,7 @@ public struct FeedReplica: Sendable, Hashable {
     /// Each person's stance registers toward each other person (FEED-3).
     public internal(set) var stances: [PairKey: StanceRegister] = [:]
     /// Items by id; a nil value is a withdrawn item.
-    public internal(set) var items: [String: Register<FeedItem?>] = [:]
+    public internal(set) var items: [FeedItemID: Register<FeedItem?>] = [:]
     /// Goals' visibility (FEED-8).
     public internal(set) var visibility: [GoalKey: Register<Visibility>] = [:]
     /// Reactions, on or off (FEED-11).
@@ -58,7 +58,7 @@ public struct FeedReplica: Sendable, Hashable {
     /// Each person's seen marker: a relay receipt time, a max-register (FEED-14).
     public internal(set) var seen: [String: Int64] = [:]
     /// Each item's first receipt time at the relay (FEED-13), a min-register.
-    public internal(set) var receipts: [String: Int64] = [:]
+    public internal(set) var receipts: [FeedItemID: Int64] = [:]
 
     /// Indexes derived from the registers, kept as they change, so that a page costs what it
     /// shows rather than what the replica holds: each owner's items oldest first (FEED-16's order
@@ -79,7 +79,7 @@ public struct FeedReplica: Sendable, Hashable {
     }
 
     /// Sets item `id`'s register, keeping ``ordered``.
-    mutating func setItem(_ register: Register<FeedItem?>, id: String) {
+    mutating func setItem(_ register: Register<FeedItem?>, id: FeedItemID) {
         let old = items[id]?.value ?? nil
         items[id] = register
         let new = register.value
@@ -116,6 +116,25 @@ public struct FeedReplica: Sendable, Hashable {
         return low
     }
 
+    /// Two lists in feed order, oldest first, as one: a walk of both, not a sort.
+    static func interleave(_ a: [OrderKey], _ b: [OrderKey]) -> [OrderKey] {
+        var result: [OrderKey] = []
+        result.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count && j < b.count {
+            if OrderKey.isOlder(b[j], a[i]) {
+                result.append(b[j])
+                j += 1
+            } else {
+                result.append(a[i])
+                i += 1
+            }
+        }
+        result += a[i...]
+        result += b[j...]
+        return result
+    }
+
     static func insert(_ key: OrderKey, into list: inout [OrderKey]) {
         list.insert(key, at: position(of: key, in: list))
     }
@@ -135,7 +154,7 @@ public struct FeedReplica: Sendable, Hashable {
     }
 
     /// Takes in an item's content, or its withdrawal (nil), under `id`.
-    public mutating func writeItem(_ item: FeedItem?, id: String, at stamp: Stamp) {
+    public mutating func writeItem(_ item: FeedItem?, id: FeedItemID, at stamp: Stamp) {
         let write = Register(value: item, stamp: stamp)
         setItem(items[id].map { $0.merged(write) } ?? write, id: id)
     }
@@ -148,7 +167,9 @@ public struct FeedReplica: Sendable, Hashable {
     }
 
     /// Takes in a reaction's state.
-    public mutating func writeReaction(_ on: Bool, item: String, reactor: String, kind: ReactionKind, at stamp: Stamp) {
+    public mutating func writeReaction(
+        _ on: Bool, item: FeedItemID, reactor: String, kind: ReactionKind, at stamp: Stamp
+    ) {
         let key = ReactionKey(item: item, reactor: reactor, kind: kind)
         let write = Register(value: on, stamp: stamp)
         reactions[key] = reactions[key].map { $0.merged(write) } ?? write
@@ -160,7 +181,7 @@ public struct FeedReplica: Sendable, Hashable {
     }
 
     /// Takes in an item's receipt time at the relay; the first one stays.
-    public mutating func receive(item: String, at time: Int64) {
+    public mutating func receive(item: FeedItemID, at time: Int64) {
         receipts[item] = min(receipts[item] ?? .max, time)
     }
 
@@ -172,10 +193,10 @@ public struct FeedReplica: Sendable, Hashable {
             if stances[key] == nil { notePair(key) }
             stances[key, default: StanceRegister()].merge(register)
         }
-        // Items: the winners first, then each owner's list once, so a large merge sorts each
-        // list once instead of inserting into it item by item.
+        // Items: the winners first, then each owner's list once: the new keys sorted and woven into
+        // the list in one walk, instead of inserting them one by one.
         var added: [String: [OrderKey]] = [:]
-        var removed: [String: Set<String>] = [:]
+        var removed: [String: Set<FeedItemID>] = [:]
         items.reserveCapacity(max(items.count, other.items.count))
         for (id, register) in other.items {
             // One hash of the id for a register already here: read and replace it in place.
@@ -190,15 +211,15 @@ public struct FeedReplica: Sendable, Hashable {
             }
             let new = register.value
             guard old != new else { continue }
-            if let old { removed[old.owner, default: []].insert(old.id) }
+            if let old { removed[old.owner, default: []].insert(old.key) }
             if let new { added[new.owner, default: []].append(OrderKey(new)) }
         }
         for owner in Set(added.keys).union(removed.keys) {
             var list = ordered[owner] ?? []
             if let gone = removed[owner] { list.removeAll { gone.contains($0.id) } }
-            if let new = added[owner] {
-                list += new
-                list.sort(by: OrderKey.isOlder)
+            if var new = added[owner] {
+                new.sort { OrderKey.isOlder($0, $1) }
+                list = list.isEmpty ? new : Self.interleave(list, new)
             }
             ordered[owner] = list.isEmpty ? nil : list
         }
@@ -246,7 +267,7 @@ public struct FeedReplica: Sendable, Hashable {
     // MARK: Reading (FEED-9 ... FEED-20)
 
     /// The item `id` as it stands, unless withdrawn.
-    public func item(_ id: String) -> FeedItem? { items[id]?.value ?? nil }
+    public func item(_ id: FeedItemID) -> FeedItem? { items[id]?.value ?? nil }
 
     /// Whether `viewer` may see `item` now (FEED-9).
     public func canSee(_ viewer: String, _ item: FeedItem) -> Bool {
@@ -264,9 +285,9 @@ public struct FeedReplica: Sendable, Hashable {
     ///
     /// - Throws: ``FeedError/Code/notFound`` otherwise: an item one may not see and one that does
     ///   not exist look the same.
-    public func visibleItem(_ id: String, to viewer: String) throws(FeedError) -> FeedItem {
+    public func visibleItem(_ id: FeedItemID, to viewer: String) throws(FeedError) -> FeedItem {
         guard let item = item(id), canSee(viewer, item) else {
-            throw FeedError(.notFound, "there is no item '\(id.prefix(200))' to show", rule: "FEED-9")
+            throw FeedError(.notFound, "there is no item '\(id.text.prefix(200))' to show", rule: "FEED-9")
         }
         return item
     }
@@ -283,7 +304,7 @@ public struct FeedReplica: Sendable, Hashable {
     /// the item now, and the viewer's own.
     ///
     /// - Throws: ``FeedError/Code/notFound`` when `viewer` may not see the item.
-    public func reactions(on id: String, viewer: String) throws(FeedError) -> ReactionSummary {
+    public func reactions(on id: FeedItemID, viewer: String) throws(FeedError) -> ReactionSummary {
         let item = try visibleItem(id, to: viewer)
         var counts: [ReactionKind: Int] = [:]
         var mine: Set<ReactionKind> = []
@@ -298,7 +319,7 @@ public struct FeedReplica: Sendable, Hashable {
     ///
     /// - Throws: ``FeedError/Code/notFound`` for an item the reactor may not see;
     ///   ``FeedError/Code/ownItem`` for the reactor's own item.
-    public mutating func react(_ kind: ReactionKind, on id: String, by reactor: String, _ on: Bool, at stamp: Stamp)
+    public mutating func react(_ kind: ReactionKind, on id: FeedItemID, by reactor: String, _ on: Bool, at stamp: Stamp)
         throws(FeedError)
     {
         let item = try visibleItem(id, to: reactor)
@@ -309,7 +330,7 @@ public struct FeedReplica: Sendable, Hashable {
     }
 
     /// Whether `reactor`'s reaction of `kind` on `id` is on.
-    public func isOn(_ kind: ReactionKind, on id: String, by reactor: String) -> Bool {
+    public func isOn(_ kind: ReactionKind, on id: FeedItemID, by reactor: String) -> Bool {
         reactions[ReactionKey(item: id, reactor: reactor, kind: kind)]?.value ?? false
     }
 
@@ -449,19 +470,19 @@ struct Heap {
 /// An item's place in the feed's order (FEED-16): its time and id, all the order looks at.
 struct OrderKey: Hashable, Sendable {
     let time: Int64
-    let id: String
+    let id: FeedItemID
 
     init(_ item: FeedItem) {
-        self.init(time: item.time, id: item.id)
+        self.init(time: item.time, id: item.key)
     }
 
-    init(time: Int64, id: String) {
+    init(time: Int64, id: FeedItemID) {
         self.time = time
         self.id = id
     }
 
     /// Whether `a` comes after `b` in the feed: older by time, then by id as UTF-8 bytes.
     static func isOlder(_ a: OrderKey, _ b: OrderKey) -> Bool {
-        a.time != b.time ? a.time < b.time : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        a.time != b.time ? a.time < b.time : a.id < b.id
     }
 }

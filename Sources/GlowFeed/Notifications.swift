@@ -40,7 +40,7 @@ extension FeedReplica {
     /// the reaction's wall time (through `boundary`) and kind; newest group first.
     public func notices(for owner: String, boundary: DayBoundary) -> [ReactionNotice] {
         struct GroupKey: Hashable {
-            let item: String
+            let item: FeedItemID
             let day: Day
             let kind: ReactionKind
         }

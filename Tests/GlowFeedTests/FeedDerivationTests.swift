@@ -60,8 +60,8 @@ struct FeedDerivationTests {
         let writes = try replica.publish(
             again, visibility: visibility, owner: "mia", window: window, clock: &clock, now: 3_000)
         #expect(writes >= 1)
-        #expect(replica.item(newest.id) == nil)
-        #expect(replica.items[newest.id] != nil, "withdrawn, not forgotten: the withdrawal replicates")
+        #expect(replica.item(newest.key) == nil)
+        #expect(replica.items[newest.key] != nil, "withdrawn, not forgotten: the withdrawal replicates")
 
         // A friend sees the friends goal's items until it is made private.
         replica.writeStance(.want, from: "mia", to: "ana", at: try clock.tick(now: 4_000))

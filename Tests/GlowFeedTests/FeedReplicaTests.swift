@@ -26,23 +26,25 @@ struct FeedReplicaTests {
                 owner: person, kind: .goalStarted, goal: goal, time: wall, title: "Goal \(goal)", emoji: "✨",
                 goalKind: "single")
             let withdrawn = Bool.random(using: &random)
-            return { $0.writeItem(withdrawn ? nil : item, id: item.id, at: stamp) }
+            return { $0.writeItem(withdrawn ? nil : item, id: item.key, at: stamp) }
         case 2:
             let visibility = Visibility.allCases.randomElement(using: &random)!
             return { $0.writeVisibility(visibility, owner: person, goal: goal, at: stamp) }
         case 3:
             let kind = ReactionKind.allCases.randomElement(using: &random)!
             let on = Bool.random(using: &random)
-            let item = FeedItem.id(
-                owner: other, kind: .goalStarted, goal: goal, day: nil, milestone: nil, streakStart: nil)
+            let item = FeedItemID(
+                FeedItem.id(
+                    owner: other, kind: .goalStarted, goal: goal, day: nil, milestone: nil, streakStart: nil))
             return { $0.writeReaction(on, item: item, reactor: person, kind: kind, at: stamp) }
         case 4:
             let time = Int64.random(in: 0...1000, using: &random)
             return { $0.markSeen(person, upTo: time) }
         default:
             let time = Int64.random(in: 0...1000, using: &random)
-            let item = FeedItem.id(
-                owner: person, kind: .goalStarted, goal: goal, day: nil, milestone: nil, streakStart: nil)
+            let item = FeedItemID(
+                FeedItem.id(
+                    owner: person, kind: .goalStarted, goal: goal, day: nil, milestone: nil, streakStart: nil))
             return { $0.receive(item: item, at: time) }
         }
     }

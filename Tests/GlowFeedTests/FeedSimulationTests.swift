@@ -60,7 +60,7 @@ struct FeedSimulationTests {
                 title: "Goal \(goal)", emoji: "✨", goalKind: "single", day: day,
                 streak: Int.random(in: 1...9, using: &random))
             device.replica.writeItem(
-                item, id: item.id, at: try device.clock.tick(now: physical))
+                item, id: item.key, at: try device.clock.tick(now: physical))
         case 5:
             let mine = device.replica.items.filter { $0.value.value?.owner == person }.keys.sorted()
             if let id = mine.randomElement(using: &random) {
@@ -76,7 +76,8 @@ struct FeedSimulationTests {
             if let item = page.randomElement(using: &random) {
                 let kind = ReactionKind.allCases.randomElement(using: &random)!
                 try device.replica.react(
-                    kind, on: item.id, by: person, Bool.random(using: &random), at: try device.clock.tick(now: physical)
+                    kind, on: item.key, by: person, Bool.random(using: &random),
+                    at: try device.clock.tick(now: physical)
                 )
             }
         default:
@@ -129,8 +130,8 @@ struct FeedSimulationTests {
             }
             for item in expected {
                 #expect(
-                    try device.replica.reactions(on: item.id, viewer: person)
-                        == truth.reactions(on: item.id, viewer: person))
+                    try device.replica.reactions(on: item.key, viewer: person)
+                        == truth.reactions(on: item.key, viewer: person))
                 checkedItems += 1
             }
         }

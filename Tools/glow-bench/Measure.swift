@@ -16,6 +16,24 @@ struct Timing: Encodable {
     /// The spread: (max − min) / median.
     var spread: Double { median == 0 ? 0 : (max - min) / median }
 
+    /// Times `body` on a fresh value from `setup` each sample: making the value and dropping it
+    /// afterwards are not timed.
+    static func measure<Value>(
+        samples: Int, warmups: Int = 1, setup: () -> Value, _ body: (inout Value) -> Void
+    ) -> Timing {
+        let clock = ContinuousClock()
+        var seconds: [Double] = []
+        for sample in 0..<(warmups + samples) {
+            var value = setup()
+            let elapsed = clock.measure { body(&value) }
+            if sample >= warmups {
+                seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+            blackHole(value)
+        }
+        return Timing(samples: seconds)
+    }
+
     static func measure(samples: Int, warmups: Int = 1, _ body: () -> Void) -> Timing {
         for _ in 0..<warmups { body() }
         let clock = ContinuousClock()

@@ -77,11 +77,11 @@ package enum FeedOperations {
             case "item":
                 let stamp = try stamp(step["stamp"] ?? .null)
                 if let id = step["withdraw"]?.string {
-                    replica.writeItem(nil, id: id, at: stamp)
+                    replica.writeItem(nil, id: FeedItemID(id), at: stamp)
                     return .object(["ok": .bool(true), "id": .string(id)])
                 }
                 let item = try Self.item(step["item"] ?? .null)
-                replica.writeItem(item, id: item.id, at: stamp)
+                replica.writeItem(item, id: item.key, at: stamp)
                 return .object(["ok": .bool(true), "id": .string(item.id)])
             case "visibility":
                 guard let value = Visibility(rawValue: text("visibility")) else { return Self.unknown("visibility") }
@@ -92,17 +92,17 @@ package enum FeedOperations {
                 // A raw write, as a delta carries it: no check of who may react (FEED-25 does that).
                 let kind = try ReactionKind(name: text("kind"))
                 replica.writeReaction(
-                    step["on"] != .bool(false), item: text("item"), reactor: text("reactor"), kind: kind,
+                    step["on"] != .bool(false), item: FeedItemID(text("item")), reactor: text("reactor"), kind: kind,
                     at: try stamp(step["stamp"] ?? .null))
                 return Self.ok
             case "react":
                 let kind = try ReactionKind(name: text("kind"))
                 try replica.react(
-                    kind, on: text("item"), by: text("reactor"), step["on"] != .bool(false),
+                    kind, on: FeedItemID(text("item")), by: text("reactor"), step["on"] != .bool(false),
                     at: try stamp(step["stamp"] ?? .null))
                 return Self.ok
             case "receive":
-                replica.receive(item: text("item"), at: Int64(step["at"]?.int ?? 0))
+                replica.receive(item: FeedItemID(text("item")), at: Int64(step["at"]?.int ?? 0))
                 return Self.ok
             case "seen":
                 replica.markSeen(text("person"), upTo: Int64(step["upTo"]?.int ?? 0))
@@ -130,7 +130,7 @@ package enum FeedOperations {
                 lastCursor = page.next
                 return .object(["items": .array(page.items.map { .string($0.id) }), "next": .bool(page.next != nil)])
             case "reactions":
-                let summary = try replica.reactions(on: text("item"), viewer: text("viewer"))
+                let summary = try replica.reactions(on: FeedItemID(text("item")), viewer: text("viewer"))
                 return .object([
                     "counts": .object(
                         Dictionary(
@@ -212,7 +212,7 @@ extension FeedOperations {
                 results.append(
                     .object([
                         "writes": .int(writes), "items": .array(present.map { .string($0.id) }),
-                        "withdrawn": .array(withdrawn.map { .string($0) }),
+                        "withdrawn": .array(withdrawn.map { .string($0.text) }),
                     ]))
             }
             return .object(["publications": .array(results)])
@@ -292,11 +292,16 @@ extension FeedOperations {
         func sorted(_ rows: [[JSONValue]]) -> JSONValue {
             .array(rows.sorted { "\($0)" < "\($1)" }.map { .array($0) })
         }
+        func ids(withdrawn: Bool) -> JSONValue {
+            .array(delta.items.filter { ($0.value.value == nil) == withdrawn }.keys.sorted().map { .string($0.text) })
+        }
+        let receipts = Dictionary(
+            uniqueKeysWithValues: delta.receipts.map { ($0.key.text, JSONValue.int(Int($0.value))) })
         return .object([
             "cursor": .int(Int(cursor)),
-            "items": .array(delta.items.filter { $0.value.value != nil }.keys.sorted().map { .string($0) }),
-            "withdrawn": .array(delta.items.filter { $0.value.value == nil }.keys.sorted().map { .string($0) }),
-            "receipts": .object(delta.receipts.mapValues { .int(Int($0)) }),
+            "items": ids(withdrawn: false),
+            "withdrawn": ids(withdrawn: true),
+            "receipts": .object(receipts),
             "stances": sorted(
                 delta.stances.compactMap { key, register in
                     register.stamp == nil
@@ -309,7 +314,7 @@ extension FeedOperations {
             "reactions": sorted(
                 delta.reactions.map {
                     [
-                        .string($0.key.item), .string($0.key.reactor), .string($0.key.kind.rawValue),
+                        .string($0.key.item.text), .string($0.key.reactor), .string($0.key.kind.rawValue),
                         .bool($0.value.value),
                     ]
                 }),

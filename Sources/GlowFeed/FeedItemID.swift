@@ -1,0 +1,42 @@
+/// An item's id (FEED-6) as a replica keeps it: the text, and a digest of it (the process's
+/// seeded hash) computed once, so a dictionary of 100,000 items hashes eight bytes per lookup and compares
+/// two ids' texts only when their digests agree.
+public struct FeedItemID: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The id as text (`owner/kind/goal...`).
+    public let text: String
+    private let digest: Int
+
+    /// The key of the id `text`.
+    public init(_ text: String) {
+        self.text = text
+        // The process's seeded hasher, once: ids sent to a relay cannot be chosen to collide.
+        var hasher = Hasher()
+        hasher.combine(text)
+        digest = hasher.finalize()
+    }
+
+    /// The key of the id given as a literal.
+    public init(stringLiteral text: String) {
+        self.init(text)
+    }
+
+    public static func == (a: FeedItemID, b: FeedItemID) -> Bool {
+        a.digest == b.digest && a.text == b.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+    }
+
+    /// Ids in the order of their UTF-8 bytes, as FEED-16 and FEED-25 compare them.
+    public static func < (a: FeedItemID, b: FeedItemID) -> Bool {
+        a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+    }
+
+    /// The owner: the part of the id before its first `/`.
+    public var owner: Substring {
+        text.firstIndex(of: "/").map { text[..<$0] } ?? text[...]
+    }
+
+    public var description: String { text }
+}
