@@ -20,10 +20,12 @@ public struct FeedItemID: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.init(text)
     }
 
+    /// The same text (the digests are compared first).
     public static func == (a: FeedItemID, b: FeedItemID) -> Bool {
         a.digest == b.digest && a.text == b.text
     }
 
+    /// Mixes the digest only.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
     }
@@ -38,5 +40,6 @@ public struct FeedItemID: Hashable, Sendable, Comparable, CustomStringConvertibl
         text.firstIndex(of: "/").map { text[..<$0] } ?? text[...]
     }
 
+    /// The text.
     public var description: String { text }
 }
