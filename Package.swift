@@ -44,7 +44,8 @@ let package = Package(
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
-        .target(name: "GlowFeed", dependencies: ["GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
+        .target(
+            name: "GlowFeed", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"], swiftSettings: sharedSettings),
         .target(name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "CZlib"], swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
@@ -69,7 +70,8 @@ let package = Package(
         .testTarget(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
-        .testTarget(name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowModel"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowStreaks", "GlowFuzzing"],
@@ -78,7 +80,8 @@ let package = Package(
             name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample", "glow-bench"], exclude: ["Fixtures"],
             swiftSettings: sharedSettings),
         .testTarget(
-            name: "ConformanceTests", dependencies: ["GlowModel", "GlowWire", "GlowBundle", "GlowConformance"],
+            name: "ConformanceTests",
+            dependencies: ["GlowModel", "GlowWire", "GlowBundle", "GlowFeed", "GlowConformance"],
             swiftSettings: sharedSettings),
     ],
     swiftLanguageModes: [.v6]

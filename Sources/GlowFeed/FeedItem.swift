@@ -55,6 +55,9 @@ public final class FeedItem: Sendable, Hashable {
             throw FeedError(
                 .invalidItem, "an item needs an owner, a goal and a title of 1 to 200 bytes", rule: "FEED-6")
         }
+        guard [streak, milestone].allSatisfy({ ($0 ?? 0) >= 0 && ($0 ?? 0) <= Int(UInt32.max) }) else {
+            throw FeedError(.invalidItem, "a streak and a milestone count 0 to 2^32 − 1 Days", rule: "FEED-6")
+        }
         switch kind {
         case .checkIn:
             guard day != nil else { throw FeedError(.invalidItem, "a check-in item needs its Day", rule: "FEED-6") }

@@ -26,7 +26,7 @@ struct CorpusArea: Sendable, CustomStringConvertible {
         CorpusArea(name: "bundle", minimumCases: 40, document: "bundle.md", prefix: "BUNDLE"),
         CorpusArea(name: "themes", minimumCases: 40, document: "themes.md", prefix: "THEME"),
         CorpusArea(name: "auth", minimumCases: 300, document: "auth.md", prefix: "AUTH"),
-        CorpusArea(name: "feed", minimumCases: 60, document: "feed.md", prefix: "FEED"),
+        CorpusArea(name: "feed", minimumCases: 150, document: "feed.md", prefix: "FEED"),
     ]
 }
 

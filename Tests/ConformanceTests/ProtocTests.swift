@@ -1,5 +1,6 @@
 import Foundation
 import GlowConformance
+import GlowFeed
 import GlowWire
 import Testing
 
@@ -28,16 +29,21 @@ struct ProtocTests {
 
     static let required = ProcessInfo.processInfo.environment["GLOW_REQUIRE_PROTOC"] == "1"
 
-    static let vectors: [Vector] = {
-        let url = Repository.spec.appendingPathComponent("corpus/wire/canonical.json")
-        guard let data = try? Data(contentsOf: url), let document = try? JSONValue.parse(data) else { return [] }
+    /// The records' golden vectors, and the feed's messages (FEED-28), whose bytes are in their
+    /// `protoc` member.
+    static let vectors: [Vector] = ["corpus/wire/canonical.json", "corpus/feed/wire.json"].flatMap { path in
+        let url = Repository.spec.appendingPathComponent(path)
+        guard let data = try? Data(contentsOf: url), let document = try? JSONValue.parse(data) else {
+            return [Vector]()
+        }
         return (document["cases"]?.array ?? []).compactMap { item in
-            guard let id = item["id"]?.string, let hex = item["input"]?["hex"]?.string,
+            guard let id = item["id"]?.string,
+                let hex = item["protoc"]?["hex"]?.string ?? item["input"]?["hex"]?.string,
                 let message = item["protoc"]?["message"]?.string, let text = item["protoc"]?["text"]?.string
             else { return nil }
             return Vector(id: id, message: message, hex: hex, text: text)
         }
-    }()
+    }
 
     static func run(_ arguments: [String], input: Data) throws -> (status: Int32, output: Data, error: String) {
         let process = Process()
@@ -64,7 +70,8 @@ struct ProtocTests {
         if Self.required {
             #expect(Self.protoc != nil, "GLOW_REQUIRE_PROTOC=1 but protoc is not on the PATH")
         }
-        #expect(Self.vectors.count >= 20, "the golden vectors carry protoc text")
+        #expect(Self.vectors.count >= 40, "the golden vectors carry protoc text")
+        #expect(Self.vectors.contains { $0.message == "glow.v1.FeedDelta" }, "the feed's messages are among them")
     }
 
     @Test("protoc --decode prints each golden vector", .enabled(if: protoc != nil), arguments: vectors)
@@ -80,6 +87,11 @@ struct ProtocTests {
         let result = try Self.run(["--encode=\(vector.message)", "glow.proto"], input: Data(vector.text.utf8))
         #expect(result.status == 0, "\(result.error)")
         let name = String(vector.message.dropFirst("glow.v1.".count))
+        if name == "FeedDelta" {
+            let decoded = try FeedReplica(wire: Array(result.output))
+            #expect(WireOperations.hex(decoded.wireEncoded()) == vector.hex)
+            return
+        }
         let codec = try #require(WireOperations.codecs[name])
         let decoded = try codec.decode(Array(result.output), .default)
         #expect(WireOperations.hex(decoded.bytes) == vector.hex)

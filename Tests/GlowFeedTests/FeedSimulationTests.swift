@@ -1,4 +1,5 @@
 import GlowModel
+import GlowWire
 import Testing
 
 @testable import GlowFeed
@@ -22,14 +23,24 @@ struct FeedSimulationTests {
 
     static let people = (0..<50).map { "p\($0)" }
 
-    /// Sends the device's own new writes, then takes in what the relay has for its person.
+    /// Sends the device's own new writes, then takes in what the relay has for its person: both
+    /// as the bytes of the relay's messages (FEED-29), as a transport would carry them.
     static func sync(_ device: inout Device, _ relay: FeedRelay, now: Int64) throws {
         let mine = device.replica.authored(by: device.person, since: device.sent)
         if mine != FeedReplica() {
-            try relay.submit(mine, from: device.person, now: now)
+            let answer = relay.handle(RelayRequest.submit(mine).wireEncoded(), from: device.person, now: now)
+            guard case .submitted = try RelayResponse(wire: answer) else {
+                Issue.record("the relay refused \(device.person)'s own writes")
+                return
+            }
             device.sent = .max(device.sent, mine.latestStamp)
         }
-        let (delta, cursor) = relay.changes(for: device.person, since: device.cursor)
+        let answer = relay.handle(
+            RelayRequest.changes(since: device.cursor).wireEncoded(), from: device.person, now: now)
+        guard case .changes(let delta, let cursor) = try RelayResponse(wire: answer) else {
+            Issue.record("the relay did not answer \(device.person)'s changes")
+            return
+        }
         let truth = relay.replica
         for register in delta.items.values {
             if let item = register.value {

@@ -5,7 +5,7 @@ import json
 import os
 
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'Spec', 'corpus')
-MEMBERS = ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected', 'error')
+MEMBERS = ('id', 'comment', 'rules', 'flags', 'input', 'result', 'expected', 'error', 'protoc')
 
 
 def write_cases(area, name, operation, description, cases, prefix):

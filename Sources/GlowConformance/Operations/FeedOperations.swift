@@ -1,5 +1,6 @@
 import GlowFeed
 import GlowModel
+import GlowWire
 
 /// The feed's operations (FEED-1 ... FEED-21): a device's clock, and scripts of writes, actions,
 /// merges and reads over named replicas.
@@ -117,6 +118,19 @@ package enum FeedOperations {
                 target.merge(replica.changes(since: watermark))
                 replicas[text("into")] = target
                 return Self.ok
+            case "encode":
+                // FEED-28: the replica's canonical bytes.
+                return .object(["hex": .string(HexText.text(replica.wireEncoded()))])
+            case "decode":
+                // FEED-28: bytes read into the replica `into` (replacing it), or the wire error.
+                guard let bytes = try? HexText.bytes(text("hex").utf8) else { return Self.unknown("hex") }
+                do {
+                    let decoded = try FeedReplica(wire: bytes)
+                    if text("into") == name { replica = decoded } else { replicas[text("into")] = decoded }
+                    return Self.ok
+                } catch {
+                    return .object(["error": .string(error.code.description)])
+                }
             case "equal":
                 let names = (step["replicas"]?.array ?? []).compactMap(\.string)
                 let states = names.map { $0 == name ? replica : replicas[$0] ?? FeedReplica() }
@@ -270,6 +284,20 @@ extension FeedOperations {
                             script.replicas["r"] ?? FeedReplica(), from: step["person"]?.string ?? "",
                             now: Int64(step["now"]?.int ?? 0))
                         results.append(.object(["sequence": .int(Int(sequence))]))
+                    case "request":
+                        // FEED-29: a request's bytes from `person`, answered with the response's bytes.
+                        guard let bytes = try? HexText.bytes((step["hex"]?.string ?? "").utf8) else {
+                            results.append(FeedScript.unknown("hex"))
+                            continue
+                        }
+                        // An error's message is for people: the code and rule are compared, not its words.
+                        let answer = relay.respond(
+                            to: bytes, from: step["person"]?.string ?? "", now: Int64(step["now"]?.int ?? 0))
+                        if case .error(let code, _, let rule) = answer {
+                            results.append(.object(["error": .string(code), "rule": .string(rule)]))
+                        } else {
+                            results.append(.object(["hex": .string(HexText.text(answer.wireEncoded()))]))
+                        }
                     case "fetch":
                         let viewer = step["viewer"]?.string ?? ""
                         let since = step["since"]?.int.map(UInt64.init) ?? cursors[viewer] ?? 0

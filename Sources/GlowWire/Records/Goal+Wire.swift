@@ -176,7 +176,7 @@ extension Forgiveness {
 }
 
 extension Visibility {
-    var wireNumber: UInt64 {
+    package var wireNumber: UInt64 {
         switch self {
         case .private: 0
         case .friends: 1
@@ -184,7 +184,7 @@ extension Visibility {
         }
     }
 
-    init?(wireNumber: UInt64) {
+    package init?(wireNumber: UInt64) {
         switch wireNumber {
         case 0: self = .private
         case 1: self = .friends
