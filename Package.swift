@@ -46,13 +46,15 @@ let package = Package(
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(
             name: "GlowFeed", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"], swiftSettings: sharedSettings),
-        .target(name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "CZlib"], swiftSettings: sharedSettings),
+        .target(
+            name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "GlowFeed", "CZlib"],
+            swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-tool",
             dependencies: [
-                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowConformance",
-                "GlowToolSupport",
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
+                "GlowConformance", "GlowToolSupport",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
@@ -74,10 +76,12 @@ let package = Package(
             name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowModel"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowStreaks", "GlowFuzzing"],
+            name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowToolTests", dependencies: ["glow-tool", "glow-sample", "glow-bench"], exclude: ["Fixtures"],
+            name: "GlowToolTests",
+            dependencies: ["glow-tool", "glow-sample", "glow-bench", "GlowModel", "GlowBundle", "GlowFeed"],
+            exclude: ["Fixtures"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "ConformanceTests",

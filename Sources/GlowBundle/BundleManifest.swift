@@ -1,3 +1,4 @@
+import GlowFeed
 import GlowModel
 import GlowWire
 
@@ -29,10 +30,10 @@ public struct RecordCounts: Hashable, Sendable, Codable {
     }
 
     /// The counts of a data set whose check-ins make `blocks` blocks.
-    init(_ data: DataSet, blocks: Int) {
+    init(_ data: DataSet, blocks: Int, social: SocialData? = nil) {
         self.init(
             profiles: data.profile == nil ? 0 : 1, goals: data.goals.count, checkInBlocks: blocks,
-            checkIns: data.checkInCount, other: data.otherRecordCount)
+            checkIns: data.checkInCount, other: data.otherRecordCount + (social == nil ? 0 : 1))
     }
 
     func encodeFields(to writer: inout WireWriter) {
@@ -137,6 +138,7 @@ enum BundleFrame {
     case profile(Profile)
     case goal(Goal)
     case checkIns(CheckInBlock)
+    case social(SocialData)
     case end(RecordCounts)
     /// A record type this version does not know: the frame's whole payload.
     case other([UInt8])
@@ -149,6 +151,7 @@ enum BundleFrame {
         case .profile(let profile): payload.message(2) { profile.encodeFields(to: &$0) }
         case .goal(let goal): payload.message(3) { goal.encodeFields(to: &$0) }
         case .checkIns(let block): payload.message(4) { block.encodeFields(to: &$0) }
+        case .social(let data): payload.message(5) { data.encodeFields(to: &$0) }
         case .end(let counts): payload.message(15) { w in w.message(1) { counts.encodeFields(to: &$0) } }
         case .other(let raw): payload.raw(raw)
         }
@@ -167,7 +170,7 @@ enum BundleFrame {
         var frame: BundleFrame?
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
-            guard [1, 2, 3, 4, 15].contains(f.number) else { return false }
+            guard [1, 2, 3, 4, 5, 15].contains(f.number) else { return false }
             try r.expect(f, .lengthDelimited)
             frame = try r.nested { (m: inout WireReader) throws(WireError) -> BundleFrame in
                 switch f.number {
@@ -175,6 +178,7 @@ enum BundleFrame {
                 case 2: return .profile(try Profile.decodeFields(from: &m))
                 case 3: return .goal(try Goal.decodeFields(from: &m))
                 case 4: return .checkIns(try CheckInBlock.decodeFields(from: &m))
+                case 5: return .social(try SocialData.decodeFields(from: &m))
                 default:
                     var counts = RecordCounts()
                     var rest: [UInt8] = []

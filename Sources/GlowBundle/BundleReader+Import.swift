@@ -1,4 +1,5 @@
 import Foundation
+import GlowFeed
 import GlowModel
 
 /// How far a streamed import has got (BUNDLE-26): enough for a progress bar.
@@ -33,6 +34,10 @@ public struct ImportResult: Hashable, Sendable {
     public var summary: BundleSummary
     /// What the import changed in the destination (MODEL-62).
     public var changes: DataSet.Changes
+    /// The person's social data, when the bundle carried it (BUNDLE-27): the device merges it
+    /// into its feed replica (FEED-21), which restores friendships, reactions given and the seen
+    /// marker.
+    public var social: SocialData?
 }
 
 extension DataSet {
@@ -43,6 +48,7 @@ extension DataSet {
         case .goal(let goal): put(goal)
         case .checkIns(let block): put(history: block.history)
         case .other(let frame): keepUnknownRecord(frame)
+        case .social: break
         }
     }
 }
@@ -51,6 +57,7 @@ extension DataSet {
 private struct Importer {
     var state: ReadState
     var incoming = DataSet()
+    var social: SocialData?
     var progress: ImportProgress
 
     init(limits: BundleLimits, totalBytes: Int?) {
@@ -65,9 +72,15 @@ private struct Importer {
         var incoming = self.incoming
         self.incoming = DataSet()
         defer { self.incoming = incoming }
+        var social = self.social
+        defer { self.social = social }
         try state.consume(chunk[...]) { record in
             records += 1
-            if case .checkIns(let block) = record { checkIns += block.history.count }
+            switch record {
+            case .checkIns(let block): checkIns += block.history.count
+            case .social(let data): social = data
+            default: break
+            }
             incoming.take(record)
         }
         progress.bytesRead += chunk.count
@@ -82,7 +95,8 @@ private struct Importer {
     /// Verifies the end of the bundle and merges what it holds into `destination`.
     mutating func finish(into destination: inout DataSet) throws(BundleError) -> ImportResult {
         let summary = try state.finish()
-        return ImportResult(summary: summary, changes: try BundleReader.merge(incoming, into: &destination))
+        return ImportResult(
+            summary: summary, changes: try BundleReader.merge(incoming, into: &destination), social: social)
     }
 }
 

@@ -30,6 +30,7 @@ struct ReadState {
     var frames = 0
     var goalIDs = Set<GoalID>()
     var blockIDs = Set<GoalID>()
+    var sawSocial = false
 
     init(limits: BundleLimits) {
         self.limits = limits
@@ -215,6 +216,15 @@ struct ReadState {
             try beyond(counts.checkIns, manifest.counts.checkIns, "check-ins")
             bytesByType["checkIns", default: 0] += size
             record(.checkIns(block))
+        case .social(let data):
+            // A type added after the first three (BUNDLE-27): counted among `other`, so a reader
+            // that does not know it still finds the counts right.
+            guard !sawSocial else { throw fail(.duplicateID, "a second frame of social data", "BUNDLE-27") }
+            sawSocial = true
+            counts.other += 1
+            try beyond(counts.other, manifest.counts.other, "records of types added after 1.0")
+            bytesByType["social", default: 0] += size
+            record(.social(data))
         case .other(let raw):
             counts.other += 1
             try beyond(counts.other, manifest.counts.other, "records of unknown types")

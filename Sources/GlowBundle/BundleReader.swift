@@ -1,3 +1,4 @@
+import GlowFeed
 import GlowModel
 import GlowWire
 
@@ -9,8 +10,20 @@ public enum BundleRecord: Sendable {
     case goal(Goal)
     /// A goal's check-ins.
     case checkIns(CheckInBlock)
+    /// The person's social data (BUNDLE-27, FEED-30).
+    case social(SocialData)
     /// A record type this version does not know, as its raw frame.
     case other([UInt8])
+}
+
+/// Everything a bundle holds, fully verified.
+public struct BundleContents: Hashable, Sendable {
+    /// The data set.
+    public var data: DataSet
+    /// The person's social data, when the bundle carries it (BUNDLE-27).
+    public var social: SocialData?
+    /// The bundle as read.
+    public var summary: BundleSummary
 }
 
 /// What reading a bundle found: its header and manifest, what it actually holds, and sizes.
@@ -61,16 +74,30 @@ public struct BundleReader: Sendable {
         try read(Self.chunks(bytes)) { _ in }
     }
 
-    /// The data set a bundle holds, fully verified.
+    /// The data set a bundle holds, fully verified; ``contents(_:)`` gives its social data too.
     public func dataSet(_ bytes: [UInt8]) throws(BundleError) -> (DataSet, BundleSummary) {
         try dataSet(reading: Self.chunks(bytes))
     }
 
     /// The data set a streamed bundle holds, fully verified.
     public func dataSet(reading next: () -> [UInt8]?) throws(BundleError) -> (DataSet, BundleSummary) {
+        let contents = try contents(reading: next)
+        return (contents.data, contents.summary)
+    }
+
+    /// The data set and social data a bundle holds, fully verified.
+    public func contents(_ bytes: [UInt8]) throws(BundleError) -> BundleContents {
+        try contents(reading: Self.chunks(bytes))
+    }
+
+    /// The data set and social data a streamed bundle holds, fully verified.
+    public func contents(reading next: () -> [UInt8]?) throws(BundleError) -> BundleContents {
         var data = DataSet()
-        let summary = try read(next) { data.take($0) }
-        return (data, summary)
+        var social: SocialData?
+        let summary = try read(next) { record in
+            if case .social(let found) = record { social = found } else { data.take(record) }
+        }
+        return BundleContents(data: data, social: social, summary: summary)
     }
 
     /// `destination` merged with the bundle, all or nothing: the bundle is read and verified to

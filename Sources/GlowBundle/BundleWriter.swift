@@ -1,4 +1,5 @@
 import CZlib
+import GlowFeed
 import GlowModel
 import GlowWire
 
@@ -42,11 +43,14 @@ public enum BundleWriter {
     /// Streams `data` as a bundle to `output`, frame by frame: memory stays at one frame and
     /// zlib's window, whatever the data's size (BUNDLE-11).
     ///
-    /// Only the profile, goals and check-ins are written: credentials, password hashes and session
-    /// tokens are not part of a data set and cannot reach a bundle (BUNDLE-12).
-    public static func write(_ data: DataSet, options: BundleOptions, to output: ([UInt8]) throws -> Void) rethrows {
+    /// Only the profile, goals, check-ins and the person's `social` data (their friendships,
+    /// reactions given and seen marker, BUNDLE-27) are written: credentials, password hashes and
+    /// session tokens are not part of either and cannot reach a bundle (BUNDLE-12).
+    public static func write(
+        _ data: DataSet, social: SocialData? = nil, options: BundleOptions, to output: ([UInt8]) throws -> Void
+    ) rethrows {
         let blocks = data.blocks
-        let counts = RecordCounts(data, blocks: blocks.count)
+        let counts = RecordCounts(data, blocks: blocks.count, social: social)
         try output(BundleHeader(optionalFlags: options.optionalFlags).bytes)
         let deflater = Deflater(level: Int32(max(0, min(9, options.level))))
         var crc = CRC32()
@@ -75,16 +79,18 @@ public enum BundleWriter {
         if let profile = data.profile { try emit(.profile(profile)) }
         for goal in data.sortedGoals { try emit(.goal(goal)) }
         for block in blocks { try emit(.checkIns(block)) }
+        if let social { try emit(.social(social)) }
         for record in data.otherRecords { try emit(.other(record)) }
         try emit(.end(counts), finish: true)
         try output(BundleTrailer(uncompressedLength: uncompressed, compressedLength: compressed, crc: crc.value).bytes)
     }
 
     /// The uncompressed frames of `data`'s bundle, in the canonical order (BUNDLE-15): the
-    /// manifest, the profile, goals by identifier, check-in blocks by goal, other records, the end.
-    public static func frames(_ data: DataSet, options: BundleOptions) -> [UInt8] {
+    /// manifest, the profile, goals by identifier, check-in blocks by goal, the social data,
+    /// other records, the end.
+    public static func frames(_ data: DataSet, social: SocialData? = nil, options: BundleOptions) -> [UInt8] {
         let blocks = data.blocks
-        let counts = RecordCounts(data, blocks: blocks.count)
+        let counts = RecordCounts(data, blocks: blocks.count, social: social)
         var frames: [BundleFrame] = [
             .manifest(
                 BundleManifest(
@@ -94,15 +100,16 @@ public enum BundleWriter {
         if let profile = data.profile { frames.append(.profile(profile)) }
         frames += data.sortedGoals.map { .goal($0) }
         frames += blocks.map { .checkIns($0) }
+        if let social { frames.append(.social(social)) }
         frames += data.otherRecords.map { .other($0) }
         frames.append(.end(counts))
         return frames.flatMap(\.bytes)
     }
 
     /// The bundle of `data` as bytes.
-    public static func bundle(_ data: DataSet, options: BundleOptions) -> [UInt8] {
+    public static func bundle(_ data: DataSet, social: SocialData? = nil, options: BundleOptions) -> [UInt8] {
         var bytes: [UInt8] = []
-        write(data, options: options) { bytes += $0 }
+        write(data, social: social, options: options) { bytes += $0 }
         return bytes
     }
 }

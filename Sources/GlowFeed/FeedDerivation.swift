@@ -97,3 +97,23 @@ extension FeedReplica {
         return writes
     }
 }
+
+extension FeedReplica {
+    /// Derives `owner`'s items from `data` as of `today` (FEED-22) and publishes them with the
+    /// visibility of every goal that is not deleted (FEED-23): what a device does after each
+    /// change to its person's data. Returns how many writes it made.
+    ///
+    /// - Throws: the clock's errors (FEED-2); writes made before one stay.
+    @discardableResult
+    public mutating func publish(
+        _ data: DataSet, owner: String, boundary: DayBoundary, today: Day, clock: inout HybridClock, now: Int64
+    ) throws(FeedError) -> Int {
+        let items = FeedDerivation.items(of: data, owner: owner, boundary: boundary, today: today)
+        let visibility = Dictionary(
+            data.sortedGoals.filter { !$0.deleted }.map { ($0.id.description, $0.visibility) },
+            uniquingKeysWith: { a, _ in a })
+        // The window of FEED-23; near the first Day there is, it starts there.
+        let first = (try? today.adding(days: -(FeedDerivation.checkInWindow - 1))) ?? today
+        return try publish(items, visibility: visibility, owner: owner, window: first...today, clock: &clock, now: now)
+    }
+}

@@ -75,10 +75,11 @@ public final class FeedItem: Sendable, Hashable {
         self.title = title
         self.emoji = emoji
         self.goalKind = goalKind
-        self.day = day
-        self.streak = streak
-        self.milestone = milestone
-        self.streakStart = streakStart
+        // An item has the fields of its kind, and only those (FEED-6).
+        self.day = kind == .goalStarted ? nil : day
+        self.streak = kind == .checkIn || kind == .milestone ? streak : nil
+        self.milestone = kind == .milestone ? milestone : nil
+        self.streakStart = kind == .milestone ? streakStart : nil
         self.key = FeedItemID(
             Self.id(owner: owner, kind: kind, goal: goal, day: day, milestone: milestone, streakStart: streakStart))
     }

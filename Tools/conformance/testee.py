@@ -11,7 +11,9 @@ This file is only the protocol loop; the implementation is the package `glowpy` 
 module per area. The wire and bundle areas use the stock Protocol Buffers runtime
 (`google.protobuf`, Debian's python3-protobuf) with classes that `protoc --python_out` generates
 from Spec/glow.proto at start-up into a cache outside the repository (glowpy/protos.py). Run it with
-a Python that has protobuf; without it, the wire and bundle operations answer `skipped`.
+a Python that has protobuf; without it, the wire and bundle operations answer `skipped`. The feed's
+messages (feed.md 8.12) are read and written by hand (glowpy/protowire.py), so the feed area needs
+no runtime.
 
     glow-tool conformance --testee "/usr/bin/python3 Tools/conformance/testee.py" \
         --failure-list Tools/conformance/python-failures.txt
@@ -28,11 +30,13 @@ import traceback
 sys.dont_write_bytecode = True                         # keep the repository free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from glowpy import accounts, auth, checkins, dataset, feed, feeditems, idtoken, model, streaks, themes   # noqa: E402  (standard library only)
+from glowpy import (accounts, auth, checkins, dataset, feed, feeditems, feedwire, idtoken, model,   # noqa: E402
+                    streaks, themes)                    # (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
 
 OPERATIONS = {}
-for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts, feed, feeditems):
+for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts, feed, feeditems,
+             feedwire):                                  # after feed: its feed.script and feed.relay add the wire steps
     OPERATIONS.update(area.OPERATIONS)
 
 try:                                                     # these two need google.protobuf and protoc

@@ -8,131 +8,9 @@ encoding case also carries what `protoc --decode` prints for its bytes (run here
 generator runs), so the tests can show that standard tools read the same message.
 """
 
-import subprocess
-import os
-
 from corpus_file import write_cases
-
-SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'Spec')
-DAY = '2026-11-30'
-DAY_NUMBER = 20787  # 2026-11-30 as days since 1970-01-01
-
-
-# ---- The wire format (WIRE-1 ... WIRE-4), by hand ----
-
-def varint(n):
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def tag(field, wire_type):
-    return varint(field << 3 | wire_type)
-
-
-def zigzag(n):
-    return (n << 1) ^ (n >> 63)
-
-
-def uint(field, n, present=False):
-    return tag(field, 0) + varint(n) if n or present else b''
-
-
-def sint(field, n, present=False):
-    return tag(field, 0) + varint(zigzag(n)) if n or present else b''
-
-
-def text(field, s):
-    data = s.encode('utf-8')
-    return tag(field, 2) + varint(len(data)) + data if data else b''
-
-
-def message(field, body):
-    return tag(field, 2) + varint(len(body)) + body
-
-
-def stamp(s):
-    wall, counter, device = s
-    return sint(1, wall) + uint(2, counter) + text(3, device)
-
-
-# ---- The registers (FEED-28) ----
-
-STANCES = {'none': 0, 'want': 1, 'block': 2}
-KINDS = {'checkIn': 0, 'milestone': 1, 'goalStarted': 2, 'goalCompleted': 3}
-VISIBILITY = {'private': 0, 'friends': 1, 'public': 2}
-REACTIONS = {'heart': 0, 'fire': 1, 'clap': 2}
-
-
-def day_number(day):
-    if day == DAY:
-        return DAY_NUMBER
-    raise ValueError(day)
-
-
-def item_id(it):
-    base = '%s/%s/%s' % (it['owner'], it['kind'], it['goal'])
-    if it['kind'] == 'checkIn':
-        return base + '/' + it['day']
-    if it['kind'] == 'milestone':
-        return base + '/%d/%s' % (it['milestone'], it['streakStart'])
-    return base
-
-
-def item_body(it):
-    out = text(1, it['owner']) + uint(2, KINDS[it['kind']]) + text(3, it['goal']) + sint(4, it['time'])
-    out += text(5, it['title']) + text(6, it.get('emoji', '')) + text(7, it.get('goalKind', ''))
-    if 'day' in it:
-        out += sint(8, day_number(it['day']), present=True)
-    if 'streak' in it:
-        out += uint(9, it['streak'], present=True)
-    if 'milestone' in it:
-        out += uint(10, it['milestone'], present=True)
-    if 'streakStart' in it:
-        out += sint(11, day_number(it['streakStart']), present=True)
-    return out
-
-
-def u8(s):
-    return s.encode('utf-8')
-
-
-def delta(stances=(), items=(), visibility=(), reactions=(), seen=(), receipts=()):
-    """The canonical FeedDelta of registers, one per key (FEED-28's order)."""
-    out = b''
-    for (a, b, value, st, last_no) in sorted(stances, key=lambda r: (u8(r[0]), u8(r[1]))):
-        body = text(1, a) + text(2, b) + uint(3, STANCES[value]) + message(4, stamp(st))
-        if last_no is not None:
-            body += message(5, stamp(last_no))
-        out += message(1, body)
-    for (id_, st, it) in sorted(items, key=lambda r: u8(r[0])):
-        body = text(1, id_) + message(2, stamp(st))
-        if it is not None:
-            body += message(3, item_body(it))
-        out += message(2, body)
-    for (owner, goal, value, st) in sorted(visibility, key=lambda r: (u8(r[0]), u8(r[1]))):
-        out += message(3, text(1, owner) + text(2, goal) + uint(3, VISIBILITY[value]) + message(4, stamp(st)))
-    for (item, reactor, kind, on, st) in sorted(reactions, key=lambda r: (u8(r[0]), u8(r[1]), u8(r[2]))):
-        out += message(4, text(1, item) + text(2, reactor) + uint(3, REACTIONS[kind]) + uint(4, 1 if on else 0)
-                       + message(5, stamp(st)))
-    for (person, time) in sorted(seen, key=lambda r: u8(r[0])):
-        out += message(5, text(1, person) + sint(2, time))
-    for (id_, time) in sorted(receipts, key=lambda r: u8(r[0])):
-        out += message(6, text(1, id_) + sint(2, time))
-    return out
-
-
-def protoc_text(name, data):
-    result = subprocess.run(['protoc', '--proto_path=' + SPEC, '--decode=glow.v1.' + name, 'glow.proto'],
-                            input=data, capture_output=True, cwd=SPEC, check=True)
-    return result.stdout.decode('utf-8')
+from feed_messages import (DAY, DAY_NUMBER, delta, item_body, item_id, message, protoc_text, sint, stamp, text,
+                           uint)
 
 
 # ---- Script steps (feed.script) ----
@@ -298,9 +176,9 @@ reading('the same register twice is one register',
 reading('an item\'s register twice with two stamps: the later write wins, as a merge would (FEED-21)',
         delta(items=[(CHECK_IN_ID, S2, None)]) + delta(items=[(CHECK_IN_ID, S1, CHECK_IN)]),
         [w_withdraw(CHECK_IN_ID, S2)], delta(items=[(CHECK_IN_ID, S2, None)]), rules=('FEED-28', 'FEED-21'))
-reading('a seen marker twice keeps the greater time (FEED-13)',
+reading('a seen marker twice keeps the greater time (FEED-14)',
         delta(seen=[('bob', 9)]) + delta(seen=[('bob', 4)]), [w_seen('bob', 9)], delta(seen=[('bob', 9)]))
-reading('a receipt time twice keeps the earlier time (FEED-14)',
+reading('a receipt time twice keeps the earlier time (FEED-13)',
         delta(receipts=[(CHECK_IN_ID, 4)]) + delta(receipts=[(CHECK_IN_ID, 9)]), [w_receive(CHECK_IN_ID, 4)],
         delta(receipts=[(CHECK_IN_ID, 4)]))
 reading('a stamp given in two parts merges field by field (WIRE-6)',
@@ -316,6 +194,15 @@ reading('a "want" and a last "no" with equal stamps: the want outranks (FEED-3)'
         message(1, text(1, 'ana') + text(2, 'bob') + uint(3, 1) + message(4, stamp(S1)) + message(5, stamp(S1))),
         [w_stance('ana', 'bob', 'none', S1), w_stance('ana', 'bob', 'want', S1)],
         delta(stances=[('ana', 'bob', 'want', S1, S1)]))
+reading('a check-in item carrying a milestone and a streak start reads without them: an item has the fields '
+        'of its kind (FEED-6)',
+        message(2, text(1, CHECK_IN_ID) + message(2, stamp(S1))
+                + message(3, item_body(CHECK_IN) + uint(10, 30, True) + sint(11, DAY_NUMBER, True))),
+        [w_item(CHECK_IN, S1)], delta(items=[(CHECK_IN_ID, S1, CHECK_IN)]), rules=('FEED-28', 'FEED-6'))
+reading('a goal started carrying a Day and a streak reads without them (FEED-6)',
+        message(2, text(1, item_id(STARTED)) + message(2, stamp(S1))
+                + message(3, item_body(STARTED) + sint(8, DAY_NUMBER, True) + uint(9, 4, True))),
+        [w_item(STARTED, S1)], delta(items=[(item_id(STARTED), S1, STARTED)]), rules=('FEED-28', 'FEED-6'))
 reading('a default written out (a time of 0) reads as the default and is left out again',
         message(2, text(1, item_id(STARTED)) + message(2, stamp(S1)) + message(3, item_body(STARTED) + sint(4, 0, True))),
         [w_item(STARTED, S1)], delta(items=[(item_id(STARTED), S1, STARTED)]))

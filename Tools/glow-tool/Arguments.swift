@@ -16,6 +16,7 @@ enum Invocation: Equatable {
     case testee
     case conformance(ConformanceOptions)
     case verifyToken(TokenOptions)
+    case feed(FeedCommand.Options)
 }
 
 /// The options of `glow-tool auth verify-token`.
@@ -108,6 +109,20 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             invocation = .testee
         case "conformance":
             invocation = .conformance(try parser.conformanceOptions())
+        case "feed":
+            let viewer = try parser.value("--viewer")
+            let day = try parser.value("--day")
+            let limit = try parser.value("--limit")
+            let json = parser.flag("--json")
+            guard let viewer, !viewer.isEmpty else {
+                throw UsageError(message: "missing --viewer ID", command: command)
+            }
+            guard let count = Int(limit ?? "20") else {
+                throw UsageError(message: "--limit takes a number of items, not '\(limit ?? "")'", command: command)
+            }
+            let inputs = parser.remainingPositionals()
+            guard !inputs.isEmpty else { throw UsageError(message: "name at least one bundle", command: command) }
+            invocation = .feed(.init(inputs: inputs, viewer: viewer, day: day, limit: count, json: json))
         case "decode-raw":
             let hex = parser.flag("--hex")
             invocation = .decodeRaw(input: try parser.positional("FILE"), hex: hex)
@@ -129,7 +144,7 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
 let valuedOptions: Set<String> = [
     "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
-    "--algorithms", "--nonce", "--at",
+    "--algorithms", "--nonce", "--at", "--viewer", "--limit",
 ]
 
 extension OptionParser {

@@ -1,6 +1,7 @@
 import Foundation
 import GlowBundle
 import GlowConformance
+import GlowFeed
 import GlowModel
 import GlowStreaks
 import GlowThemes
@@ -26,9 +27,11 @@ enum Commands {
         case .verify(let input, let json):
             try verify(input, json: json)
         case .convert(let input, let output, let to, let level):
-            let data = try Files.dataSet(input)
+            let (data, social) = try Files.contents(input)
             try Files.write(
-                try Files.encode(data, as: try Files.format(forOutput: output, explicit: to), level: level), to: output)
+                try Files.encode(
+                    data, social: social, as: try Files.format(forOutput: output, explicit: to), level: level),
+                to: output)
         case .export(let input, let output, let level, let createdAt):
             try export(input, to: output, level: level, createdAt: createdAt)
         case .merge(let inputs, let output, let to, let level):
@@ -51,6 +54,8 @@ enum Commands {
             return try AuthCommand.verify(options)
         case .stats(let input, let day, let json):
             try stats(input, day: day, json: json)
+        case .feed(let options):
+            try FeedCommand.run(options)
         }
         return 0
     }
@@ -91,14 +96,25 @@ enum Commands {
     static func merge(_ inputs: [String], to output: String, format explicit: Format?, level: Int) throws {
         let format = try Files.format(forOutput: output, explicit: explicit)
         var merged = DataSet()
+        var social: SocialData?
         for input in inputs {
-            let next = try Files.dataSet(input)
-            if let theirs = merged.otherPerson(in: next) {
+            let next = try Files.contents(input)
+            if let theirs = merged.otherPerson(in: next.data) {
                 throw DataFailure(message: "\(input) belongs to another person (\(theirs)); nothing was written")
             }
-            merged.merge(next)
+            merged.merge(next.data)
+            if let more = next.social {
+                // The bundles of one person carry one person's social data (FEED-30): their union.
+                guard social.map({ $0.person == more.person }) ?? true else {
+                    throw DataFailure(
+                        message: "\(input) carries the social data of \(more.person), not \(social!.person)")
+                }
+                var registers = social?.registers ?? FeedReplica()
+                registers.merge(more.registers)
+                social = try SocialData(person: more.person, registers: registers)
+            }
         }
-        try Files.write(try Files.encode(merged, as: format, level: level), to: output)
+        try Files.write(try Files.encode(merged, social: social, as: format, level: level), to: output)
     }
 
     static func decodeRaw(_ input: String, hex: Bool) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GlowBundle
+import GlowFeed
 import GlowModel
 import GlowWire
 
@@ -115,8 +116,13 @@ enum Files {
 
     /// Loads a data set from a bundle, streamed frame by frame, or a JSON data set.
     static func dataSet(_ path: String) throws -> DataSet {
+        try contents(path).data
+    }
+
+    /// Loads a data set and, from a bundle that carries it, the person's social data (BUNDLE-27).
+    static func contents(_ path: String) throws -> (data: DataSet, social: SocialData?) {
         try streaming(path) { next in
-            guard let first = next() else { return try dataSet([], name: path) }
+            guard let first = next() else { return (try dataSet([], name: path), nil) }
             guard format(of: first) == .bundle else {
                 // JSON is read whole: the rest of the stream, up to the limit.
                 var bytes = first
@@ -126,7 +132,7 @@ enum Files {
                         throw DataFailure(message: "'\(path)' is larger than \(maxJSONSize) bytes of JSON")
                     }
                 }
-                return try dataSet(bytes, name: path)
+                return (try dataSet(bytes, name: path), nil)
             }
             var pending: [UInt8]? = first
             let source: () -> [UInt8]? = {
@@ -134,7 +140,8 @@ enum Files {
                 return pending ?? next()
             }
             do {
-                return try BundleReader().dataSet(reading: source).0
+                let contents = try BundleReader().contents(reading: source)
+                return (contents.data, contents.social)
             } catch {
                 throw DataFailure(message: "\(path): \(error)")
             }
@@ -163,11 +170,17 @@ enum Files {
     }
 
     /// The bytes of `data` in `format`.
-    static func encode(_ data: DataSet, as format: Format, level: Int, createdAt: Instant = .now) throws -> [UInt8] {
+    static func encode(
+        _ data: DataSet, social: SocialData? = nil, as format: Format, level: Int, createdAt: Instant = .now
+    ) throws -> [UInt8] {
         switch format {
         case .bundle:
-            return BundleWriter.bundle(data, options: BundleOptions(level: level, createdAt: createdAt))
+            return BundleWriter.bundle(data, social: social, options: BundleOptions(level: level, createdAt: createdAt))
         case .json:
+            if social != nil {
+                FileHandle.standardError.write(
+                    Data("glow-tool: warning: a JSON data set has no place for social data; it was left out\n".utf8))
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             return Array(try encoder.encode(data)) + [0x0A]

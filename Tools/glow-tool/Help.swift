@@ -98,6 +98,16 @@ enum Help {
             name: "testee", abstract: "Answer conformance requests with this SDK (see Spec/conformance.md).",
             usage: "glow-tool testee", arguments: [], options: []),
         Command(
+            name: "feed", abstract: "Show a person's Glow feed and unread badge, rebuilt from people's bundles.",
+            usage: "glow-tool feed <bundle>... --viewer <id> [--day YYYY-MM-DD] [--limit N] [--json]",
+            arguments: [("<bundle>...", "One bundle (or JSON data set) per person in the feed.")],
+            options: [
+                ("--viewer <id>", "Whose feed: a feed id (a bundle's social data names its person's)."),
+                ("--day <day>", "Derive items as of this Day (default: today in each profile's time zone)."),
+                ("--limit <n>", "Items on the page, 1 to 100 (default 20)."),
+                ("--json", "Print the feed as JSON."),
+            ]),
+        Command(
             name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],

@@ -35,8 +35,9 @@ package enum BundleOperations {
 
     static func read(_ input: JSONValue) throws -> JSONValue {
         let bytes = try fileBytes(input)
-        let (data, summary) = try BundleReader(limits: limits(input)).dataSet(bytes)
-        return .object([
+        let contents = try BundleReader(limits: limits(input)).contents(bytes)
+        let summary = contents.summary
+        var members: [String: JSONValue] = [
             "header": .object([
                 "major": .int(summary.header.major), "minor": .int(summary.header.minor),
                 "requiredFlags": .int(Int(summary.header.requiredFlags)),
@@ -44,8 +45,15 @@ package enum BundleOperations {
             ]),
             "manifest": manifest(summary.manifest),
             "counts": try ModelOperations.reencode(summary.counts),
-            "data": try ModelOperations.reencode(data),
-        ])
+            "data": try ModelOperations.reencode(contents.data),
+        ]
+        if let social = contents.social {
+            members["social"] = .object([
+                "person": .string(social.person),
+                "registers": .string(WireOperations.hex(social.registers.wireEncoded())),
+            ])
+        }
+        return .object(members)
     }
 
     static func manifest(_ manifest: BundleManifest) -> JSONValue {

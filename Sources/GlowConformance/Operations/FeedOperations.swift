@@ -212,13 +212,8 @@ extension FeedOperations {
                 guard let profile = data.profile else {
                     throw CorpusInputError(description: "set \(index) has no profile")
                 }
-                let items = FeedDerivation.items(of: data, owner: owner, boundary: profile.boundary, today: today)
-                let visibility = Dictionary(
-                    data.sortedGoals.filter { !$0.deleted }.map { ($0.id.description, $0.visibility) },
-                    uniquingKeysWith: { a, _ in a })
-                let window = try today.adding(days: -(FeedDerivation.checkInWindow - 1))...today
                 let writes = try replica.publish(
-                    items, visibility: visibility, owner: owner, window: window, clock: &clock,
+                    data, owner: owner, boundary: profile.boundary, today: today, clock: &clock,
                     now: Int64(try input.int("now")) + Int64(index))
                 let present = replica.items.compactMap { $0.value.value }.filter { $0.owner == owner }
                     .sorted(by: FeedCursor.newerFirst)

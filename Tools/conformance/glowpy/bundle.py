@@ -15,8 +15,8 @@ from . import wire
 from .dataset import DataSet, read_data
 from .errors import Failure
 from .protos import pb
+from .protowire import Malformed, Truncated, read_varint, varint
 from .records import Writer, serialize, strip
-from .scan import Malformed, Truncated, read_varint, varint
 
 MAGIC = b'\x89GLW\r\n\x1a\n'                                 # BUNDLE-1
 TRAILER_SIGNATURE = b'GLWE'                                    # BUNDLE-8

@@ -6,13 +6,14 @@ class Failure(Exception):
 
     `path` is a JSON path or draft field (model errors, MODEL-40), `issues` the draft issues
     (MODEL-45), `offset` a byte offset (wire errors, WIRE-9 ... WIRE-24) and `section` the part of
-    a bundle (BUNDLE-13). CONF-4 sends exactly these members back to the runner.
+    a bundle (BUNDLE-13). CONF-4 sends exactly these members back to the runner. `rule` names the
+    rule that refuses, where a message must say it (the relay's errors, FEED-29); it is not sent.
     """
 
-    def __init__(self, code, message='', path=None, issues=None, offset=None, section=None):
+    def __init__(self, code, message='', path=None, issues=None, offset=None, section=None, rule=None):
         super().__init__(message or code)
         self.code, self.path, self.issues = code, path, issues
-        self.offset, self.section = offset, section
+        self.offset, self.section, self.rule = offset, section, rule
 
     def at(self, base):
         """Locates a relative JSON path under `base` (MODEL-40)."""

@@ -1,6 +1,7 @@
 """Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21, FEED-24 ... FEED-27),
 and the corpus operations `feed.clock` (Spec/corpus/feed/clock.json), `feed.script`
-(Spec/corpus/feed/script.json) and `feed.relay` (Spec/corpus/feed/relay.json).
+(Spec/corpus/feed/script.json) and `feed.relay` (Spec/corpus/feed/relay.json). The feed on the
+wire (8.12: FEED-28, FEED-29) is `feedwire`'s, which adds its steps to the last two.
 
 Written from the spec text alone, with the standard library only:
 
@@ -23,7 +24,7 @@ Written from the spec text alone, with the standard library only:
 Two writes of one stamp (a faulty device, FEED-3) resolve by value: `block` over `want` over
 `none`, `private` over `friends` over `public`, off over on, a withdrawal over content, and between
 two contents the greater time, streak (an absent one below any), title, emoji and goal kind. Two
-contents equal in all of those (they can differ only in a milestone's Day) fall back to their
+contents equal in all of those (they can differ only in a milestone's or a completion's Day) fall back to their
 canonical JSON, so that merging stays commutative whatever a script writes.
 """
 import base64
@@ -35,6 +36,7 @@ from .errors import Failure
 
 MAX_WALL = 2 ** 53 - 1                                     # FEED-1
 MAX_COUNTER = 2 ** 32 - 1
+MAX_COUNT = 2 ** 32 - 1                                    # FEED-6: a streak or milestone in Days
 KINDS = ('checkIn', 'milestone', 'goalStarted', 'goalCompleted')     # FEED-6
 STANCES = ('none', 'want', 'block')                                  # FEED-3
 VISIBILITIES = ('private', 'friends', 'public')                      # FEED-8
@@ -150,18 +152,14 @@ def canonical(value):
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(',', ':')).encode('utf-8')
 
 
-def optional_text(item, key):
-    return (1, item[key].encode('utf-8')) if key in item else (0,)
-
-
 def item_rank(item):
     """FEED-3: a withdrawal over content; then the greater time, streak (absent below any), title,
     emoji and goal kind as UTF-8 bytes."""
     if item is None:
         return (1,)
     streak = (1, item['streak']) if 'streak' in item else (0,)
-    return (0, item['time'], streak, item['title'].encode('utf-8'), optional_text(item, 'emoji'),
-            optional_text(item, 'goalKind'), canonical(item))
+    return (0, item['time'], streak, item['title'].encode('utf-8'), item['emoji'].encode('utf-8'),
+            item['goalKind'].encode('utf-8'), canonical(item))
 
 
 RANKS = {                                                  # FEED-3: the tie-break of one stamp
@@ -445,7 +443,8 @@ def day_field(obj, key):
 
 
 def parse_item(value):
-    """FEED-6: an item as its kind needs it, without a note; answers (id, item)."""
+    """FEED-6: an item as its kind needs it, without a note; answers (id, item). A field its kind
+    does not carry (a check-in's milestone, a goal start's Day) is left out."""
     if not isinstance(value, dict):
         raise Failure('invalid_item', 'an item is a JSON object')
     owner, goal, title = text_field(value, 'owner'), text_field(value, 'goal'), text_field(value, 'title')
@@ -456,24 +455,23 @@ def parse_item(value):
     if not is_int(time) or not 0 <= time <= MAX_WALL:
         raise Failure('invalid_item', 'the time is outside 0 ... 2^53 - 1')
     item = {'owner': owner, 'kind': kind, 'goal': goal, 'title': title, 'time': time}
-    for key in ('emoji', 'goalKind'):
-        if key in value:
-            if not isinstance(value[key], str):
-                raise Failure('invalid_item', f'{key} is text')
-            item[key] = value[key]
+    for key in ('emoji', 'goalKind'):                  # empty when it has none (FEED-22, FEED-28)
+        item[key] = value.get(key, '')
+        if not isinstance(item[key], str):
+            raise Failure('invalid_item', f'{key} is text')
     if 'streak' in value:
-        if not is_int(value['streak']) or value['streak'] < 0:
-            raise Failure('invalid_item', 'a streak is a length in Days')
+        if not is_int(value['streak']) or not 0 <= value['streak'] <= MAX_COUNT:
+            raise Failure('invalid_item', 'a streak is a length in Days, 0 ... 2^32 - 1')
         item['streak'] = value['streak']
     item_id = f'{owner}/{kind}/{goal}'
-    if kind in ('checkIn', 'milestone'):
-        item['day'] = day_field(value, 'day')
+    if kind in ('checkIn', 'milestone') or (kind == 'goalCompleted' and 'day' in value):
+        item['day'] = day_field(value, 'day')              # a completion may carry its Day
     if kind == 'checkIn':
         item_id += '/' + item['day']
     if kind == 'milestone':
         milestone = value.get('milestone')
-        if not is_int(milestone) or milestone <= 0:
-            raise Failure('invalid_item', 'a milestone is a positive number of Days')
+        if not is_int(milestone) or not 0 < milestone <= MAX_COUNT:
+            raise Failure('invalid_item', 'a milestone is a positive number of Days, at most 2^32 - 1')
         item['milestone'] = milestone
         item['streakStart'] = day_field(value, 'streakStart')
         item_id += f"/{milestone}/{item['streakStart']}"
@@ -652,9 +650,9 @@ class Script:
         return {'items': items, 'next': following is not None}
 
 
-def script_operation(input):
-    """feed.script: each step's `{"ok": true}`, its reading, or `{"error": CODE}`."""
-    script, outputs = Script(), []
+def run_steps(script, input):
+    """Each step's answer, or `{"error": CODE}` for a step the feed refuses."""
+    outputs = []
     for step in input.get('steps') or []:
         if not isinstance(step, dict):
             raise bad_input('a step is a JSON object')
@@ -665,6 +663,11 @@ def script_operation(input):
                 raise
             outputs.append({'error': failure.code})
     return {'steps': outputs}
+
+
+def script_operation(input):
+    """feed.script: each step's `{"ok": true}`, its reading, or `{"error": CODE}`."""
+    return run_steps(Script(), input)
 
 
 # ---- The relay (FEED-25 ... FEED-27, feed.relay)
@@ -750,8 +753,10 @@ class Relay:
     def changed(self, table, key, since):
         return self.numbers.get((table, key), 0) > since
 
-    def fetch(self, viewer, since):
-        r = self.replica
+    def changes(self, viewer, since):
+        """FEED-27: what the viewer learns of the changes after the cursor `since`, as its state is
+        now, as a delta (a replica of the registers sent), and the cursor to ask from next time."""
+        r, delta = self.replica, Replica()
         blocked = lambda owner: owner != viewer and r.friend_state(viewer, owner) in ('blocking', 'blocked')  # noqa: E731
         affected = set()
         for (a, b) in r.stance:
@@ -761,50 +766,68 @@ class Relay:
             if self.changed('visibility', (owner, goal), since):
                 affected.add(owner)
 
-        items, withdrawn, receipts, visible = [], [], {}, {}
+        # 1, 2: the items the viewer may see, with their receipt times, and withdrawals.
+        visible = {}
         for item_id, (_, item) in r.items.items():
             if item is not None:
                 if not r.may_see(viewer, item):
                     continue
                 visible[item_id] = item
                 if self.changed('items', item_id, since) or item['owner'] in affected:
-                    items.append(item_id)
+                    delta.items[item_id] = r.items[item_id]
                     if item_id in r.receipts:
-                        receipts[item_id] = r.receipts[item_id]
+                        delta.receipts[item_id] = r.receipts[item_id]
             else:
                 owner = owner_of(item_id)
                 if (self.changed('items', item_id, since) or owner in affected) and not blocked(owner):
-                    withdrawn.append(item_id)
+                    delta.items[item_id] = r.items[item_id]
 
-        reactions, stances = [], set()
-        for (item_id, reactor, kind), (_, on) in r.reactions.items():
+        # 3, 4: reactions on what the viewer may see, and the stances that count them.
+        stances = set()
+        for key, write in r.reactions.items():
+            item_id, reactor, _ = key
             item = visible.get(item_id)
             if item is None:
                 continue
-            sent = (self.changed('reactions', (item_id, reactor, kind), since)
+            sent = (self.changed('reactions', key, since)
                     or self.changed('items', item_id, since) or item['owner'] in affected)
             if sent:
-                reactions.append((item_id, reactor, kind, on))
+                delta.reactions[key] = write
             for pair in ((item['owner'], reactor), (reactor, item['owner'])):
                 if pair in r.stance and (sent or self.changed('stance', pair, since)):
                     stances.add(pair)
         for pair in r.stance:
             if viewer in pair and self.changed('stance', pair, since):
                 stances.add(pair)
+        for pair in stances:
+            delta.stance[pair] = r.stance[pair]
+            if pair in r.last_no:
+                delta.last_no[pair] = r.last_no[pair]
 
-        visibility = [(owner, goal, value) for (owner, goal), (_, value) in r.visibility.items()
-                      if (self.changed('visibility', (owner, goal), since) or owner in affected)
-                      and not blocked(owner)]
-        return {
-            'cursor': self.sequence,
-            'items': sorted(items, key=lambda i: utf8(i)),
-            'withdrawn': sorted(withdrawn, key=lambda i: utf8(i)),
-            'receipts': receipts,
-            'stances': [[a, b, r.stance[(a, b)][1]] for a, b in sorted(stances, key=lambda k: utf8(*k))],
-            'visibility': [list(v) for v in sorted(visibility, key=lambda v: utf8(*v))],
-            'reactions': [list(x) for x in sorted(reactions, key=lambda x: utf8(*x[:3]))],
-            'seen': r.seen.get(viewer),
-        }
+        # 5, 6: goal visibility, and the viewer's seen marker.
+        for (owner, goal), write in r.visibility.items():
+            if (self.changed('visibility', (owner, goal), since) or owner in affected) and not blocked(owner):
+                delta.visibility[(owner, goal)] = write
+        if viewer in r.seen:
+            delta.seen[viewer] = r.seen[viewer]
+        return delta, self.sequence
+
+
+def fetch_json(delta, cursor, viewer):
+    """feed.relay's `fetch` answer: a summary of what the relay sends (FEED-27), in UTF-8 order."""
+    items = sorted(delta.items, key=lambda i: utf8(i))
+    return {
+        'cursor': cursor,
+        'items': [item_id for item_id in items if delta.items[item_id][1] is not None],
+        'withdrawn': [item_id for item_id in items if delta.items[item_id][1] is None],
+        'receipts': dict(delta.receipts),
+        'stances': [[a, b, delta.stance[(a, b)][1]] for a, b in sorted(delta.stance, key=lambda k: utf8(*k))],
+        'visibility': [[owner, goal, value] for (owner, goal), (_, value)
+                       in sorted(delta.visibility.items(), key=lambda v: utf8(*v[0]))],
+        'reactions': [[item_id, reactor, kind, on] for (item_id, reactor, kind), (_, on)
+                      in sorted(delta.reactions.items(), key=lambda x: utf8(*x[0]))],
+        'seen': delta.seen.get(viewer),
+    }
 
 
 class OneReplica(Script):
@@ -818,43 +841,48 @@ class OneReplica(Script):
         return self.only
 
 
+def relay_time(step):
+    now = step.get('now')
+    if not is_int(now) or not 0 <= now <= MAX_WALL:
+        raise bad_input('the relay\'s time is milliseconds since 1970')
+    return now
+
+
+class RelayScript:
+    """feed.relay's steps over one relay: `submit` answers `{"sequence": N}`, `fetch` what the
+    viewer learns (from the viewer's last cursor unless `since` is given)."""
+
+    def __init__(self):
+        self.relay, self.cursors = Relay(), {}
+
+    def run(self, step):
+        do = step.get('do')
+        if do == 'submit':
+            person, now = text(step, 'person'), relay_time(step)
+            writes = step.get('writes') or []
+            if not isinstance(writes, list):
+                raise bad_input('writes is a list of script steps')
+            script = OneReplica()
+            for write in writes:
+                if not isinstance(write, dict):
+                    raise bad_input('a write is a JSON object')
+                script.run(write)
+            return {'sequence': self.relay.submit(person, script.only, now)}
+        if do == 'fetch':
+            viewer = text(step, 'viewer')
+            since = step.get('since', self.cursors.get(viewer, 0))
+            if not is_int(since) or since < 0:
+                raise bad_input('a cursor is a sequence number')
+            delta, cursor = self.relay.changes(viewer, since)
+            self.cursors[viewer] = cursor
+            return fetch_json(delta, cursor, viewer)
+        raise bad_input(f'no step {do!r}')
+
+
 def relay_operation(input):
     """feed.relay: `submit` answers `{"sequence": N}`, `fetch` what the viewer learns; errors as
     `{"error": CODE}`."""
-    relay, cursors, outputs = Relay(), {}, []
-    for step in input.get('steps') or []:
-        if not isinstance(step, dict):
-            raise bad_input('a step is a JSON object')
-        try:
-            do = step.get('do')
-            if do == 'submit':
-                person, now = text(step, 'person'), step.get('now')
-                if not is_int(now) or not 0 <= now <= MAX_WALL:
-                    raise bad_input('the relay\'s time is milliseconds since 1970')
-                writes = step.get('writes') or []
-                if not isinstance(writes, list):
-                    raise bad_input('writes is a list of script steps')
-                script = OneReplica()
-                for write in writes:
-                    if not isinstance(write, dict):
-                        raise bad_input('a write is a JSON object')
-                    script.run(write)
-                outputs.append({'sequence': relay.submit(person, script.only, now)})
-            elif do == 'fetch':
-                viewer = text(step, 'viewer')
-                since = step.get('since', cursors.get(viewer, 0))
-                if not is_int(since) or since < 0:
-                    raise bad_input('a cursor is a sequence number')
-                answer = relay.fetch(viewer, since)
-                cursors[viewer] = answer['cursor']
-                outputs.append(answer)
-            else:
-                raise bad_input(f'no step {do!r}')
-        except Failure as failure:
-            if failure.code == 'invalid_input':
-                raise
-            outputs.append({'error': failure.code})
-    return {'steps': outputs}
+    return run_steps(RelayScript(), input)
 
 
 OPERATIONS = {

@@ -43,14 +43,11 @@ def checked(candidate):
     """FEED-6: the candidate as an item and its id, or None when it would break FEED-6 (a title
     longer than 200 bytes, a time before 1970, an owner that is empty or too long ...)."""
     try:
-        item_id, item = feed.parse_item(candidate)
+        return feed.parse_item(candidate)
     except Failure as failure:
         if failure.code == 'invalid_item':
             return None
         raise
-    if 'day' in candidate and 'day' not in item:        # a goalCompleted item's Day (FEED-22)
-        item['day'] = candidate['day']
-    return item_id, item
 
 
 def derive(data, owner, today):

@@ -21,7 +21,7 @@ from . import checkins
 from . import model as m
 from .errors import Failure
 from .model import strip                                  # noqa: F401  (used here and re-exported)
-from .scan import varint
+from .protowire import varint
 
 COMPARISONS = ['atLeast', 'atMost']
 PERIODS = ['week', 'month']

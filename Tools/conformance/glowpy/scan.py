@@ -7,6 +7,9 @@ runtime silently truncates (WIRE-7, WIRE-16), the per-block limits (WIRE-25), wh
 nested message is (for the offsets of `invalid_value`), the unknown fields of every message (WIRE-7),
 and the schema-less text of `protoc --decode_raw` (WIRE-8).
 
+The wire's primitives (varints, tags, the bounds of a field's payload) are `protowire`'s, which the
+feed's messages share.
+
 Enum values this version does not name are none of its business: proto3 enums are open (WIRE-7),
 so the runtime keeps such a value in its field, exactly as the format asks.
 """
@@ -15,10 +18,10 @@ from collections import defaultdict
 from google.protobuf.descriptor import FieldDescriptor as FD
 
 from .errors import Failure
+from .protowire import MAX_MESSAGE, Malformed, Truncated, read_field, read_varint, zigzag_decode
 
-MAX_FIELD = (1 << 29) - 1                   # WIRE-11
 DEFAULT_DEPTH = 64                          # WIRE-13
-DEFAULT_SIZE = 64 << 20                     # WIRE-14
+DEFAULT_SIZE = MAX_MESSAGE                  # WIRE-14
 DEFAULT_BLOCK = 100_000                     # WIRE-25: check-ins per block
 DEFAULT_RAW_NODES = 1_000_000               # WIRE-26: fields of a schema-less tree
 TAPS_PER_CHECK_IN = 10                      # WIRE-28: a block's taps, per check-in it may hold
@@ -29,91 +32,6 @@ VARINT_TYPES = {FD.TYPE_BOOL, FD.TYPE_INT32, FD.TYPE_INT64, FD.TYPE_UINT32, FD.T
                 FD.TYPE_SINT32, FD.TYPE_SINT64, FD.TYPE_ENUM}
 FIXED64_TYPES = {FD.TYPE_FIXED64, FD.TYPE_SFIXED64, FD.TYPE_DOUBLE}
 FIXED32_TYPES = {FD.TYPE_FIXED32, FD.TYPE_SFIXED32, FD.TYPE_FLOAT}
-
-
-class Truncated(Exception):
-    pass
-
-
-class Malformed(Exception):
-    pass
-
-
-def read_varint(buf, pos, end):
-    """A varint at pos: (value, next position). WIRE-10: at most 10 bytes, the 10th at most 1.
-
-    Raises Truncated when the bytes end inside it and Malformed when it is too long."""
-    value = shift = 0
-    for i in range(10):
-        if pos + i >= end:
-            raise Truncated()
-        byte = buf[pos + i]
-        if i == 9 and byte > 1:
-            raise Malformed()
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, pos + i + 1
-    raise Malformed()
-
-
-def varint(value):
-    """The minimal varint of a non-negative value (WIRE-3)."""
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def zigzag_decode(v):
-    return (v >> 1) ^ -(v & 1)
-
-
-def read_field(buf, pos, end):
-    """One field's tag and payload bounds, checking WIRE-9 ... WIRE-12 (without the schema).
-
-    Returns (number, wire type, payload start, payload end, next position, offset of the length)."""
-    tag_at = pos
-    try:
-        tag, pos = read_varint(buf, pos, end)
-    except Truncated:
-        raise Failure('truncated', 'the input ends inside a tag', offset=tag_at)
-    except Malformed:
-        raise Failure('malformed_varint', 'a tag longer than 10 bytes', offset=tag_at)
-    number, wire_type = tag >> 3, tag & 7
-    if number == 0 or number > MAX_FIELD:
-        raise Failure('invalid_field_number', f'field number {number}', offset=tag_at)
-    if wire_type in (3, 4, 6, 7):
-        raise Failure('invalid_wire_type', f'wire type {wire_type}', offset=tag_at)
-    length_at = None
-    if wire_type == 0:
-        try:
-            _, after = read_varint(buf, pos, end)
-        except Truncated:                        # WIRE-9 / WIRE-10: the offset of the value
-            raise Failure('truncated', 'the input ends inside a varint', offset=pos)
-        except Malformed:
-            raise Failure('malformed_varint', 'a varint longer than 10 bytes or above 64 bits', offset=pos)
-        return number, wire_type, pos, after, after, length_at
-    if wire_type in (1, 5):
-        size = 8 if wire_type == 1 else 4
-        if end - pos < size:
-            raise Failure('truncated', f'a fixed {size * 8}-bit value is cut short', offset=pos)
-        return number, wire_type, pos, pos + size, pos + size, length_at
-    length_at = pos
-    try:
-        length, pos = read_varint(buf, pos, end)
-    except Truncated:
-        raise Failure('truncated', 'the input ends inside a length', offset=length_at)
-    except Malformed:
-        raise Failure('malformed_varint', 'a length longer than 10 bytes', offset=length_at)
-    if length > end - pos:                       # WIRE-18: checked before anything is allocated
-        raise Failure('truncated', 'a length points past the end of its message', offset=length_at)
-    return number, wire_type, pos, pos + length, pos + length, length_at
 
 
 def column_cap(name, limit):

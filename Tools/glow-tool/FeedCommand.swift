@@ -1,0 +1,148 @@
+import Foundation
+import GlowFeed
+import GlowModel
+
+/// `glow-tool feed`: a person's Glow feed and unread badge, rebuilt from the bundles of the people
+/// in it, for inspection and support.
+///
+/// Each bundle is one person's: their items are derived from their data set as of the Day asked
+/// for and published (FEED-22, FEED-23), their social data (BUNDLE-27) merged in (FEED-21). Their
+/// feed id is the one their social data names, or else their profile's user id. Bundles carry no
+/// relay clock, so each item counts as received at its own time for the badge (FEED-13).
+enum FeedCommand {
+    /// What `glow-tool feed` was asked.
+    struct Options: Equatable {
+        var inputs: [String]
+        var viewer: String
+        var day: String?
+        var limit = 20
+        var json = false
+    }
+
+    /// One item as the viewer sees it.
+    struct Row: Encodable {
+        let id: String
+        let owner: String
+        let kind: String
+        let title: String
+        let emoji: String
+        let time: String
+        let day: String?
+        let streak: Int?
+        let milestone: Int?
+        let reactions: [String: Int]
+        let mine: [String]
+        let unread: Bool
+    }
+
+    /// The whole answer.
+    struct View: Encodable {
+        let viewer: String
+        let day: String
+        let badge: Int
+        let friends: [String: String]
+        let items: [Row]
+        let more: Bool
+    }
+
+    static func run(_ options: Options) throws {
+        guard (1...FeedCursor.pageLimit).contains(options.limit) else {
+            throw UsageErrorInRun(message: "--limit: a page holds 1 to \(FeedCursor.pageLimit) items")
+        }
+        var day: Day?
+        if let text = options.day {
+            do { day = try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
+        }
+        let (replica, today) = try replica(options.inputs, day: day)
+        let view = try view(of: replica, for: options.viewer, day: today, limit: options.limit)
+        print(options.json ? Report.json(view) : text(view), terminator: "")
+    }
+
+    /// The replica the bundles make together, and the Day it is as of.
+    static func replica(_ inputs: [String], day: Day?) throws -> (FeedReplica, Day) {
+        var replica = FeedReplica()
+        var people: [String: String] = [:]
+        var clock = HybridClock(device: "glow-tool")
+        var asOf = day
+        for input in inputs {
+            let (data, social) = try Files.contents(input)
+            guard let profile = data.profile else {
+                throw DataFailure(message: "\(input) has no profile: whose items would they be?")
+            }
+            let person = social?.person ?? profile.userID.description
+            if let earlier = people.updateValue(input, forKey: person) {
+                throw DataFailure(message: "\(input) and \(earlier) are both \(person)'s: merge them first")
+            }
+            let today = day ?? profile.boundary.day(containing: .now)
+            asOf = asOf ?? today
+            do {
+                try replica.publish(
+                    data, owner: person, boundary: profile.boundary, today: today, clock: &clock,
+                    now: Instant.now.millisecondsSince1970)
+            } catch {
+                throw DataFailure(message: "\(input): \(error)")
+            }
+            if let social { replica.merge(social.registers) }
+            for (id, register) in replica.items where register.value?.owner == person {
+                replica.receive(item: id, at: register.value!.time)
+            }
+        }
+        return (replica, asOf ?? (try! DayBoundary(timeZone: .utc)).day(containing: .now))
+    }
+
+    static func view(of replica: FeedReplica, for viewer: String, day: Day, limit: Int) throws -> View {
+        let page: FeedReplica.Page
+        do {
+            page = try replica.page(for: viewer, limit: limit)
+        } catch {
+            throw DataFailure(message: "\(error)")
+        }
+        let seen = replica.seen[viewer] ?? .min
+        let rows = try page.items.map { item in
+            let summary = try replica.reactions(on: item.key, viewer: viewer)
+            return Row(
+                id: item.id, owner: item.owner, kind: item.kind.rawValue, title: item.title, emoji: item.emoji,
+                time: (try? Instant(millisecondsSince1970: item.time))?.description ?? "\(item.time)",
+                day: item.day?.description, streak: item.streak, milestone: item.milestone,
+                reactions: Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }),
+                mine: summary.mine.sorted().map(\.rawValue),
+                unread: item.owner != viewer && (replica.receipts[item.key] ?? .min) > seen)
+        }
+        var friends: [String: String] = [:]
+        for pair in replica.stances.keys where pair.from == viewer || pair.to == viewer {
+            let other = pair.from == viewer ? pair.to : pair.from
+            friends[other] = replica.friendState(viewer, other).rawValue
+        }
+        return View(
+            viewer: viewer, day: day.description, badge: replica.badge(viewer), friends: friends, items: rows,
+            more: page.next != nil)
+    }
+
+    static func text(_ view: View) -> String {
+        var lines = ["Glow feed of \(view.viewer) as of \(view.day): \(view.badge) unread"]
+        let friends = view.friends.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+        lines.append("People: " + (friends.isEmpty ? "none" : friends.joined(separator: ", ")))
+        lines.append("")
+        if view.items.isEmpty { lines.append("Nothing to show.") }
+        for row in view.items {
+            var what: String
+            switch row.kind {
+            case "milestone": what = "reached a \(row.milestone ?? 0)-day streak"
+            case "checkIn": what = "checked in on \(row.day ?? "?")" + (row.streak.map { ", \($0)-day streak" } ?? "")
+            case "goalStarted": what = "started a new goal"
+            default: what = "finished the goal" + (row.day.map { " on \($0)" } ?? "")
+            }
+            let cheers = ReactionKind.allCases.compactMap { kind in
+                row.reactions[kind.rawValue].map { "\(kind.symbol) \($0)" }
+            }
+            let title = row.emoji.isEmpty ? row.title : "\(row.emoji) \(row.title)"
+            var line = "\(row.unread ? "•" : " ") \(row.time)  \(row.owner): \(title): \(what)"
+            if !cheers.isEmpty { line += "  [\(cheers.joined(separator: " "))]" }
+            let mine = row.mine.compactMap { ReactionKind(rawValue: $0)?.symbol }
+            if !mine.isEmpty { line += " (yours: \(mine.joined(separator: " ")))" }
+            lines.append(line)
+        }
+        if view.more { lines.append("… more items: raise --limit (at most \(FeedCursor.pageLimit))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
