@@ -43,6 +43,15 @@ public struct FeedRelayState: Sendable {
 
     /// An empty relay.
     public init() {}
+
+    /// Drops the log entries a later entry of the same register supersedes. Fan-out (FEED-27)
+    /// reads each register as it is now, so only a register's last sequence number decides
+    /// whether a viewer's cursor is behind it: every answer stays the same, and the log keeps one
+    /// entry per register however often each is written. The relay does this by itself whenever
+    /// the log has grown to twice the registers it names.
+    public mutating func compactLog() {
+        log.removeAll { sequences[$0.key] != $0.sequence }
+    }
 }
 
 /// A register of the relay's replica, by kind and key.
@@ -138,6 +147,7 @@ public final class FeedRelay: Sendable {
                     state.replica.receive(item: id, at: state.lastReceipt)
                 }
             }
+            if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
             return state.sequence
         }
     }
@@ -183,7 +193,6 @@ public final class FeedRelay: Sendable {
     /// It reads the log from the cursor on and the indexes of the owners it affects, never the
     /// whole state: one new item for a thousand friends costs a thousand small answers.
     static func fanOut(_ state: FeedRelayState, to viewer: String, since cursor: UInt64) -> FeedReplica {
-        let replica = state.replica
         // The log is in sequence order: find where the cursor leaves off.
         var low = 0
         var high = state.log.count
@@ -202,71 +211,78 @@ public final class FeedRelay: Sendable {
             }
         }
         var delta = FeedReplica()
-        func mayKnow(_ owner: String) -> Bool { owner == viewer || !replica.blocks(viewer, owner) }
-        func sendStance(_ key: FeedReplica.PairKey) {
-            if let register = replica.stances[key] { delta.mergeStance(register, for: key) }
+        func mayKnow(_ owner: String) -> Bool { owner == viewer || !state.replica.blocks(viewer, owner) }
+        // The helpers take the delta as a parameter: a local function that captured the variable
+        // would put it in a box on the heap, once per viewer.
+        func sendStance(_ key: FeedReplica.PairKey, _ delta: inout FeedReplica) {
+            if let register = state.replica.stances[key] { delta.mergeStance(register, for: key) }
         }
-        func sendReaction(_ key: FeedReplica.ReactionKey, owner: String) {
-            guard let register = replica.reactions[key] else { return }
+        func sendReaction(_ key: FeedReplica.ReactionKey, owner: String, _ delta: inout FeedReplica) {
+            guard let register = state.replica.reactions[key] else { return }
             delta.writeReaction(
                 register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
-            sendStance(.init(from: owner, to: key.reactor))
-            sendStance(.init(from: key.reactor, to: owner))
+            sendStance(.init(from: owner, to: key.reactor), &delta)
+            sendStance(.init(from: key.reactor, to: owner), &delta)
         }
         /// Sends item `id` as FEED-27 (1) and (2) say; returns the item when the viewer may see it.
         @discardableResult
-        func sendItem(_ id: FeedItemID) -> FeedItem? {
-            guard let register = replica.items[id] else { return nil }
+        func sendItem(_ id: FeedItemID, _ delta: inout FeedReplica) -> FeedItem? {
+            guard let register = state.replica.items[id] else { return nil }
             guard let item = register.value else {
                 if mayKnow(owner(of: id)) { delta.writeItem(nil, id: id, at: register.stamp) }
                 return nil
             }
-            guard replica.canSee(viewer, item) else { return nil }
+            guard state.replica.canSee(viewer, item) else { return nil }
             delta.writeItem(item, id: id, at: register.stamp)
-            if let receipt = replica.receipts[id] { delta.receive(item: id, at: receipt) }
+            if let receipt = state.replica.receipts[id] { delta.receive(item: id, at: receipt) }
             return item
         }
-        // (1), (2), and (3) for the items sent: every reaction on them.
+        // (1), (2), and (3) for the items sent: every reaction on them. Sending twice is merging
+        // twice, so the items sent are remembered only when affected owners may send them again.
         var itemsSent: Set<FeedItemID> = []
         for entry in entries {
-            if case .item(let id) = entry.key, !itemsSent.contains(id), let item = sendItem(id) {
-                itemsSent.insert(id)
-                for key in state.reactionsByItem[id] ?? [] { sendReaction(key, owner: item.owner) }
+            if case .item(let id) = entry.key, !itemsSent.contains(id), let item = sendItem(id, &delta) {
+                if !affected.isEmpty { itemsSent.insert(id) }
+                for key in state.reactionsByItem[id] ?? [] { sendReaction(key, owner: item.owner, &delta) }
             }
         }
         for owner in affected {
-            for key in (replica.ordered[owner] ?? []).reversed() {
-                guard !itemsSent.contains(key.id), let item = replica.item(key.id), replica.canSee(viewer, item) else {
+            for key in (state.replica.ordered[owner] ?? []).reversed() {
+                guard !itemsSent.contains(key.id), let item = state.replica.item(key.id),
+                    state.replica.canSee(viewer, item)
+                else {
                     continue
                 }
-                sendItem(item.key)
+                sendItem(item.key, &delta)
                 itemsSent.insert(item.key)
-                for key in state.reactionsByItem[item.key] ?? [] { sendReaction(key, owner: owner) }
+                for key in state.reactionsByItem[item.key] ?? [] { sendReaction(key, owner: owner, &delta) }
             }
             if mayKnow(owner) {
-                for id in state.withdrawnByOwner[owner] ?? [] { sendItem(id) }
+                for id in state.withdrawnByOwner[owner] ?? [] { sendItem(id, &delta) }
             }
         }
         for entry in entries {
             switch entry.key {
             case .reaction(let key):
                 // (3): a changed reaction on an item the viewer may see now.
-                if let item = replica.item(key.item), replica.canSee(viewer, item) {
-                    sendReaction(key, owner: item.owner)
+                if let item = state.replica.item(key.item), state.replica.canSee(viewer, item) {
+                    sendReaction(key, owner: item.owner, &delta)
                 }
             case .stance(let key):
                 // (4): the viewer's own pairs, and the pairs that decide whether a reactor counts.
                 if key.from == viewer || key.to == viewer {
-                    sendStance(key)
+                    sendStance(key, &delta)
                 } else if let items = state.reactedItems[key.from]?[key.to]?.union(
                     state.reactedItems[key.to]?[key.from] ?? []),
-                    items.contains(where: { id in replica.item(id).map { replica.canSee(viewer, $0) } ?? false })
+                    items.contains(where: { id in
+                        state.replica.item(id).map { state.replica.canSee(viewer, $0) } ?? false
+                    })
                 {
-                    sendStance(key)
+                    sendStance(key, &delta)
                 }
             case .visibility(let key):
                 // (5)
-                if mayKnow(key.owner), let register = replica.visibility[key] {
+                if mayKnow(key.owner), let register = state.replica.visibility[key] {
                     delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
                 }
             case .item, .seen:
@@ -276,13 +292,13 @@ public final class FeedRelay: Sendable {
         for owner in affected where mayKnow(owner) {
             for goal in state.goalsByOwner[owner] ?? [] {
                 let key = FeedReplica.GoalKey(owner: owner, goal: goal)
-                if let register = replica.visibility[key] {
+                if let register = state.replica.visibility[key] {
                     delta.writeVisibility(register.value, owner: owner, goal: goal, at: register.stamp)
                 }
             }
         }
         // (6)
-        if let mark = replica.seen[viewer] { delta.markSeen(viewer, upTo: mark) }
+        if let mark = state.replica.seen[viewer] { delta.markSeen(viewer, upTo: mark) }
         return delta
     }
 }
@@ -296,9 +312,8 @@ extension FeedReplica {
 
     /// Takes in a whole stance register.
     mutating func mergeStance(_ register: StanceRegister, for key: PairKey) {
-        var single = FeedReplica()
-        single.stances[key] = register
-        merge(single)
+        if stances[key] == nil { notePair(key) }
+        stances[key, default: StanceRegister()].merge(register)
     }
 
     /// The writes of this replica that `person` made: their stances, items, goals' visibility,

@@ -42,8 +42,7 @@ public struct FeedReplica: Sendable, Hashable {
         /// FEED-1 rules out but a faulty device could send, the value that outranks the other
         /// (FEED-3), so replicas still agree.
         func merged(_ other: Register) -> Register {
-            if other.stamp != stamp { return other.stamp > stamp ? other : self }
-            return other.value.outranks(value) ? other : self
+            FeedReplica.wins(other, over: self) ? other : self
         }
     }
 
@@ -78,15 +77,18 @@ public struct FeedReplica: Sendable, Hashable {
         return register.value.outranks(existing.value)
     }
 
-    /// Sets item `id`'s register, keeping ``ordered``.
-    mutating func setItem(_ register: Register<FeedItem?>, id: FeedItemID) {
-        let old = items[id]?.value ?? nil
-        items[id] = register
-        let new = register.value
-        guard old != new else { return }
-        if let old { Self.remove(OrderKey(old), from: &ordered[old.owner, default: []]) }
-        if let new { Self.insert(OrderKey(new), into: &ordered[new.owner, default: []]) }
-        if let old, ordered[old.owner]?.isEmpty == true { ordered[old.owner] = nil }
+    /// Writes `register` into item `id`'s register when it wins (FEED-21), with one lookup of the
+    /// id; returns whether it won and the item it replaced. ``ordered`` is the caller's to keep.
+    @inline(__always)
+    mutating func take(_ register: Register<FeedItem?>, id: FeedItemID) -> (won: Bool, old: FeedItem?) {
+        guard let index = items.index(forKey: id) else {
+            items[id] = register
+            return (true, nil)
+        }
+        guard Self.wins(register, over: items.values[index]) else { return (false, nil) }
+        let old = items.values[index].value
+        items.values[index] = register
+        return (true, old)
     }
 
     /// Sets a goal's visibility register, keeping ``publicGoals``.
@@ -155,8 +157,11 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// Takes in an item's content, or its withdrawal (nil), under `id`.
     public mutating func writeItem(_ item: FeedItem?, id: FeedItemID, at stamp: Stamp) {
-        let write = Register(value: item, stamp: stamp)
-        setItem(items[id].map { $0.merged(write) } ?? write, id: id)
+        let (won, old) = take(Register(value: item, stamp: stamp), id: id)
+        guard won, old != item else { return }
+        if let old { Self.remove(OrderKey(old), from: &ordered[old.owner, default: []]) }
+        if let item { Self.insert(OrderKey(item), into: &ordered[item.owner, default: []]) }
+        if let old, ordered[old.owner]?.isEmpty == true { ordered[old.owner] = nil }
     }
 
     /// Takes in a goal's visibility.
@@ -182,35 +187,24 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// Takes in an item's receipt time at the relay; the first one stays.
     public mutating func receive(item: FeedItemID, at time: Int64) {
-        receipts[item] = min(receipts[item] ?? .max, time)
+        // One lookup for an id received the first time, the common case.
+        if let earlier = receipts.updateValue(time, forKey: item), earlier < time { receipts[item] = earlier }
     }
 
     /// The replica that has seen every write of both.
     public mutating func merge(_ other: FeedReplica) {
         // Each register is looked at once; one that loses to what is here costs a comparison of
         // stamps, and only a winner is written (and indexed).
-        for (key, register) in other.stances {
-            if stances[key] == nil { notePair(key) }
-            stances[key, default: StanceRegister()].merge(register)
-        }
+        for (key, register) in other.stances { mergeStance(register, for: key) }
         // Items: the winners first, then each owner's list once: the new keys sorted and woven into
         // the list in one walk, instead of inserting them one by one.
         var added: [String: [OrderKey]] = [:]
         var removed: [String: Set<FeedItemID>] = [:]
         items.reserveCapacity(max(items.count, other.items.count))
         for (id, register) in other.items {
-            // One hash of the id for a register already here: read and replace it in place.
-            let old: FeedItem?
-            if let index = items.index(forKey: id) {
-                guard Self.wins(register, over: items.values[index]) else { continue }
-                old = items.values[index].value
-                items.values[index] = register
-            } else {
-                old = nil
-                items[id] = register
-            }
+            let (won, old) = take(register, id: id)
             let new = register.value
-            guard old != new else { continue }
+            guard won, old != new else { continue }
             if let old { removed[old.owner, default: []].insert(old.key) }
             if let new { added[new.owner, default: []].append(OrderKey(new)) }
         }

@@ -11,7 +11,9 @@ struct BundleSocialTests {
     /// Mia's replica on her old phone: her friendships, a stranger's request she ignored, her
     /// reactions, her marker, and what is not hers to carry (bob's items, a stranger's stance).
     static func phone() throws -> FeedReplica {
-        func stamp(_ wall: Int64, _ device: String) throws -> Stamp { try Stamp(wall: wall, counter: 0, device: device) }
+        func stamp(_ wall: Int64, _ device: String) throws -> Stamp {
+            try Stamp(wall: wall, counter: 0, device: device)
+        }
         var replica = FeedReplica()
         replica.writeStance(.want, from: "mia", to: "bob", at: try stamp(1, "mia1"))
         replica.writeStance(.want, from: "bob", to: "mia", at: try stamp(2, "bob1"))
@@ -59,7 +61,9 @@ struct BundleSocialTests {
         var bytes = BundleWriter.bundle(Samples.dataSet, social: social, options: Samples.options)
         bytes[bytes.count - 30] ^= 0x40
         var device = DataSet()
-        #expect(throws: BundleError.self) { try BundleReader().import(reading: BundleReader.chunks(bytes), into: &device) }
+        #expect(throws: BundleError.self) {
+            try BundleReader().import(reading: BundleReader.chunks(bytes), into: &device)
+        }
         #expect(device == DataSet())
     }
 

@@ -6,10 +6,10 @@ written from RFC 9106 in `argon2`, no Argon2 library; ID tokens and key sets, se
 `idtoken`, RSA and P-256 written with `pow()`, no crypto library; the account service, section 7.5,
 in `accounts`) and `feed` (8: the Glow feed, its clocks, replicas and their merge, and what a
 viewer reads of it; `feeditems`, section 8.10, derives a person's items from their data and
-publishes them; `feedwire`, section 8.12, writes and reads replicas and the relay's messages in
-the wire format, by hand with `protowire`); `dataset` holds a person's data set and its
-mutations (section 1.13) and the tracker of section 2.7, with operations in the model and streaks
-areas. Each module's
+publishes them; `feedwire`, section 8.12, writes and reads replicas, the relay's messages and
+social data in the wire format, by hand with `protowire`); `dataset` holds a person's data set and
+its mutations (section 1.13) and the tracker of section 2.7, with operations in the model and
+streaks areas. Each module's
 OPERATIONS maps the corpus operations of its area to functions that take the request's `input` and
 return its `result`, or raise `errors.Failure`.
 `protos` generates and loads the classes of Spec/glow.proto with the stock protobuf tools.

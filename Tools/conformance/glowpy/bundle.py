@@ -4,19 +4,21 @@ A bundle is a 24-byte header, one zlib stream of length-delimited BundleFrame me
 24-byte trailer. Reading inflates the stream piece by piece with the standard library's zlib and
 checks each frame as it completes (BUNDLE-13), so the first problem in stream order is reported;
 the records inside the frames are read like any wire record (`wire.py`), at their uncompressed
-offsets (BUNDLE-18).
+offsets (BUNDLE-18). A person's social data (BUNDLE-27) is read as the feed reads it (`feedwire`:
+FEED-28, FEED-30), from the message the stock runtime parsed, and counted among `other` records.
 """
 import base64
 import struct
 import zlib
 
+from . import feedwire
 from . import model as m
 from . import wire
 from .dataset import DataSet, read_data
 from .errors import Failure
 from .protos import pb
 from .protowire import Malformed, Truncated, read_varint, varint
-from .records import Writer, serialize, strip
+from .records import Writer, number, serialize, strip
 
 MAGIC = b'\x89GLW\r\n\x1a\n'                                 # BUNDLE-1
 TRAILER_SIGNATURE = b'GLWE'                                    # BUNDLE-8
@@ -80,7 +82,7 @@ class Frames:
         self.max_frame = limits['maxFrameSize']
         self.record_limits = wire.Limits({'maxMessageSize': self.max_frame, 'maxCheckInsPerBlock': limits['maxCheckInsPerBlock']})
         self.buffer, self.offset = bytearray(), 0           # offset: of buffer[0], from the first frame
-        self.manifest = self.profile = None
+        self.manifest = self.profile = self.social = None
         self.goals, self.blocks, self.others = {}, {}, []
         self.frames, self.ended = 0, False
 
@@ -121,9 +123,9 @@ class Frames:
         if which is None:                                      # BUNDLE-24: a record type this reader does not know
             self.add_other(body, at)
             return
-        path = ((message.DESCRIPTOR.fields_by_name[which].number, None),)
+        path = ((number(message, which), None),)
         try:
-            value = wire.read(RECORDS[which], getattr(message, which), scan, path)
+            value = read_record(which, getattr(message, which), scan, path)
         except Failure as failure:                             # BUNDLE-18: the wire code, at its offset
             raise failure.shifted(0, 'frames')
         getattr(self, 'add_' + which)(value, at)
@@ -178,12 +180,23 @@ class Frames:
         self.declared('checkIns', total, at)
         self.blocks[goal] = value
 
+    def add_social(self, value, at):
+        """BUNDLE-27: the person's social data, once, counted among `other` records (BUNDLE-9)."""
+        if self.social is not None:
+            raise fail('duplicate_id', 'frames', at, 'a second social frame')
+        self.declared('other', self.other_records() + 1, at)
+        self.social = value
+
     def add_other(self, body, at):
         """BUNDLE-24 / BUNDLE-25: a record of a type this reader does not know, kept whole, once."""
         if len(self.others) + 1 > self.limits['maxUnknownRecords']:
             raise fail('limit_exceeded', 'frames', at, f'more than {self.limits["maxUnknownRecords"]} unknown records')
-        self.declared('other', len(self.others) + 1, at)
+        self.declared('other', self.other_records() + 1, at)
         self.others.append(body)
+
+    def other_records(self):
+        """BUNDLE-9 / BUNDLE-27: the records counted as `other`: the social data and unknown records."""
+        return int(self.social is not None) + len(self.others)
 
     def add_end(self, value, at):
         """BUNDLE-9: the end frame repeats the counts, which must be those of the records read."""
@@ -195,7 +208,7 @@ class Frames:
 
     def counts(self):
         return {'profiles': int(self.profile is not None), 'goals': len(self.goals), 'checkInBlocks': len(self.blocks),
-                'checkIns': sum(len(b['checkIns']) for b in self.blocks.values()), 'other': len(self.others)}
+                'checkIns': sum(len(b['checkIns']) for b in self.blocks.values()), 'other': self.other_records()}
 
     def finish(self):
         """At the end of the stream: no frame cut short, and an end frame (BUNDLE-5, BUNDLE-9)."""
@@ -212,6 +225,45 @@ class Frames:
         out['goals'] = [self.goals[g] for g in sorted(self.goals)]
         out['checkIns'] = [c for g in sorted(self.blocks) for c in sorted(self.blocks[g]['checkIns'], key=lambda c: c['day'])]
         return out
+
+    def social_json(self):
+        """bundle.md 4.6: the social data, its registers as the hex of their canonical `FeedDelta`
+        (FEED-28), or None when the bundle carries none."""
+        if self.social is None:
+            return None
+        person, replica = self.social
+        return {'person': person, 'registers': feedwire.encode_delta(replica).hex()}
+
+
+def read_record(which, message, scan, path):
+    """A frame's record as its value: section 3's records by `wire`, the social data by `feedwire`."""
+    if which == 'social':
+        return read_social(message, scan, path)
+    return wire.read(RECORDS[which], message, scan, path)
+
+
+def read_social(message, scan, path):
+    """BUNDLE-27 / BUNDLE-18: a frame's `FeedSocial` as (person, replica). Social data that FEED-30
+    refuses is `invalid_value` where the `FeedSocial`'s fields begin (FEED-30); a register that
+    FEED-28 refuses, where that register begins (its tag in the `FeedDelta`)."""
+    registers = path + ((number(message, 'registers'), None),)
+
+    def locate(member, index):
+        return scan.field_offset(registers + ((number(message.registers, member), index),))
+    return feedwire.read_social(fields_of(message), scan.body_offset(path), locate)
+
+
+def fields_of(message):
+    """A message of the stock runtime as `protowire.decode` gives it, for `feedwire`'s readers: a
+    dict of the fields that are set, nested messages as dicts and repeated fields as lists."""
+    out = {}
+    for field, value in message.ListFields():
+        if field.message_type is not None:
+            value = [fields_of(v) for v in value] if field.label == field.LABEL_REPEATED else fields_of(value)
+        elif field.label == field.LABEL_REPEATED:
+            value = list(value)
+        out[field.name] = value
+    return out
 
 
 # ---- 4.2 / 4.3 The stream and the trailer
@@ -349,7 +401,16 @@ def file_of(inp):
 def read_op(inp):
     header, frames = read_bundle(file_of(inp), inp.get('limits'))
     manifest = {k: v for k, v in strip(frames.manifest).items() if k != 'counts'}     # the counts are reported apart
-    return {'header': header, 'manifest': manifest, 'counts': frames.counts(), 'data': strip(frames.data())}
+    out = {'header': header, 'manifest': manifest, 'counts': frames.counts(), 'data': strip(frames.data())}
+    return with_social(out, frames)
+
+
+def with_social(out, frames):
+    """bundle.md 4.6 / BUNDLE-27: `social` beside the data set when the bundle carries it."""
+    social = frames.social_json()
+    if social is not None:
+        out['social'] = social
+    return out
 
 
 def frames_op(inp):
@@ -364,13 +425,14 @@ def merge_op(inp):
 
 
 def import_op(inp):
-    """BUNDLE-19 / BUNDLE-20: verified whole first, refused for another person, then merged."""
+    """BUNDLE-19 / BUNDLE-20: verified whole first, refused for another person, then merged. The
+    social data comes back beside the data set (BUNDLE-27), for the device's feed replica."""
     destination = read_data(inp['destination'])
     _, frames = read_bundle(file_of(inp), inp.get('limits'))
     incoming = frames.data()
     if 'profile' in destination and 'profile' in incoming and destination['profile']['userID'] != incoming['profile']['userID']:
         raise fail('user_mismatch', 'frames', 0, 'the bundle belongs to another person')
-    return {'data': strip(merge([destination, incoming]))}
+    return with_social({'data': strip(merge([destination, incoming]))}, frames)
 
 
 def import_stream_op(inp):

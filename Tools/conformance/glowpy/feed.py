@@ -1,7 +1,7 @@
 """Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21, FEED-24 ... FEED-27),
 and the corpus operations `feed.clock` (Spec/corpus/feed/clock.json), `feed.script`
 (Spec/corpus/feed/script.json) and `feed.relay` (Spec/corpus/feed/relay.json). The feed on the
-wire (8.12: FEED-28, FEED-29) is `feedwire`'s, which adds its steps to the last two.
+wire (8.12: FEED-28 ... FEED-30) is `feedwire`'s, which adds its steps to the last two.
 
 Written from the spec text alone, with the standard library only:
 
@@ -38,6 +38,7 @@ MAX_WALL = 2 ** 53 - 1                                     # FEED-1
 MAX_COUNTER = 2 ** 32 - 1
 MAX_COUNT = 2 ** 32 - 1                                    # FEED-6: a streak or milestone in Days
 KINDS = ('checkIn', 'milestone', 'goalStarted', 'goalCompleted')     # FEED-6
+STREAK_KINDS = ('checkIn', 'milestone')                             # FEED-6: the kinds that carry a streak
 STANCES = ('none', 'want', 'block')                                  # FEED-3
 VISIBILITIES = ('private', 'friends', 'public')                      # FEED-8
 REACTIONS = ('heart', 'fire', 'clap')                                # FEED-10
@@ -444,7 +445,8 @@ def day_field(obj, key):
 
 def parse_item(value):
     """FEED-6: an item as its kind needs it, without a note; answers (id, item). A field its kind
-    does not carry (a check-in's milestone, a goal start's Day) is left out."""
+    does not carry is dropped, unread: a Day on `goalStarted`, a streak on either goal item, a
+    milestone or streak start on anything but a milestone."""
     if not isinstance(value, dict):
         raise Failure('invalid_item', 'an item is a JSON object')
     owner, goal, title = text_field(value, 'owner'), text_field(value, 'goal'), text_field(value, 'title')
@@ -459,7 +461,7 @@ def parse_item(value):
         item[key] = value.get(key, '')
         if not isinstance(item[key], str):
             raise Failure('invalid_item', f'{key} is text')
-    if 'streak' in value:
+    if 'streak' in value and kind in STREAK_KINDS:
         if not is_int(value['streak']) or not 0 <= value['streak'] <= MAX_COUNT:
             raise Failure('invalid_item', 'a streak is a length in Days, 0 ... 2^32 - 1')
         item['streak'] = value['streak']

@@ -1,7 +1,8 @@
 """Section 8.12 of the spec (Spec/feed.md): the feed on the wire. Replicas and deltas as `FeedDelta`
-messages (FEED-28) and the relay's `RelayRequest` and `RelayResponse` (FEED-29), with the `encode`
-and `decode` steps of `feed.script` (Spec/corpus/feed/wire.json) and the `request` step of
-`feed.relay` (Spec/corpus/feed/wire_relay.json).
+messages (FEED-28), the relay's `RelayRequest` and `RelayResponse` (FEED-29), and a person's social
+data as a `FeedSocial` (FEED-30, which `bundle` reads from a bundle's social frame, BUNDLE-27), with
+the `encode` and `decode` steps of `feed.script` (Spec/corpus/feed/wire.json) and the `request`
+step of `feed.relay` (Spec/corpus/feed/wire_relay.json).
 
 The messages are read and written by this testee itself (`protowire`, the standard library only),
 not by the stock runtime: a replica is written canonically, its registers sorted as FEED-28 says,
@@ -9,10 +10,16 @@ so equal replicas have equal bytes; reading accepts any valid encoding, merges t
 reads as FEED-21 merges them, skips fields it does not know, and refuses what FEED-28 lists with
 `invalid_value`, leaving nothing behind.
 
+An item field its kind does not carry (a goal start's `day` or `streak`) is dropped when read, as
+`feed.parse_item` drops it from JSON (FEED-6).
+
 Choices where the text leaves room (none of them is exercised by the corpus):
 
-- an item field its kind does not carry (a check-in's `milestone`, a goal start's `day`) is
-  dropped when read, as `feed.parse_item` drops it from JSON (FEED-6 names what each kind carries);
+- a `day` that is dropped is still a Day, held to WIRE-17 (FEED-28 refuses any Day outside years
+  1 to 9999), and read before it is dropped;
+- registers are read in the order of their bytes when their places are known (a social frame), so
+  the refusal reported is the first in the bytes (BUNDLE-13); FEED-28's refusals come before
+  FEED-30's, which judge what the registers read hold;
 - seen markers and receipt times are taken at any value the wire allows (FEED-28 lists no
   refusal for them);
 - an `invalid_value` that the wire itself finds (a `uint32` or `sint32` beyond its width) names
@@ -53,6 +60,7 @@ SCHEMA = {                                                  # Spec/glow.proto, t
         Field(4, 'reactions', 'FeedReactionRegister', 'repeated'),
         Field(5, 'seen', 'FeedTime', 'repeated'),
         Field(6, 'receipts', 'FeedTime', 'repeated')],
+    'FeedSocial': [Field(1, 'person', 'string'), Field(2, 'registers', 'FeedDelta')],
     'RelayRequest': [
         Field(1, 'submit', 'FeedDelta', 'oneof', 'request'),
         Field(2, 'changes_since', 'uint64', 'oneof', 'request')],
@@ -149,22 +157,25 @@ def decode_delta(data):
     return read_delta(protowire.decode(SCHEMA, 'FeedDelta', data))
 
 
-def read_delta(message):
+def read_delta(message, locate=None):
     """FEED-28: the replica a decoded `FeedDelta` stands for: its registers written into an empty
-    replica, so that registers given in any order or more than once merge as FEED-21 merges."""
+    replica, so that registers given in any order or more than once merge as FEED-21 merges.
+
+    `locate(member, index)`, for a reader that knows where the message's bytes lie (a bundle's
+    social frame, BUNDLE-27), answers where the index-th register of a member begins: registers
+    are then read in the order of their bytes, and a refusal is reported where its register begins."""
     replica = feed.Replica()
-    for register in message.get('stances', []):
-        read_stance(replica, register)
-    for register in message.get('items', []):
-        read_item_register(replica, register)
-    for register in message.get('visibility', []):
-        read_visibility(replica, register)
-    for register in message.get('reactions', []):
-        read_reaction(replica, register)
-    for time in message.get('seen', []):
-        replica.mark_seen(key_text(time, 'key', 'a seen marker'), time.get('time', 0))
-    for time in message.get('receipts', []):
-        replica.receive(key_text(time, 'key', 'a receipt time'), time.get('time', 0))
+    registers = [(member, index, register) for member in READERS
+                 for index, register in enumerate(message.get(member, []))]
+    if locate is not None:
+        registers.sort(key=lambda entry: locate(entry[0], entry[1]))
+    for member, index, register in registers:
+        try:
+            READERS[member](replica, register)
+        except Failure as failure:
+            if locate is not None:
+                failure.offset = locate(member, index)
+            raise
     return replica
 
 
@@ -258,11 +269,59 @@ def read_reaction(replica, register):
     replica.write_reaction(item_id, reactor, kind, register.get('on', False), read_stamp(register.get('stamp')))
 
 
+def read_seen(replica, time):
+    """A seen marker, keyed by its person."""
+    replica.mark_seen(key_text(time, 'key', 'a seen marker'), time.get('time', 0))
+
+
+def read_receipt(replica, time):
+    """A receipt time, keyed by its item id."""
+    replica.receive(key_text(time, 'key', 'a receipt time'), time.get('time', 0))
+
+
+READERS = {'stances': read_stance, 'items': read_item_register, 'visibility': read_visibility,   # FeedDelta's members
+           'reactions': read_reaction, 'seen': read_seen, 'receipts': read_receipt}
+
+
 def read_day(number):
     """WIRE-17: a Day, days since 1970-01-01, within 0001-01-01 ... 9999-12-31."""
     if not model.MIN_DAY <= number <= model.MAX_DAY:
         raise refuse(f'Day {number} is outside the years 1 ... 9999')
     return model.day_text(number)
+
+
+# ---- Social data (FEED-30)
+
+def read_social(message, start=None, locate=None):
+    """FEED-30: (person, replica) of a decoded `FeedSocial`: its registers read as FEED-28 reads a
+    `FeedDelta` (`locate` as `read_delta` takes it), then held to what social data may hold, else
+    `invalid_value` at `start`, where the message's fields begin."""
+    replica = read_delta(message.get('registers', {}), locate)
+    person = message.get('person', '')
+    why = not_social(person, replica)
+    if why is not None:
+        raise Failure('invalid_value', f'social data {why}', offset=start, rule='FEED-30')
+    return person, replica
+
+
+def not_social(person, replica):
+    """FEED-30: why registers are not `person`'s social data (every stance between them and
+    anyone, the reactions they gave, their seen marker, nothing else), or None."""
+    if not person:
+        return 'without a person'
+    if replica.items:
+        return 'with an item register: items follow from the data set'
+    if replica.visibility:
+        return 'with a visibility register: visibility follows from the goals'
+    if replica.receipts:
+        return 'with a receipt time: those are the relay\'s'
+    if any(person not in pair for pair in replica.stance):
+        return 'with a stance between two other people'
+    if any(reactor != person for _, reactor, _ in replica.reactions):
+        return 'with a reaction someone else gave'
+    if any(who != person for who in replica.seen):
+        return 'with another person\'s seen marker'
+    return None
 
 
 # ---- The relay's messages (FEED-29)
