@@ -201,10 +201,23 @@ public struct FeedReplica: Sendable, Hashable {
         var added: [String: [OrderKey]] = [:]
         var removed: [String: Set<FeedItemID>] = [:]
         items.reserveCapacity(max(items.count, other.items.count))
-        for (id, register) in other.items {
-            let (won, old) = take(register, id: id)
+        // By index, comparing registers where they lie: copying each one out would retain its
+        // item, a write to a cold object, for the many registers that lose.
+        for index in other.items.indices {
+            let old: FeedItem?
+            let register: Register<FeedItem?>
+            if let mine = items.index(forKey: other.items.keys[index]) {
+                guard Self.wins(other.items.values[index], over: items.values[mine]) else { continue }
+                register = other.items.values[index]
+                old = items.values[mine].value
+                items.values[mine] = register
+            } else {
+                register = other.items.values[index]
+                old = nil
+                items[other.items.keys[index]] = register
+            }
             let new = register.value
-            guard won, old != new else { continue }
+            guard old != new else { continue }
             if let old { removed[old.owner, default: []].insert(old.key) }
             if let new { added[new.owner, default: []].append(OrderKey(new)) }
         }
@@ -212,8 +225,13 @@ public struct FeedReplica: Sendable, Hashable {
             var list = ordered[owner] ?? []
             if let gone = removed[owner] { list.removeAll { gone.contains($0.id) } }
             if var new = added[owner] {
-                new.sort { OrderKey.isOlder($0, $1) }
-                list = list.isEmpty ? new : Self.interleave(list, new)
+                if list.isEmpty, let theirs = other.ordered[owner], theirs.count == new.count {
+                    // Every item of an owner new here came from the other replica: its list is ours.
+                    list = theirs
+                } else {
+                    new.sort { OrderKey.isOlder($0, $1) }
+                    list = list.isEmpty ? new : Self.interleave(list, new)
+                }
             }
             ordered[owner] = list.isEmpty ? nil : list
         }

@@ -52,8 +52,10 @@ enum FeedBench {
         )
 
         // Two replicas of 100,000 events each (half of them shared), merged.
-        var right = replica(viewer: viewer, friends: 100, perFriend: 1_000, prefix: "a")
+        // The right one: the same first 50 friends' 50,000 events, and 50,000 of 50 others.
+        var right = replica(viewer: viewer, friends: 50, perFriend: 1_000, prefix: "a")
         right.merge(replica(viewer: viewer, friends: 50, perFriend: 1_000, prefix: "b"))
+        precondition(right.items.count == 100_000 && right.items.keys.filter { $0.text.hasPrefix("a") }.count == 50_000)
         // Each sample merges into a replica of its own, as a device merges into the one it holds:
         // copying the replica first and freeing it afterwards are not the merge.
         let merge = Timing.measure(samples: 5) {
@@ -61,8 +63,16 @@ enum FeedBench {
         } _: {
             $0.merge(right)
         }
+        // The alternative: replaying the other replica's item registers one write at a time.
+        let replay = Timing.measure(samples: 5) {
+            replica(viewer: viewer, friends: 100, perFriend: 1_000, prefix: "a")
+        } _: { target in
+            for (id, register) in right.items { target.writeItem(register.value, id: id, at: register.stamp) }
+        }
         record("feed", "merge100k", merge.median)
-        say("feed     merging two replicas of 100,000 events: \(milliseconds(merge.median)) (target < 50 ms)")
+        say(
+            "feed     merging two replicas of 100,000 events: \(milliseconds(merge.median)) (target < 50 ms); replaying their writes one by one: \(milliseconds(replay.median)) (\(String(format: "%.1f", replay.median / merge.median))×)"
+        )
 
         // One new item from a person with 1,000 friends, fanned out to each of them.
         let relay = FeedRelay()
@@ -91,7 +101,26 @@ enum FeedBench {
                 cursors[index] = cursor
             }
         }
+        // The alternative: each viewer's answer from the relay's whole replica, its changes since
+        // the viewer's last stamp filtered by what the viewer may see (no change log).
+        var watermark = relay.replica.latestStamp
+        let wholeScan = Timing.measure(samples: 5) {
+            wall += 1
+            var news = FeedReplica()
+            let made = item(owner: "star", goal: 0, day: 20_000 + wall)
+            news.writeItem(made, id: made.key, at: stamp(wall, "star"))
+            try! relay.submit(news, from: "star", now: Int64(wall))
+            let whole = relay.replica
+            for index in 0..<1_000 {
+                let delta = whole.changes(since: watermark)
+                let visible = delta.items.values.filter { $0.value.map { whole.canSee("fan\(index)", $0) } ?? true }
+                precondition(visible.count == 1, "each fan gets the one new item")
+            }
+            watermark = whole.latestStamp
+        }
         record("feed", "fanOut1000", fanOut.median)
-        say("feed     one item fanned out to 1,000 friends: \(milliseconds(fanOut.median)) (target < 1 ms)")
+        say(
+            "feed     one item fanned out to 1,000 friends: \(milliseconds(fanOut.median)) (target < 1 ms); from the whole replica per viewer: \(milliseconds(wholeScan.median)) (\(String(format: "%.0f", wholeScan.median / fanOut.median))×)"
+        )
     }
 }
