@@ -155,7 +155,8 @@ public final class FeedRelay: Sendable {
     /// What `viewer` may learn since `cursor` (FEED-27), and the cursor to ask from next time.
     public func changes(for viewer: String, since cursor: UInt64) -> (delta: FeedReplica, cursor: UInt64) {
         (try? store.update { (state) throws(FeedError) in
-            (Self.fanOut(state, to: viewer, since: cursor), state.sequence)
+            // A cursor the relay never gave starts the viewer over (FEED-27).
+            (Self.fanOut(state, to: viewer, since: cursor > state.sequence ? 0 : cursor), state.sequence)
         })
             ?? (FeedReplica(), cursor)
     }

@@ -207,6 +207,33 @@ reading('a default written out (a time of 0) reads as the default and is left ou
         message(2, text(1, item_id(STARTED)) + message(2, stamp(S1)) + message(3, item_body(STARTED) + sint(4, 0, True))),
         [w_item(STARTED, S1)], delta(items=[(item_id(STARTED), S1, STARTED)]))
 
+# -- What is read is a replica like any other: its pages, reactions and badge (FEED-9, FEED-12)
+PUBLIC_ITEM = check_in(goal='g-pub', time=3_000)
+FRIENDS_ITEM = check_in(goal='g-fri', time=2_000)
+shared = delta(stances=[('ana', 'bob', 'want', S1, None), ('bob', 'ana', 'want', S3, None)],
+               items=[(item_id(PUBLIC_ITEM), S2, PUBLIC_ITEM), (item_id(FRIENDS_ITEM), S2, FRIENDS_ITEM)],
+               visibility=[('ana', 'g-pub', 'public', S1), ('ana', 'g-fri', 'friends', S1)],
+               reactions=[(item_id(FRIENDS_ITEM), 'bob', 'heart', True, S3)],
+               receipts=[(item_id(PUBLIC_ITEM), 30), (item_id(FRIENDS_ITEM), 20)], seen=[('bob', 25)])
+cases.append({
+    'comment': 'a replica read from bytes pages, counts and badges like the one that wrote them: bob (a friend) '
+               'sees both items, the newer unread, and his heart; cat (a stranger) the public one only',
+    'rules': ['FEED-28', 'FEED-9', 'FEED-12', 'FEED-15', 'FEED-16'], 'flags': ['Required'], 'result': 'valid',
+    'input': {'steps': [
+        {'do': 'decode', 'hex': shared.hex(), 'into': 'r'},
+        {'do': 'page', 'viewer': 'bob', 'limit': 10},
+        {'do': 'page', 'viewer': 'cat', 'limit': 10},
+        {'do': 'reactions', 'item': item_id(FRIENDS_ITEM), 'viewer': 'bob'},
+        {'do': 'badge', 'viewer': 'bob'},
+        {'do': 'encode'}]},
+    'expected': {'steps': [
+        OK,
+        {'items': [item_id(PUBLIC_ITEM), item_id(FRIENDS_ITEM)], 'next': False},
+        {'items': [item_id(PUBLIC_ITEM)], 'next': False},
+        {'counts': {'heart': 1, 'fire': 0, 'clap': 0}, 'mine': ['heart']},
+        {'badge': 1},
+        {'hex': shared.hex()}]}})
+
 # -- Refusals
 good_stamp = message(4, stamp(S1))
 refusing('a stance without a stamp', message(1, text(1, 'ana') + text(2, 'bob') + uint(3, 1)))
@@ -287,6 +314,7 @@ PUB = check_in(goal='g-pub', time=3_000)
 PUB_ID = item_id(PUB)
 A1 = [10, 0, 'ana1']
 A2 = [11, 0, 'ana1']
+B1 = [12, 0, 'bob1']
 
 
 def relay_case(comment, steps, answers, rules=('FEED-29',)):
@@ -334,6 +362,19 @@ relay_case('a field of a request this version does not know is skipped',
            [{'do': 'request', 'person': 'ana', 'now': 1_000, 'hex': submit_pub.hex()},
             {'do': 'request', 'person': 'ana', 'now': 1_001, 'hex': (request_changes(2) + uint(9, 1)).hex()}],
            [{'hex': response_submitted(2).hex()}, {'hex': response_changes(b'', 2).hex()}])
+
+relay_case('a cursor ahead of the relay (one from a relay whose state was lost) is answered from the start: '
+           'everything the viewer may see, and the relay\'s own cursor',
+           [{'do': 'request', 'person': 'ana', 'now': 1_000, 'hex': submit_pub.hex()},
+            {'do': 'request', 'person': 'bob', 'now': 1_001, 'hex': request_changes(99).hex()}],
+           [{'hex': response_submitted(2).hex()},
+            {'hex': response_changes(delta(items=[(PUB_ID, A2, PUB)], visibility=[('ana', 'g-pub', 'public', A1)],
+                                           receipts=[(PUB_ID, 1_000)]), 2).hex()}],
+           rules=('FEED-29', 'FEED-27'))
+relay_case('a submit whose delta carries another person\'s stance toward the asker is not_author',
+           [{'do': 'request', 'person': 'ana', 'now': 1_000,
+             'hex': request_submit(delta(stances=[('bob', 'ana', 'want', B1, None)])).hex()}],
+           [{'error': 'not_author', 'rule': 'FEED-25'}], rules=('FEED-29', 'FEED-25'))
 
 write_cases('feed', 'wire_relay.json', 'feed.relay',
             'The relay\'s messages (FEED-29), as feed.relay steps: `request` hands the relay the hex bytes of a '
