@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzAuth", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
+            name: "FuzzFeed", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
+        .executableTarget(
             name: "FuzzHostileBlock",
             dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
     ],

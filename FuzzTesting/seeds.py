@@ -65,6 +65,19 @@ def main():
             write("auth", b"\x02" + data["hash"].encode())
         elif operation == "auth.checkPassword" and "password" in data:
             write("auth", b"\x03" + data["password"].encode())
+    # The feed harness picks its decoder with the first byte (GlowFuzzing/FeedHarness.swift):
+    # 0 FeedDelta, 1 RelayRequest, 2 RelayResponse, 3 FeedSocial, 4 a request to a relay.
+    for operation, case in cases("feed"):
+        for step, answer in zip(case["input"].get("steps", []), case.get("expected", {}).get("steps", [])):
+            if step.get("do") == "decode":
+                write("feed", b"\x00" + bytes.fromhex(step["hex"]))
+            elif step.get("do") == "request":
+                write("feed", b"\x01" + bytes.fromhex(step["hex"]))
+                write("feed", b"\x04" + bytes.fromhex(step["hex"]))
+                if "hex" in answer:
+                    write("feed", b"\x02" + bytes.fromhex(answer["hex"]))
+            elif step.get("do") == "encode" and "hex" in answer:
+                write("feed", b"\x00" + bytes.fromhex(answer["hex"]))
     for operation, case in list(cases("streaks"))[:40]:
         body = json.dumps({"id": "streaks/" + case["id"], "area": "streaks", "operation": operation,
                            "input": case["input"]}).encode()

@@ -31,6 +31,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case hostileBlock = "hostile-block"
     /// GlowAuth's readers: ID tokens, key sets, PHC strings, passwords.
     case auth
+    /// The feed's messages (deltas, relay requests and responses, social data) and one relay.
+    case feed
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -43,6 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .framing: Harness.framing(Array(bytes))
         case .hostileBlock: HostileBlock.run(Array(bytes))
         case .auth: AuthHarness.run(Array(bytes))
+        case .feed: FeedHarness.run(bytes)
         }
     }
 
@@ -69,7 +72,7 @@ enum Harness {
         }
     }
 
-    private static func roundTrip<T: WireMessage & Equatable>(_ type: T.Type, _ bytes: UnsafeRawBufferPointer) {
+    static func roundTrip<T: WireMessage & Equatable>(_ type: T.Type, _ bytes: UnsafeRawBufferPointer) {
         let value: T
         do {
             value = try T(wireBuffer: bytes, limits: .default)

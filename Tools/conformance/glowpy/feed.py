@@ -757,7 +757,11 @@ class Relay:
 
     def changes(self, viewer, since):
         """FEED-27: what the viewer learns of the changes after the cursor `since`, as its state is
-        now, as a delta (a replica of the registers sent), and the cursor to ask from next time."""
+        now, as a delta (a replica of the registers sent), and the cursor to ask from next time.
+        A cursor greater than the relay's last sequence number is not one the relay gave (FEED-27):
+        it is answered as the cursor 0 is, so the device catches up."""
+        if since > self.sequence:
+            since = 0
         r, delta = self.replica, Replica()
         blocked = lambda owner: owner != viewer and r.friend_state(viewer, owner) in ('blocking', 'blocked')  # noqa: E731
         affected = set()
