@@ -33,6 +33,14 @@ struct ArgumentTests {
         (["decode-raw", "--hex", "-"], .decodeRaw(input: "-", hex: true)),
         (["stats", "s.glow", "--day", "2026-11-28", "--json"], .stats(input: "s.glow", day: "2026-11-28", json: true)),
         (["stats", "--", "-odd-name.glow"], .stats(input: "-odd-name.glow", day: nil, json: false)),
+        (
+            ["feed", "a.glow", "b.glow", "--viewer", "mia", "--limit", "5", "--json"],
+            .feed(.init(inputs: ["a.glow", "b.glow"], viewer: "mia", day: nil, limit: 5, json: true))
+        ),
+        (
+            ["feed", "--viewer=bob", "a.glow", "--day", "2026-11-28"],
+            .feed(.init(inputs: ["a.glow"], viewer: "bob", day: "2026-11-28", limit: 20, json: false))
+        ),
     ]
 
     @Test("valid command lines", arguments: valid)
@@ -53,6 +61,9 @@ struct ArgumentTests {
         (["export", "d.json", "-o", "x", "-o", "y"], "-o is given twice"),
         (["merge", "-o", "m.glow"], "name at least one input"),
         (["stats", "s.glow", "--day="], "--day needs a value"),
+        (["feed", "a.glow"], "missing --viewer ID"),
+        (["feed", "--viewer", "mia"], "name at least one bundle"),
+        (["feed", "a.glow", "--viewer", "mia", "--limit", "many"], "--limit takes a number of items, not 'many'"),
     ]
 
     @Test("mistakes are usage errors that name what was wrong", arguments: invalid)
