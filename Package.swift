@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .library(name: "GlowAuth", targets: ["GlowAuth"]),
         .library(name: "GlowFeed", targets: ["GlowFeed"]),
+        .library(name: "GlowRitual", targets: ["GlowRitual"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
@@ -43,6 +44,14 @@ let package = Package(
                 "GlowConformance",
             ],
             swiftSettings: sharedSettings),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(
+            name: "GlowRitual",
+            dependencies: [
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes", "CSQLite",
+            ],
+            swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(
@@ -67,6 +76,9 @@ let package = Package(
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(
+            name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel"], path: "Tools/glow-crash-child",
+            swiftSettings: sharedSettings),
+        .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire", "GlowBundle"], path: "Tools/glow-sample",
             swiftSettings: sharedSettings),
         .testTarget(name: "GlowModelTests", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
@@ -75,6 +87,9 @@ let package = Package(
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowRitualTests", dependencies: ["GlowRitual", "GlowModel", "GlowBundle", "glow-crash-child"],
+            swiftSettings: sharedSettings),
         .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowModel"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],

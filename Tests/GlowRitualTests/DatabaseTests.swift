@@ -1,0 +1,155 @@
+import Foundation
+import GlowBundle
+import GlowModel
+import Testing
+
+@testable import GlowRitual
+
+/// The durable store (issue 17): what is committed is there when the file opens again, a refused
+/// change leaves nothing behind, and files it should not touch are left as they were.
+@Suite("Ritual database")
+struct DatabaseTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let boundary = try! DayBoundary(timeZone: .utc)
+    static let device = try! DeviceID("01938a6e-7c00-7abc-8def-00000000d001")
+    static let start = try! Day(iso: "2026-11-01")
+
+    static func temporary() -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-db-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("glow.sqlite").path
+    }
+
+    /// A tally goal "Goal N" of `unit` that starts on ``start``.
+    static func goal(_ number: Int, unit: String = "glasses") throws -> Goal {
+        let created = try Instant(rfc3339: "2026-11-01T08:00:00Z")
+        return try Goal(
+            id: GoalID(high: 0x0193_8A6E_7C00_7ABC, low: 0x8DEF_0000_0000_0000 + UInt64(number)),
+            title: "Goal \(number)", kind: .tally(TallyConfig(dailyTarget: 3, unit: unit)),
+            schedule: Schedule(.daily, from: start), startDay: start, createdAt: created, modifiedAt: created)
+    }
+
+    static func instant(_ text: String) throws -> Instant { try Instant(rfc3339: text) }
+
+    @Test("taps, edits and undos committed are there when the file opens again")
+    func reopen() throws {
+        let path = Self.temporary()
+        let goal = try Self.goal(1)
+        do {
+            let database = try RitualDatabase(path: path)
+            try database.perform { (data) throws(ModelError) in try data.add(goal) }
+            for hour in 10...12 {
+                try database.perform { (data) throws(ModelError) in
+                    try data.tap(
+                        .count(1), goal: goal.id, at: try Instant(rfc3339: "2026-11-20T\(hour):00:00Z"),
+                        device: Self.device, boundary: Self.boundary)
+                }
+            }
+            try database.perform { (data) throws(ModelError) in
+                try data.editGoal(goal.id, at: try Instant(rfc3339: "2026-11-20T13:00:00Z")) { $0.title = "Water" }
+            }
+            try database.perform { (data) throws(ModelError) in
+                try data.undo(
+                    goal: goal.id, on: try Day(iso: "2026-11-20"), at: try Instant(rfc3339: "2026-11-20T14:00:00Z"),
+                    device: Self.device)
+            }
+        }
+        let reopened = try RitualDatabase(path: path)
+        #expect(try reopened.integrityCheck())
+        let data = reopened.data
+        #expect(data.goals[goal.id]?.title == "Water")
+        let entry = try #require(data.checkIn(CheckInKey(goalID: goal.id, day: try Day(iso: "2026-11-20"))))
+        #expect(entry.taps.count == 4 && entry.deleted, "three taps and the undo")
+    }
+
+    @Test("a refused change writes nothing, on disk or in memory")
+    func refused() throws {
+        let path = Self.temporary()
+        let database = try RitualDatabase(path: path)
+        let goal = try Self.goal(1)
+        try database.perform { (data) throws(ModelError) in try data.add(goal) }
+        let before = database.data
+        #expect(throws: StoreError.self) {
+            try database.perform { (data) throws(ModelError) in
+                // A Day before the goal starts: the model refuses it.
+                try data.tap(
+                    .count(1), goal: goal.id, on: try Day(iso: "2026-10-01"),
+                    at: try Instant(rfc3339: "2026-11-20T10:00:00Z"), device: Self.device, boundary: Self.boundary)
+            }
+        }
+        #expect(database.data == before)
+        #expect(try RitualDatabase(path: path).data == before)
+    }
+
+    @Test("a bundle imports whole, and the stored records keep fields this version does not know")
+    func importKeepsUnknownFields() throws {
+        let sample = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Spec/examples/sample.glow")))
+        let path = Self.temporary()
+        let result = try RitualDatabase(path: path).importBundle(sample)
+        #expect(result.changes.checkInCount == 4_418)
+        let reopened = try RitualDatabase(path: path)
+        let (expected, _) = try BundleReader().dataSet(sample)
+        #expect(reopened.data == expected)
+        // Re-exported, the same frames as the bundle that came in (BUNDLE-15): nothing was lost
+        // on the way through the database, unknown fields and records of unknown types included.
+        let options = BundleOptions(createdAt: try Instant(rfc3339: "2026-11-28T20:00:00Z"))
+        #expect(BundleWriter.frames(reopened.data, options: options) == BundleWriter.frames(expected, options: options))
+    }
+
+    @Test("a bundle that does not verify imports nothing")
+    func badImport() throws {
+        var sample = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Spec/examples/sample.glow")))
+        sample[sample.count - 40] ^= 0x10
+        let path = Self.temporary()
+        let database = try RitualDatabase(path: path)
+        #expect(throws: StoreError.self) { try database.importBundle(sample) }
+        #expect(database.data.isEmpty)
+        #expect(try RitualDatabase(path: path).data.isEmpty)
+    }
+
+    @Test("a file of a newer schema, or not a Glow database, is refused and left byte for byte")
+    func refusesForeignFiles() throws {
+        let newer = Self.temporary()
+        _ = try RitualDatabase(path: newer)
+        let connection = try SQLiteConnection(path: newer)
+        try connection.execute("PRAGMA user_version = \(RitualDatabase.schemaVersion + 1)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: newer))
+        #expect {
+            _ = try RitualDatabase(path: newer)
+        } throws: { error in
+            (error as? StoreError)?.code == .newerSchema
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: newer)) == before)
+
+        let foreign = Self.temporary()
+        let other = try SQLiteConnection(path: foreign)
+        try other.execute("CREATE TABLE notes (text TEXT)")
+        let foreignBefore = try Data(contentsOf: URL(fileURLWithPath: foreign))
+        #expect {
+            _ = try RitualDatabase(path: foreign)
+        } throws: { error in
+            (error as? StoreError)?.code == .corrupt
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == foreignBefore)
+
+        let text = Self.temporary()
+        try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: text))
+        #expect(throws: StoreError.self) { _ = try RitualDatabase(path: text) }
+    }
+
+    @Test("an empty file is migrated to the current schema, and opening again changes nothing")
+    func migration() throws {
+        let path = Self.temporary()
+        _ = try RitualDatabase(path: path)
+        let connection = try SQLiteConnection(path: path)
+        #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
+        #expect(try connection.integer("PRAGMA application_id") == RitualDatabase.applicationID)
+        #expect(
+            try connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+                == ["check_ins", "goals", "other_records", "profile"])
+        #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
+        _ = try RitualDatabase(path: path)
+        #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
+    }
+}
