@@ -64,7 +64,7 @@ let package = Package(
             name: "glow-tool",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowConformance", "GlowToolSupport",
+                "GlowRitual", "GlowConformance", "GlowToolSupport",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),

@@ -17,6 +17,7 @@ enum Invocation: Equatable {
     case conformance(ConformanceOptions)
     case verifyToken(TokenOptions)
     case feed(FeedCommand.Options)
+    case store(StoreCommand.Options)
 }
 
 /// The options of `glow-tool auth verify-token`.
@@ -105,6 +106,8 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             invocation = try parser.themes()
         case "auth":
             invocation = try parser.auth()
+        case "store":
+            invocation = .store(try parser.store())
         case "testee":
             invocation = .testee
         case "conformance":
@@ -144,10 +147,56 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
 let valuedOptions: Set<String> = [
     "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
-    "--algorithms", "--nonce", "--at", "--viewer", "--limit",
+    "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value",
 ]
 
 extension OptionParser {
+    /// `store init|import B|tap G|undo G|today|overview|export -o F [--db P] [--day D] [--json]`.
+    mutating func store() throws(UsageError) -> StoreCommand.Options {
+        let action = try positional("init|import|tap|undo|today|overview|export")
+        let database = try value("--db")
+        let day = try value("--day")
+        let json = flag("--json")
+        let chosen: StoreCommand.Options.Action
+        switch action {
+        case "init": chosen = .initialise
+        case "import": chosen = .importBundle(try positional("BUNDLE"))
+        case "tap":
+            let count = try value("--count")
+            let add = try value("--add")
+            let setValue = try value("--value")
+            let skip = flag("--skip")
+            _ = flag("--done")
+            var tap = StoreCommand.TapChoice.done
+            if skip { tap = .skip }
+            if let count {
+                guard let delta = Int(count) else {
+                    throw UsageError(message: "--count takes a whole number, not '\(count)'", command: command)
+                }
+                tap = .count(delta)
+            }
+            if let add { tap = .add(add) }
+            if let setValue { tap = .value(setValue) }
+            guard [skip, count != nil, add != nil, setValue != nil].filter({ $0 }).count <= 1 else {
+                throw UsageError(message: "give one of --done, --skip, --count, --add, --value", command: command)
+            }
+            chosen = .tap(goal: try positional("GOAL"), tap: tap)
+        case "undo": chosen = .undo(goal: try positional("GOAL"))
+        case "today": chosen = .today
+        case "overview": chosen = .overview
+        case "export":
+            guard let output = try value("-o", "--output") else {
+                throw UsageError(message: "missing -o OUTPUT", command: command)
+            }
+            chosen = .export(output: output)
+        default:
+            throw UsageError(
+                message: "store takes init, import, tap, undo, today, overview or export, not '\(action)'",
+                command: command)
+        }
+        return StoreCommand.Options(action: chosen, database: database, day: day, json: json)
+    }
+
     /// `themes audit|tokens [--theme ID] [--mode M] [--json]`.
     mutating func themes() throws(UsageError) -> Invocation {
         let action = try positional("audit|tokens")

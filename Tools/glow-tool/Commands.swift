@@ -56,6 +56,8 @@ enum Commands {
             try stats(input, day: day, json: json)
         case .feed(let options):
             try FeedCommand.run(options)
+        case .store(let options):
+            try StoreCommand.run(options)
         }
         return 0
     }

@@ -108,6 +108,25 @@ enum Help {
                 ("--json", "Print the feed as JSON."),
             ]),
         Command(
+            name: "store", abstract: "Use the SDK without an app: a person's data in a durable database.",
+            usage:
+                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|export -o <file> [--db <path>] [--day YYYY-MM-DD] [--json]",
+            arguments: [
+                ("init", "Create the database (nothing else)."),
+                ("import <bundle>", "Import a bundle, all or nothing."),
+                ("tap <goal>", "Tap a goal (by title or id) today, or on --day (a past Day)."),
+                ("undo <goal>", "Undo a goal's entry of today or --day."),
+                ("today", "The goals to look at today."), ("overview", "Every goal's status, streaks and consistency."),
+                ("export -o <file>", "The data as a bundle."),
+            ],
+            options: [
+                ("--db <path>", "The database (default $XDG_DATA_HOME/glow/glow.sqlite, else ~/.local/share/glow/)."),
+                ("--day <day>", "The Day to tap, undo or report on (default: today in the profile's time zone)."),
+                ("--done, --skip", "A tap marking done (the default) or a rest day."),
+                ("--count <n>, --add <x>, --value <x>", "A tally's change, a progress amount, a Day's value."),
+                ("--json", "today and overview as JSON."),
+            ]),
+        Command(
             name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],

@@ -162,6 +162,13 @@ enum Report {
         let timeZone: String
         let goals: [Row]
 
+        init(name: String?, day: String, timeZone: String, goals: [Row]) {
+            self.name = name
+            self.day = day
+            self.timeZone = timeZone
+            self.goals = goals
+        }
+
         init(_ data: DataSet, boundary: DayBoundary, today: Day) {
             name = data.profile?.displayName
             day = today.description

@@ -1,0 +1,132 @@
+import Foundation
+import GlowBundle
+import GlowModel
+import GlowRitual
+
+/// `glow-tool store`: the SDK without an app, on a durable database (issue 17). Every command
+/// that changes something has committed it when it prints.
+enum StoreCommand {
+    /// What `glow-tool store` was asked.
+    struct Options: Equatable {
+        enum Action: Equatable {
+            case initialise
+            case importBundle(String)
+            case tap(goal: String, tap: TapChoice)
+            case undo(goal: String)
+            case today
+            case overview
+            case export(output: String)
+        }
+
+        var action: Action
+        var database: String?
+        var day: String?
+        var json = false
+    }
+
+    /// The tap a command line asks for.
+    enum TapChoice: Equatable {
+        case done, skip
+        case count(Int)
+        case add(String)
+        case value(String)
+    }
+
+    /// The database's path: `--db`, else `$XDG_DATA_HOME/glow/glow.sqlite`, else
+    /// `~/.local/share/glow/glow.sqlite`.
+    static func path(_ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String
+    {
+        if let explicit { return explicit }
+        let base =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return base + "/glow/glow.sqlite"
+    }
+
+    static func run(_ options: Options) throws {
+        let path = Self.path(options.database)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let database: RitualDatabase
+        do { database = try RitualDatabase(path: path) } catch { throw DataFailure(message: "\(error)") }
+        let boundary = database.data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
+        var day = boundary.day(containing: .now)
+        if let text = options.day {
+            do { day = try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
+        }
+        let device = try! DeviceID("01938a6e-7c00-7abc-8def-0000000007ee")
+        do {
+            switch options.action {
+            case .initialise:
+                print("ok: \(path) holds \(database.data.goals.count) goals")
+            case .importBundle(let input):
+                let bytes = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle")
+                let result = try database.importBundle(bytes)
+                print(
+                    "imported \(input): \(result.changes.goals.count) goals and \(result.changes.checkInCount) check-ins changed"
+                )
+            case .tap(let name, let choice):
+                let goal = try Self.goal(named: name, in: database.data)
+                let tap = try Self.tap(choice)
+                let now = Instant.now
+                try database.perform { (data) throws(ModelError) in
+                    day == boundary.day(containing: now)
+                        ? try data.tap(tap, goal: goal.id, at: now, device: device, boundary: boundary)
+                        : try data.tap(tap, goal: goal.id, on: day, at: now, device: device, boundary: boundary)
+                }
+                let taps = database.data.checkIn(CheckInKey(goalID: goal.id, day: day))?.taps.count ?? 0
+                print("\(goal.title) on \(day): \(taps) tap\(taps == 1 ? "" : "s")")
+            case .undo(let name):
+                let goal = try Self.goal(named: name, in: database.data)
+                try database.perform { (data) throws(ModelError) in
+                    try data.undo(goal: goal.id, on: day, at: .now, device: device)
+                }
+                print("\(goal.title) on \(day): undone")
+            case .today, .overview:
+                let stats = Report.Stats(database.data, boundary: boundary, today: day)
+                let shown = options.action == .today ? stats.onlyToday : stats
+                print(options.json ? Report.json(shown) : shown.text, terminator: "")
+            case .export(let output):
+                let bytes = BundleWriter.bundle(database.data, options: BundleOptions(createdAt: .now))
+                try Files.write(bytes, to: output)
+            }
+        } catch let error as StoreError {
+            throw DataFailure(message: "\(error)")
+        }
+    }
+
+    /// A goal by its id, or by its title (any case) when one goal that is not deleted has it.
+    static func goal(named name: String, in data: DataSet) throws -> Goal {
+        if let id = try? GoalID(name), let goal = data.goals[id] { return goal }
+        let matches = data.sortedGoals.filter { !$0.deleted && $0.title.lowercased() == name.lowercased() }
+        guard matches.count == 1 else {
+            throw DataFailure(
+                message: matches.isEmpty
+                    ? "no goal is called '\(name)'; give its title or id"
+                    : "\(matches.count) goals are called '\(name)': give one of \(matches.map(\.id.description))")
+        }
+        return matches[0]
+    }
+
+    static func tap(_ choice: TapChoice) throws -> CheckInTap {
+        do {
+            switch choice {
+            case .done: return .done
+            case .skip: return .skip
+            case .count(let delta): return .count(delta)
+            case .add(let text): return .add(try Amount(parsing: text))
+            case .value(let text): return .value(try Amount(parsing: text))
+            }
+        } catch {
+            throw UsageErrorInRun(message: "not an amount: \(error.message)")
+        }
+    }
+}
+
+extension Report.Stats {
+    /// The goals to look at today only.
+    var onlyToday: Report.Stats {
+        Report.Stats(name: name, day: day, timeZone: timeZone, goals: goals.filter(\.onToday))
+    }
+}
