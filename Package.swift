@@ -71,7 +71,8 @@ let package = Package(
         .executableTarget(
             name: "glow-bench",
             dependencies: [
-                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowToolSupport",
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
+                "GlowToolSupport",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),

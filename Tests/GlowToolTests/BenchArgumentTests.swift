@@ -29,7 +29,7 @@ struct BenchArgumentTests {
         #expect(run.status == 0)
         #expect(
             run.stdout.contains(
-                "--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth or feed"))
+                "--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed or store"))
     }
 
     @Test("one measurement of one set, as JSON")

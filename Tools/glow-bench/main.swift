@@ -37,11 +37,13 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth or feed
+      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed or store
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
-let measurementNames = ["encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth", "feed"]
+let measurementNames = [
+    "encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth", "feed", "store",
+]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
 /// The command line, checked: a mistyped name or flag stops the run with a message instead of
@@ -332,6 +334,11 @@ if wanted("auth") && (onlySet == nil || only == "auth") {
 // The feed's figures, once per run (FeedBench.swift).
 if wanted("feed") && (onlySet == nil || only == "feed") {
     FeedBench.run()
+}
+
+// The durable store's, on the heavy person (StoreBench.swift).
+if wanted("store") && (onlySet == nil || only == "store") {
+    StoreBench.run()
 }
 
 if json {

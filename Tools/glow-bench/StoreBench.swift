@@ -1,0 +1,123 @@
+import Foundation
+import GlowBundle
+import GlowModel
+import GlowRitual
+import GlowStreaks
+
+/// GlowRitual's durable store (issue 17's targets) on the heavy person: a tap made durable,
+/// opening the database and answering Today, importing the heavy bundle into an empty database;
+/// each against the same data kept in one JSON file rewritten on every change, which is what the
+/// original app's UserDefaults amount to.
+enum StoreBench {
+    static let boundary = try! DayBoundary(timeZone: .utc)
+    static let device = try! DeviceID("01938a6e-7c00-7abc-8def-00000000be0c")
+
+    static func folder() -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The heavy person with one more goal to tap: a tally, so every tap is a change.
+    static func person() -> (DataSet, GoalID, Day) {
+        var data = DataSets.make(DataSets.heavy)
+        let today = data.checkIns.map(\.day).max()!
+        let created = try! Instant(millisecondsSince1970: 1_600_000_000_000)
+        let goal = try! Goal(
+            id: GoalID(high: 0x0193_8A6E_7C00_7ABC, low: 0x8DEF_0000_0000_BE0C), title: "Water",
+            kind: .tally(TallyConfig(dailyTarget: 8, unit: "glasses")), schedule: Schedule(.daily, from: today),
+            startDay: today, createdAt: created, modifiedAt: created)
+        _ = try! data.add(goal)
+        return (data, goal.id, today)
+    }
+
+    /// Writes `data` as JSON the careful way: a temporary file, synced, renamed over the old one.
+    static func rewrite(_ data: DataSet, to url: URL) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = try! encoder.encode(data)
+        let temporary = url.appendingPathExtension("tmp")
+        precondition(FileManager.default.createFile(atPath: temporary.path, contents: nil))
+        let handle = try! FileHandle(forWritingTo: temporary)
+        try! handle.write(contentsOf: bytes)
+        try! handle.synchronize()
+        try! handle.close()
+        precondition(rename(temporary.path, url.path) == 0, "renaming the JSON file failed")
+    }
+
+    static func percentile(_ samples: [Double], _ share: Double) -> Double {
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * share).rounded(.up)) - 1)]
+    }
+
+    static func run() {
+        say("\n== store: the heavy person in a durable database (SQLite, WAL, synchronous commits)")
+        let (data, water, today) = person()
+        let bundle = BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch))
+        let work = folder()
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        // Importing the heavy bundle into an empty database.
+        var databases = 0
+        let importing = Timing.measure(samples: 5) {
+            databases += 1
+            return try! RitualDatabase(path: work.appendingPathComponent("import-\(databases).sqlite").path)
+        } _: { database in
+            blackHole(try! database.importBundle(bundle))
+        }
+        let json = work.appendingPathComponent("person.json")
+        let importingJSON = Timing.measure(samples: 5) {
+            var target = DataSet()
+            try! BundleReader().import(bundle, into: &target)
+            rewrite(target, to: json)
+        }
+        record("store", "importHeavy", importing.median)
+        say(
+            "store    importing the heavy bundle into an empty database: \(milliseconds(importing.median)) (target < 200 ms); into a JSON file: \(milliseconds(importingJSON.median)) (\(String(format: "%.1f", importingJSON.median / importing.median))×)"
+        )
+
+        // Opening the database and answering Today.
+        let path = work.appendingPathComponent("import-1.sqlite").path
+        let opening = Timing.measure(samples: 7) {
+            let database = try! RitualDatabase(path: path)
+            blackHole(TodayQuery.evaluations(database.data, weekStart: .monday, today: today).filter(\.isOnToday))
+        }
+        let openingJSON = Timing.measure(samples: 5) {
+            let read = try! JSONDecoder().decode(DataSet.self, from: Data(contentsOf: json))
+            blackHole(TodayQuery.evaluations(read, weekStart: .monday, today: today).filter(\.isOnToday))
+        }
+        record("store", "openToday", opening.median)
+        say(
+            "store    opening the heavy person's database and answering Today: \(milliseconds(opening.median)) (target < 50 ms); from the JSON file: \(milliseconds(openingJSON.median)) (\(String(format: "%.0f", openingJSON.median / opening.median))×)"
+        )
+
+        // Taps, each durable before the next: the median and the 99th percentile.
+        let database = try! RitualDatabase(path: path)
+        let clock = ContinuousClock()
+        var wall = boundary.firstInstant(of: today)!.millisecondsSince1970 + 3_600_000
+        let taps: [Double] = (0..<300).map { _ in
+            wall += 1
+            let now = try! Instant(millisecondsSince1970: wall)
+            let elapsed = clock.measure {
+                try! database.perform { (data) throws(ModelError) in
+                    try data.tap(.count(1), goal: water, at: now, device: device, boundary: boundary)
+                }
+            }
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        var held = database.data
+        let tapsJSON = Timing.measure(samples: 5) {
+            wall += 1
+            _ = try! held.tap(
+                .count(1), goal: water, at: try! Instant(millisecondsSince1970: wall), device: device,
+                boundary: boundary)
+            rewrite(held, to: json)
+        }
+        let median = percentile(taps, 0.5)
+        record("store", "tapMedian", median)
+        record("store", "tapP99", percentile(taps, 0.99))
+        say(
+            "store    a tap made durable: median \(milliseconds(median)), 99th percentile \(milliseconds(percentile(taps, 0.99))) (target < 2 ms median); rewriting the JSON file: \(milliseconds(tapsJSON.median)) (\(String(format: "%.0f", tapsJSON.median / median))×)"
+        )
+    }
+}
