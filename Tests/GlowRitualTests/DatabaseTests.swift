@@ -153,3 +153,35 @@ struct DatabaseTests {
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
     }
 }
+
+/// The profile photo, written atomically beside the database.
+@Suite("Profile photo")
+struct PhotoTests {
+    @Test("a photo is written whole, becomes the profile's, and replaces the last one's file")
+    func save() throws {
+        let path = DatabaseTests.temporary()
+        let database = try RitualDatabase(path: path)
+        let sample = try [UInt8](
+            Data(contentsOf: DatabaseTests.root.appendingPathComponent("Spec/examples/sample.glow")))
+        try database.importBundle(sample)
+        let first = try database.savePhoto(Array(repeating: 0xFF, count: 50_000))
+        let second = try database.savePhoto([0xFF, 0xD8, 0xFF, 0xE0])
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        #expect(try RitualDatabase(path: path).data.profile?.photoReference == second)
+        #expect(try Data(contentsOf: folder.appendingPathComponent(second)) == Data([0xFF, 0xD8, 0xFF, 0xE0]))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(first).path))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: database.photoFolder.path) == [
+                String(second.dropFirst(7))
+            ])
+    }
+
+    @Test("without a profile, or without bytes, nothing is written")
+    func refused() throws {
+        let database = try RitualDatabase(path: DatabaseTests.temporary())
+        #expect(throws: StoreError.self) { try database.savePhoto([1, 2, 3]) }
+        #expect(throws: StoreError.self) { try database.savePhoto([]) }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: database.photoFolder.path)) ?? []
+        #expect(left.isEmpty)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GlowModel
+
+extension RitualDatabase {
+    /// The folder beside the database where profile photos are kept.
+    public var photoFolder: URL {
+        URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("photos", isDirectory: true)
+    }
+
+    /// Saves `bytes` as the profile's photo, atomically (issue 17): written to a temporary file
+    /// in the photo folder, synced, renamed into place and the folder synced, and only then made
+    /// the profile's photo in one transaction; the previous photo's file is removed afterwards. A
+    /// crash at any moment leaves the old photo or the new one, never a torn file.
+    ///
+    /// - Returns: the photo's reference, relative to the database's folder.
+    /// - Throws: ``StoreError``: `refused` when there is no profile or the photo is empty,
+    ///   `write_failed` when the file cannot be written; the profile keeps its photo then.
+    @discardableResult
+    public func savePhoto(_ bytes: [UInt8], at instant: Instant = .now) throws(StoreError) -> String {
+        guard !bytes.isEmpty else { throw StoreError(.refused, "a photo needs its bytes", path: path) }
+        guard data.profile != nil else {
+            throw StoreError(.refused, "there is no profile to give a photo", path: path)
+        }
+        let name = "photo-\(UUID().uuidString.lowercased()).jpg"
+        let reference = "photos/" + name
+        let final = photoFolder.appendingPathComponent(name)
+        let temporary = photoFolder.appendingPathComponent(".\(name).partial")
+        do {
+            try FileManager.default.createDirectory(at: photoFolder, withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+            try handle.close()
+            guard rename(temporary.path, final.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            // The rename is durable once the folder's entry is.
+            let folder = try FileHandle(forReadingFrom: photoFolder)
+            try folder.synchronize()
+            try folder.close()
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw StoreError(.writeFailed, "the photo could not be written: \(error)", path: path)
+        }
+        let previous = data.profile?.photoReference
+        do {
+            try perform { (data) throws(ModelError) in
+                try data.editProfile(at: instant) { $0.photoReference = reference }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: final)
+            throw error
+        }
+        if let previous, previous.hasPrefix("photos/"), previous != reference {
+            try? FileManager.default.removeItem(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(previous))
+        }
+        return reference
+    }
+}
