@@ -68,7 +68,7 @@ public enum TodayQuery {
     }
 
     /// The live goals in display order: by creation instant, then identifier (STREAK-22).
-    static func order(_ goals: some Sequence<Goal>) -> [Goal] {
+    public static func order(_ goals: some Sequence<Goal>) -> [Goal] {
         goals.filter { !$0.deleted }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 

@@ -1,0 +1,225 @@
+import Foundation
+import GlowModel
+import GlowStreaks
+import Observation
+
+/// One goal as the Today and Overview screens show it. Each row is observable on its own, so a
+/// tap re-evaluates and notifies its goal's row and no other; a property is set only when its
+/// value changes, so an observer hears exactly what changed.
+@Observable @MainActor
+public final class GoalRow: Identifiable {
+    /// The goal's id.
+    public let id: GoalID
+    /// The goal as stored.
+    public private(set) var goal: Goal
+    /// Its status on the store's Day: pending, partial, done or skipped.
+    public private(set) var status: DayStatus
+    /// Whether it is on the Day's Today list (STREAK-22).
+    public private(set) var isOnToday: Bool
+    /// Today's share of the Day's target (or the completion), in thousandths.
+    public private(set) var thousandths: Int
+    /// The current streak in Days.
+    public private(set) var currentStreak: Int
+    /// The longest streak in Days.
+    public private(set) var longestStreak: Int
+    /// How often this row was evaluated: a tap on another goal leaves it as it is.
+    public private(set) var evaluations = 0
+
+    init(_ evaluation: GoalEvaluation) {
+        id = evaluation.goal.id
+        goal = evaluation.goal
+        status = evaluation.status(on: evaluation.today)
+        isOnToday = evaluation.isOnToday
+        thousandths = TodayQuery.item(evaluation)?.thousandths ?? 0
+        currentStreak = evaluation.currentStreak?.length ?? 0
+        longestStreak = evaluation.longestStreak?.length ?? 0
+        evaluations = 1
+    }
+
+    func update(_ evaluation: GoalEvaluation) {
+        evaluations += 1
+        func set<Value: Equatable>(_ path: ReferenceWritableKeyPath<GoalRow, Value>, _ value: Value) {
+            if self[keyPath: path] != value { self[keyPath: path] = value }
+        }
+        set(\.goal, evaluation.goal)
+        set(\.status, evaluation.status(on: evaluation.today))
+        set(\.isOnToday, evaluation.isOnToday)
+        set(\.thousandths, TodayQuery.item(evaluation)?.thousandths ?? 0)
+        set(\.currentStreak, evaluation.currentStreak?.length ?? 0)
+        set(\.longestStreak, evaluation.longestStreak?.length ?? 0)
+    }
+}
+
+/// Why a goal could not be added or changed.
+public enum GoalStoreError: Error, Hashable, Sendable {
+    /// The draft breaks the rules of a goal: each issue names its field (MODEL-45).
+    case invalid([DraftIssue])
+    /// The change was refused or could not be stored.
+    case store(StoreError)
+}
+
+/// The goals of the app (issue 17): Today, the Overview's rows, adding from a draft or a
+/// template, editing, archiving, deleting, tapping, undoing and filling in past Days, each
+/// change committed to the database before the method returns.
+@Observable @MainActor
+public final class GoalStore {
+    /// Every live goal's row, in display order (creation, then id).
+    public private(set) var rows: [GoalRow] = []
+    /// The rows on the Day's Today list.
+    public private(set) var today: [GoalRow] = []
+    /// The Day the rows are evaluated for.
+    public private(set) var day: Day
+
+    @ObservationIgnored private let database: RitualDatabase
+    @ObservationIgnored private let device: DeviceID
+    @ObservationIgnored private var byID: [GoalID: GoalRow] = [:]
+
+    /// The goals of `database`, as of the Day `now` falls on for the person.
+    public init(database: RitualDatabase, device: DeviceID, now: Instant = .now) {
+        self.database = database
+        self.device = device
+        day = Self.boundary(of: database.data).day(containing: now)
+        rebuild(database.data)
+    }
+
+    static func boundary(of data: DataSet) -> DayBoundary {
+        data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
+    }
+
+    /// The person's day boundary (UTC without a profile).
+    public var boundary: DayBoundary { Self.boundary(of: database.data) }
+
+    /// The row of a goal.
+    public func row(_ id: GoalID) -> GoalRow? { byID[id] }
+
+    // MARK: Changes
+
+    /// Taps `goal` at `instant` (MODEL-57).
+    public func tap(_ tap: CheckInTap, goal: GoalID, at instant: Instant = .now) throws(StoreError) {
+        let (device, boundary) = (self.device, self.boundary)
+        try apply { (data) throws(ModelError) in
+            try data.tap(tap, goal: goal, at: instant, device: device, boundary: boundary)
+        }
+    }
+
+    /// Fills in a past Day (MODEL-58).
+    public func backfill(_ tap: CheckInTap, goal: GoalID, on day: Day, at instant: Instant = .now) throws(StoreError) {
+        let (device, boundary) = (self.device, self.boundary)
+        try apply { (data) throws(ModelError) in
+            try data.tap(tap, goal: goal, on: day, at: instant, device: device, boundary: boundary)
+        }
+    }
+
+    /// Undoes a goal's entry of `day` (the store's Day by default, MODEL-59).
+    public func undo(goal: GoalID, on day: Day? = nil, at instant: Instant = .now) throws(StoreError) {
+        let (device, day) = (self.device, day ?? self.day)
+        try apply { (data) throws(ModelError) in try data.undo(goal: goal, on: day, at: instant, device: device) }
+    }
+
+    /// Adds a goal from a draft, checked field by field first (MODEL-45).
+    ///
+    /// - Throws: ``GoalStoreError/invalid(_:)`` with every issue of the draft, nothing stored.
+    @discardableResult
+    public func add(_ draft: GoalDraft, at instant: Instant = .now) throws(GoalStoreError) -> Goal {
+        let issues = draft.validate(today: day)
+        guard issues.isEmpty else { throw .invalid(issues) }
+        let goal: Goal
+        do {
+            goal = try draft.makeGoal(id: GoalID(UUID()), today: day, now: instant)
+        } catch {
+            throw .invalid([DraftIssue(error.path ?? "", .init(rawValue: error.code.description), error.message)])
+        }
+        do {
+            try apply { (data) throws(ModelError) in try data.add(goal) }
+        } catch {
+            throw .store(error)
+        }
+        return goal
+    }
+
+    /// Adds a goal from an Inspiration template: its draft, as the person may have changed it.
+    @discardableResult
+    public func add(
+        template: GoalTemplate, at instant: Instant = .now, changing change: (inout GoalDraft) -> Void = { _ in }
+    ) throws(GoalStoreError) -> Goal {
+        var draft = template.draft
+        draft.templateID = template.id
+        change(&draft)
+        return try add(draft, at: instant)
+    }
+
+    /// Edits a goal (MODEL-46).
+    public func edit(
+        _ goal: GoalID, at instant: Instant = .now, _ change: (inout Goal.Changes) throws(ModelError) -> Void
+    ) throws(StoreError) {
+        try apply { (data) throws(ModelError) in try data.editGoal(goal, at: instant, change) }
+    }
+
+    /// Archives a goal from `day` on (MODEL-47).
+    public func archive(_ goal: GoalID, from day: Day? = nil, at instant: Instant = .now) throws(StoreError) {
+        let day = day ?? self.day
+        try apply { (data) throws(ModelError) in try data.archiveGoal(goal, from: day, at: instant) }
+    }
+
+    /// Deletes a goal: a tombstone that no older bundle can bring back (BUNDLE-23).
+    public func delete(_ goal: GoalID, at instant: Instant = .now) throws(StoreError) {
+        try apply { (data) throws(ModelError) in try data.deleteGoal(goal, at: instant) }
+    }
+
+    /// Moves the store to the Day `now` falls on (the app calls this when a new Day begins).
+    public func refresh(now: Instant = .now) {
+        let next = boundary.day(containing: now)
+        guard next != day else { return }
+        day = next
+        rebuild(database.data)
+    }
+
+    // MARK: Re-evaluation
+
+    /// Commits a change, then re-evaluates only the goals it touched.
+    private func apply(_ edit: (inout DataSet) throws(ModelError) -> DataSet.Changes) throws(StoreError) {
+        let changes = try database.perform(edit)
+        let data = database.data
+        var membership = false
+        for id in changes.affectedGoals {
+            guard let goal = data.goals[id], !goal.deleted else {
+                membership = membership || byID[id] != nil
+                continue
+            }
+            let evaluation = GoalEvaluation(
+                goal: goal, history: data.history(of: id), weekStart: boundary.weekStart, today: day)
+            if let row = byID[id] {
+                let wasOnToday = row.isOnToday
+                row.update(evaluation)
+                membership = membership || row.isOnToday != wasOnToday
+            } else {
+                membership = true
+            }
+        }
+        if membership || changes.profile { rebuild(data, keeping: true) }
+    }
+
+    /// Builds the lists again; rows already made are reused (and re-evaluated only when
+    /// `keeping` is false), so observers of a row stay attached to it.
+    private func rebuild(_ data: DataSet, keeping: Bool = false) {
+        let weekStart = Self.boundary(of: data).weekStart
+        var next: [GoalID: GoalRow] = [:]
+        let ordered = TodayQuery.order(data.goals.values).map { goal -> GoalRow in
+            let evaluation = GoalEvaluation(
+                goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: day)
+            let row: GoalRow
+            if let existing = byID[goal.id] {
+                if !keeping || existing.goal != goal { existing.update(evaluation) }
+                row = existing
+            } else {
+                row = GoalRow(evaluation)
+            }
+            next[goal.id] = row
+            return row
+        }
+        byID = next
+        if rows.map(\.id) != ordered.map(\.id) { rows = ordered }
+        let onToday = ordered.filter(\.isOnToday)
+        if today.map(\.id) != onToday.map(\.id) { today = onToday }
+    }
+}
