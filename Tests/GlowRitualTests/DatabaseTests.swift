@@ -1,6 +1,7 @@
 import Foundation
 import GlowBundle
 import GlowModel
+import GlowWire
 import Testing
 
 @testable import GlowRitual
@@ -138,6 +139,28 @@ struct DatabaseTests {
         #expect(throws: StoreError.self) { _ = try RitualDatabase(path: text) }
     }
 
+    @Test("a file of every earlier schema opens migrated to the current one, its records kept")
+    func migrationsFromEveryVersion() throws {
+        let goal = try Self.goal(7)
+        for version in 1..<RitualDatabase.schemaVersion {
+            // A file as that version wrote it: its migrations only, and a goal in it.
+            let path = Self.temporary()
+            let connection = try SQLiteConnection(path: path)
+            for (target, sql) in RitualDatabase.migrations where target <= version {
+                try connection.execute(sql)
+                try connection.execute("PRAGMA user_version = \(target)")
+            }
+            try connection.execute("PRAGMA application_id = \(RitualDatabase.applicationID)")
+            try connection.prepare("INSERT INTO goals (id, deleted, modified_at, record) VALUES (?, 0, 0, ?)")
+                .run([.blob(goal.id.bytes), .blob(goal.wireEncoded())])
+            let database = try RitualDatabase(path: path)
+            #expect(database.data.goals[goal.id] == goal, "from schema \(version)")
+            #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
+            try database.setDeviceValue([1, 2, 3], for: "probe")
+            #expect(database.deviceValue("probe") == [1, 2, 3], "the newer tables are there")
+        }
+    }
+
     @Test("an empty file is migrated to the current schema, and opening again changes nothing")
     func migration() throws {
         let path = Self.temporary()
@@ -146,8 +169,9 @@ struct DatabaseTests {
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
         #expect(try connection.integer("PRAGMA application_id") == RitualDatabase.applicationID)
         #expect(
-            try connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
-                == ["check_ins", "goals", "other_records", "profile"])
+            try connection.texts(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                == ["check_ins", "device_state", "feed_log", "goals", "other_records", "profile"])
         #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
         _ = try RitualDatabase(path: path)
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))

@@ -1,5 +1,6 @@
 import CSQLite
 import GlowBundle
+import GlowFeed
 import GlowModel
 import GlowWire
 import Synchronization
@@ -16,17 +17,21 @@ import Synchronization
 /// a change is made on a copy, written, committed, and only then becomes the snapshot.
 public final class RitualDatabase: Sendable {
     /// The schema this version writes; a file with a greater one is refused, never altered.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// SQLite's `application_id` of a Glow database: "GLWR".
     static let applicationID: Int64 = 0x474C_5752
 
     /// The database's path.
     public let path: String
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
-    private struct State: ~Copyable {
+    struct State: ~Copyable {
         let connection: SQLiteConnection
         var data: DataSet
+        /// The device's feed replica: every delta of the feed log merged (FEED-21).
+        var feed: FeedReplica
+        /// Rows in the feed log; past ``feedLogLimit`` they are folded into one.
+        var feedRows: Int
     }
 
     /// Opens the database at `path`, creating it when there is no file, and reads the data.
@@ -43,7 +48,8 @@ public final class RitualDatabase: Sendable {
         _ = try connection.texts("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = FULL")
         let data = try Self.load(connection)
-        state = Mutex(State(connection: connection, data: data))
+        let (feed, rows) = try Self.loadFeed(connection)
+        state = Mutex(State(connection: connection, data: data, feed: feed, feedRows: rows))
     }
 
     // MARK: Schema
@@ -73,7 +79,20 @@ public final class RitualDatabase: Sendable {
                 record BLOB PRIMARY KEY
             ) WITHOUT ROWID;
             """
-        )
+        ),
+        (
+            2,
+            """
+            CREATE TABLE device_state (
+                key TEXT PRIMARY KEY,
+                value BLOB NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE feed_log (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                delta BLOB NOT NULL
+            );
+            """
+        ),
     ]
 
     /// Brings the file to ``schemaVersion``: the steps it lacks, in one transaction each, or a

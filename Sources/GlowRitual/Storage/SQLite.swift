@@ -138,6 +138,7 @@ final class Statement {
             let status: Int32
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
+            case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, glow_sqlite_transient())
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
                     // An empty blob is still a blob, not NULL: SQLite wants a pointer either way.
@@ -183,6 +184,7 @@ final class Statement {
     /// A value bound to a parameter.
     enum Value {
         case integer(Int64)
+        case text(String)
         case blob([UInt8])
     }
 }

@@ -1,0 +1,205 @@
+import Foundation
+import GlowFeed
+import GlowModel
+import GlowWire
+import Observation
+
+/// How a device reaches the relay: one request's bytes out, the response's bytes back (FEED-29),
+/// over whatever transport the app uses (an HTTP body, a WebSocket frame). The transport
+/// authenticates the person; the relay's `handle(_:from:now:)` is the other end.
+public typealias RelayTransport = @Sendable ([UInt8]) async throws -> [UInt8]
+
+/// Why a feed action did not happen.
+public enum ActivityError: Error, Hashable, Sendable {
+    /// The feed refused it (FEED-5, FEED-9, FEED-11, ...).
+    case feed(FeedError)
+    /// It could not be stored.
+    case store(StoreError)
+    /// The relay answered with an error: its code, message and rule.
+    case relay(code: String, message: String, rule: String)
+    /// The transport failed, or answered bytes that are not a response.
+    case transport(String)
+}
+
+/// The Glow tab (issue 17): the person's feed, unread badge, friends and reactions, from the
+/// device's replica in the database, and the actions on them; ``sync(through:now:)`` exchanges
+/// writes with the relay. Every write is recorded durably before the method returns.
+@Observable @MainActor
+public final class ActivityStore {
+    /// Whose feed it is.
+    public let person: String
+    /// The first page, newest first (FEED-16).
+    public private(set) var items: [FeedItem] = []
+    /// Whether there are items past the first page.
+    public private(set) var hasMore = false
+    /// Items from others not seen yet (FEED-15).
+    public private(set) var badge = 0
+    /// The person's friend state toward everyone they have a stance with (FEED-4).
+    public private(set) var friends: [String: FriendState] = [:]
+    /// Reaction counts and "mine" for each item of the page (FEED-12).
+    public private(set) var reactions: [FeedItemID: FeedReplica.ReactionSummary] = [:]
+
+    /// Items on the first page.
+    public static let pageSize = 50
+
+    @ObservationIgnored private let database: RitualDatabase
+    @ObservationIgnored private var clock: HybridClock
+
+    /// The feed of `person` on the device `device` (its clock's id, FEED-1).
+    public init(database: RitualDatabase, person: String, device: String) {
+        self.database = database
+        self.person = person
+        clock = HybridClock(device: device)
+        if let latest = database.feed.latestStamp { try? clock.receive(latest, now: 0) }
+        refresh()
+    }
+
+    // MARK: Writes
+
+    /// A friend action toward `other` (FEED-5).
+    public func act(_ action: FriendAction, toward other: String, now: Instant = .now) throws(ActivityError) {
+        let person = person
+        try write(now) { (replica, stamp) throws(FeedError) in
+            try replica.act(action, from: person, toward: other, at: stamp)
+        }
+    }
+
+    /// Turns a reaction on or off (FEED-10, FEED-11).
+    public func react(_ kind: ReactionKind, on item: FeedItemID, _ on: Bool = true, now: Instant = .now)
+        throws(ActivityError)
+    {
+        let person = person
+        try write(now) { (replica, stamp) throws(FeedError) in
+            try replica.react(kind, on: item, by: person, on, at: stamp)
+        }
+    }
+
+    /// Marks everything received so far as seen (FEED-14).
+    public func markSeen() throws(ActivityError) {
+        let feed = database.feed
+        guard let newest = feed.receipts.values.max(), newest > (feed.seen[person] ?? .min) else { return }
+        var delta = FeedReplica()
+        delta.markSeen(person, upTo: newest)
+        try record(delta)
+    }
+
+    /// Publishes the items the person's data gives as of `now` (FEED-22, FEED-23).
+    public func publish(now: Instant = .now) throws(ActivityError) {
+        let data = database.data
+        guard let profile = data.profile else { return }
+        let person = person
+        let boundary = profile.boundary
+        try write(now) { (replica, _) throws(FeedError) in
+            // The clock is ticked by `publish` itself for each write it makes.
+            var clock = self.clock
+            try replica.publish(
+                data, owner: person, boundary: boundary, today: boundary.day(containing: now), clock: &clock,
+                now: now.millisecondsSince1970)
+            self.clock = clock
+        }
+    }
+
+    /// Makes a change on a copy of the replica with a new stamp, and records what it wrote.
+    private func write(_ now: Instant, _ change: (inout FeedReplica, Stamp) throws(FeedError) -> Void)
+        throws(ActivityError)
+    {
+        let before = database.feed
+        var after = before
+        do {
+            let stamp = try clock.tick(now: now.millisecondsSince1970)
+            try change(&after, stamp)
+        } catch {
+            throw .feed(error)
+        }
+        try record(after.changes(since: before.latestStamp))
+    }
+
+    private func record(_ delta: FeedReplica) throws(ActivityError) {
+        do { try database.recordFeed(delta) } catch { throw .store(error) }
+        refresh()
+    }
+
+    // MARK: Sync
+
+    /// Sends the person's writes the relay has not had and takes in what it has for them
+    /// (FEED-24 ... FEED-29): two requests through `transport`. What arrives is recorded before
+    /// the cursor moves, so a sync cut short is simply done again.
+    public func sync(through transport: RelayTransport, now: Instant = .now) async throws(ActivityError) {
+        let sent = database.deviceValue("feed.sent").flatMap { try? Self.stamp(from: $0) }
+        let mine = database.feed.authored(by: person, since: sent)
+        if mine != FeedReplica() {
+            guard case .submitted = try await exchange(.submit(mine), transport) else {
+                throw .transport("the relay did not answer the submit")
+            }
+            if let latest = mine.latestStamp { try keep(Self.bytes(of: latest), "feed.sent") }
+        }
+        let cursor = database.deviceValue("feed.cursor").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) } ?? 0
+        guard case .changes(let delta, let next) = try await exchange(.changes(since: cursor), transport) else {
+            throw .transport("the relay did not answer the changes")
+        }
+        try record(delta)
+        try keep(Array(String(next).utf8), "feed.cursor")
+        if let latest = delta.latestStamp { try? clock.receive(latest, now: now.millisecondsSince1970) }
+    }
+
+    private func exchange(_ request: RelayRequest, _ transport: RelayTransport) async throws(ActivityError)
+        -> RelayResponse
+    {
+        let bytes: [UInt8]
+        do { bytes = try await transport(request.wireEncoded()) } catch { throw .transport("\(error)") }
+        let response: RelayResponse
+        do { response = try RelayResponse(wire: bytes) } catch { throw .transport("\(error)") }
+        if case .error(let code, let message, let rule) = response {
+            throw .relay(code: code, message: message, rule: rule)
+        }
+        return response
+    }
+
+    private func keep(_ value: [UInt8], _ key: String) throws(ActivityError) {
+        do { try database.setDeviceValue(value, for: key) } catch { throw .store(error) }
+    }
+
+    /// A stamp as the device keeps it: `wall counter device`.
+    static func bytes(of stamp: Stamp) -> [UInt8] {
+        Array("\(stamp.wall) \(stamp.counter) \(stamp.device)".utf8)
+    }
+
+    static func stamp(from bytes: [UInt8]) throws -> Stamp {
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let wall = Int64(parts[0]), let counter = Int64(parts[1]) else {
+            throw ActivityError.transport("a stored stamp does not read")
+        }
+        return try Stamp(wall: wall, counter: counter, device: parts[2])
+    }
+
+    // MARK: Reading
+
+    /// More items after `item` (the last one shown), newest first (FEED-17, FEED-18).
+    public func page(after item: FeedItem, limit: Int = pageSize) throws(ActivityError) -> FeedReplica.Page {
+        do {
+            return try database.feed.page(for: person, limit: limit, after: FeedCursor(after: item))
+        } catch {
+            throw .feed(error)
+        }
+    }
+
+    /// Reads the replica again, setting each property only when its value changed.
+    func refresh() {
+        let feed = database.feed
+        let page = try? feed.page(for: person, limit: Self.pageSize)
+        let shown = page?.items ?? []
+        if items != shown { items = shown }
+        if hasMore != (page?.next != nil) { hasMore = page?.next != nil }
+        let unread = feed.badge(person)
+        if badge != unread { badge = unread }
+        var states: [String: FriendState] = [:]
+        for pair in feed.stances.keys where pair.from == person || pair.to == person {
+            let other = pair.from == person ? pair.to : pair.from
+            states[other] = feed.friendState(person, other)
+        }
+        if friends != states { friends = states }
+        var summaries: [FeedItemID: FeedReplica.ReactionSummary] = [:]
+        for item in shown { summaries[item.key] = try? feed.reactions(on: item.key, viewer: person) }
+        if reactions != summaries { reactions = summaries }
+    }
+}

@@ -1,0 +1,98 @@
+import GlowAuth
+import GlowModel
+import Observation
+
+/// The tabs of the main screen.
+public enum MainTab: String, CaseIterable, Hashable, Sendable {
+    case today, overview, inspiration, glow
+}
+
+/// Where the app is (issue 17): signed out, in onboarding, welcomed before a first goal, or on
+/// a tab of the main screen.
+public enum AppRoute: Hashable, Sendable {
+    case signedOut
+    case onboarding(SignInFlow)
+    case welcome
+    case main(MainTab)
+}
+
+/// Why the sign-in flow did not move.
+public enum AuthStoreError: Error, Hashable, Sendable {
+    /// The move is not one the flow has from where it is (AUTH-20).
+    case flow(AuthError)
+    /// The new state could not be kept.
+    case store(StoreError)
+}
+
+/// The sign-in flow on the device (AUTH-19, AUTH-20): its state and who is signed in, kept in the
+/// database so the app opens where it was.
+@Observable @MainActor
+public final class AuthStore {
+    /// The flow's state.
+    public private(set) var flow: SignInFlow
+    /// The signed-in account's id, or nil.
+    public private(set) var account: String?
+    /// The main screen's tab.
+    public var tab: MainTab = .today
+
+    @ObservationIgnored private let database: RitualDatabase
+
+    /// The flow as the device left it (signed out on a new device).
+    public init(database: RitualDatabase) {
+        self.database = database
+        flow =
+            database.deviceValue("auth.flow").flatMap { SignInFlow(rawValue: String(decoding: $0, as: UTF8.self)) }
+            ?? .signedOut
+        account = database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Where the app is.
+    public var route: AppRoute {
+        switch flow {
+        case .signedOut: .signedOut
+        case .pitch, .signInChoices: .onboarding(flow)
+        case .welcome: .welcome
+        case .main: .main(tab)
+        }
+    }
+
+    /// Starts onboarding from the signed-out screen.
+    public func startOnboarding() throws(AuthStoreError) { try move(.startOnboarding) }
+    /// Goes on from the pitch to the sign-in choices.
+    public func proceed() throws(AuthStoreError) { try move(.continue) }
+    /// Goes back from the sign-in choices to the pitch.
+    public func back() throws(AuthStoreError) { try move(.back) }
+    /// Leaves onboarding.
+    public func cancelOnboarding() throws(AuthStoreError) { try move(.cancelOnboarding) }
+
+    /// A sign-in succeeded (by any ``SignInMethod``): the welcome, or the main screen when the
+    /// person already has goals.
+    public func signedIn(account: String, hasGoals: Bool) throws(AuthStoreError) {
+        try move(.signedIn(hasGoals: hasGoals), account: .some(account))
+    }
+
+    /// The person made their first goal on the welcome screen.
+    public func createdFirstGoal() throws(AuthStoreError) { try move(.createdFirstGoal) }
+    /// Signs out.
+    public func signOut() throws(AuthStoreError) { try move(.signOut, account: .some(nil)) }
+    /// The account was deleted (the service confirmed it).
+    public func accountDeleted() throws(AuthStoreError) { try move(.deleteAccount, account: .some(nil)) }
+
+    /// One move of the flow, stored before it shows; `account`, when given (`.some`), replaces
+    /// who is signed in, nil included.
+    private func move(_ event: SignInFlow.Event, account: String?? = .none) throws(AuthStoreError) {
+        let next: SignInFlow
+        do { next = try flow.after(event) } catch { throw .flow(error) }
+        let who = account ?? self.account
+        do {
+            try database.setDeviceValues([
+                "auth.flow": Array(next.rawValue.utf8), "auth.account": Array((who ?? "").utf8),
+            ])
+        } catch {
+            throw .store(error)
+        }
+        if flow != next { flow = next }
+        if self.account != who { self.account = who }
+    }
+}

@@ -1,0 +1,60 @@
+import GlowModel
+import GlowThemes
+
+/// Everything an app's screens read, over one database (issue 17): the goal, profile, theme and
+/// auth stores, and the activity store of whoever is signed in. The route follows from the auth
+/// and goal stores: a sign-in goes to the welcome or, for a person with goals, to the main
+/// screen; the first goal made on the welcome screen goes on to the main screen.
+@MainActor
+public final class RitualApp {
+    /// The durable store under everything.
+    public let database: RitualDatabase
+    /// Goals, Today and the Overview.
+    public let goals: GoalStore
+    /// The profile.
+    public let profile: ProfileStore
+    /// The theme and palette.
+    public let theme: ThemeStore
+    /// The sign-in flow.
+    public let auth: AuthStore
+    /// The Glow feed of the signed-in person, or nil when nobody is.
+    public private(set) var activity: ActivityStore?
+
+    private let device: DeviceID
+
+    /// The app over the database at `path` on the device `device`.
+    public init(path: String, device: DeviceID, mode: Mode = .light, now: Instant = .now) throws(StoreError) {
+        database = try RitualDatabase(path: path)
+        self.device = device
+        goals = GoalStore(database: database, device: device, now: now)
+        profile = ProfileStore(database: database)
+        theme = ThemeStore(profiles: profile, mode: mode)
+        auth = AuthStore(database: database)
+        activity = auth.account.map { ActivityStore(database: database, person: $0, device: device.description) }
+    }
+
+    /// Where the app is.
+    public var route: AppRoute { auth.route }
+
+    /// A sign-in succeeded for `account`.
+    public func signedIn(account: String) throws(AuthStoreError) {
+        try auth.signedIn(account: account, hasGoals: !goals.rows.isEmpty)
+        activity = ActivityStore(database: database, person: account, device: device.description)
+    }
+
+    /// Adds a goal; the first one made on the welcome screen moves the app to the main screen.
+    @discardableResult
+    public func addGoal(_ draft: GoalDraft, at instant: Instant = .now) throws(GoalStoreError) -> Goal {
+        let goal = try goals.add(draft, at: instant)
+        // The goal is kept whatever happens next; should the flow's move not be stored, the
+        // welcome screen stays and the next goal moves on.
+        if auth.flow == .welcome { try? auth.createdFirstGoal() }
+        return goal
+    }
+
+    /// Signs out: back to the signed-out screen, the feed closed.
+    public func signOut() throws(AuthStoreError) {
+        try auth.signOut()
+        activity = nil
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GlowBundle
+import GlowFeed
+import GlowModel
+import Testing
+
+@testable import GlowRitual
+
+/// The Glow tab's store over the device's replica (issue 17): mia (two devices) and bob, the
+/// sample person twice, through an in-process relay reached only by the bytes of its messages.
+@MainActor
+@Suite("Activity store")
+struct ActivityStoreTests {
+    static let evening = try! Instant(rfc3339: "2026-11-28T20:00:00Z")
+
+    static func later(_ seconds: Int64) -> Instant {
+        try! Instant(millisecondsSince1970: evening.millisecondsSince1970 + seconds * 1_000)
+    }
+
+    /// A database holding the sample person under user id `…a<index>`.
+    static func person(_ index: Int) throws -> RitualDatabase {
+        let url = DatabaseTests.root.appendingPathComponent("Spec/examples/sample.json")
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
+            of: "01938a6e-7c00-7abc-8def-0000000000aa", with: "01938a6e-7c00-7abc-8def-0000000000a\(index)")
+        let data = try GlowJSON.decode(DataSet.self, from: Data(text.utf8))
+        let database = try RitualDatabase(path: DatabaseTests.temporary())
+        try database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
+        return database
+    }
+
+    static func transport(_ relay: FeedRelay, as person: String) -> RelayTransport {
+        let now = evening.millisecondsSince1970
+        return { bytes in relay.handle(bytes, from: person, now: now) }
+    }
+
+    @Test("friends made, items published and cheered, the badge read on one device and cleared on the other")
+    func throughTheRelay() async throws {
+        let relay = FeedRelay()
+        let miaDatabase = try Self.person(1)
+        let mia = ActivityStore(database: miaDatabase, person: "mia", device: "mia-phone")
+        let bob = ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+        let toMia = Self.transport(relay, as: "mia")
+        let toBob = Self.transport(relay, as: "bob")
+
+        try mia.act(.request, toward: "bob", now: Self.later(1))
+        try await mia.sync(through: toMia)
+        try await bob.sync(through: toBob)
+        #expect(bob.friends["mia"] == .incoming)
+        try bob.act(.accept, toward: "mia", now: Self.later(2))
+        try bob.publish(now: Self.later(3))
+        try await bob.sync(through: toBob)
+        let friendsHeard = Heard.watching { _ = mia.friends }
+        try await mia.sync(through: toMia)
+        #expect(friendsHeard.fired && mia.friends["bob"] == .friends)
+
+        let fromBob = mia.items.filter { $0.owner == "bob" }
+        #expect(!fromBob.isEmpty && mia.badge >= fromBob.count)
+        #expect(
+            Set(fromBob.map(\.title)).isSubset(of: ["Meditate for 10 minutes", "Work out"]), "never a private goal")
+        let cheered = try #require(fromBob.first)
+        try mia.react(.fire, on: cheered.key, now: Self.later(4))
+        #expect(mia.reactions[cheered.key]?.mine == [.fire])
+        #expect(throws: ActivityError.self) { try mia.react(.fire, on: FeedItemID("bob/nothing"), now: Self.later(5)) }
+        try await mia.sync(through: toMia)
+        try await bob.sync(through: toBob)
+        #expect(bob.reactions[cheered.key]?.counts[.fire] == 1 && bob.reactions[cheered.key]?.mine.isEmpty == true)
+
+        let badgeHeard = Heard.watching { _ = mia.badge }
+        let friendsUntouched = Heard.watching { _ = mia.friends }
+        try mia.markSeen()
+        #expect(badgeHeard.fired && mia.badge == 0 && !friendsUntouched.fired)
+        try await mia.sync(through: toMia)
+        // Mia's second device learns all of it, her seen marker included.
+        let tablet = ActivityStore(database: try Self.person(1), person: "mia", device: "mia-tablet")
+        try await tablet.sync(through: toMia)
+        #expect(tablet.friends["bob"] == .friends && tablet.badge == 0)
+        #expect(tablet.items == mia.items && tablet.reactions[cheered.key]?.mine == [.fire])
+        // And the phone's store over its file opened again is where it was.
+        let reopened = ActivityStore(
+            database: try RitualDatabase(path: miaDatabase.path), person: "mia", device: "mia-phone")
+        #expect(reopened.items == mia.items && reopened.badge == 0 && reopened.friends == mia.friends)
+    }
+
+    @Test("what the feed refuses is a typed error, and nothing is recorded")
+    func refusals() throws {
+        let database = try Self.person(1)
+        let mia = ActivityStore(database: database, person: "mia", device: "mia-phone")
+        #expect {
+            try mia.act(.accept, toward: "bob", now: Self.later(1))
+        } throws: { error in
+            guard case .feed(let feed) = error as? ActivityError else { return false }
+            return feed.code == .invalidFriendAction
+        }
+        #expect(database.feed == FeedReplica())
+        try mia.publish(now: Self.later(2))
+        let own = try #require(mia.items.first)
+        #expect {
+            try mia.react(.heart, on: own.key, now: Self.later(3))
+        } throws: { error in
+            guard case .feed(let feed) = error as? ActivityError else { return false }
+            return feed.code == .ownItem
+        }
+    }
+
+    @Test("a relay's refusal reaches the app as the relay's code and rule")
+    func relayRefusal() async throws {
+        let relay = FeedRelay()
+        let mia = ActivityStore(database: try Self.person(1), person: "mia", device: "mia-phone")
+        try mia.act(.request, toward: "bob", now: Self.later(1))
+        // A transport that authenticates the wrong person: the relay refuses mia's writes.
+        await #expect {
+            try await mia.sync(through: Self.transport(relay, as: "eve"))
+        } throws: { error in
+            guard case .relay(let code, _, let rule) = error as? ActivityError else { return false }
+            return code == "not_author" && rule == "FEED-25"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GlowAuth
+import GlowModel
+import Testing
+
+@testable import GlowRitual
+
+/// The app's route follows from the auth and goal stores, and survives a restart (issue 17).
+@MainActor
+@Suite("App route")
+struct RouteTests {
+    static let now = try! Instant(rfc3339: "2026-11-28T10:00:00Z")
+
+    @Test("signed out, onboarding, welcome, main: each move heard and kept")
+    func newPerson() throws {
+        let path = DatabaseTests.temporary()
+        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        #expect(app.route == .signedOut && app.activity == nil)
+        let heard = Heard.watching { _ = app.route }
+        try app.auth.startOnboarding()
+        #expect(heard.fired && app.route == .onboarding(.pitch))
+        try app.auth.proceed()
+        try app.auth.back()
+        try app.auth.proceed()
+        #expect(app.route == .onboarding(.signInChoices))
+        #expect {
+            try app.auth.createdFirstGoal()
+        } throws: { error in
+            guard case .flow(let auth) = error as? AuthStoreError else { return false }
+            return auth.code == .invalidTransition
+        }
+        try app.signedIn(account: "mia")
+        #expect(app.route == .welcome && app.activity?.person == "mia")
+        try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
+        #expect(app.route == .main(.today))
+        app.auth.tab = .glow
+        #expect(app.route == .main(.glow))
+        // Opened again, the app is where it was, with mia's feed.
+        let again = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        #expect(again.route == .main(.today) && again.auth.account == "mia" && again.activity?.person == "mia")
+        try again.signOut()
+        #expect(again.route == .signedOut && again.activity == nil && again.auth.account == nil)
+        #expect(try RitualApp(path: path, device: DatabaseTests.device, now: Self.now).route == .signedOut)
+    }
+
+    @Test("a person who has goals goes straight to the main screen")
+    func returningPerson() throws {
+        let path = DatabaseTests.temporary()
+        try RitualDatabase(path: path).importBundle(
+            try [UInt8](Data(contentsOf: DatabaseTests.root.appendingPathComponent("Spec/examples/sample.glow"))))
+        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        try app.auth.startOnboarding()
+        try app.auth.proceed()
+        try app.signedIn(account: "mia")
+        #expect(app.route == .main(.today))
+    }
+}
