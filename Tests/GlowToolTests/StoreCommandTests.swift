@@ -71,6 +71,28 @@ struct StoreCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == Data("hello".utf8), "left as it was")
     }
 
+    @Test("feed publishes the person's items into the database's feed, once however often it runs")
+    func feed() throws {
+        let database = EndToEndTests.temporary("glow.sqlite")
+        #expect(try Self.store(["import", EndToEndTests.sample], database: database).status == 0)
+        let nobody = try Self.store(["feed"], database: database)
+        #expect(nobody.status == 64 && nobody.stderr.contains("give --person ID"))
+        struct View: Decodable {
+            struct Row: Decodable, Equatable {
+                let id: String
+                let owner: String
+                let title: String
+            }
+            let items: [Row]
+        }
+        let arguments = ["feed", "--person", "mia", "--day", Self.day, "--limit", "100", "--json"]
+        let first = try JSONDecoder().decode(View.self, from: try Self.store(arguments, database: database).output)
+        let again = try JSONDecoder().decode(View.self, from: try Self.store(arguments, database: database).output)
+        #expect(!first.items.isEmpty && first.items == again.items)
+        #expect(first.items.allSatisfy { $0.owner == "mia" })
+        #expect(Set(first.items.map(\.title)) == ["Meditate for 10 minutes", "Work out"], "never a private goal")
+    }
+
     @Test("the default database: XDG_DATA_HOME, else ~/.local/share")
     func defaultLocation() {
         #expect(StoreCommand.path(nil, environment: ["XDG_DATA_HOME": "/x"]) == "/x/glow/glow.sqlite")

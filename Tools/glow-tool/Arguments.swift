@@ -147,13 +147,13 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
 let valuedOptions: Set<String> = [
     "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
-    "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value",
+    "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value", "--person",
 ]
 
 extension OptionParser {
     /// `store init|import B|tap G|undo G|today|overview|export -o F [--db P] [--day D] [--json]`.
     mutating func store() throws(UsageError) -> StoreCommand.Options {
-        let action = try positional("init|import|tap|undo|today|overview|export")
+        let action = try positional("init|import|tap|undo|today|overview|feed|export")
         let database = try value("--db")
         let day = try value("--day")
         let json = flag("--json")
@@ -184,6 +184,13 @@ extension OptionParser {
         case "undo": chosen = .undo(goal: try positional("GOAL"))
         case "today": chosen = .today
         case "overview": chosen = .overview
+        case "feed":
+            let person = try value("--person")
+            let limit = try value("--limit")
+            guard let count = Int(limit ?? "20") else {
+                throw UsageError(message: "--limit takes a number of items, not '\(limit ?? "")'", command: command)
+            }
+            chosen = .feed(person: person, limit: count)
         case "export":
             guard let output = try value("-o", "--output") else {
                 throw UsageError(message: "missing -o OUTPUT", command: command)
@@ -191,7 +198,7 @@ extension OptionParser {
             chosen = .export(output: output)
         default:
             throw UsageError(
-                message: "store takes init, import, tap, undo, today, overview or export, not '\(action)'",
+                message: "store takes init, import, tap, undo, today, overview, feed or export, not '\(action)'",
                 command: command)
         }
         return StoreCommand.Options(action: chosen, database: database, day: day, json: json)

@@ -110,13 +110,14 @@ enum Help {
         Command(
             name: "store", abstract: "Use the SDK without an app: a person's data in a durable database.",
             usage:
-                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|export -o <file> [--db <path>] [--day YYYY-MM-DD] [--json]",
+                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|feed|export -o <file> [--db <path>] [--day YYYY-MM-DD] [--json]",
             arguments: [
                 ("init", "Create the database (nothing else)."),
                 ("import <bundle>", "Import a bundle, all or nothing."),
                 ("tap <goal>", "Tap a goal (by title or id) today, or on --day (a past Day)."),
                 ("undo <goal>", "Undo a goal's entry of today or --day."),
                 ("today", "The goals to look at today."), ("overview", "Every goal's status, streaks and consistency."),
+                ("feed", "The Glow feed: the person's items published, and what the relay sent."),
                 ("export -o <file>", "The data as a bundle."),
             ],
             options: [
@@ -124,7 +125,8 @@ enum Help {
                 ("--day <day>", "The Day to tap, undo or report on (default: today in the profile's time zone)."),
                 ("--done, --skip", "A tap marking done (the default) or a rest day."),
                 ("--count <n>, --add <x>, --value <x>", "A tally's change, a progress amount, a Day's value."),
-                ("--json", "today and overview as JSON."),
+                ("--person <id>, --limit <n>", "feed: whose (default: who is signed in) and how many items."),
+                ("--json", "today, overview and feed as JSON."),
             ]),
         Command(
             name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",

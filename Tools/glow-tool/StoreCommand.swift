@@ -15,6 +15,7 @@ enum StoreCommand {
             case undo(goal: String)
             case today
             case overview
+            case feed(person: String?, limit: Int)
             case export(output: String)
         }
 
@@ -87,6 +88,29 @@ enum StoreCommand {
                 let stats = Report.Stats(database.data, boundary: boundary, today: day)
                 let shown = options.action == .today ? stats.onlyToday : stats
                 print(options.json ? Report.json(shown) : shown.text, terminator: "")
+            case .feed(let person, let limit):
+                guard (1...100).contains(limit) else { throw UsageErrorInRun(message: "--limit: 1 to 100 items") }
+                // The person's items as their device publishes them (FEED-22, FEED-23), beside
+                // what the feed log already holds from the relay.
+                let who = person ?? database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }
+                guard let who, !who.isEmpty else {
+                    throw UsageErrorInRun(message: "nobody is signed in on this database: give --person ID")
+                }
+                let now = boundary.firstInstant(of: day).map { max($0, .now) } ?? .now
+                var replica = database.feed
+                var clock = HybridClock(device: "glow-tool")
+                if let latest = replica.latestStamp { try? clock.receive(latest, now: 0) }
+                let before = replica.latestStamp
+                do {
+                    try replica.publish(
+                        database.data, owner: who, boundary: boundary, today: day, clock: &clock,
+                        now: now.millisecondsSince1970)
+                } catch {
+                    throw DataFailure(message: "\(error)")
+                }
+                try database.recordFeed(replica.changes(since: before))
+                let view = try FeedCommand.view(of: database.feed, for: who, day: day, limit: limit)
+                print(options.json ? Report.json(view) : FeedCommand.text(view), terminator: "")
             case .export(let output):
                 let bytes = BundleWriter.bundle(database.data, options: BundleOptions(createdAt: .now))
                 try Files.write(bytes, to: output)
