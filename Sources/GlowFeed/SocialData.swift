@@ -59,10 +59,7 @@ extension SocialData: WireRecord {
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
             switch f.number {
             case 1: person = try r.readString(f)
-            case 2:
-                try r.expect(f, .lengthDelimited)
-                registers.merge(
-                    try r.nested { (m: inout WireReader) throws(WireError) in try FeedReplica.decodeFields(from: &m) })
+            case 2: registers.merge(try r.readDelta(f))
             default: return false
             }
             return true

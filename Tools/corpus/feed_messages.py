@@ -106,3 +106,33 @@ def protoc_text(name, data):
     result = subprocess.run(['protoc', '--proto_path=' + SPEC, '--decode=glow.v1.' + name, 'glow.proto'],
                             input=data, capture_output=True, cwd=SPEC, check=True)
     return result.stdout.decode('utf-8')
+
+
+# ---- Writes as feed.script steps (Spec/corpus/feed): what the generators build deltas from
+
+def w_stance(a, b, value, stamp):
+    return {'do': 'stance', 'from': a, 'to': b, 'stance': value, 'stamp': stamp}
+
+
+def w_item(it, stamp):
+    return {'do': 'item', 'item': it, 'stamp': stamp}
+
+
+def w_withdraw(id_, stamp):
+    return {'do': 'item', 'withdraw': id_, 'stamp': stamp}
+
+
+def w_vis(owner, goal, value, stamp):
+    return {'do': 'visibility', 'owner': owner, 'goal': goal, 'visibility': value, 'stamp': stamp}
+
+
+def w_reaction(item_id, reactor, kind, stamp, on=True):
+    return {'do': 'reaction', 'item': item_id, 'reactor': reactor, 'kind': kind, 'on': on, 'stamp': stamp}
+
+
+def w_seen(person, up_to):
+    return {'do': 'seen', 'person': person, 'upTo': up_to}
+
+
+def w_receive(item, at):
+    return {'do': 'receive', 'item': item, 'at': at}

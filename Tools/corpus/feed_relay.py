@@ -7,6 +7,7 @@ and dan are strangers to ana; ana's g-pub is public and g-fri friends-only.
 """
 
 from corpus_file import write_cases
+from feed_messages import w_item, w_reaction, w_seen, w_stance, w_vis, w_withdraw
 
 DAY = '2026-11-30'
 
@@ -22,30 +23,6 @@ def item(owner, goal, time):
 
 def iid(owner, goal):
     return '%s/checkIn/%s/%s' % (owner, goal, DAY)
-
-
-def w_stance(a, b, value, stamp):
-    return {'do': 'stance', 'from': a, 'to': b, 'stance': value, 'stamp': stamp}
-
-
-def w_item(it, stamp):
-    return {'do': 'item', 'item': it, 'stamp': stamp}
-
-
-def w_withdraw(id_, stamp):
-    return {'do': 'item', 'withdraw': id_, 'stamp': stamp}
-
-
-def w_vis(owner, goal, value, stamp):
-    return {'do': 'visibility', 'owner': owner, 'goal': goal, 'visibility': value, 'stamp': stamp}
-
-
-def w_reaction(item_id, reactor, kind, stamp, on=True):
-    return {'do': 'reaction', 'item': item_id, 'reactor': reactor, 'kind': kind, 'on': on, 'stamp': stamp}
-
-
-def w_seen(person, up_to):
-    return {'do': 'seen', 'person': person, 'upTo': up_to}
 
 
 def submit(person, now, writes, answer):

@@ -10,38 +10,10 @@ generator runs), so the tests can show that standard tools read the same message
 
 from corpus_file import write_cases
 from feed_messages import (DAY, DAY_NUMBER, delta, item_body, item_id, message, protoc_text, sint, stamp, text,
-                           uint)
+                           uint, w_item, w_reaction, w_receive, w_seen, w_stance, w_vis, w_withdraw)
 
 
 # ---- Script steps (feed.script) ----
-
-def w_stance(a, b, value, st):
-    return {'do': 'stance', 'from': a, 'to': b, 'stance': value, 'stamp': st}
-
-
-def w_item(it, st):
-    return {'do': 'item', 'item': it, 'stamp': st}
-
-
-def w_withdraw(id_, st):
-    return {'do': 'item', 'withdraw': id_, 'stamp': st}
-
-
-def w_vis(owner, goal, value, st):
-    return {'do': 'visibility', 'owner': owner, 'goal': goal, 'visibility': value, 'stamp': st}
-
-
-def w_reaction(item, reactor, kind, on, st):
-    return {'do': 'reaction', 'item': item, 'reactor': reactor, 'kind': kind, 'on': on, 'stamp': st}
-
-
-def w_seen(person, up_to):
-    return {'do': 'seen', 'person': person, 'upTo': up_to}
-
-
-def w_receive(item, at):
-    return {'do': 'receive', 'item': item, 'at': at}
-
 
 OK = {'ok': True}
 
@@ -137,12 +109,12 @@ encoding('visibility registers of each value; private is the default 0 and is le
          delta(visibility=[('ana', 'g1', 'friends', S1), ('ana', 'g2', 'public', S1),
                            ('ana', 'g3', 'private', S1)]))
 encoding('reactions on and off: off is the default and is left out',
-         [w_reaction(CHECK_IN_ID, 'bob', 'fire', True, S3), w_reaction(CHECK_IN_ID, 'bob', 'heart', False, S3)],
+         [w_reaction(CHECK_IN_ID, 'bob', 'fire', S3, True), w_reaction(CHECK_IN_ID, 'bob', 'heart', S3, False)],
          delta(reactions=[(CHECK_IN_ID, 'bob', 'fire', True, S3), (CHECK_IN_ID, 'bob', 'heart', False, S3)]))
 encoding('a seen marker and a receipt time', [w_seen('bob', 4_000), w_receive(CHECK_IN_ID, 3_000)],
          delta(seen=[('bob', 4_000)], receipts=[(CHECK_IN_ID, 3_000)]))
 encoding('every kind of register at once, in FEED-28\'s order whatever order they were written in',
-         [w_seen('bob', 9), w_reaction(CHECK_IN_ID, 'bob', 'clap', True, S3), w_vis('ana', 'g1', 'friends', S1),
+         [w_seen('bob', 9), w_reaction(CHECK_IN_ID, 'bob', 'clap', S3, True), w_vis('ana', 'g1', 'friends', S1),
           w_item(CHECK_IN, S2), w_stance('bob', 'ana', 'want', S3), w_stance('ana', 'bob', 'want', S1),
           w_receive(CHECK_IN_ID, 8)],
          delta(stances=[('ana', 'bob', 'want', S1, None), ('bob', 'ana', 'want', S3, None)],
@@ -154,8 +126,8 @@ encoding('texts sort by UTF-8 bytes: "Zoe" < "ana" < "émile"',
          delta(stances=[('Zoe', 'ana', 'want', S1, None), ('ana', 'bob', 'want', S1, None),
                         ('émile', 'ana', 'want', S1, None)]))
 encoding('reactions sort by item, then reactor, then kind name: clap < fire < heart',
-         [w_reaction(CHECK_IN_ID, 'bob', 'heart', True, S3), w_reaction(CHECK_IN_ID, 'bob', 'clap', True, S3),
-          w_reaction(CHECK_IN_ID, 'ann', 'fire', True, S3)],
+         [w_reaction(CHECK_IN_ID, 'bob', 'heart', S3, True), w_reaction(CHECK_IN_ID, 'bob', 'clap', S3, True),
+          w_reaction(CHECK_IN_ID, 'ann', 'fire', S3, True)],
          delta(reactions=[(CHECK_IN_ID, 'ann', 'fire', True, S3), (CHECK_IN_ID, 'bob', 'clap', True, S3),
                           (CHECK_IN_ID, 'bob', 'heart', True, S3)]))
 encoding('two check-ins sort by id',

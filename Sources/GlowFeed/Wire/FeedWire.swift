@@ -85,6 +85,15 @@ extension FeedReplica: WireRecord {
     }
 }
 
+extension WireReader {
+    /// A `FeedDelta` field, read whole; the caller merges it where a message given twice would
+    /// merge (WIRE-6).
+    mutating func readDelta(_ field: Field) throws(WireError) -> FeedReplica {
+        try expect(field, .lengthDelimited)
+        return try nested { (m: inout WireReader) throws(WireError) in try FeedReplica.decodeFields(from: &m) }
+    }
+}
+
 /// The fields of one register message as read: every kind's fields in one place, since the
 /// six messages share numbers and shapes.
 private struct RegisterFields {

@@ -22,14 +22,10 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
             switch f.number {
             case 1:
-                try r.expect(f, .lengthDelimited)
                 // A oneof member given twice as a message merges (WIRE-6).
                 var delta = FeedReplica()
                 if case .submit(let earlier) = request { delta = earlier }
-                let more = try r.nested { (m: inout WireReader) throws(WireError) in
-                    try FeedReplica.decodeFields(from: &m)
-                }
-                delta.merge(more)
+                delta.merge(try r.readDelta(f))
                 request = .submit(delta)
             case 2: request = .changes(since: try r.readUInt(f))
             default: return false
@@ -86,12 +82,7 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
                     var skipped: [UInt8] = []
                     try m.forEachField(unknown: &skipped) { (r, f) throws(WireError) in
                         switch f.number {
-                        case 1:
-                            try r.expect(f, .lengthDelimited)
-                            delta.merge(
-                                try r.nested { (d: inout WireReader) throws(WireError) in
-                                    try FeedReplica.decodeFields(from: &d)
-                                })
+                        case 1: delta.merge(try r.readDelta(f))
                         case 2: cursor = try r.readUInt(f)
                         default: return false
                         }
