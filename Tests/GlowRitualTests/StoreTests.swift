@@ -70,6 +70,9 @@ struct StoreTests {
         for row in store.rows {
             #expect(row.evaluations == evaluations[row.id]! + (row.id == Self.meditate ? 1 : 0), "\(row.goal.title)")
         }
+        // The Overview is the Overview query's over the same data and Day.
+        let expected = OverviewQuery.items(database.data, boundary: store.boundary, now: Self.now, weeks: 8)
+        #expect(store.overview(weeks: 8) == expected && expected.count == store.rows.count)
         // Committed: a store over the file opened again shows the tap.
         let again = GoalStore(
             database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)

@@ -92,6 +92,16 @@ public final class GoalStore {
     /// The row of a goal.
     public func row(_ id: GoalID) -> GoalRow? { byID[id] }
 
+    /// The Overview as of the store's Day (STREAK-23): every live goal's streaks, consistency and
+    /// grid of the last `weeks` weeks. A query over the committed data: an Overview screen reads
+    /// it again when ``rows`` or a row it shows changes.
+    public func overview(weeks: Int = 12) -> [OverviewItem] {
+        let data = database.data
+        return TodayQuery.evaluations(data, weekStart: boundary.weekStart, today: day).map {
+            OverviewQuery.item($0, weeks: weeks)
+        }
+    }
+
     // MARK: Changes
 
     /// Taps `goal` at `instant` (MODEL-57).
