@@ -27,6 +27,8 @@ public struct FeedError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notAuthor = Code(text: "not_author")
         /// An item whose fields break FEED-6.
         public static let invalidItem = Code(text: "invalid_item")
+        /// A relay store could not keep a change.
+        public static let storageFailed = Code(text: "storage_failed")
     }
 
     /// What kind of problem this is.

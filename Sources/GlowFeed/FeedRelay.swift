@@ -332,3 +332,120 @@ extension FeedReplica {
         return delta
     }
 }
+
+// MARK: - Keeping a relay's state in a database
+
+extension RelayKey {
+    /// A text that names the register uniquely, for a store's primary key (its parts joined by
+    /// U+001F, which ids and names do not hold).
+    public var storageKey: String {
+        switch self {
+        case .stance(let key): "stance\u{1F}\(key.from)\u{1F}\(key.to)"
+        case .item(let id): "item\u{1F}\(id.text)"
+        case .visibility(let key): "visibility\u{1F}\(key.owner)\u{1F}\(key.goal)"
+        case .reaction(let key): "reaction\u{1F}\(key.item.text)\u{1F}\(key.reactor)\u{1F}\(key.kind.rawValue)"
+        case .seen(let person): "seen\u{1F}\(person)"
+        }
+    }
+
+    /// The key of the one register a delta of ``FeedRelayState/StoredRegister`` holds.
+    init?(holding delta: FeedReplica) {
+        if let key = delta.stances.keys.first {
+            self = .stance(key)
+        } else if let id = delta.items.keys.first {
+            self = .item(id)
+        } else if let key = delta.visibility.keys.first {
+            self = .visibility(key)
+        } else if let key = delta.reactions.keys.first {
+            self = .reaction(key)
+        } else if let person = delta.seen.keys.first {
+            self = .seen(person)
+        } else {
+            return nil
+        }
+    }
+}
+
+extension FeedRelayState {
+    /// One register of the relay as a database keeps it: its key, its last sequence number, and
+    /// the register as a one-register delta (an item's with its receipt time), whose canonical
+    /// bytes (FEED-28) a store writes.
+    public struct StoredRegister: Sendable, Hashable {
+        /// The register's key.
+        public let key: RelayKey
+        /// Its last sequence number (FEED-25).
+        public let sequence: UInt64
+        /// The register, as a delta.
+        public let delta: FeedReplica
+
+        /// A stored register read back; nil when the delta holds no register.
+        public init?(sequence: UInt64, delta: FeedReplica) {
+            guard let key = RelayKey(holding: delta) else { return nil }
+            self.key = key
+            self.sequence = sequence
+            self.delta = delta
+        }
+
+        init(key: RelayKey, sequence: UInt64, delta: FeedReplica) {
+            self.key = key
+            self.sequence = sequence
+            self.delta = delta
+        }
+    }
+
+    /// The registers changed after sequence number `after`, each as it is now: what a store
+    /// writes after an update, so that writing is in proportion to the change.
+    public func registers(after: UInt64) -> [StoredRegister] {
+        var low = 0
+        var high = log.count
+        while low < high {
+            let middle = (low + high) / 2
+            if log[middle].sequence <= after { low = middle + 1 } else { high = middle }
+        }
+        return log[low...].compactMap { entry in
+            guard sequences[entry.key] == entry.sequence else { return nil }
+            var delta = FeedReplica()
+            switch entry.key {
+            case .stance(let key):
+                guard let register = replica.stances[key] else { return nil }
+                delta.mergeStance(register, for: key)
+            case .item(let id):
+                guard let register = replica.items[id] else { return nil }
+                delta.writeItem(register.value, id: id, at: register.stamp)
+                if let receipt = replica.receipts[id] { delta.receive(item: id, at: receipt) }
+            case .visibility(let key):
+                guard let register = replica.visibility[key] else { return nil }
+                delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
+            case .reaction(let key):
+                guard let register = replica.reactions[key] else { return nil }
+                delta.writeReaction(
+                    register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
+            case .seen(let person):
+                guard let mark = replica.seen[person] else { return nil }
+                delta.markSeen(person, upTo: mark)
+            }
+            return StoredRegister(key: entry.key, sequence: entry.sequence, delta: delta)
+        }
+    }
+
+    /// The state a store's registers and receipt clock give back: the replica, the sequence
+    /// numbers, a log of one entry per register, and the indexes fan-out reads.
+    public init(restoring registers: [StoredRegister], lastReceipt: Int64) {
+        self.init()
+        for register in registers.sorted(by: { $0.sequence < $1.sequence }) {
+            replica.merge(register.delta)
+            sequences[register.key] = register.sequence
+            log.append((register.sequence, register.key))
+            sequence = max(sequence, register.sequence)
+        }
+        for entry in log { index(entry.key) }
+        self.lastReceipt = lastReceipt
+    }
+}
+
+extension FeedError {
+    /// A relay store could not keep what an update changed; the update did not happen.
+    public static func storage(_ message: String) -> FeedError {
+        FeedError(.storageFailed, message, rule: "FEED-25")
+    }
+}

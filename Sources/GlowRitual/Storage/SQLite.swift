@@ -138,7 +138,15 @@ final class Statement {
             let status: Int32
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
-            case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, glow_sqlite_transient())
+            case .text(let text):
+                // By its length in bytes, not up to a NUL: every byte of the text is bound.
+                let bytes = Array(text.utf8) + [0]
+                status = bytes.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { chars in
+                        sqlite3_bind_text(
+                            handle, index, chars.baseAddress, Int32(chars.count - 1), glow_sqlite_transient())
+                    }
+                }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
                     // An empty blob is still a blob, not NULL: SQLite wants a pointer either way.
