@@ -26,6 +26,8 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsupportedHash = Code(text: "unsupported_hash")
         /// A move the sign-in flow does not have (AUTH-20).
         public static let invalidTransition = Code(text: "invalid_transition")
+        /// An account store could not keep a change; the change did not happen.
+        public static let storageFailed = Code(text: "storage_failed")
         /// A stored sign-in state that is none of AUTH-18's (AUTH-21).
         public static let invalidState = Code(text: "invalid_state")
         /// A policy outside what the standard allows (AUTH-5).
@@ -123,4 +125,11 @@ public struct AuthError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `code: message [rule]`.
     public var description: String { "\(code): \(message)" + (rule.map { " [\($0)]" } ?? "") }
+}
+
+extension AuthError {
+    /// An account store could not keep what an update changed (``AccountStore``).
+    public static func storage(_ message: String) -> AuthError {
+        AuthError(.storageFailed, message, rule: "AUTH-35")
+    }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// ``SecretToken`` and never shows in a description.
 public struct AccountRecords: Sendable {
     /// An account.
-    public struct Account: Sendable, Hashable {
+    public struct Account: Sendable, Hashable, Codable {
         /// The account's id.
         public let id: AccountID
         /// The address, as AUTH-36 normalises it; nil for an account made by a provider that gave none.
@@ -20,7 +20,7 @@ public struct AccountRecords: Sendable {
     }
 
     /// A provider's identity linked to an account.
-    public struct Identity: Sendable, Hashable {
+    public struct Identity: Sendable, Hashable, Codable {
         /// The provider's id: `apple`, `google`.
         public let provider: String
         /// The provider's `sub` for the person.
@@ -32,7 +32,7 @@ public struct AccountRecords: Sendable {
     }
 
     /// A family of sessions: one sign-in and every refresh that followed it (AUTH-38).
-    public struct SessionFamily: Sendable, Hashable {
+    public struct SessionFamily: Sendable, Hashable, Codable {
         /// A random id, never shown to the holder.
         public let id: String
         /// The account it belongs to.
@@ -52,7 +52,7 @@ public struct AccountRecords: Sendable {
     }
 
     /// A password reset waiting to be confirmed (AUTH-40).
-    public struct Reset: Sendable, Hashable {
+    public struct Reset: Sendable, Hashable, Codable {
         /// The account it belongs to.
         public let account: AccountID
         /// When it expires, in seconds since 1970.
@@ -62,7 +62,7 @@ public struct AccountRecords: Sendable {
     }
 
     /// A sign-up waiting for its address to be confirmed (AUTH-36).
-    public struct PendingSignUp: Sendable, Hashable {
+    public struct PendingSignUp: Sendable, Hashable, Codable {
         /// The address, normalised.
         public let email: String
         /// The hash of the password chosen at sign-up.
@@ -72,7 +72,7 @@ public struct AccountRecords: Sendable {
     }
 
     /// Failed attempts under one throttling key (AUTH-39).
-    public struct Throttle: Sendable, Hashable {
+    public struct Throttle: Sendable, Hashable, Codable {
         /// Failures counted since the key was last cleared.
         public var failures: Int
         /// When the last one was.
@@ -80,7 +80,7 @@ public struct AccountRecords: Sendable {
     }
 
     /// A provider token to revoke, kept until the provider confirms (AUTH-42).
-    public struct Revocation: Sendable, Hashable {
+    public struct Revocation: Sendable, Hashable, Codable {
         /// A random id, never shown to the holder.
         public let id: String
         /// The provider's id: `apple`, `google`.

@@ -34,6 +34,20 @@ public struct SecretToken: Hashable, Sendable, CustomStringConvertible, CustomDe
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
+extension SecretToken: Codable {
+    /// Reads a secret a store kept (an account store must keep a provider's refresh token to
+    /// revoke it later); descriptions and mirrors still never show it.
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Writes the secret's text, for a store.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(reveal())
+    }
+}
+
 /// An account's stable identifier: 128 random bits in hexadecimal.
 public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
     /// The identifier's text.

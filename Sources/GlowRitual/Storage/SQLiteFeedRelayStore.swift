@@ -84,7 +84,15 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
     public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
         try state.withLock { (held) throws(FeedError) -> T in
             let before = held.relay.sequence
-            let result = try body(&held.relay)
+            let result: T
+            do throws(FeedError) {
+                result = try body(&held.relay)
+            } catch {
+                // A refused update must leave nothing behind (FEED-25): should it have changed
+                // anything before refusing, the state is read back from the file.
+                if held.relay.sequence != before, let stored = try? Self.load(held.connection) { held.relay = stored }
+                throw error
+            }
             guard held.relay.sequence != before else { return result }
             let changed = held.relay.registers(after: before)
             let lastReceipt = held.relay.lastReceipt

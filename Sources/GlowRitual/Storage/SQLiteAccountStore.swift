@@ -1,0 +1,174 @@
+import Foundation
+import GlowAuth
+import Synchronization
+
+/// The account service's records (AUTH-35 ... AUTH-42) durable in SQLite (issue 17: GlowAuth's
+/// state through its storage protocol, ``AccountStore``).
+///
+/// Each record is one row: the map it belongs to, its key, and its JSON. An update writes the
+/// rows it changed and deletes the ones it removed, in one transaction, before it returns; an
+/// update that throws writes nothing. The records are held in memory; should a write fail, they
+/// are read back from the file, so they never run ahead of what is stored. The file holds
+/// password hashes and token hashes, and a provider's refresh token until it is revoked: it is
+/// the server's, kept with the care its secrets need.
+public final class SQLiteAccountStore: AccountStore {
+    /// SQLite's `application_id` of an account database: "GLAC".
+    static let applicationID: Int64 = 0x474C_4143
+    static let schemaVersion: Int64 = 1
+
+    /// The database's path.
+    public let path: String
+    private let state: Mutex<Held>
+
+    private struct Held: ~Copyable {
+        let connection: SQLiteConnection
+        var records: AccountRecords
+    }
+
+    /// Opens the account database at `path`, creating it when there is no file.
+    ///
+    /// - Throws: ``StoreError``: `newer_schema`, `corrupt`, `cannot_open`.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let connection = try SQLiteConnection(path: path)
+        let version = try connection.integer("PRAGMA user_version")
+        guard version <= Self.schemaVersion else {
+            throw StoreError(.newerSchema, "the account database has schema \(version)", path: path)
+        }
+        let application = try connection.integer("PRAGMA application_id")
+        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
+        guard application == Self.applicationID || (application == 0 && tables == 0) else {
+            throw StoreError(.corrupt, "the file is a database, but not a Glow account database", path: path)
+        }
+        if version == 0 {
+            try connection.transaction { () throws(StoreError) in
+                try connection.execute(
+                    """
+                    CREATE TABLE account_records (
+                        map TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        value BLOB NOT NULL,
+                        PRIMARY KEY (map, key)
+                    ) WITHOUT ROWID;
+                    """)
+                try connection.execute("PRAGMA application_id = \(Self.applicationID)")
+                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            }
+        }
+        _ = try connection.texts("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = FULL")
+        state = Mutex(Held(connection: connection, records: try Self.load(connection)))
+    }
+
+    static func load(_ connection: SQLiteConnection) throws(StoreError) -> AccountRecords {
+        var records = AccountRecords()
+        let rows = try connection.prepare("SELECT map, key, value FROM account_records")
+        let decoder = JSONDecoder()
+        while try rows.step() {
+            let (map, key, value) = (rows.text(0), rows.text(1), Data(rows.blob(2)))
+            do {
+                switch map {
+                case "accounts":
+                    records.accounts[AccountID(rawValue: key)] = try decoder.decode(
+                        AccountRecords.Account.self, from: value)
+                case "accountsByEmail": records.accountsByEmail[key] = try decoder.decode(AccountID.self, from: value)
+                case "identities":
+                    records.identities[key] = try decoder.decode(AccountRecords.Identity.self, from: value)
+                case "sessions":
+                    records.sessions[key] = try decoder.decode(AccountRecords.SessionFamily.self, from: value)
+                case "sessionsByAccessHash":
+                    records.sessionsByAccessHash[key] = try decoder.decode(String.self, from: value)
+                case "sessionsByRefreshHash":
+                    records.sessionsByRefreshHash[key] = try decoder.decode(String.self, from: value)
+                case "sessionsByUsedRefreshHash":
+                    records.sessionsByUsedRefreshHash[key] = try decoder.decode(String.self, from: value)
+                case "resets": records.resets[key] = try decoder.decode(AccountRecords.Reset.self, from: value)
+                case "pendingSignUps":
+                    records.pendingSignUps[key] = try decoder.decode(AccountRecords.PendingSignUp.self, from: value)
+                case "pendingSignUpsByEmail":
+                    records.pendingSignUpsByEmail[key] = try decoder.decode([String].self, from: value)
+                case "throttles": records.throttles[key] = try decoder.decode(AccountRecords.Throttle.self, from: value)
+                case "revocations":
+                    records.revocations[key] = try decoder.decode(AccountRecords.Revocation.self, from: value)
+                default:
+                    throw StoreError(.corrupt, "an account row of an unknown map '\(map)'", path: connection.path)
+                }
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw StoreError(.corrupt, "an account row (\(map)) does not read: \(error)", path: connection.path)
+            }
+        }
+        return records
+    }
+
+    /// Runs `body` on the records and keeps what it changed before returning.
+    public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
+        try state.withLock { (held) throws(AuthError) -> T in
+            let before = held.records
+            let result: T
+            do throws(AuthError) {
+                result = try body(&held.records)
+            } catch {
+                // A refused update leaves the records as they were, in memory as on disk.
+                held.records = before
+                throw error
+            }
+            let connection = held.connection
+            do {
+                try Self.write(from: before, to: held.records, connection)
+            } catch {
+                if let stored = try? Self.load(connection) { held.records = stored }
+                throw AuthError.storage("the account records could not be kept: \(error)")
+            }
+            return result
+        }
+    }
+
+    /// Writes the rows that differ between `before` and `after`, in one transaction.
+    static func write(from before: AccountRecords, to after: AccountRecords, _ connection: SQLiteConnection)
+        throws(StoreError)
+    {
+        var rows: [(map: String, key: String, value: Data?)] = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        func diff<Key, Value: Codable & Equatable>(
+            _ map: String, _ old: [Key: Value], _ new: [Key: Value], _ text: (Key) -> String
+        ) throws(StoreError) {
+            guard old != new else { return }
+            for (key, value) in new where old[key] != value {
+                do {
+                    rows.append((map, text(key), try encoder.encode(value)))
+                } catch {
+                    throw StoreError(.writeFailed, "an account record (\(map)) does not encode", path: connection.path)
+                }
+            }
+            for key in old.keys where new[key] == nil { rows.append((map, text(key), nil)) }
+        }
+        try diff("accounts", before.accounts, after.accounts, \.rawValue)
+        try diff("accountsByEmail", before.accountsByEmail, after.accountsByEmail, { $0 })
+        try diff("identities", before.identities, after.identities, { $0 })
+        try diff("sessions", before.sessions, after.sessions, { $0 })
+        try diff("sessionsByAccessHash", before.sessionsByAccessHash, after.sessionsByAccessHash, { $0 })
+        try diff("sessionsByRefreshHash", before.sessionsByRefreshHash, after.sessionsByRefreshHash, { $0 })
+        try diff("sessionsByUsedRefreshHash", before.sessionsByUsedRefreshHash, after.sessionsByUsedRefreshHash, { $0 })
+        try diff("resets", before.resets, after.resets, { $0 })
+        try diff("pendingSignUps", before.pendingSignUps, after.pendingSignUps, { $0 })
+        try diff("pendingSignUpsByEmail", before.pendingSignUpsByEmail, after.pendingSignUpsByEmail, { $0 })
+        try diff("throttles", before.throttles, after.throttles, { $0 })
+        try diff("revocations", before.revocations, after.revocations, { $0 })
+        guard !rows.isEmpty else { return }
+        try connection.transaction { () throws(StoreError) in
+            let put = try connection.prepare(
+                "INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")
+            let drop = try connection.prepare("DELETE FROM account_records WHERE map = ? AND key = ?")
+            for row in rows {
+                if let value = row.value {
+                    try put.run([.text(row.map), .text(row.key), .blob(Array(value))])
+                } else {
+                    try drop.run([.text(row.map), .text(row.key)])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GlowAuth
+import Synchronization
+import Testing
+
+@testable import GlowRitual
+
+/// The account service's records on SQLite (issue 17, AUTH-35 ... AUTH-42): a service over the
+/// file opened again knows the accounts, the sessions and the throttles of the one before.
+@Suite("Account store on SQLite")
+struct AccountStoreTests {
+    final class Mailer: AuthMailer {
+        let sent = Mutex<[AuthMail]>([])
+        func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
+        var last: AuthMail? { sent.withLock { $0.last } }
+    }
+
+    struct Eraser: AccountEraser {
+        func eraseData(of account: AccountID) throws {}
+    }
+
+    struct Revoker: ProviderTokenRevoker {
+        func revoke(_ token: SecretToken, provider: String) async throws {}
+    }
+
+    static func service(_ store: any AccountStore, _ mailer: Mailer) throws -> AccountService {
+        var configuration = AccountConfiguration()
+        configuration.hashing = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+        return try AccountService(
+            store: store, configuration: configuration, mailer: mailer, eraser: Eraser(), revoker: Revoker())
+    }
+
+    @Test("accounts, sessions and throttles survive the file being opened again; what was removed stays removed")
+    func reopen() throws {
+        let path = DatabaseTests.temporary()
+        let mailer = Mailer()
+        let first = try Self.service(try SQLiteAccountStore(path: path), mailer)
+        try first.signUp(email: "mia@example.com", password: "violet lantern morning")
+        let session = try first.confirmSignUp(token: try #require(mailer.last?.token))
+        #expect(throws: AuthError.self) {
+            try first.signIn(email: "mia@example.com", password: "wrong but long enough", clientKey: "k")
+        }
+        let refreshed = try first.refresh(refreshToken: session.refreshToken)
+        let peek = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
+        #expect(!peek.throttles.isEmpty, "the failed attempt is counted in the file")
+
+        let reopened = try SQLiteAccountStore(path: path)
+        let second = try Self.service(reopened, mailer)
+        let signedIn = try second.signIn(email: "mia@example.com", password: "violet lantern morning", clientKey: "k")
+        #expect(signedIn.account == session.account)
+        // The rotated refresh token works once more; the one it replaced is a reuse that ends the family.
+        _ = try second.refresh(refreshToken: refreshed.refreshToken)
+        #expect(throws: AuthError.self) { try second.refresh(refreshToken: session.refreshToken) }
+        let records = try reopened.update { (records) throws(AuthError) in records }
+        #expect(records.accounts.count == 1 && records.throttles.isEmpty, "a sign-in forgets the failures")
+        // A third opening sees what the second removed (the ended family) as removed.
+        let third = try SQLiteAccountStore(path: path)
+        let after = try third.update { (records) throws(AuthError) in records }
+        #expect(after.sessions == records.sessions && after.sessionsByRefreshHash == records.sessionsByRefreshHash)
+    }
+
+    @Test("an update that throws writes nothing; a foreign file is refused")
+    func refused() throws {
+        let path = DatabaseTests.temporary()
+        let store = try SQLiteAccountStore(path: path)
+        #expect(throws: AuthError.self) {
+            try store.update { (records) throws(AuthError) in
+                records.accountsByEmail["x@example.com"] = AccountID(rawValue: "00")
+                throw AuthError.storage("stopped on purpose")
+            }
+        }
+        #expect(try store.update { (records) throws(AuthError) in records.accountsByEmail.isEmpty }, "nor in memory")
+        let reopened = try SQLiteAccountStore(path: path)
+        #expect(try reopened.update { (records) throws(AuthError) in records.accountsByEmail.isEmpty })
+        #expect(throws: StoreError.self) {
+            _ = try SQLiteAccountStore(path: try RitualDatabase(path: DatabaseTests.temporary()).path)
+        }
+    }
+}
