@@ -17,7 +17,7 @@ import Synchronization
 /// a change is made on a copy, written, committed, and only then becomes the snapshot.
 public final class RitualDatabase: Sendable {
     /// The schema this version writes; a file with a greater one is refused, never altered.
-    public static let schemaVersion = 2
+    public static let schemaVersion = migrations.map(\.version).max() ?? 0
     /// SQLite's `application_id` of a Glow database: "GLWR".
     static let applicationID: Int64 = 0x474C_5752
 
@@ -41,12 +41,8 @@ public final class RitualDatabase: Sendable {
     ///   `cannot_open` when the file cannot be opened or created.
     public init(path: String) throws(StoreError) {
         self.path = path
-        let connection = try SQLiteConnection(path: path)
-        try Self.migrate(connection)
-        // Write-ahead logging: a commit appends to the log; readers never block the writer.
-        // `synchronous = FULL` syncs the log at every commit, so a commit reported is on disk.
-        _ = try connection.texts("PRAGMA journal_mode = WAL")
-        try connection.execute("PRAGMA synchronous = FULL")
+        let connection = try SQLiteConnection.openGlow(
+            path: path, application: Self.applicationID, migrations: Self.migrations, kind: "database")
         let data = try Self.load(connection)
         let (feed, rows) = try Self.loadFeed(connection)
         state = Mutex(State(connection: connection, data: data, feed: feed, feedRows: rows))
@@ -94,30 +90,6 @@ public final class RitualDatabase: Sendable {
             """
         ),
     ]
-
-    /// Brings the file to ``schemaVersion``: the steps it lacks, in one transaction each, or a
-    /// refusal that leaves it untouched.
-    static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
-        let version = try connection.integer("PRAGMA user_version")
-        guard version <= schemaVersion else {
-            throw StoreError(
-                .newerSchema,
-                "the database has schema \(version); this version of the SDK reads up to \(schemaVersion): update the app",
-                path: connection.path)
-        }
-        let application = try connection.integer("PRAGMA application_id")
-        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
-        guard application == applicationID || (application == 0 && tables == 0) else {
-            throw StoreError(.corrupt, "the file is a database, but not a Glow database", path: connection.path)
-        }
-        for (target, sql) in migrations where target > version {
-            try connection.transaction { () throws(StoreError) in
-                try connection.execute(sql)
-                try connection.execute("PRAGMA application_id = \(applicationID)")
-                try connection.execute("PRAGMA user_version = \(target)")
-            }
-        }
-    }
 
     // MARK: Reading
 

@@ -115,6 +115,42 @@ final class SQLiteConnection {
     }
 }
 
+extension SQLiteConnection {
+    /// Opens a Glow database of one kind (`application`, SQLite's `application_id`), creating it
+    /// when the file is new: a file of a newer schema, or another application's, is refused and
+    /// left untouched; the steps of `migrations` it lacks run in one transaction each; then
+    /// write-ahead logging (a commit appends to the log, readers never block the writer) and
+    /// `synchronous = FULL` (a commit reported is on disk).
+    static func openGlow(
+        path: String, application: Int64, migrations: [(version: Int, sql: String)], kind: String
+    ) throws(StoreError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path)
+        let current = migrations.map(\.version).max() ?? 0
+        let version = try connection.integer("PRAGMA user_version")
+        guard version <= current else {
+            throw StoreError(
+                .newerSchema,
+                "the \(kind) has schema \(version); this version of the SDK reads up to \(current): update the app",
+                path: path)
+        }
+        let found = try connection.integer("PRAGMA application_id")
+        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
+        guard found == application || (found == 0 && tables == 0) else {
+            throw StoreError(.corrupt, "the file is a database, but not a Glow \(kind)", path: path)
+        }
+        for (target, sql) in migrations where target > version {
+            try connection.transaction { () throws(StoreError) in
+                try connection.execute(sql)
+                try connection.execute("PRAGMA application_id = \(application)")
+                try connection.execute("PRAGMA user_version = \(target)")
+            }
+        }
+        _ = try connection.texts("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = FULL")
+        return connection
+    }
+}
+
 /// A prepared statement: bind, step, read columns.
 final class Statement {
     private let handle: OpaquePointer

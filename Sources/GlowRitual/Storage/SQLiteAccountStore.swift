@@ -14,7 +14,20 @@ import Synchronization
 public final class SQLiteAccountStore: AccountStore {
     /// SQLite's `application_id` of an account database: "GLAC".
     static let applicationID: Int64 = 0x474C_4143
-    static let schemaVersion: Int64 = 1
+    /// The schema's versions, each the step from the one before.
+    static let migrations: [(version: Int, sql: String)] = [
+        (
+            1,
+            """
+            CREATE TABLE account_records (
+                map TEXT NOT NULL,
+                key TEXT NOT NULL,
+                value BLOB NOT NULL,
+                PRIMARY KEY (map, key)
+            ) WITHOUT ROWID;
+            """
+        )
+    ]
 
     /// The database's path.
     public let path: String
@@ -30,33 +43,8 @@ public final class SQLiteAccountStore: AccountStore {
     /// - Throws: ``StoreError``: `newer_schema`, `corrupt`, `cannot_open`.
     public init(path: String) throws(StoreError) {
         self.path = path
-        let connection = try SQLiteConnection(path: path)
-        let version = try connection.integer("PRAGMA user_version")
-        guard version <= Self.schemaVersion else {
-            throw StoreError(.newerSchema, "the account database has schema \(version)", path: path)
-        }
-        let application = try connection.integer("PRAGMA application_id")
-        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
-        guard application == Self.applicationID || (application == 0 && tables == 0) else {
-            throw StoreError(.corrupt, "the file is a database, but not a Glow account database", path: path)
-        }
-        if version == 0 {
-            try connection.transaction { () throws(StoreError) in
-                try connection.execute(
-                    """
-                    CREATE TABLE account_records (
-                        map TEXT NOT NULL,
-                        key TEXT NOT NULL,
-                        value BLOB NOT NULL,
-                        PRIMARY KEY (map, key)
-                    ) WITHOUT ROWID;
-                    """)
-                try connection.execute("PRAGMA application_id = \(Self.applicationID)")
-                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
-            }
-        }
-        _ = try connection.texts("PRAGMA journal_mode = WAL")
-        try connection.execute("PRAGMA synchronous = FULL")
+        let connection = try SQLiteConnection.openGlow(
+            path: path, application: Self.applicationID, migrations: Self.migrations, kind: "account database")
         state = Mutex(Held(connection: connection, records: try Self.load(connection)))
     }
 

@@ -13,7 +13,23 @@ import Synchronization
 public final class SQLiteFeedRelayStore: FeedRelayStore {
     /// SQLite's `application_id` of a relay database: "GLRL".
     static let applicationID: Int64 = 0x474C_524C
-    static let schemaVersion: Int64 = 1
+    /// The schema's versions, each the step from the one before.
+    static let migrations: [(version: Int, sql: String)] = [
+        (
+            1,
+            """
+            CREATE TABLE relay_registers (
+                key TEXT PRIMARY KEY,
+                sequence INTEGER NOT NULL,
+                register BLOB NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE relay_clock (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                last_receipt INTEGER NOT NULL
+            );
+            """
+        )
+    ]
 
     /// The database's path.
     public let path: String
@@ -30,36 +46,8 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
     ///   does not read), `cannot_open`.
     public init(path: String) throws(StoreError) {
         self.path = path
-        let connection = try SQLiteConnection(path: path)
-        let version = try connection.integer("PRAGMA user_version")
-        guard version <= Self.schemaVersion else {
-            throw StoreError(.newerSchema, "the relay database has schema \(version)", path: path)
-        }
-        let application = try connection.integer("PRAGMA application_id")
-        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
-        guard application == Self.applicationID || (application == 0 && tables == 0) else {
-            throw StoreError(.corrupt, "the file is a database, but not a Glow relay's", path: path)
-        }
-        if version == 0 {
-            try connection.transaction { () throws(StoreError) in
-                try connection.execute(
-                    """
-                    CREATE TABLE relay_registers (
-                        key TEXT PRIMARY KEY,
-                        sequence INTEGER NOT NULL,
-                        register BLOB NOT NULL
-                    ) WITHOUT ROWID;
-                    CREATE TABLE relay_clock (
-                        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-                        last_receipt INTEGER NOT NULL
-                    );
-                    """)
-                try connection.execute("PRAGMA application_id = \(Self.applicationID)")
-                try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
-            }
-        }
-        _ = try connection.texts("PRAGMA journal_mode = WAL")
-        try connection.execute("PRAGMA synchronous = FULL")
+        let connection = try SQLiteConnection.openGlow(
+            path: path, application: Self.applicationID, migrations: Self.migrations, kind: "relay database")
         state = Mutex(Held(connection: connection, relay: try Self.load(connection)))
     }
 
