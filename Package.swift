@@ -97,7 +97,9 @@ let package = Package(
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowToolTests",
-            dependencies: ["glow-tool", "glow-sample", "glow-bench", "GlowModel", "GlowBundle", "GlowFeed"],
+            dependencies: [
+                "glow-tool", "glow-sample", "glow-bench", "GlowModel", "GlowBundle", "GlowFeed", "GlowStreaks",
+            ],
             exclude: ["Fixtures"],
             swiftSettings: sharedSettings),
         .testTarget(

@@ -18,6 +18,7 @@ enum Invocation: Equatable {
     case verifyToken(TokenOptions)
     case feed(FeedCommand.Options)
     case store(StoreCommand.Options)
+    case report(ReportCommand.Options)
 }
 
 /// The options of `glow-tool auth verify-token`.
@@ -108,6 +109,19 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             invocation = try parser.auth()
         case "store":
             invocation = .store(try parser.store())
+        case "report":
+            let output = try parser.value("-o", "--output")
+            let theme = try parser.value("--theme")
+            let mode = try parser.value("--mode")
+            let day = try parser.value("--day")
+            let weeks = try parser.value("--weeks")
+            guard let count = Int(weeks ?? "53") else {
+                throw UsageError(message: "--weeks takes a number of weeks, not '\(weeks ?? "")'", command: command)
+            }
+            invocation = .report(
+                .init(
+                    input: try parser.positional("INPUT"), output: output, theme: theme, mode: mode, day: day,
+                    weeks: count))
         case "testee":
             invocation = .testee
         case "conformance":
@@ -148,6 +162,7 @@ let valuedOptions: Set<String> = [
     "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
     "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value", "--person",
+    "--weeks",
 ]
 
 extension OptionParser {

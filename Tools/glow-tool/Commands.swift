@@ -58,6 +58,8 @@ enum Commands {
             try FeedCommand.run(options)
         case .store(let options):
             try StoreCommand.run(options)
+        case .report(let options):
+            try ReportCommand.run(options)
         }
         return 0
     }

@@ -129,6 +129,21 @@ enum Help {
                 ("--json", "today, overview and feed as JSON."),
             ]),
         Command(
+            name: "report", abstract: "Write a person's year at a glance as one self-contained HTML page.",
+            usage:
+                "glow-tool report <input> [-o <file>] [--theme <id>] [--mode light|dark] [--day YYYY-MM-DD] [--weeks <n>]",
+            arguments: [("<input>", "A .glow bundle or .json data set, or -.")],
+            options: [
+                ("-o, --output <file>", "Where to write the page (default: standard output)."),
+                (
+                    "--theme <id>",
+                    "The theme (default: the profile's): default, ocean, forest, sunset, black-and-white."
+                ),
+                ("--mode <mode>", "light (default) or dark."),
+                ("--day <day>", "The Day the report is as of (default: today in the profile's time zone)."),
+                ("--weeks <n>", "Weeks in each goal's grid, 1 to 520 (default 53)."),
+            ]),
+        Command(
             name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],

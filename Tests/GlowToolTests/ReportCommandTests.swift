@@ -1,0 +1,74 @@
+import Foundation
+import GlowBundle
+import GlowModel
+import GlowStreaks
+import Testing
+
+/// `glow-tool report` (issue 18): the page's figures and grid cells are the SDK's for the sample
+/// person, and the page is self-contained.
+@Suite("glow-tool report")
+struct ReportCommandTests {
+    static let day = "2026-11-28"
+
+    /// Every match of `pattern`'s first two groups in `text`.
+    static func pairs(_ pattern: String, in text: String) throws -> [(String, String)] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.matches(in: text, range: range).map { match in
+            (String(text[Range(match.range(at: 1), in: text)!]), String(text[Range(match.range(at: 2), in: text)!]))
+        }
+    }
+
+    @Test("every figure and every grid cell is the Overview query's; Today is the SDK's; nothing is fetched")
+    func figures() throws {
+        let run = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day, "--weeks", "20"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = run.stdout
+        #expect(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"))
+        let (data, _) = try BundleReader().dataSet(
+            try [UInt8](Data(contentsOf: URL(fileURLWithPath: EndToEndTests.sample))))
+        let boundary = data.profile!.boundary
+        let today = try Day(iso: Self.day)
+        let evaluations = TodayQuery.evaluations(data, weekStart: boundary.weekStart, today: today)
+        let sections = html.components(separatedBy: "<section class=\"goal\"").dropFirst()
+        #expect(sections.count == evaluations.count)
+        for (section, evaluation) in zip(sections, evaluations) {
+            let item = OverviewQuery.item(evaluation, weeks: 20)
+            let attributes = Dictionary(
+                try Self.pairs(#"data-(\w+)="([^"]*)""#, in: section.components(separatedBy: ">").first!),
+                uniquingKeysWith: { a, _ in a })
+            #expect(attributes["goal"] == evaluation.goal.id.description)
+            #expect(attributes["current"] == "\(item.current?.length ?? 0)", "\(item.title)")
+            #expect(attributes["longest"] == "\(item.longest?.length ?? 0)")
+            #expect(attributes["last7"] == "\(item.last7?.thousandths ?? -1)")
+            #expect(attributes["last30"] == "\(item.last30?.thousandths ?? -1)")
+            #expect(attributes["last365"] == "\(item.last365?.thousandths ?? -1)")
+            let cells = try Self.pairs(#"data-day="([0-9-]+)" data-level="(\d)""#, in: section)
+            if evaluation.completion == nil {
+                #expect(cells.map(\.0) == item.grid.map(\.day.description), "\(item.title): the grid's Days")
+                #expect(cells.map(\.1) == item.grid.map { "\($0.level)" }, "\(item.title): the grid's levels")
+            } else {
+                #expect(cells.isEmpty && section.contains("data-completion=\"\(evaluation.completion!.thousandths)\""))
+            }
+        }
+        let todayRows = try Self.pairs(#"<li data-goal="([^"]+)" data-status="([^"]+)""#, in: html)
+        #expect(
+            todayRows.map(\.0) == evaluations.filter(\.isOnToday).map(\.goal.id.description)
+                && todayRows.map(\.1) == evaluations.filter(\.isOnToday).map { $0.status(on: today).name })
+    }
+
+    @Test("themes and modes colour the page; mistakes are usage errors")
+    func options() throws {
+        let light = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day, "--theme", "ocean"])
+        let dark = try EndToEndTests.run(
+            ["report", EndToEndTests.sample, "--day", Self.day, "--theme", "ocean", "--mode", "dark"])
+        #expect(light.status == 0 && dark.status == 0 && light.stdout != dark.stdout)
+        #expect(light.stdout.contains("Ocean theme"))
+        let output = EndToEndTests.temporary("report.html")
+        #expect(try EndToEndTests.run(["report", EndToEndTests.sample, "-o", output, "--day", Self.day]).status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        #expect(try EndToEndTests.run(["report", EndToEndTests.sample, "--theme", "neon"]).status == 64)
+        #expect(try EndToEndTests.run(["report", EndToEndTests.sample, "--weeks", "0"]).status == 64)
+        #expect(try EndToEndTests.run(["report", EndToEndTests.sample, "--mode", "dim"]).status == 64)
+    }
+}
