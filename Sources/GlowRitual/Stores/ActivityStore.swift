@@ -59,8 +59,8 @@ public final class ActivityStore {
     /// A friend action toward `other` (FEED-5).
     public func act(_ action: FriendAction, toward other: String, now: Instant = .now) throws(ActivityError) {
         let person = person
-        try write(now) { (replica, stamp) throws(FeedError) in
-            try replica.act(action, from: person, toward: other, at: stamp)
+        try write { (replica, clock) throws(FeedError) in
+            try replica.act(action, from: person, toward: other, at: try clock.tick(now: now.millisecondsSince1970))
         }
     }
 
@@ -69,8 +69,8 @@ public final class ActivityStore {
         throws(ActivityError)
     {
         let person = person
-        try write(now) { (replica, stamp) throws(FeedError) in
-            try replica.react(kind, on: item, by: person, on, at: stamp)
+        try write { (replica, clock) throws(FeedError) in
+            try replica.react(kind, on: item, by: person, on, at: try clock.tick(now: now.millisecondsSince1970))
         }
     }
 
@@ -89,29 +89,24 @@ public final class ActivityStore {
         guard let profile = data.profile else { return }
         let person = person
         let boundary = profile.boundary
-        try write(now) { (replica, _) throws(FeedError) in
-            // The clock is ticked by `publish` itself for each write it makes.
-            var clock = self.clock
+        try write { (replica, clock) throws(FeedError) in
             try replica.publish(
                 data, owner: person, boundary: boundary, today: boundary.day(containing: now), clock: &clock,
                 now: now.millisecondsSince1970)
-            self.clock = clock
         }
     }
 
-    /// Makes a change on a copy of the replica with a new stamp, and records what it wrote.
-    private func write(_ now: Instant, _ change: (inout FeedReplica, Stamp) throws(FeedError) -> Void)
+    /// Makes a change on a copy of the replica, stamped by the device's clock, and records what
+    /// it wrote; a refused change leaves the replica and the clock as they were.
+    private func write(_ change: (inout FeedReplica, inout HybridClock) throws(FeedError) -> Void)
         throws(ActivityError)
     {
         let before = database.feed
         var after = before
-        do {
-            let stamp = try clock.tick(now: now.millisecondsSince1970)
-            try change(&after, stamp)
-        } catch {
-            throw .feed(error)
-        }
+        var clock = self.clock
+        do { try change(&after, &clock) } catch { throw .feed(error) }
         try record(after.changes(since: before.latestStamp))
+        self.clock = clock
     }
 
     private func record(_ delta: FeedReplica) throws(ActivityError) {

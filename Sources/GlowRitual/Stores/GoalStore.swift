@@ -206,23 +206,26 @@ public final class GoalStore {
                 membership = true
             }
         }
-        if membership || changes.profile { rebuild(data, keeping: true) }
+        // A profile change (the week start) touches every goal's evaluation; otherwise only
+        // the lists' members changed, and the touched rows are already up to date.
+        if membership || changes.profile { rebuild(data, reevaluating: changes.profile) }
     }
 
-    /// Builds the lists again; rows already made are reused (and re-evaluated only when
-    /// `keeping` is false), so observers of a row stay attached to it.
-    private func rebuild(_ data: DataSet, keeping: Bool = false) {
+    /// Builds the lists again; rows already made are reused, so observers of a row stay attached
+    /// to it, and evaluated again only when `reevaluating`; new rows are evaluated once.
+    private func rebuild(_ data: DataSet, reevaluating: Bool = true) {
         let weekStart = Self.boundary(of: data).weekStart
+        func evaluation(_ goal: Goal) -> GoalEvaluation {
+            GoalEvaluation(goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: day)
+        }
         var next: [GoalID: GoalRow] = [:]
         let ordered = TodayQuery.order(data.goals.values).map { goal -> GoalRow in
-            let evaluation = GoalEvaluation(
-                goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: day)
             let row: GoalRow
             if let existing = byID[goal.id] {
-                if !keeping || existing.goal != goal { existing.update(evaluation) }
+                if reevaluating { existing.update(evaluation(goal)) }
                 row = existing
             } else {
-                row = GoalRow(evaluation)
+                row = GoalRow(evaluation(goal))
             }
             next[goal.id] = row
             return row
