@@ -306,7 +306,7 @@ relay_case('a submit in bytes is answered with the last sequence number; a stran
                                            receipts=[(PUB_ID, 1_000)]), 2).hex()},
             {'hex': response_changes(b'', 2).hex()}],
            rules=('FEED-29', 'FEED-25', 'FEED-26', 'FEED-27'))
-relay_case('a submit that changes nothing is answered 0, written out; an empty submit too',
+relay_case('an empty submit changes nothing: it is answered with sequence number 0, written out',
            [{'do': 'request', 'person': 'ana', 'now': 1_000, 'hex': request_submit(b'').hex()}],
            [{'hex': response_submitted(0).hex()}])
 relay_case('a submit of someone else\'s writes is refused with FEED-25\'s code and rule, and changes nothing',
