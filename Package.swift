@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GlowAuth", targets: ["GlowAuth"]),
         .library(name: "GlowFeed", targets: ["GlowFeed"]),
         .library(name: "GlowRitual", targets: ["GlowRitual"]),
+        .library(name: "GlowReport", targets: ["GlowReport"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
@@ -49,9 +50,13 @@ let package = Package(
         .target(
             name: "GlowRitual",
             dependencies: [
-                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes", "CSQLite",
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
+                "GlowReport",
+                "CSQLite",
             ],
             swiftSettings: sharedSettings),
+        .target(
+            name: "GlowReport", dependencies: ["GlowModel", "GlowStreaks", "GlowThemes"], swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(
@@ -64,7 +69,7 @@ let package = Package(
             name: "glow-tool",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowRitual", "GlowConformance", "GlowToolSupport",
+                "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
@@ -72,7 +77,7 @@ let package = Package(
             name: "glow-bench",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
-                "GlowToolSupport",
+                "GlowReport", "GlowThemes", "GlowToolSupport",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),

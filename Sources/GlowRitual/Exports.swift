@@ -3,6 +3,7 @@
 @_exported import GlowBundle
 @_exported import GlowFeed
 @_exported import GlowModel
+@_exported import GlowReport
 @_exported import GlowStreaks
 @_exported import GlowThemes
 @_exported import GlowWire

@@ -139,6 +139,41 @@ struct DatabaseTests {
         #expect(throws: StoreError.self) { _ = try RitualDatabase(path: text) }
     }
 
+    @Test("a snapshot reads the data without a write: no file made, no migration run, foreign files refused")
+    func snapshot() throws {
+        let missing = Self.temporary()
+        #expect {
+            _ = try RitualDatabase.snapshot(path: missing)
+        } throws: { error in
+            (error as? StoreError)?.code == .cannotOpen
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        // A file of schema 1 with a goal: read as it is, and still schema 1 afterwards.
+        let older = Self.temporary()
+        let goal = try Self.goal(3)
+        do {
+            let connection = try SQLiteConnection(path: older)
+            try connection.execute(RitualDatabase.migrations[0].sql)
+            try connection.execute("PRAGMA application_id = \(RitualDatabase.applicationID)")
+            try connection.execute("PRAGMA user_version = 1")
+            try connection.prepare("INSERT INTO goals (id, deleted, modified_at, record) VALUES (?, 0, 0, ?)")
+                .run([.blob(goal.id.bytes), .blob(goal.wireEncoded())])
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: older))
+        #expect(try RitualDatabase.snapshot(path: older).goals[goal.id] == goal)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: older)) == before)
+        #expect(try SQLiteConnection(path: older).integer("PRAGMA user_version") == 1)
+
+        let empty = Self.temporary()
+        _ = try SQLiteConnection(path: empty)
+        #expect {
+            _ = try RitualDatabase.snapshot(path: empty)
+        } throws: { error in
+            (error as? StoreError)?.code == .corrupt && "\(error)".contains("empty")
+        }
+    }
+
     @Test("a file of every earlier schema opens migrated to the current one, its records kept")
     func migrationsFromEveryVersion() throws {
         let goal = try Self.goal(7)

@@ -43,10 +43,10 @@ struct ReportCommandTests {
             #expect(attributes["last7"] == "\(item.last7?.thousandths ?? -1)")
             #expect(attributes["last30"] == "\(item.last30?.thousandths ?? -1)")
             #expect(attributes["last365"] == "\(item.last365?.thousandths ?? -1)")
-            let cells = try Self.pairs(#"data-day="([0-9-]+)" data-level="(\d)""#, in: section)
+            let cells = try Self.pairs(#"class="l(\d)" data-day="([0-9-]+)""#, in: section)
             if evaluation.completion == nil {
-                #expect(cells.map(\.0) == item.grid.map(\.day.description), "\(item.title): the grid's Days")
-                #expect(cells.map(\.1) == item.grid.map { "\($0.level)" }, "\(item.title): the grid's levels")
+                #expect(cells.map(\.1) == item.grid.map(\.day.description), "\(item.title): the grid's Days")
+                #expect(cells.map(\.0) == item.grid.map { "\($0.level)" }, "\(item.title): the grid's levels")
             } else {
                 #expect(cells.isEmpty && section.contains("data-completion=\"\(evaluation.completion!.thousandths)\""))
             }
@@ -55,6 +55,28 @@ struct ReportCommandTests {
         #expect(
             todayRows.map(\.0) == evaluations.filter(\.isOnToday).map(\.goal.id.description)
                 && todayRows.map(\.1) == evaluations.filter(\.isOnToday).map { $0.status(on: today).name })
+    }
+
+    @Test("a Glow database is read as it is, without a write; other databases are refused by name")
+    func database() throws {
+        let path = EndToEndTests.temporary("report.sqlite")
+        #expect(try EndToEndTests.run(["store", "--db", path, "import", EndToEndTests.sample]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fromDatabase = try EndToEndTests.run(["report", path, "--day", Self.day])
+        let fromBundle = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day])
+        #expect(fromDatabase.status == 0, "\(fromDatabase.stderr)")
+        #expect(fromDatabase.stdout == fromBundle.stdout && fromBundle.stdout.contains("<section class=\"goal\""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        // A SQLite file that is some other program's: refused, named, and left alone.
+        let foreign = EndToEndTests.temporary("foreign.sqlite")
+        var bytes = [UInt8](before)
+        bytes.replaceSubrange(68..<72, with: [0, 0, 0, 7])  // the header's application_id
+        try Data(bytes).write(to: URL(fileURLWithPath: foreign))
+        let refused = try EndToEndTests.run(["report", foreign, "--day", Self.day])
+        #expect(
+            refused.status == 1 && refused.stderr.contains("not a Glow database") && refused.stderr.contains(foreign))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: foreign))) == bytes)
     }
 
     @Test("themes and modes colour the page; mistakes are usage errors")

@@ -37,12 +37,13 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed or store
+      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store or report
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
 let measurementNames = [
     "encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth", "feed", "store",
+    "report",
 ]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
@@ -339,6 +340,11 @@ if wanted("feed") && (onlySet == nil || only == "feed") {
 // The durable store's, on the heavy person (StoreBench.swift).
 if wanted("store") && (onlySet == nil || only == "store") {
     StoreBench.run()
+}
+
+// The HTML report, on the heavy person (ReportBench.swift).
+if wanted("report") && (onlySet == nil || only == "report") {
+    ReportBench.run()
 }
 
 if json {

@@ -48,6 +48,23 @@ public final class RitualDatabase: Sendable {
         state = Mutex(State(connection: connection, data: data, feed: feed, feedRows: rows))
     }
 
+    /// The data in the database at `path`, read without writing anything: no file is created,
+    /// no migration runs, and the file is left byte for byte (for tools that only look, such as a
+    /// report).
+    ///
+    /// - Throws: ``StoreError``: `cannot_open` when there is no such file, `newer_schema` for a
+    ///   file of a newer version, `corrupt` for a file that is not a Glow database, holds none of
+    ///   its tables yet, or whose records do not read.
+    public static func snapshot(path: String) throws(StoreError) -> DataSet {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        let version = try connection.glowSchema(
+            application: applicationID, current: migrations.map(\.version).max() ?? 0, kind: "database")
+        guard version >= 1 else {
+            throw StoreError(.corrupt, "the file is an empty database, not a Glow database yet", path: path)
+        }
+        return try load(connection)
+    }
+
     // MARK: Schema
 
     /// The schema's versions, each the step from the one before.

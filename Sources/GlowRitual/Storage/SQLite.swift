@@ -116,6 +116,27 @@ final class SQLiteConnection {
 }
 
 extension SQLiteConnection {
+    /// The schema version of the Glow database of one kind (`application`) open here: 0 for a
+    /// file with no tables yet.
+    ///
+    /// - Throws: ``StoreError``: `newer_schema` past `current`, `corrupt` for another
+    ///   application's database.
+    func glowSchema(application: Int64, current: Int, kind: String) throws(StoreError) -> Int64 {
+        let version = try integer("PRAGMA user_version")
+        guard version <= current else {
+            throw StoreError(
+                .newerSchema,
+                "the \(kind) has schema \(version); this version of the SDK reads up to \(current): update the app",
+                path: path)
+        }
+        let found = try integer("PRAGMA application_id")
+        let tables = try integer("SELECT count(*) FROM sqlite_schema")
+        guard found == application || (found == 0 && tables == 0) else {
+            throw StoreError(.corrupt, "the file is a database, but not a Glow \(kind)", path: path)
+        }
+        return version
+    }
+
     /// Opens a Glow database of one kind (`application`, SQLite's `application_id`), creating it
     /// when the file is new: a file of a newer schema, or another application's, is refused and
     /// left untouched; the steps of `migrations` it lacks run in one transaction each; then
@@ -125,19 +146,8 @@ extension SQLiteConnection {
         path: String, application: Int64, migrations: [(version: Int, sql: String)], kind: String
     ) throws(StoreError) -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path)
-        let current = migrations.map(\.version).max() ?? 0
-        let version = try connection.integer("PRAGMA user_version")
-        guard version <= current else {
-            throw StoreError(
-                .newerSchema,
-                "the \(kind) has schema \(version); this version of the SDK reads up to \(current): update the app",
-                path: path)
-        }
-        let found = try connection.integer("PRAGMA application_id")
-        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema")
-        guard found == application || (found == 0 && tables == 0) else {
-            throw StoreError(.corrupt, "the file is a database, but not a Glow \(kind)", path: path)
-        }
+        let version = try connection.glowSchema(
+            application: application, current: migrations.map(\.version).max() ?? 0, kind: kind)
         for (target, sql) in migrations where target > version {
             try connection.transaction { () throws(StoreError) in
                 try connection.execute(sql)

@@ -1,0 +1,152 @@
+import GlowModel
+import GlowStreaks
+import GlowThemes
+
+/// Why a report could not be written.
+public struct ReportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was wrong, naming the value.
+    public let message: String
+
+    /// A report error saying `message`.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// A person's year at a glance as one self-contained HTML page: inline CSS and SVG only, no
+/// script and nothing fetched (the page's content security policy forbids it), in a theme's
+/// colours, so it opens offline and prints.
+///
+/// Every figure is the SDK's own (``TodayQuery``, ``OverviewQuery``), and each is also written
+/// in a `data-` attribute, so a program can read the page back and compare:
+/// - each goal is a `<section class="goal">` with `data-goal`, `data-current`, `data-longest`
+///   and `data-last7`/`30`/`365` (consistency in thousandths, -1 where none);
+/// - each grid cell is a `<rect>` whose class `l0` … `l4` is its heatmap level, with `data-day`
+///   and a `<title>` naming the Day's status for screen readers;
+/// - each of Today's rows is an `<li>` with `data-goal` and `data-status`;
+/// - a one-off goal's bar carries `data-completion` (thousandths).
+public enum ReportPage {
+    /// How many weeks a grid may show: one to ten years.
+    public static let weekRange = 1...520
+
+    /// The page for `data` as of `today`: Today, then per goal its streaks, consistency,
+    /// milestones and a grid of the last `weeks` weeks aligned to the person's week start (a
+    /// progress bar for a one-off goal), then a legend.
+    ///
+    /// - Throws: ``ReportError`` when `weeks` is outside ``weekRange``.
+    public static func html(_ data: DataSet, today: Day, theme: Theme, mode: Mode, weeks: Int = 53)
+        throws(ReportError) -> String
+    {
+        guard weekRange.contains(weeks) else {
+            throw ReportError("a report shows \(weekRange.lowerBound) ... \(weekRange.upperBound) weeks, not \(weeks)")
+        }
+        let weekStart = data.profile?.boundary.weekStart ?? .monday
+        let palette = theme.palette(mode)
+        func color(_ role: Role) -> String { palette[role].hex }
+        let evaluations = TodayQuery.evaluations(data, weekStart: weekStart, today: today)
+        let name = escape(data.profile?.displayName ?? "Someone")
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(name) · \(today)</title>
+            <style>
+            body{margin:0;padding:24px;font:16px/1.4 system-ui,sans-serif;background:\(color(.background));color:\(color(.primaryText))}
+            h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.2em;margin:24px 0 8px}h3{margin:4px 0}
+            h1,h2,h3,p,li,span{overflow-wrap:anywhere}
+            .muted{color:\(color(.secondaryText))}
+            .goal{background:\(color(.surface));border-radius:14px;padding:12px 16px;margin:12px 0}
+            .figures{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0 8px}
+            svg.grid{display:block;max-width:100%;height:auto}
+            .grid rect{width:12px;height:12px;rx:3px}
+            .l0{fill:\(color(.heatmap0))}.l1{fill:\(color(.heatmap1))}.l2{fill:\(color(.heatmap2))}.l3{fill:\(color(.heatmap3))}.l4{fill:\(color(.heatmap4))}
+            .bar{height:12px;border-radius:6px;background:\(color(.heatmap0));overflow:hidden}
+            .bar>div{height:100%;background:\(color(.heatmap4))}
+            ul{padding-left:20px}
+            @media print{body{background:#fff}}
+            </style></head><body>
+            <h1>\(name)</h1>
+            <p class="muted" data-day="\(today)">\(today) · \(escape(theme.name)) theme</p>
+
+            """
+        html += "<h2>Today</h2><ul class=\"today\">\n"
+        for evaluation in evaluations where evaluation.isOnToday {
+            let status = evaluation.status(on: today).name
+            html +=
+                "<li data-goal=\"\(evaluation.goal.id)\" data-status=\"\(status)\">\(escape(evaluation.goal.emoji ?? "")) \(escape(evaluation.goal.title)): \(status)</li>\n"
+        }
+        html += "</ul>\n<h2>Goals</h2>\n"
+        for evaluation in evaluations {
+            html += section(evaluation, weeks: weeks, weekStart: weekStart)
+        }
+        html += "<h2>Legend</h2><p>"
+        for level in 0...4 {
+            html +=
+                "<svg class=\"grid\" width=\"12\" height=\"12\" role=\"img\" aria-label=\"level \(level)\" style=\"display:inline\"><rect class=\"l\(level)\"/></svg> "
+        }
+        html += "<span class=\"muted\">less → more</span></p>\n</body></html>\n"
+        return html
+    }
+
+    /// One goal's section: its figures, then its grid or its progress bar, then its milestones.
+    static func section(_ evaluation: GoalEvaluation, weeks: Int, weekStart: Weekday) -> String {
+        let item = OverviewQuery.item(evaluation, weeks: weeks)
+        let goal = evaluation.goal
+        var html = """
+            <section class="goal" data-goal="\(goal.id)" data-current="\(item.current?.length ?? 0)" data-longest="\(item.longest?.length ?? 0)" data-last7="\(item.last7?.thousandths ?? -1)" data-last30="\(item.last30?.thousandths ?? -1)" data-last365="\(item.last365?.thousandths ?? -1)">
+            <h3>\(escape(goal.emoji ?? "")) \(escape(goal.title))</h3>
+
+            """
+        if let completion = evaluation.completion {
+            let share = min(1000, max(0, completion.thousandths))
+            html += """
+                <div class="bar" role="img" aria-label="\(completion.thousandths / 10)% done" data-completion="\(completion.thousandths)"><div style="width:\(Double(share) / 10)%"></div></div>
+
+                """
+        } else {
+            html += """
+                <div class="figures"><span>Streak \(item.current?.length ?? 0) days</span><span>Longest \(item.longest?.length ?? 0)</span><span>7 days \(percent(item.last7))</span><span>30 days \(percent(item.last30))</span><span>365 days \(percent(item.last365))</span></div>
+
+                """
+            html += grid(item, evaluation: evaluation, weekStart: weekStart)
+        }
+        let reached = evaluation.milestones.map(\.id.milestone)
+        if !reached.isEmpty {
+            html +=
+                "<p class=\"muted\" data-milestones=\"\(reached.map(String.init).joined(separator: ","))\">Milestones: \(reached.map { "\($0) days" }.joined(separator: ", "))</p>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    /// The contribution-style grid: one column per week (weeks start on the person's week start),
+    /// one square per Day, coloured by its heatmap level, named for screen readers.
+    static func grid(_ item: OverviewItem, evaluation: GoalEvaluation, weekStart: Weekday) -> String {
+        guard let first = item.grid.first?.day else { return "" }
+        let offset = (first.weekday.isoNumber - weekStart.isoNumber + 7) % 7
+        let columns = (item.grid.count + offset + 6) / 7
+        var svg =
+            "<svg class=\"grid\" viewBox=\"0 0 \(columns * 14) 98\" width=\"\(columns * 14)\" height=\"98\" role=\"img\" aria-label=\"\(escape(item.title)): \(item.grid.count) days\">"
+        svg.reserveCapacity(item.grid.count * 80 + 200)
+        for (index, cell) in item.grid.enumerated() {
+            let position = index + offset
+            svg +=
+                "<rect x=\"\(position / 7 * 14)\" y=\"\(position % 7 * 14)\" class=\"l\(cell.level)\" data-day=\"\(cell.day)\"><title>\(cell.day): \(evaluation.status(on: cell.day).name)</title></rect>"
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// `text` safe inside an element or a quoted attribute.
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
+        return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// A consistency as a whole percentage, or a dash where there is none.
+    static func percent(_ consistency: Consistency?) -> String {
+        guard let thousandths = consistency?.thousandths else { return "–" }
+        return "\(thousandths / 10)%"
+    }
+}
