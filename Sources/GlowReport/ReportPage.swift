@@ -57,7 +57,8 @@ public enum ReportPage {
             h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.2em;margin:24px 0 8px}h3{margin:4px 0}
             h1,h2,h3,p,li,span{overflow-wrap:anywhere}
             .muted{color:\(color(.secondaryText))}
-            .goal{background:\(color(.surface));border-radius:14px;padding:12px 16px;margin:12px 0}
+            .goal{background:\(color(.surface));border-radius:14px;padding:12px 16px;margin:12px 0;min-width:0}
+            @media (min-width:1000px){.goals{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));column-gap:16px}}
             .figures{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0 8px}
             svg.grid{display:block;max-width:100%;height:auto}
             .grid rect{width:12px;height:12px;rx:3px}
@@ -77,10 +78,11 @@ public enum ReportPage {
             html +=
                 "<li data-goal=\"\(evaluation.goal.id)\" data-status=\"\(status)\">\(escape(evaluation.goal.emoji ?? "")) \(escape(evaluation.goal.title)): \(status)</li>\n"
         }
-        html += "</ul>\n<h2>Goals</h2>\n"
+        html += "</ul>\n<h2>Goals</h2>\n<div class=\"goals\">\n"
         for evaluation in evaluations {
             html += section(evaluation, weeks: weeks, weekStart: weekStart)
         }
+        html += "</div>\n"
         html += "<h2>Legend</h2><p>"
         for level in 0...4 {
             html +=
@@ -107,15 +109,22 @@ public enum ReportPage {
                 """
         } else {
             html += """
-                <div class="figures"><span>Streak \(item.current?.length ?? 0) days</span><span>Longest \(item.longest?.length ?? 0)</span><span>7 days \(percent(item.last7))</span><span>30 days \(percent(item.last30))</span><span>365 days \(percent(item.last365))</span></div>
+                <div class="figures"><span>Streak \(days(item.current?.length ?? 0))</span><span>Longest \(days(item.longest?.length ?? 0))</span><span>7 days \(percent(item.last7))</span><span>30 days \(percent(item.last30))</span><span>365 days \(percent(item.last365))</span></div>
 
                 """
             html += grid(item, evaluation: evaluation, weekStart: weekStart)
         }
-        let reached = evaluation.milestones.map(\.id.milestone)
+        // Each milestone once, the highest first, with how many streaks reached it.
+        let reached = Dictionary(evaluation.milestones.map { ($0.id.milestone, 1) }, uniquingKeysWith: +)
+            .sorted { $0.key > $1.key }
         if !reached.isEmpty {
+            let attribute = reached.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+            // Each kept on one line: "14 days ×13" with no-break spaces.
+            let text = reached.map { threshold, count in
+                "\(days(threshold))\(count > 1 ? " ×\(count)" : "")".replacingOccurrences(of: " ", with: "\u{A0}")
+            }
             html +=
-                "<p class=\"muted\" data-milestones=\"\(reached.map(String.init).joined(separator: ","))\">Milestones: \(reached.map { "\($0) days" }.joined(separator: ", "))</p>\n"
+                "<p class=\"muted\" data-milestones=\"\(attribute)\">Milestones: \(text.joined(separator: " · "))</p>\n"
         }
         return html + "</section>\n"
     }
@@ -143,6 +152,9 @@ public enum ReportPage {
         return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
+
+    /// "1 day", "2 days".
+    static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
     /// A consistency as a whole percentage, or a dash where there is none.
     static func percent(_ consistency: Consistency?) -> String {

@@ -19,6 +19,15 @@ struct ReportCommandTests {
         }
     }
 
+    /// "100:1,3:40" as [100: 1, 3: 40].
+    static func counts(_ text: String) -> [Int: Int] {
+        Dictionary(
+            text.split(separator: ",").map { pair in
+                let parts = pair.split(separator: ":")
+                return (Int(parts[0]) ?? -1, Int(parts[1]) ?? -1)
+            }, uniquingKeysWith: { _, _ in -1 })
+    }
+
     @Test("every figure and every grid cell is the Overview query's; Today is the SDK's; nothing is fetched")
     func figures() throws {
         let run = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day, "--weeks", "20"])
@@ -43,6 +52,10 @@ struct ReportCommandTests {
             #expect(attributes["last7"] == "\(item.last7?.thousandths ?? -1)")
             #expect(attributes["last30"] == "\(item.last30?.thousandths ?? -1)")
             #expect(attributes["last365"] == "\(item.last365?.thousandths ?? -1)")
+            let milestones = Dictionary(evaluation.milestones.map { ($0.id.milestone, 1) }, uniquingKeysWith: +)
+            #expect(
+                try Self.pairs(#"(data-milestones)="([^"]*)""#, in: section).first.map { Self.counts($0.1) } ?? [:]
+                    == milestones, "\(item.title): the milestones reached")
             let cells = try Self.pairs(#"class="l(\d)" data-day="([0-9-]+)""#, in: section)
             if evaluation.completion == nil {
                 #expect(cells.map(\.1) == item.grid.map(\.day.description), "\(item.title): the grid's Days")
