@@ -42,10 +42,10 @@ public enum ReportPage {
             throw ReportError("a report shows \(weekRange.lowerBound) ... \(weekRange.upperBound) weeks, not \(weeks)")
         }
         let weekStart = data.profile?.boundary.weekStart ?? .monday
-        let palette = theme.palette(mode)
-        func color(_ role: Role) -> String { palette[role].hex }
         let evaluations = TodayQuery.evaluations(data, weekStart: weekStart, today: today)
         let name = escape(data.profile?.displayName ?? "Someone")
+        // On paper a dark page would be light text on white: print takes the light palette.
+        let print = mode == .dark ? "@media print{\(colours(theme.palette(.light)))}\n" : ""
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -53,21 +53,19 @@ public enum ReportPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(name) · \(today)</title>
             <style>
-            body{margin:0;padding:24px;font:16px/1.4 system-ui,sans-serif;background:\(color(.background));color:\(color(.primaryText))}
+            body{margin:0;padding:24px;font:16px/1.4 system-ui,sans-serif;print-color-adjust:exact;-webkit-print-color-adjust:exact}
             h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.2em;margin:24px 0 8px}h3{margin:4px 0}
             h1,h2,h3,p,li,span{overflow-wrap:anywhere}
-            .muted{color:\(color(.secondaryText))}
-            .goal{background:\(color(.surface));border-radius:14px;padding:12px 16px;margin:12px 0;min-width:0}
+            .goal,.legend{border-radius:14px;padding:12px 16px;margin:12px 0;min-width:0;break-inside:avoid}
             @media (min-width:1000px){.goals{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));column-gap:16px}}
             .figures{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0 8px}
             svg.grid{display:block;max-width:100%;height:auto}
             .grid rect{width:12px;height:12px;rx:3px}
-            .l0{fill:\(color(.heatmap0))}.l1{fill:\(color(.heatmap1))}.l2{fill:\(color(.heatmap2))}.l3{fill:\(color(.heatmap3))}.l4{fill:\(color(.heatmap4))}
-            .bar{height:12px;border-radius:6px;background:\(color(.heatmap0));overflow:hidden}
-            .bar>div{height:100%;background:\(color(.heatmap4))}
+            .bar{height:12px;border-radius:6px;overflow:hidden}
+            .bar>div{height:100%}
             ul{padding-left:20px}
-            @media print{body{background:#fff}}
-            </style></head><body>
+            \(colours(theme.palette(mode)))
+            \(print)</style></head><body>
             <h1>\(name)</h1>
             <p class="muted" data-day="\(today)">\(today) · \(escape(theme.name)) theme</p>
 
@@ -78,18 +76,36 @@ public enum ReportPage {
             html +=
                 "<li data-goal=\"\(evaluation.goal.id)\" data-status=\"\(status)\">\(escape(evaluation.goal.emoji ?? "")) \(escape(evaluation.goal.title)): \(status)</li>\n"
         }
-        html += "</ul>\n<h2>Goals</h2>\n<div class=\"goals\">\n"
+        html += "</ul>\n"
+        if !evaluations.contains(where: \.isOnToday) {
+            html += "<p class=\"muted\">Nothing is due today.</p>\n"
+        }
+        html += "<h2>Goals</h2>\n<div class=\"goals\">\n"
+        if evaluations.isEmpty { html += "<p class=\"muted\">No goals yet.</p>\n" }
         for evaluation in evaluations {
             html += section(evaluation, weeks: weeks, weekStart: weekStart)
         }
         html += "</div>\n"
-        html += "<h2>Legend</h2><p>"
+        html += "<section class=\"legend\"><h2>Legend</h2><p>"
         for level in 0...4 {
             html +=
                 "<svg class=\"grid\" width=\"12\" height=\"12\" role=\"img\" aria-label=\"level \(level)\" style=\"display:inline\"><rect class=\"l\(level)\"/></svg> "
         }
-        html += "<span class=\"muted\">less → more</span></p>\n</body></html>\n"
+        html += "<span class=\"muted\">less → more</span></p></section>\n</body></html>\n"
         return html
+    }
+
+    /// The page's colours, each a role of `palette` drawn on a role the theme audit pairs it with
+    /// (THEME-11): text on the background and on surfaces, heatmap levels on a surface and on the
+    /// level before.
+    static func colours(_ palette: Palette) -> String {
+        func color(_ role: Role) -> String { palette[role].hex }
+        let levels = (0...4).map { ".l\($0){fill:\(color(Role.heatmap(level: $0)))}" }.joined()
+        return """
+            body{background:\(color(.background));color:\(color(.primaryText))}.muted{color:\(color(.secondaryText))}\
+            .goal,.legend{background:\(color(.surface))}\(levels)\
+            .bar{background:\(color(.heatmap0))}.bar>div{background:\(color(.heatmap4))}
+            """
     }
 
     /// One goal's section: its figures, then its grid or its progress bar, then its milestones.

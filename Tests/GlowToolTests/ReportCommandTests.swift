@@ -92,6 +92,18 @@ struct ReportCommandTests {
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: foreign))) == bytes)
     }
 
+    @Test("a person with no goals gets a page that says so")
+    func empty() throws {
+        let path = EndToEndTests.temporary("empty.json")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: path))
+        let run = try EndToEndTests.run(["report", path, "--day", Self.day])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Nothing is due today.") && run.stdout.contains("No goals yet."))
+        #expect(!run.stdout.contains("<section class=\"goal\"") && run.stdout.contains("<h1>Someone</h1>"))
+        let sample = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day])
+        #expect(!sample.stdout.contains("Nothing is due today.") && !sample.stdout.contains("No goals yet."))
+    }
+
     @Test("themes and modes colour the page; mistakes are usage errors")
     func options() throws {
         let light = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day, "--theme", "ocean"])
@@ -99,6 +111,12 @@ struct ReportCommandTests {
             ["report", EndToEndTests.sample, "--day", Self.day, "--theme", "ocean", "--mode", "dark"])
         #expect(light.status == 0 && dark.status == 0 && light.stdout != dark.stdout)
         #expect(light.stdout.contains("Ocean theme"))
+        // Printed, the dark page takes the light palette; the light page needs no such rule.
+        let background = try Self.pairs(#"(body)\{background:(#[0-9A-F]{6})"#, in: light.stdout).map(\.1)
+        let printed = try Self.pairs(#"(@media print)\{body\{background:(#[0-9A-F]{6})"#, in: dark.stdout).map(\.1)
+        #expect(background.count == 1 && printed == background)
+        #expect(!light.stdout.contains("@media print{body"))
+        #expect(try Self.pairs(#"(body)\{background:(#[0-9A-F]{6})"#, in: dark.stdout).first?.1 != background.first)
         let output = EndToEndTests.temporary("report.html")
         #expect(try EndToEndTests.run(["report", EndToEndTests.sample, "-o", output, "--day", Self.day]).status == 0)
         #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))

@@ -132,7 +132,7 @@ enum Help {
             name: "report", abstract: "Write a person's year at a glance as one self-contained HTML page.",
             usage:
                 "glow-tool report <input> [-o <file>] [--theme <id>] [--mode light|dark] [--day YYYY-MM-DD] [--weeks <n>]",
-            arguments: [("<input>", "A .glow bundle or .json data set, or -.")],
+            arguments: [("<input>", "A .glow bundle, a .json data set, a Glow database (read, never written), or -.")],
             options: [
                 ("-o, --output <file>", "Where to write the page (default: standard output)."),
                 (
