@@ -70,6 +70,30 @@ struct ReportCommandTests {
                 && todayRows.map(\.1) == evaluations.filter(\.isOnToday).map { $0.status(on: today).name })
     }
 
+    @Test("the page's streaks and consistency are glow-tool stats's, goal by goal")
+    func sameAsStats() throws {
+        let page = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day]).stdout
+        let stats = try EndToEndTests.run(["stats", EndToEndTests.sample, "--day", Self.day, "--json"])
+        let goals = try #require(
+            (try JSONSerialization.jsonObject(with: stats.output) as? [String: Any])?["goals"] as? [[String: Any]])
+        // Each section's opening tag: its goal and figures.
+        let sections = try Self.pairs(#"<section class="goal" data-goal="([^"]+)"([^>]*)>"#, in: page)
+        #expect(sections.count == goals.count && !goals.isEmpty)
+        for (id, tag) in sections {
+            let goal = try #require(goals.first { $0["goalID"] as? String == id }, "\(id) is in stats")
+            let figures = Dictionary(try Self.pairs(#"data-(\w+)="(-?\d+)""#, in: tag), uniquingKeysWith: { a, _ in a })
+            // A share of Days done in thousandths, rounded down; -1 where nothing was due.
+            func share(_ key: String) -> String {
+                let window = goal[key] as? [String: Int] ?? [:]
+                let (done, due) = (window["done"] ?? 0, window["due"] ?? 0)
+                return due == 0 ? "-1" : "\(done * 1000 / due)"
+            }
+            #expect(figures["current"] == "\(goal["currentStreak"] as? Int ?? -2)", "\(id)")
+            #expect(figures["longest"] == "\(goal["longestStreak"] as? Int ?? -2)", "\(id)")
+            #expect(figures["last7"] == share("last7") && figures["last30"] == share("last30"), "\(id)")
+        }
+    }
+
     @Test("a Glow database is read as it is, without a write; other databases are refused by name")
     func database() throws {
         let path = EndToEndTests.temporary("report.sqlite")
