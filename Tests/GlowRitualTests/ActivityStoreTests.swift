@@ -2,6 +2,7 @@ import Foundation
 import GlowBundle
 import GlowFeed
 import GlowModel
+import Synchronization
 import Testing
 
 @testable import GlowRitual
@@ -79,6 +80,43 @@ struct ActivityStoreTests {
         let reopened = ActivityStore(
             database: try RitualDatabase(path: miaDatabase.path), person: "mia", device: "mia-phone")
         #expect(reopened.items == mia.items && reopened.badge == 0 && reopened.friends == mia.friends)
+    }
+
+    /// The cursors a transport saw the store ask from.
+    final class Asked: Sendable {
+        let cursors = Mutex<[UInt64]>([])
+    }
+
+    @Test("a sync's cursor is kept with the delta it follows, and the next sync asks from there")
+    func cursorWithDelta() async throws {
+        let relay = FeedRelay()
+        let bob = ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+        try bob.act(.request, toward: "mia", now: Self.later(1))
+        try await bob.sync(through: Self.transport(relay, as: "bob"))
+        let database = try Self.person(1)
+        let mia = ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let asked = Asked()
+        let now = Self.evening.millisecondsSince1970
+        let watched: RelayTransport = { bytes in
+            if case .changes(let since) = try RelayRequest(wire: bytes) { asked.cursors.withLock { $0.append(since) } }
+            return relay.handle(bytes, from: "mia", now: now)
+        }
+        try await mia.sync(through: watched)
+        #expect(mia.friends["bob"] == .incoming)
+        let cursor = try #require(
+            database.deviceValue("feed.cursor").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
+        #expect(cursor > 0)
+        // Opened again, the store asks from the kept cursor, and an empty answer keeps it.
+        let reopened = ActivityStore(
+            database: try RitualDatabase(path: database.path), person: "mia", device: "mia-phone")
+        try await reopened.sync(through: watched)
+        #expect(asked.cursors.withLock { $0 } == [0, cursor])
+        #expect(reopened.friends["bob"] == .incoming)
+
+        // Device values recorded with an empty delta are still written, and the log is not.
+        try database.recordFeed(FeedReplica(), deviceValues: ["probe": [7]])
+        let again = try RitualDatabase(path: database.path)
+        #expect(again.deviceValue("probe") == [7] && again.feed == database.feed)
     }
 
     @Test("what the feed refuses is a typed error, and nothing is recorded")

@@ -30,18 +30,25 @@ extension RitualDatabase {
     /// appended to the feed log in one transaction and merged into ``feed``. Merging is
     /// idempotent, so recording a delta twice changes nothing; when the log grows past
     /// ``feedLogLimit`` rows, they are replaced by one snapshot in the same transaction.
-    public func recordFeed(_ delta: FeedReplica) throws(StoreError) {
+    /// `deviceValues` are set in that transaction too (a sync's new cursor lands with the delta
+    /// it follows, or neither does).
+    public func recordFeed(_ delta: FeedReplica, deviceValues: [String: [UInt8]] = [:]) throws(StoreError) {
         try state.withLock { (state) throws(StoreError) in
             var next = state.feed
             next.merge(delta)
-            guard next != state.feed else { return }
+            let changed = next != state.feed
+            guard changed || !deviceValues.isEmpty else { return }
             let connection = state.connection
-            let fold = state.feedRows + 1 > Self.feedLogLimit
+            let fold = changed && state.feedRows + 1 > Self.feedLogLimit
             try connection.transaction { () throws(StoreError) in
-                if fold { try connection.execute("DELETE FROM feed_log") }
-                try connection.prepare("INSERT INTO feed_log (delta) VALUES (?)")
-                    .run([.blob(fold ? next.wireEncoded() : delta.wireEncoded())])
+                if changed {
+                    if fold { try connection.execute("DELETE FROM feed_log") }
+                    try connection.prepare("INSERT INTO feed_log (delta) VALUES (?)")
+                        .run([.blob(fold ? next.wireEncoded() : delta.wireEncoded())])
+                }
+                try Self.write(deviceValues, on: connection)
             }
+            guard changed else { return }
             state.feed = next
             state.feedRows = fold ? 1 : state.feedRows + 1
         }
@@ -66,13 +73,16 @@ extension RitualDatabase {
     public func setDeviceValues(_ values: [String: [UInt8]]) throws(StoreError) {
         try state.withLock { (state) throws(StoreError) in
             let connection = state.connection
-            try connection.transaction { () throws(StoreError) in
-                let statement = try connection.prepare(
-                    "INSERT OR REPLACE INTO device_state (key, value) VALUES (?, ?)")
-                for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                    try statement.run([.text(key), .blob(value)])
-                }
-            }
+            try connection.transaction { () throws(StoreError) in try Self.write(values, on: connection) }
+        }
+    }
+
+    /// Sets device values inside the caller's transaction.
+    private static func write(_ values: [String: [UInt8]], on connection: SQLiteConnection) throws(StoreError) {
+        guard !values.isEmpty else { return }
+        let statement = try connection.prepare("INSERT OR REPLACE INTO device_state (key, value) VALUES (?, ?)")
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            try statement.run([.text(key), .blob(value)])
         }
     }
 }

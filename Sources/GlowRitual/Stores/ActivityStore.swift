@@ -109,16 +109,16 @@ public final class ActivityStore {
         self.clock = clock
     }
 
-    private func record(_ delta: FeedReplica) throws(ActivityError) {
-        do { try database.recordFeed(delta) } catch { throw .store(error) }
+    private func record(_ delta: FeedReplica, keeping values: [String: [UInt8]] = [:]) throws(ActivityError) {
+        do { try database.recordFeed(delta, deviceValues: values) } catch { throw .store(error) }
         refresh()
     }
 
     // MARK: Sync
 
     /// Sends the person's writes the relay has not had and takes in what it has for them
-    /// (FEED-24 ... FEED-29): two requests through `transport`. What arrives is recorded before
-    /// the cursor moves, so a sync cut short is simply done again.
+    /// (FEED-24 ... FEED-29): two requests through `transport`. What arrives is recorded with the
+    /// relay's next cursor in one transaction, so a sync cut short is simply done again.
     public func sync(through transport: RelayTransport, now: Instant = .now) async throws(ActivityError) {
         let sent = database.deviceValue("feed.sent").flatMap { try? Self.stamp(from: $0) }
         let mine = database.feed.authored(by: person, since: sent)
@@ -132,8 +132,7 @@ public final class ActivityStore {
         guard case .changes(let delta, let next) = try await exchange(.changes(since: cursor), transport) else {
             throw .transport("the relay did not answer the changes")
         }
-        try record(delta)
-        try keep(Array(String(next).utf8), "feed.cursor")
+        try record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
         if let latest = delta.latestStamp { try? clock.receive(latest, now: now.millisecondsSince1970) }
     }
 
