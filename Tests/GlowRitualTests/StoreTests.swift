@@ -133,7 +133,12 @@ struct StoreTests {
         try themes.choose("forest", at: Self.later(1))
         let stored = ProfileStore(database: try RitualDatabase(path: database.path)).profile?.themeID.rawValue
         #expect(themes.theme == .forest && stored == "forest")
-        #expect(throws: StoreError.self) { try themes.choose("neon") }
+        #expect {
+            try themes.choose("neon")
+        } throws: { error in
+            let error = error as? StoreError
+            return error?.code == .refused && error?.message.contains("'neon'") == true && error?.path == database.path
+        }
         #expect(themes.theme == .forest)
         let aurora = try Slug("aurora")
         try profiles.edit(at: Self.later(2)) { $0.themeID = aurora }

@@ -11,6 +11,9 @@ public final class ProfileStore {
 
     @ObservationIgnored private let database: RitualDatabase
 
+    /// The database's path, for the errors of stores built on this one.
+    var databasePath: String { database.path }
+
     /// The profile of `database`.
     public init(database: RitualDatabase) {
         self.database = database
@@ -79,7 +82,7 @@ public final class ThemeStore {
     public func choose(_ id: String, at instant: Instant = .now) throws(StoreError) {
         let (chosen, unknown) = Theme.resolve(id: id)
         guard !unknown, let slug = try? Slug(id) else {
-            throw StoreError(.refused, "there is no theme '\(id)'", path: "")
+            throw StoreError(.refused, "there is no theme '\(id)'", path: profiles.databasePath)
         }
         try profiles.edit(at: instant) { $0.themeID = slug }
         if theme != chosen { theme = chosen }
