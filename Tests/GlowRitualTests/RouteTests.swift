@@ -43,6 +43,22 @@ struct RouteTests {
         #expect(try RitualApp(path: path, device: DatabaseTests.device, now: Self.now).route == .signedOut)
     }
 
+    @Test("a first goal whose move past the welcome was never stored still leads to the main screen")
+    func moveNotStored() throws {
+        let path = DatabaseTests.temporary()
+        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        try app.auth.startOnboarding()
+        try app.auth.proceed()
+        try app.signedIn(account: "mia")
+        try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
+        // The file as a crash between the goal's commit and the move's would leave it.
+        try app.database.setDeviceValue(Array("welcome".utf8), for: "auth.flow")
+        let stuck = AuthStore(database: app.database)
+        #expect(stuck.flow == .welcome, "the flow as stored")
+        let again = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        #expect(again.route == .main(.today) && again.auth.flow == .main, "the move is stored on opening")
+    }
+
     @Test("a person who has goals goes straight to the main screen")
     func returningPerson() throws {
         let path = DatabaseTests.temporary()

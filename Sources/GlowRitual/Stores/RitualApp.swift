@@ -31,10 +31,16 @@ public final class RitualApp {
         theme = ThemeStore(profiles: profile, mode: mode)
         auth = AuthStore(database: database)
         activity = auth.account.map { ActivityStore(database: database, person: $0, device: device.description) }
+        if auth.flow == .welcome && !goals.rows.isEmpty { try? auth.createdFirstGoal() }
     }
 
-    /// Where the app is.
-    public var route: AppRoute { auth.route }
+    /// Where the app is. A person on the welcome screen who has a goal is past it, whether or not
+    /// the flow's move was stored (a failed write after the goal's own, or a file from a crash
+    /// between them): the route follows the goals.
+    public var route: AppRoute {
+        if auth.flow == .welcome && !goals.rows.isEmpty { return .main(auth.tab) }
+        return auth.route
+    }
 
     /// A sign-in succeeded for `account`.
     public func signedIn(account: String) throws(AuthStoreError) {
@@ -47,7 +53,7 @@ public final class RitualApp {
     public func addGoal(_ draft: GoalDraft, at instant: Instant = .now) throws(GoalStoreError) -> Goal {
         let goal = try goals.add(draft, at: instant)
         // The goal is kept whatever happens next; should the flow's move not be stored, the
-        // welcome screen stays and the next goal moves on.
+        // route still moves on (``route``) and the next goal, or the next start, stores it.
         if auth.flow == .welcome { try? auth.createdFirstGoal() }
         return goal
     }
