@@ -60,7 +60,7 @@ public enum ReportPage {
             @media (min-width:1000px){.goals{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));column-gap:16px}}
             .figures{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0 8px}
             svg.grid{display:block;max-width:100%;height:auto}
-            .grid rect{width:12px;height:12px;rx:3px}
+            .grid rect{width:12px;height:12px;rx:3px}.grid text{font-size:10px}
             .bar{height:12px;border-radius:6px;overflow:hidden}
             .bar>div{height:100%}
             ul{padding-left:20px}
@@ -103,6 +103,7 @@ public enum ReportPage {
         let levels = (0...4).map { ".l\($0){fill:\(color(Role.heatmap(level: $0)))}" }.joined()
         return """
             body{background:\(color(.background));color:\(color(.primaryText))}.muted{color:\(color(.secondaryText))}\
+            .grid text{fill:\(color(.secondaryText))}\
             .goal,.legend{background:\(color(.surface))}\(levels)\
             .bar{background:\(color(.heatmap0))}.bar>div{background:\(color(.heatmap4))}
             """
@@ -146,20 +147,49 @@ public enum ReportPage {
     }
 
     /// The contribution-style grid: one column per week (weeks start on the person's week start),
-    /// one square per Day, coloured by its heatmap level, named for screen readers.
+    /// one square per Day, coloured by its heatmap level, named for screen readers; the months
+    /// above the weeks they begin in, and every other weekday's name on the left.
     static func grid(_ item: OverviewItem, evaluation: GoalEvaluation, weekStart: Weekday) -> String {
         guard let first = item.grid.first?.day else { return "" }
         let offset = (first.weekday.isoNumber - weekStart.isoNumber + 7) % 7
         let columns = (item.grid.count + offset + 6) / 7
+        let (left, top) = (28, 14)
         var svg =
-            "<svg class=\"grid\" viewBox=\"0 0 \(columns * 14) 98\" width=\"\(columns * 14)\" height=\"98\" role=\"img\" aria-label=\"\(escape(item.title)): \(item.grid.count) days\">"
-        svg.reserveCapacity(item.grid.count * 80 + 200)
+            "<svg class=\"grid\" viewBox=\"0 0 \(left + columns * 14) \(top + 98)\" width=\"\(left + columns * 14)\" height=\"\(top + 98)\" role=\"img\" aria-label=\"\(escape(item.title)): \(item.grid.count) days\">"
+        svg.reserveCapacity(item.grid.count * 80 + 1_000)
+        for row in stride(from: 0, to: 7, by: 2) {
+            let weekday = Weekday(isoNumber: (weekStart.isoNumber - 1 + row) % 7 + 1)!
+            svg +=
+                "<text class=\"weekday\" x=\"0\" y=\"\(top + row * 14 + 10)\">\(weekday.rawValue.prefix(3).capitalized)</text>"
+        }
+        for (column, month) in monthLabels(item.grid.map(\.day), offset: offset) {
+            svg += "<text class=\"month\" x=\"\(left + column * 14)\" y=\"10\">\(monthNames[month - 1])</text>"
+        }
         for (index, cell) in item.grid.enumerated() {
             let position = index + offset
             svg +=
-                "<rect x=\"\(position / 7 * 14)\" y=\"\(position % 7 * 14)\" class=\"l\(cell.level)\" data-day=\"\(cell.day)\"><title>\(cell.day): \(evaluation.status(on: cell.day).name)</title></rect>"
+                "<rect x=\"\(left + position / 7 * 14)\" y=\"\(top + position % 7 * 14)\" class=\"l\(cell.level)\" data-day=\"\(cell.day)\"><title>\(cell.day): \(evaluation.status(on: cell.day).name)</title></rect>"
         }
         return svg + "</svg>\n"
+    }
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The grid's month labels, as (column, month): each month over the column of its first Day,
+    /// and the first column's month when the next label leaves it room (three columns); a label
+    /// that would crowd the one before is left out.
+    static func monthLabels(_ days: [Day], offset: Int) -> [(column: Int, month: Int)] {
+        var labels: [(column: Int, month: Int)] = []
+        for (index, day) in days.enumerated() where index == 0 || day.day == 1 {
+            let column = (index + offset) / 7
+            if let last = labels.last, column - last.column < 3 {
+                // The first column's month gives way to the month that begins just after it.
+                guard labels.count == 1 && days.first?.day != 1 else { continue }
+                labels.removeLast()
+            }
+            labels.append((column, day.month))
+        }
+        return labels
     }
 
     /// `text` safe inside an element or a quoted attribute.

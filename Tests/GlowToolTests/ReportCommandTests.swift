@@ -28,6 +28,28 @@ struct ReportCommandTests {
             }, uniquingKeysWith: { _, _ in -1 })
     }
 
+    /// A grid's month labels: each stands over the column of its month's first Day, and every
+    /// month that begins three or more columns into the grid has one; only the first label may
+    /// stand over a column with no first Day, and then it names that column's month.
+    static func checkMonths(_ section: String, title: String) throws {
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let labels = try pairs(#"<text class="month" x="(\d+)" y="10">(\w+)</text>"#, in: section)
+        let cells = try pairs(#"<rect x="(\d+)" y="\d+" class="l\d" data-day="([0-9-]+)""#, in: section)
+        let firsts = cells.filter { $0.1.hasSuffix("-01") }
+        let name = { (day: String) in names[Int(day.split(separator: "-")[1])! - 1] }
+        let origin = Int(cells.first!.0)!
+        let expected =
+            firsts.filter { Int($0.0)! - origin >= 3 * 14 }.map { ($0.0, name($0.1)) }
+        #expect(!labels.isEmpty, "\(title): month labels")
+        #expect(labels.suffix(expected.count).map(\.0) == expected.map(\.0), "\(title): months over their first Days")
+        #expect(labels.suffix(expected.count).map(\.1) == expected.map(\.1), "\(title): the months' names")
+        for (x, month) in labels.dropLast(expected.count) {
+            let column = cells.filter { $0.0 == x }
+            #expect(!column.isEmpty && column.contains { name($0.1) == month }, "\(title): \(month) at \(x)")
+        }
+        #expect(labels.count <= expected.count + 1)
+    }
+
     @Test("every figure and every grid cell is the Overview query's; Today is the SDK's; nothing is fetched")
     func figures() throws {
         let run = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day, "--weeks", "20"])
@@ -60,6 +82,7 @@ struct ReportCommandTests {
             if evaluation.completion == nil {
                 #expect(cells.map(\.1) == item.grid.map(\.day.description), "\(item.title): the grid's Days")
                 #expect(cells.map(\.0) == item.grid.map { "\($0.level)" }, "\(item.title): the grid's levels")
+                try Self.checkMonths(section, title: item.title)
             } else {
                 #expect(cells.isEmpty && section.contains("data-completion=\"\(evaluation.completion!.thousandths)\""))
             }
