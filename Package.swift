@@ -96,6 +96,9 @@ let package = Package(
         .testTarget(
             name: "GlowRitualTests", dependencies: ["GlowRitual", "GlowModel", "GlowBundle", "glow-crash-child"],
             swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowReportTests", dependencies: ["GlowReport", "GlowModel", "GlowThemes"],
+            swiftSettings: sharedSettings),
         .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowModel"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],

@@ -3,15 +3,30 @@ import GlowStreaks
 import GlowThemes
 
 /// Why a report could not be written.
-public struct ReportError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What was wrong, naming the value.
+public struct ReportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate let text: String
+
+        /// The code's text.
+        public var description: String { text }
+
+        /// A number of weeks outside ``ReportPage/weekRange``.
+        public static let invalidWeeks = Code(text: "invalid_weeks")
+    }
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// A sentence a person can act on, naming the value that was wrong.
     public let message: String
 
-    /// A report error saying `message`.
-    public init(_ message: String) { self.message = message }
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
 
-    /// The message.
-    public var description: String { message }
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
 }
 
 /// A person's year at a glance as one self-contained HTML page: inline CSS and SVG only, no
@@ -39,7 +54,8 @@ public enum ReportPage {
         throws(ReportError) -> String
     {
         guard weekRange.contains(weeks) else {
-            throw ReportError("a report shows \(weekRange.lowerBound) ... \(weekRange.upperBound) weeks, not \(weeks)")
+            throw ReportError(
+                .invalidWeeks, "a report shows \(weekRange.lowerBound) ... \(weekRange.upperBound) weeks, not \(weeks)")
         }
         let weekStart = data.profile?.boundary.weekStart ?? .monday
         let evaluations = TodayQuery.evaluations(data, weekStart: weekStart, today: today)

@@ -65,9 +65,11 @@ final class HeadlessChromium {
             "--user-data-dir=\(profile.path)", "about:blank",
         ]
         var argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
+        // The test's environment, passed on (built from ProcessInfo, so no platform's `environ`).
+        var environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + environment { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, &argv, environ)
+        let status = posix_spawn(&child, executable, &actions, nil, &argv, &environment)
         close(browserReads)
         close(browserWrites)
         guard status == 0 else {
