@@ -128,6 +128,15 @@ struct ReportCommandTests {
         #expect(fromDatabase.stdout == fromBundle.stdout && fromBundle.stdout.contains("<section class=\"goal\""))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
+        // Writing the page over its own input is refused before anything is written.
+        let link = EndToEndTests.temporary("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        for output in [path, link] {
+            let over = try EndToEndTests.run(["report", path, "-o", output, "--day", Self.day])
+            #expect(over.status == 64 && over.stderr.contains("is the input"), "\(over.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
         // A SQLite file that is some other program's: refused, named, and left alone.
         let foreign = EndToEndTests.temporary("foreign.sqlite")
         var bytes = [UInt8](before)

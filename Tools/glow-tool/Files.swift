@@ -196,6 +196,15 @@ enum Files {
     /// temporary file is renamed over `path` (`rename(2)`), keeping an existing file's
     /// permissions. A device or pipe (`/dev/null`, `/dev/stdout`) is written in place, never
     /// replaced. Temporary files left by runs that were killed are removed first.
+    /// Whether two paths name one existing file (the same device and inode), links included.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        guard first != "-", second != "-" else { return false }
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     static func write(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             FileHandle.standardOutput.write(Data(bytes))

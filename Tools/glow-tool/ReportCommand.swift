@@ -21,6 +21,9 @@ enum ReportCommand {
     static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
 
     static func run(_ options: Options) throws {
+        if let output = options.output, Files.isSameFile(output, options.input) {
+            throw UsageErrorInRun(message: "-o '\(output)' is the input: the page would replace the person's data")
+        }
         let data = try load(options.input)
         let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
         var today = boundary.day(containing: .now)
