@@ -67,6 +67,7 @@ struct CrashTests {
         var titles: [GoalID: Int] = [:]
         var acknowledgedImports: Set<Int> = []
         var killedDuringImport = 0
+        var synced = 0
         var random = SystemRandomNumberGenerator()
         for run in 0..<runs {
             let child = Process()
@@ -96,6 +97,8 @@ struct CrashTests {
                     titles[goal] = max(titles[goal] ?? 0, Int(words[2])!)
                 case "import":
                     acknowledgedImports.insert(Int(words[1])!)
+                case "sync":
+                    synced = max(synced, Int(words[1])!)
                 default:
                     break
                 }
@@ -111,6 +114,16 @@ struct CrashTests {
                 let stored = data.goals[goal].flatMap { Int($0.title.dropFirst("Goal ".count)) } ?? -1
                 #expect(stored >= number, "run \(run): the title of \(goal) went back")
             }
+            // A sync's delta and its cursor are there together or not at all: the people asked
+            // are exactly p1 ... pCURSOR, and no acknowledged sync is missing.
+            let cursor = reopened.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+            let asked = (1...(max(cursor, synced) + 1)).filter {
+                reopened.feed.friendState("child", "p\($0)") == .requested
+            }
+            let together = asked == Array(1..<(cursor + 1))
+            #expect(
+                together, "run \(run): cursor \(cursor), but \(asked.count) people asked, the last \(asked.suffix(3))")
+            #expect(cursor >= synced, "run \(run): acknowledged sync \(synced) is missing (cursor \(cursor))")
             for (index, bundle) in imports.enumerated() {
                 // Each record of the import counts: every goal, and every goal's check-ins.
                 let records = bundle.goals.map { (data.goals[$0] != nil ? 1 : 0) + data.history(of: $0).count }
@@ -122,7 +135,11 @@ struct CrashTests {
                 )
             }
         }
-        #expect(!taps.isEmpty && !acknowledgedImports.isEmpty, "the children did work before they were killed")
-        print("crash test: \(runs) kills, \(killedDuringImport) during an import, \(taps.count) Days tapped")
+        #expect(
+            !taps.isEmpty && !acknowledgedImports.isEmpty && synced > 0, "the children did work before they were killed"
+        )
+        print(
+            "crash test: \(runs) kills, \(killedDuringImport) during an import, \(taps.count) Days tapped, \(synced) syncs"
+        )
     }
 }

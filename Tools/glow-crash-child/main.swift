@@ -11,7 +11,9 @@ import GlowRitual
 //
 // It taps and edits the tally goals counted in glasses. Lines: `tap GOAL DAY COUNT` (the Day's
 // check-in then held COUNT taps), `edit GOAL N` (the goal's title became "Goal N"), `importing I`
-// before and `import I` after the import of IMPORTS[I].
+// before and `import I` after the import of IMPORTS[I], and `sync N` after a feed delta was
+// recorded with its cursor, as a sync does: the delta asks person pN for friendship, and the
+// device's `feed.cursor` becomes N in the same transaction.
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -50,6 +52,7 @@ do {
     var clock = start + Int64(seed % 1_000) * 1_000_000
     var nextImport = imports.isEmpty ? 0 : generator.next(imports.count)
     var imported = 0
+    var synced = database.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     while true {
         clock += 1
         let now = try Instant(millisecondsSince1970: clock)
@@ -63,6 +66,13 @@ do {
             say("importing \(index)")
             try database.importBundle(bytes)
             say("import \(index)")
+        case 2:
+            synced += 1
+            var delta = FeedReplica()
+            delta.writeStance(
+                .want, from: "child", to: "p\(synced)", at: try Stamp(wall: clock, counter: 0, device: "child"))
+            try database.recordFeed(delta, deviceValues: ["feed.cursor": Array(String(synced).utf8)])
+            say("sync \(synced)")
         case 1:
             // The clock only grows, from run to run too (each seed starts 1,000,000 ms later):
             // titles numbered by it say which edit is the later.
