@@ -76,4 +76,59 @@ struct AccountStoreTests {
             _ = try SQLiteAccountStore(path: try RitualDatabase(path: DatabaseTests.temporary()).path)
         }
     }
+
+    @Test("random updates, some refused: the file opened again holds exactly what memory holds")
+    func randomUpdates() throws {
+        let path = DatabaseTests.temporary()
+        let store = try SQLiteAccountStore(path: path)
+        let decoder = JSONDecoder()
+        func throttle(_ failures: Int) throws -> AccountRecords.Throttle {
+            try decoder.decode(
+                AccountRecords.Throttle.self, from: Data(#"{"failures":\#(failures),"lastFailure":0}"#.utf8))
+        }
+        var random = SeededGenerator(state: 0x5EED)
+        var expected: [String: Int] = [:]
+        var emails: [String: String] = [:]
+        for step in 0..<400 {
+            let refused = random.next() % 5 == 0
+            let writes = (0..<(1 + Int(random.next() % 4))).map { _ in
+                (key: "k\(random.next() % 60)", failures: Int(random.next() % 4))
+            }
+            let values = try writes.map { try throttle($0.failures) }
+            do {
+                try store.update { (records) throws(AuthError) in
+                    for (write, value) in zip(writes, values) {
+                        // Zero failures removes the record; anything else sets it.
+                        records.throttles[write.key] = write.failures == 0 ? nil : value
+                        records.accountsByEmail["\(write.key)@example.com"] = AccountID(rawValue: "s\(step)")
+                    }
+                    if refused { throw AuthError.storage("refused on purpose") }
+                }
+                for write in writes {
+                    expected[write.key] = write.failures == 0 ? nil : write.failures
+                    emails["\(write.key)@example.com"] = "s\(step)"
+                }
+            } catch {
+                #expect(refused, "step \(step): \(error)")
+            }
+        }
+        for reader in [store, try SQLiteAccountStore(path: path)] {
+            let records = try reader.update { (records) throws(AuthError) in records }
+            #expect(Dictionary(uniqueKeysWithValues: records.throttles.map { ($0.key, $0.value.failures) }) == expected)
+            #expect(
+                Dictionary(uniqueKeysWithValues: records.accountsByEmail.map { ($0.key, $0.value.rawValue) }) == emails)
+        }
+    }
+
+    /// xorshift64: the same updates on every run.
+    struct SeededGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+    }
 }

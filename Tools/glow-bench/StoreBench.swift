@@ -1,4 +1,5 @@
 import Foundation
+import GlowAuth
 import GlowBundle
 import GlowModel
 import GlowRitual
@@ -50,12 +51,46 @@ enum StoreBench {
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * share).rounded(.up)) - 1)]
     }
 
+    /// The account service's store on SQLite: one update (a throttle's count) among 1,000 and
+    /// among 100,000 records; an update writes the records it changed, so its cost should not
+    /// grow with the store. Against the same update in memory.
+    static func accounts(in work: URL) {
+        let throttle = try! JSONDecoder().decode(
+            AccountRecords.Throttle.self, from: Data(#"{"failures":1,"lastFailure":0}"#.utf8))
+        var figures: [String] = []
+        for count in [1_000, 100_000] {
+            let store = try! SQLiteAccountStore(path: work.appendingPathComponent("accounts-\(count).sqlite").path)
+            let memory = InMemoryAccountStore()
+            for target in [store, memory] as [any AccountStore] {
+                try! target.update { (records) throws(AuthError) in
+                    for index in 0..<count { records.throttles["client-\(index)"] = throttle }
+                }
+            }
+            var next = 0
+            func one(_ target: any AccountStore) {
+                next += 1
+                try! target.update { (records) throws(AuthError) in
+                    records.throttles["client-\(next % count)"]?.failures += 1
+                }
+            }
+            let durable = Timing.measure(samples: 200) { one(store) }
+            let inMemory = Timing.measure(samples: 200) { one(memory) }
+            record("store", "accountUpdate\(count)", durable.median)
+            figures.append(
+                "\(count) records \(milliseconds(durable.median)) (in memory \(String(format: "%.4f", inMemory.median * 1000)) ms)"
+            )
+        }
+        say("store    one account-store update (a commit each): \(figures.joined(separator: "; "))")
+    }
+
     static func run() {
         say("\n== store: the heavy person in a durable database (SQLite, WAL, synchronous commits)")
         let (data, water, today) = person()
         let bundle = BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch))
         let work = folder()
         defer { try? FileManager.default.removeItem(at: work) }
+
+        accounts(in: work)
 
         // Importing the heavy bundle into an empty database.
         var databases = 0

@@ -94,32 +94,64 @@ public struct AccountRecords: Sendable {
     }
 
     /// Accounts by id.
-    public var accounts: [AccountID: Account] = [:]
+    public var accounts = RecordMap<AccountID, Account>()
     /// Account ids by normalised address.
-    public var accountsByEmail: [String: AccountID] = [:]
+    public var accountsByEmail = RecordMap<String, AccountID>()
     /// Identities by "provider subject".
-    public var identities: [String: Identity] = [:]
+    public var identities = RecordMap<String, Identity>()
     /// Session families by id, and their ids by the hashes of their current tokens.
-    public var sessions: [String: SessionFamily] = [:]
+    public var sessions = RecordMap<String, SessionFamily>()
     /// Session family ids by the hash of their current access token.
-    public var sessionsByAccessHash: [String: String] = [:]
+    public var sessionsByAccessHash = RecordMap<String, String>()
     /// Session family ids by the hash of their current refresh token.
-    public var sessionsByRefreshHash: [String: String] = [:]
+    public var sessionsByRefreshHash = RecordMap<String, String>()
     /// Session family ids by the hashes of their used refresh tokens, to catch reuse.
-    public var sessionsByUsedRefreshHash: [String: String] = [:]
+    public var sessionsByUsedRefreshHash = RecordMap<String, String>()
     /// Resets and sign-ups by the hash of their token.
-    public var resets: [String: Reset] = [:]
+    public var resets = RecordMap<String, Reset>()
     /// Waiting sign-ups by the hash of their token.
-    public var pendingSignUps: [String: PendingSignUp] = [:]
+    public var pendingSignUps = RecordMap<String, PendingSignUp>()
     /// The token hashes of the sign-ups waiting for each address, oldest first.
-    public var pendingSignUpsByEmail: [String: [String]] = [:]
+    public var pendingSignUpsByEmail = RecordMap<String, [String]>()
     /// Throttles by key.
-    public var throttles: [String: Throttle] = [:]
+    public var throttles = RecordMap<String, Throttle>()
     /// Revocations waiting, by id.
-    public var revocations: [String: Revocation] = [:]
+    public var revocations = RecordMap<String, Revocation>()
 
     /// No records.
     public init() {}
+
+    /// Forgets which records changed, in every map: a store calls it once the changes are kept.
+    public mutating func keepChanges() {
+        accounts.keepChanges()
+        accountsByEmail.keepChanges()
+        identities.keepChanges()
+        sessions.keepChanges()
+        sessionsByAccessHash.keepChanges()
+        sessionsByRefreshHash.keepChanges()
+        sessionsByUsedRefreshHash.keepChanges()
+        resets.keepChanges()
+        pendingSignUps.keepChanges()
+        pendingSignUpsByEmail.keepChanges()
+        throttles.keepChanges()
+        revocations.keepChanges()
+    }
+
+    /// Puts back what every changed record held, in every map.
+    public mutating func undoChanges() {
+        accounts.undoChanges()
+        accountsByEmail.undoChanges()
+        identities.undoChanges()
+        sessions.undoChanges()
+        sessionsByAccessHash.undoChanges()
+        sessionsByRefreshHash.undoChanges()
+        sessionsByUsedRefreshHash.undoChanges()
+        resets.undoChanges()
+        pendingSignUps.undoChanges()
+        pendingSignUpsByEmail.undoChanges()
+        throttles.undoChanges()
+        revocations.undoChanges()
+    }
 }
 
 // Records hold password hashes and token hashes: their descriptions and mirrors show neither.
@@ -158,7 +190,9 @@ extension AccountRecords.PendingSignUp: CustomStringConvertible, CustomReflectab
 /// Where the account service keeps its records (AUTH-35): in memory here, in a database in the
 /// app layer. `update` runs its body as one transaction, alone: no other update sees it halfway.
 /// The service's bodies check everything before they change anything, so a body that throws has
-/// changed nothing, and a store need not undo.
+/// changed nothing; both stores here undo all the same (``AccountRecords/undoChanges()``). Each
+/// map is a ``RecordMap`` that knows the keys the body wrote: a store writes those rows, then
+/// calls ``AccountRecords/keepChanges()``.
 public protocol AccountStore: Sendable {
     func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T
 }
@@ -170,8 +204,17 @@ public final class InMemoryAccountStore: AccountStore {
     /// No records.
     public init() {}
 
-    /// Runs `body` under the store's lock.
+    /// Runs `body` under the store's lock; a body that throws leaves the records as they were.
     public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
-        try records.withLock { (records) throws(AuthError) -> T in try body(&records) }
+        try records.withLock { (records) throws(AuthError) -> T in
+            do throws(AuthError) {
+                let result = try body(&records)
+                records.keepChanges()
+                return result
+            } catch {
+                records.undoChanges()
+                throw error
+            }
+        }
     }
 }

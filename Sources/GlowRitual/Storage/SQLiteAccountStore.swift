@@ -87,64 +87,71 @@ public final class SQLiteAccountStore: AccountStore {
                 throw StoreError(.corrupt, "an account row (\(map)) does not read: \(error)", path: connection.path)
             }
         }
+        records.keepChanges()
         return records
     }
 
-    /// Runs `body` on the records and keeps what it changed before returning.
+    /// Runs `body` on the records and keeps what it changed before returning: the rows of the
+    /// records it wrote, and no others (each map knows its changed keys, so an update costs what
+    /// it changed, not what the store holds).
     public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
         try state.withLock { (held) throws(AuthError) -> T in
-            let before = held.records
             let result: T
             do throws(AuthError) {
                 result = try body(&held.records)
             } catch {
                 // A refused update leaves the records as they were, in memory as on disk.
-                held.records = before
+                held.records.undoChanges()
                 throw error
             }
             let connection = held.connection
             do {
-                try Self.write(from: before, to: held.records, connection)
+                try Self.write(held.records, connection)
+                held.records.keepChanges()
             } catch {
-                if let stored = try? Self.load(connection) { held.records = stored }
+                if let stored = try? Self.load(connection) {
+                    held.records = stored
+                } else {
+                    held.records.undoChanges()
+                }
                 throw AuthError.storage("the account records could not be kept: \(error)")
             }
             return result
         }
     }
 
-    /// Writes the rows that differ between `before` and `after`, in one transaction.
-    static func write(from before: AccountRecords, to after: AccountRecords, _ connection: SQLiteConnection)
-        throws(StoreError)
-    {
+    /// Writes the rows of the records changed since the last keep, in one transaction.
+    static func write(_ records: AccountRecords, _ connection: SQLiteConnection) throws(StoreError) {
         var rows: [(map: String, key: String, value: Data?)] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        func diff<Key, Value: Codable & Equatable>(
-            _ map: String, _ old: [Key: Value], _ new: [Key: Value], _ text: (Key) -> String
-        ) throws(StoreError) {
-            guard old != new else { return }
-            for (key, value) in new where old[key] != value {
+        func changes<Key, Value: Codable>(_ name: String, _ map: RecordMap<Key, Value>, _ text: (Key) -> String)
+            throws(StoreError)
+        {
+            for key in map.changedKeys {
+                guard let value = map[key] else {
+                    rows.append((name, text(key), nil))
+                    continue
+                }
                 do {
-                    rows.append((map, text(key), try encoder.encode(value)))
+                    rows.append((name, text(key), try encoder.encode(value)))
                 } catch {
-                    throw StoreError(.writeFailed, "an account record (\(map)) does not encode", path: connection.path)
+                    throw StoreError(.writeFailed, "an account record (\(name)) does not encode", path: connection.path)
                 }
             }
-            for key in old.keys where new[key] == nil { rows.append((map, text(key), nil)) }
         }
-        try diff("accounts", before.accounts, after.accounts, \.rawValue)
-        try diff("accountsByEmail", before.accountsByEmail, after.accountsByEmail, { $0 })
-        try diff("identities", before.identities, after.identities, { $0 })
-        try diff("sessions", before.sessions, after.sessions, { $0 })
-        try diff("sessionsByAccessHash", before.sessionsByAccessHash, after.sessionsByAccessHash, { $0 })
-        try diff("sessionsByRefreshHash", before.sessionsByRefreshHash, after.sessionsByRefreshHash, { $0 })
-        try diff("sessionsByUsedRefreshHash", before.sessionsByUsedRefreshHash, after.sessionsByUsedRefreshHash, { $0 })
-        try diff("resets", before.resets, after.resets, { $0 })
-        try diff("pendingSignUps", before.pendingSignUps, after.pendingSignUps, { $0 })
-        try diff("pendingSignUpsByEmail", before.pendingSignUpsByEmail, after.pendingSignUpsByEmail, { $0 })
-        try diff("throttles", before.throttles, after.throttles, { $0 })
-        try diff("revocations", before.revocations, after.revocations, { $0 })
+        try changes("accounts", records.accounts, \.rawValue)
+        try changes("accountsByEmail", records.accountsByEmail, { $0 })
+        try changes("identities", records.identities, { $0 })
+        try changes("sessions", records.sessions, { $0 })
+        try changes("sessionsByAccessHash", records.sessionsByAccessHash, { $0 })
+        try changes("sessionsByRefreshHash", records.sessionsByRefreshHash, { $0 })
+        try changes("sessionsByUsedRefreshHash", records.sessionsByUsedRefreshHash, { $0 })
+        try changes("resets", records.resets, { $0 })
+        try changes("pendingSignUps", records.pendingSignUps, { $0 })
+        try changes("pendingSignUpsByEmail", records.pendingSignUpsByEmail, { $0 })
+        try changes("throttles", records.throttles, { $0 })
+        try changes("revocations", records.revocations, { $0 })
         guard !rows.isEmpty else { return }
         try connection.transaction { () throws(StoreError) in
             let put = try connection.prepare(
