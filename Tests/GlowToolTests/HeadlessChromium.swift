@@ -182,6 +182,15 @@ final class HeadlessChromium {
         return (result["result"] as? [String: Any])?["value"]
     }
 
+    /// Waits until ``errors`` has one that contains `text`, or `timeout` seconds pass (a
+    /// browser may report an error a moment after the load event).
+    func waitForError(containing text: String, timeout: Double = 5) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !errors.contains(where: { $0.contains(text) }), deadline.timeIntervalSinceNow > 0 {
+            guard (try? next(until: deadline, waiting: "an error containing \(text)")) != nil else { return }
+        }
+    }
+
     /// What the page said at the level of an error: console errors and assertions, uncaught
     /// exceptions, and the browser's own log errors (a blocked fetch, a policy violation).
     var errors: [String] {

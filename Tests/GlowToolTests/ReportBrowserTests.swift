@@ -111,6 +111,7 @@ struct ReportBrowserTests {
         try browser.load(page, width: 360)
         let survey = try #require(try browser.evaluate(Self.survey) as? [String: Any])
         #expect((survey["overflowing"] as? [String])?.contains { $0.contains("an unbreakable line") } == true)
+        browser.waitForError(containing: "glow.invalid")
         #expect(browser.errors.contains { $0.contains("glow.invalid") }, "\(browser.errors)")
     }
 }
