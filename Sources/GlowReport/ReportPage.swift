@@ -76,6 +76,8 @@ public enum ReportPage {
             @media (min-width:1000px){.goals{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));column-gap:16px}}
             .figures{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0 8px}
             svg.grid{display:block;max-width:100%;height:auto}
+            .weeks{overflow-x:auto;direction:rtl}.weeks>svg{direction:ltr}
+            @media (max-width:600px){.weeks>svg.grid{max-width:none}}
             .grid rect{width:12px;height:12px;rx:3px}.grid text{font-size:10px}
             .bar{height:12px;border-radius:6px;overflow:hidden}
             .bar>div{height:100%}
@@ -145,7 +147,9 @@ public enum ReportPage {
                 <div class="figures"><span>Streak \(days(item.current?.length ?? 0))</span><span>Longest \(days(item.longest?.length ?? 0))</span><span>7 days \(percent(item.last7))</span><span>30 days \(percent(item.last30))</span><span>365 days \(percent(item.last365))</span></div>
 
                 """
-            html += grid(item, evaluation: evaluation, weekStart: weekStart)
+            // On a narrow screen the grid keeps its size and scrolls sideways in its box, the
+            // latest weeks in view first (a right-to-left box starts at its right end).
+            html += "<div class=\"weeks\">" + grid(item, evaluation: evaluation, weekStart: weekStart) + "</div>\n"
         }
         // Each milestone once, the highest first, with how many streaks reached it.
         let reached = Dictionary(evaluation.milestones.map { ($0.id.milestone, 1) }, uniquingKeysWith: +)

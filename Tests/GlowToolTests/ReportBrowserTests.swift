@@ -34,7 +34,13 @@ struct ReportBrowserTests {
             const cells = [...section.querySelectorAll('svg.grid rect')];
             const grid = section.querySelector('svg.grid');
             const outside = grid && grid.getBoundingClientRect().right > section.getBoundingClientRect().right + 0.5;
+            // The latest Day's cell is in view: inside the section's box, not scrolled away.
+            const box = section.getBoundingClientRect();
+            const last = cells.length ? cells[cells.length - 1].getBoundingClientRect() : null;
+            const latestInView = !last || (last.left >= box.left - 0.5 && last.right <= box.right + 0.5);
             return {
+              latestInView,
+              cellSize: cells.length ? cells[0].getBoundingClientRect().width : 0,
               goal: section.dataset.goal,
               cells: cells.length,
               drawn: cells.filter((cell) => { const box = cell.getBoundingClientRect(); return box.width >= 2 && box.height >= 2; }).length,
@@ -89,6 +95,13 @@ struct ReportBrowserTests {
             #expect(goals.map { $0["drawn"] as? Int } == expected, "\(mode) at \(width) px: cells with no size")
             #expect(
                 goals.allSatisfy { $0["outside"] as? Bool == false }, "\(mode) at \(width) px a grid leaves its box")
+            #expect(
+                goals.allSatisfy { $0["latestInView"] as? Bool == true }, "\(mode) at \(width) px: today out of view")
+            // Days stay big enough to see and to tap: the grid scrolls rather than shrinks.
+            let sizes = goals.compactMap { $0["cellSize"] as? Double }.filter { $0 > 0 }
+            #expect(
+                !sizes.isEmpty && sizes.allSatisfy { $0 >= 8 },
+                "\(mode) at \(width) px: cells of \(sizes.min() ?? 0) px")
             if mode == "light" && width == 1280 {
                 let shot = try browser.screenshot(width: width, height: 1100)
                 #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
