@@ -57,7 +57,7 @@ public enum ReportPage {
             throw ReportError(
                 .invalidWeeks, "a report shows \(weekRange.lowerBound) ... \(weekRange.upperBound) weeks, not \(weeks)")
         }
-        let weekStart = data.profile?.boundary.weekStart ?? .monday
+        let weekStart = data.dayBoundary.weekStart
         let evaluations = TodayQuery.evaluations(data, weekStart: weekStart, today: today)
         let name = escape(data.profile?.displayName ?? "Someone")
         // On paper a dark page would be light text on white: print takes the light palette.

@@ -10,7 +10,7 @@ import GlowStreaks
 /// each against the same data kept in one JSON file rewritten on every change, which is what the
 /// original app's UserDefaults amount to.
 enum StoreBench {
-    static let boundary = try! DayBoundary(timeZone: .utc)
+    static let boundary = DayBoundary.utc
     static let device = try! DeviceID("01938a6e-7c00-7abc-8def-00000000be0c")
 
     static func folder() -> URL {

@@ -137,16 +137,11 @@ enum Commands {
 
     static func stats(_ input: String, day: String?, json: Bool) throws {
         let data = try Files.dataSet(input)
-        let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
+        let boundary = data.dayBoundary
         if let warning = boundary.warning {
             FileHandle.standardError.write(Data("glow-tool: warning: \(warning)\n".utf8))
         }
-        let today: Day
-        if let day {
-            do { today = try Day(iso: day) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
-        } else {
-            today = boundary.day(containing: .now)
-        }
+        let today = try parseDay(day) ?? boundary.day(containing: .now)
         let stats = Report.Stats(data, boundary: boundary, today: today)
         print(json ? Report.json(stats) : stats.text, terminator: "")
     }

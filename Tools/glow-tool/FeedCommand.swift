@@ -45,15 +45,16 @@ enum FeedCommand {
         let more: Bool
     }
 
-    static func run(_ options: Options) throws {
-        guard (1...FeedCursor.pageLimit).contains(options.limit) else {
+    /// Refuses a `--limit` outside what one page holds (FEED-17).
+    static func check(limit: Int) throws {
+        guard (1...FeedCursor.pageLimit).contains(limit) else {
             throw UsageErrorInRun(message: "--limit: a page holds 1 to \(FeedCursor.pageLimit) items")
         }
-        var day: Day?
-        if let text = options.day {
-            do { day = try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
-        }
-        let (replica, today) = try replica(options.inputs, day: day)
+    }
+
+    static func run(_ options: Options) throws {
+        try check(limit: options.limit)
+        let (replica, today) = try replica(options.inputs, day: try parseDay(options.day))
         let view = try view(of: replica, for: options.viewer, day: today, limit: options.limit)
         print(options.json ? Report.json(view) : text(view), terminator: "")
     }
@@ -87,7 +88,7 @@ enum FeedCommand {
                 replica.receive(item: id, at: register.value!.time)
             }
         }
-        return (replica, asOf ?? (try! DayBoundary(timeZone: .utc)).day(containing: .now))
+        return (replica, asOf ?? DayBoundary.utc.day(containing: .now))
     }
 
     static func view(of replica: FeedReplica, for viewer: String, day: Day, limit: Int) throws -> View {

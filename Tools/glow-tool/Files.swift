@@ -280,3 +280,10 @@ enum Files {
 struct UsageErrorInRun: Error {
     let message: String
 }
+
+/// The Day `--day` names (YYYY-MM-DD), or nil when it was not given; a Day that does not read
+/// is a usage error.
+func parseDay(_ text: String?) throws -> Day? {
+    guard let text else { return nil }
+    do { return try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
+}

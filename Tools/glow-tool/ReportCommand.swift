@@ -25,11 +25,8 @@ enum ReportCommand {
             throw UsageErrorInRun(message: "-o '\(output)' is the input: the page would replace the person's data")
         }
         let data = try load(options.input)
-        let boundary = data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
-        var today = boundary.day(containing: .now)
-        if let text = options.day {
-            do { today = try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
-        }
+        let boundary = data.dayBoundary
+        let today = try parseDay(options.day) ?? boundary.day(containing: .now)
         var mode = Mode.light
         if let text = options.mode {
             do { mode = try Mode(parsing: text) } catch { throw UsageErrorInRun(message: "--mode: \(error.message)") }

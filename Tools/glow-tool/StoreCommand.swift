@@ -51,11 +51,8 @@ enum StoreCommand {
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let database: RitualDatabase
         do { database = try RitualDatabase(path: path) } catch { throw DataFailure(message: "\(error)") }
-        let boundary = database.data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
-        var day = boundary.day(containing: .now)
-        if let text = options.day {
-            do { day = try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
-        }
+        let boundary = database.data.dayBoundary
+        let day = try parseDay(options.day) ?? boundary.day(containing: .now)
         let device = try! DeviceID("01938a6e-7c00-7abc-8def-0000000007ee")
         do {
             switch options.action {
@@ -89,7 +86,7 @@ enum StoreCommand {
                 let shown = options.action == .today ? stats.onlyToday : stats
                 print(options.json ? Report.json(shown) : shown.text, terminator: "")
             case .feed(let person, let limit):
-                guard (1...100).contains(limit) else { throw UsageErrorInRun(message: "--limit: 1 to 100 items") }
+                try FeedCommand.check(limit: limit)
                 // The person's items as their device publishes them (FEED-22, FEED-23), beside
                 // what the feed log already holds from the relay.
                 let who = person ?? database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }

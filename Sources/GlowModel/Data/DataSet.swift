@@ -8,6 +8,8 @@ import Foundation
 public struct DataSet: Hashable, Sendable {
     /// The profile, if the data set has one.
     public package(set) var profile: Profile?
+    /// The person's day boundary, or ``DayBoundary/utc`` while there is no profile.
+    public var dayBoundary: DayBoundary { profile?.boundary ?? .utc }
     /// Goals by identifier.
     public private(set) var goals: [GoalID: Goal] = [:]
     /// Each goal's check-ins, in ascending Day order, one per Day, as columns.

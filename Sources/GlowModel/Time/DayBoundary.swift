@@ -13,6 +13,9 @@ public struct DayBoundary: Hashable, Sendable {
     /// Fields of the binary form this version does not know (MODEL-49).
     public var unknownFields = UnknownFields()
 
+    /// UTC, Days from midnight, weeks from Monday: the boundary of a data set with no profile.
+    public static let utc = try! DayBoundary(timeZone: .utc)
+
     /// Creates a boundary.
     ///
     /// - Throws: ``ModelError/Code/invalidDayStart`` when `dayStartMinutes` is outside 0 ..< 1440.

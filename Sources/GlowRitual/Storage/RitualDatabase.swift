@@ -58,7 +58,7 @@ public final class RitualDatabase: Sendable {
     public static func snapshot(path: String) throws(StoreError) -> DataSet {
         let connection = try SQLiteConnection(path: path, readOnly: true)
         let version = try connection.glowSchema(
-            application: applicationID, current: migrations.map(\.version).max() ?? 0, kind: "database")
+            application: applicationID, current: schemaVersion, kind: "database")
         guard version >= 1 else {
             throw StoreError(.corrupt, "the file is an empty database, not a Glow database yet", path: path)
         }

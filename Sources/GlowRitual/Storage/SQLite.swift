@@ -65,7 +65,7 @@ final class SQLiteConnection {
         switch status & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
         case SQLITE_CORRUPT, SQLITE_NOTADB: code = .corrupt
-        case SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_CANTOPEN: code = .writeFailed
+        // SQLITE_FULL, SQLITE_IOERR, SQLITE_READONLY, SQLITE_CANTOPEN and the rest.
         default: code = .writeFailed
         }
         return StoreError(code, "\(doing): \(message)", path: path)

@@ -78,16 +78,12 @@ public final class GoalStore {
     public init(database: RitualDatabase, device: DeviceID, now: Instant = .now) {
         self.database = database
         self.device = device
-        day = Self.boundary(of: database.data).day(containing: now)
+        day = database.data.dayBoundary.day(containing: now)
         rebuild(database.data)
     }
 
-    static func boundary(of data: DataSet) -> DayBoundary {
-        data.profile?.boundary ?? (try! DayBoundary(timeZone: .utc))
-    }
-
     /// The person's day boundary (UTC without a profile).
-    public var boundary: DayBoundary { Self.boundary(of: database.data) }
+    public var boundary: DayBoundary { database.data.dayBoundary }
 
     /// The row of a goal.
     public func row(_ id: GoalID) -> GoalRow? { byID[id] }
@@ -214,7 +210,7 @@ public final class GoalStore {
     /// Builds the lists again; rows already made are reused, so observers of a row stay attached
     /// to it, and evaluated again only when `reevaluating`; new rows are evaluated once.
     private func rebuild(_ data: DataSet, reevaluating: Bool = true) {
-        let weekStart = Self.boundary(of: data).weekStart
+        let weekStart = data.dayBoundary.weekStart
         func evaluation(_ goal: Goal) -> GoalEvaluation {
             GoalEvaluation(goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: day)
         }
