@@ -23,7 +23,7 @@ public final class ProfileStore {
     /// Makes the person's first profile (onboarding).
     public func create(_ profile: Profile) throws(StoreError) {
         try database.perform { (data) throws(ModelError) in try data.setProfile(profile) }
-        self.profile = database.data.profile
+        refresh()
     }
 
     /// Changes the profile (MODEL-61): the display name, interests, theme, time zone, day start
