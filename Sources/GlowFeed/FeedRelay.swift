@@ -24,7 +24,7 @@ public struct FeedRelayState: Sendable {
     mutating func index(_ key: RelayKey) {
         switch key {
         case .item(let id):
-            let owner = FeedRelay.owner(of: id)
+            let owner = String(id.owner)
             if replica.items[id]?.value == nil {
                 withdrawnByOwner[owner, default: []].insert(id)
             } else {
@@ -32,7 +32,7 @@ public struct FeedRelayState: Sendable {
             }
         case .reaction(let reaction):
             reactionsByItem[reaction.item, default: []].insert(reaction)
-            reactedItems[FeedRelay.owner(of: reaction.item), default: [:]][reaction.reactor, default: []].insert(
+            reactedItems[String(reaction.item.owner), default: [:]][reaction.reactor, default: []].insert(
                 reaction.item)
         case .visibility(let goal):
             goalsByOwner[goal.owner, default: []].insert(goal.goal)
@@ -185,11 +185,6 @@ public final class FeedRelay: Sendable {
         }
     }
 
-    /// The owner of an item id: the part before the first `/` (FEED-6).
-    static func owner(of id: FeedItemID) -> String {
-        String(id.owner)
-    }
-
     /// FEED-27: the registers `viewer` may learn, changed after `cursor`, as the state is now.
     /// It reads the log from the cursor on and the indexes of the owners it affects, never the
     /// whole state: one new item for a thousand friends costs a thousand small answers.
@@ -230,7 +225,7 @@ public final class FeedRelay: Sendable {
         func sendItem(_ id: FeedItemID, _ delta: inout FeedReplica) -> FeedItem? {
             guard let register = state.replica.items[id] else { return nil }
             guard let item = register.value else {
-                if mayKnow(owner(of: id)) { delta.writeItem(nil, id: id, at: register.stamp) }
+                if mayKnow(String(id.owner)) { delta.writeItem(nil, id: id, at: register.stamp) }
                 return nil
             }
             guard state.replica.canSee(viewer, item) else { return nil }
