@@ -8,7 +8,9 @@ let sharedSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "GlowRitual",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // The minimums cover every availability-gated API the sources use (Synchronization's Mutex
+    // is the highest); Tests/PlatformTests checks this list against the sources.
+    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GlowModel", targets: ["GlowModel"]),
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
@@ -17,7 +19,10 @@ let package = Package(
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .library(name: "GlowAuth", targets: ["GlowAuth"]),
         .library(name: "GlowFeed", targets: ["GlowFeed"]),
+        .library(name: "GlowStorage", targets: ["GlowStorage"]),
+        .library(name: "GlowServerStores", targets: ["GlowServerStores"]),
         .library(name: "GlowRitual", targets: ["GlowRitual"]),
+        .library(name: "GlowSDK", targets: ["GlowSDK"]),
         .library(name: "GlowReport", targets: ["GlowReport"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
@@ -47,12 +52,26 @@ let package = Package(
             swiftSettings: sharedSettings),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // The one storage layer under every database (a person's, a relay's, the accounts').
+        .target(name: "GlowStorage", dependencies: ["CSQLite"], swiftSettings: sharedSettings),
+        // The server side's durable stores: no app-layer or UI code.
+        .target(
+            name: "GlowServerStores", dependencies: ["GlowStorage", "GlowAuth", "GlowFeed", "GlowWire"],
+            swiftSettings: sharedSettings),
+        // The app layer: the person's database and the observable stores over it.
         .target(
             name: "GlowRitual",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
-                "GlowReport",
-                "CSQLite",
+                "GlowStorage",
+            ],
+            swiftSettings: sharedSettings),
+        // The umbrella: re-exports only.
+        .target(
+            name: "GlowSDK",
+            dependencies: [
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
+                "GlowReport", "GlowStorage", "GlowRitual",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -69,7 +88,7 @@ let package = Package(
             name: "glow-tool",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport",
+                "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport", "GlowStorage",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
@@ -77,12 +96,13 @@ let package = Package(
             name: "glow-bench",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
-                "GlowReport", "GlowThemes", "GlowToolSupport",
+                "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
         .executableTarget(
-            name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel"], path: "Tools/glow-crash-child",
+            name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel", "GlowFeed", "GlowStorage"],
+            path: "Tools/glow-crash-child",
             swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire", "GlowBundle"], path: "Tools/glow-sample",
@@ -94,7 +114,16 @@ let package = Package(
         .testTarget(
             name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowRitualTests", dependencies: ["GlowRitual", "GlowModel", "GlowBundle", "glow-crash-child"],
+            name: "GlowRitualTests",
+            dependencies: [
+                "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
+                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool",
+            ],
+            swiftSettings: sharedSettings),
+        .testTarget(name: "PackageTests", swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowStorageTests",
+            dependencies: ["GlowStorage", "GlowServerStores", "GlowAuth", "GlowFeed", "GlowModel"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowReportTests", dependencies: ["GlowReport", "GlowModel", "GlowThemes"],
@@ -106,7 +135,8 @@ let package = Package(
         .testTarget(
             name: "GlowToolTests",
             dependencies: [
-                "glow-tool", "glow-sample", "glow-bench", "GlowModel", "GlowBundle", "GlowFeed", "GlowStreaks",
+                "glow-tool", "glow-sample", "glow-bench", "glow-crash-child", "GlowModel", "GlowBundle", "GlowFeed",
+                "GlowStreaks",
             ],
             exclude: ["Fixtures"],
             swiftSettings: sharedSettings),

@@ -6,6 +6,7 @@ import PackageDescription
 // harness of the main package's GlowFuzzing module; see README.md for how to build and run.
 let package = Package(
     name: "FuzzTesting",
+    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
     dependencies: [.package(name: "GlowRitual", path: "..")],
     targets: [
         .target(name: "FuzzDriver"),

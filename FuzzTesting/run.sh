@@ -13,7 +13,17 @@ declare -A products=(
     [records]=FuzzRecords [raw]=FuzzRaw [bundle]=FuzzBundle [dataset-json]=FuzzDataSetJSON
     [color]=FuzzColor [framing]=FuzzFraming [hostile-block]=FuzzHostileBlock [auth]=FuzzAuth [feed]=FuzzFeed
 )
-target=${1:?usage: run.sh TARGET|all [libFuzzer options]}
+usage="usage: run.sh TARGET|all [libFuzzer options]   (TARGET: ${!products[*]})"
+target=${1:?$usage}
+if [[ $target == -h || $target == --help ]]; then
+    sed -n '2,9p' "$(basename "$0")" | sed 's/^# \{0,1\}//'
+    echo "$usage"
+    exit 0
+fi
+if [[ $target != all && -z ${products[$target]:-} ]]; then
+    echo "run.sh: unknown target '$target'; $usage" >&2
+    exit 64
+fi
 shift
 # The build's own output is long (the sanitizer linker's warnings); it is shown when the build fails.
 build_log=$(mktemp)

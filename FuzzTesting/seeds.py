@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -85,4 +86,11 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        print("\nUsage: python3 FuzzTesting/seeds.py  (no arguments)")
+        sys.exit(0)
+    if sys.argv[1:]:
+        sys.stderr.write("error: seeds.py takes no arguments (got %r); -h for help\n" % sys.argv[1:])
+        sys.exit(64)
     main()

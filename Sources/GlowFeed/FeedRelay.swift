@@ -153,17 +153,23 @@ public final class FeedRelay: Sendable {
     }
 
     /// What `viewer` may learn since `cursor` (FEED-27), and the cursor to ask from next time.
-    public func changes(for viewer: String, since cursor: UInt64) -> (delta: FeedReplica, cursor: UInt64) {
-        (try? store.update { (state) throws(FeedError) in
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read: never an empty
+    ///   answer with the same cursor, which would look like "nothing new".
+    public func changes(for viewer: String, since cursor: UInt64) throws(FeedError) -> (
+        delta: FeedReplica, cursor: UInt64
+    ) {
+        try store.update { (state) throws(FeedError) in
             // A cursor the relay never gave starts the viewer over (FEED-27).
             (Self.fanOut(state, to: viewer, since: cursor > state.sequence ? 0 : cursor), state.sequence)
-        })
-            ?? (FeedReplica(), cursor)
+        }
     }
 
     /// A copy of the relay's replica, for tests and inspection.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read.
     public var replica: FeedReplica {
-        (try? store.update { (state) throws(FeedError) in state.replica }) ?? FeedReplica()
+        get throws(FeedError) { try store.update { (state) throws(FeedError) in state.replica } }
     }
 
     /// FEED-25: every write is the sender's own.

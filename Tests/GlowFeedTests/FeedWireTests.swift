@@ -55,7 +55,7 @@ struct FeedWireTests {
         let submitted = relay.handle(RelayRequest.submit(mine).wireEncoded(), from: "ana", now: 1_000)
         #expect(try RelayResponse(wire: submitted) == .submitted(2))
         let asked = relay.handle(RelayRequest.changes(since: 0).wireEncoded(), from: "bob", now: 1_001)
-        let direct = relay.changes(for: "bob", since: 0)
+        let direct = try relay.changes(for: "bob", since: 0)
         #expect(try RelayResponse(wire: asked) == .changes(direct.delta, cursor: direct.cursor))
         let refused = relay.respond(to: RelayRequest.submit(mine).wireEncoded(), from: "bob", now: 1_002)
         guard case .error(let code, let message, let rule) = refused else {
@@ -64,6 +64,6 @@ struct FeedWireTests {
         }
         #expect(code == "not_author" && rule == "FEED-25" && !message.isEmpty)
         #expect(try RelayResponse(wire: refused.wireEncoded()) == refused)
-        #expect(relay.changes(for: "cat", since: 0).cursor == 2, "the refused submit changed nothing")
+        #expect(try relay.changes(for: "cat", since: 0).cursor == 2, "the refused submit changed nothing")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GlowBundle
 import GlowFeed
 import GlowModel
+import GlowStorage
 import Synchronization
 import Testing
 
@@ -38,8 +39,8 @@ struct ActivityStoreTests {
     func throughTheRelay() async throws {
         let relay = FeedRelay()
         let miaDatabase = try Self.person(1)
-        let mia = ActivityStore(database: miaDatabase, person: "mia", device: "mia-phone")
-        let bob = ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+        let mia = try ActivityStore(database: miaDatabase, person: "mia", device: "mia-phone")
+        let bob = try ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
         let toMia = Self.transport(relay, as: "mia")
         let toBob = Self.transport(relay, as: "bob")
 
@@ -72,12 +73,12 @@ struct ActivityStoreTests {
         #expect(badgeHeard.fired && mia.badge == 0 && !friendsUntouched.fired)
         try await mia.sync(through: toMia)
         // Mia's second device learns all of it, her seen marker included.
-        let tablet = ActivityStore(database: try Self.person(1), person: "mia", device: "mia-tablet")
+        let tablet = try ActivityStore(database: try Self.person(1), person: "mia", device: "mia-tablet")
         try await tablet.sync(through: toMia)
         #expect(tablet.friends["bob"] == .friends && tablet.badge == 0)
         #expect(tablet.items == mia.items && tablet.reactions[cheered.key]?.mine == [.fire])
         // And the phone's store over its file opened again is where it was.
-        let reopened = ActivityStore(
+        let reopened = try ActivityStore(
             database: try RitualDatabase(path: miaDatabase.path), person: "mia", device: "mia-phone")
         #expect(reopened.items == mia.items && reopened.badge == 0 && reopened.friends == mia.friends)
     }
@@ -90,11 +91,11 @@ struct ActivityStoreTests {
     @Test("a sync's cursor is kept with the delta it follows, and the next sync asks from there")
     func cursorWithDelta() async throws {
         let relay = FeedRelay()
-        let bob = ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+        let bob = try ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
         try bob.act(.request, toward: "mia", now: Self.later(1))
         try await bob.sync(through: Self.transport(relay, as: "bob"))
         let database = try Self.person(1)
-        let mia = ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let mia = try ActivityStore(database: database, person: "mia", device: "mia-phone")
         let asked = Asked()
         let now = Self.evening.millisecondsSince1970
         let watched: RelayTransport = { bytes in
@@ -104,10 +105,10 @@ struct ActivityStoreTests {
         try await mia.sync(through: watched)
         #expect(mia.friends["bob"] == .incoming)
         let cursor = try #require(
-            database.deviceValue("feed.cursor").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
+            try database.deviceValue("feed.cursor").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
         #expect(cursor > 0)
         // Opened again, the store asks from the kept cursor, and an empty answer keeps it.
-        let reopened = ActivityStore(
+        let reopened = try ActivityStore(
             database: try RitualDatabase(path: database.path), person: "mia", device: "mia-phone")
         try await reopened.sync(through: watched)
         #expect(asked.cursors.withLock { $0 } == [0, cursor])
@@ -116,20 +117,20 @@ struct ActivityStoreTests {
         // Device values recorded with an empty delta are still written, and the log is not.
         try database.recordFeed(FeedReplica(), deviceValues: ["probe": [7]])
         let again = try RitualDatabase(path: database.path)
-        #expect(again.deviceValue("probe") == [7] && again.feed == database.feed)
+        #expect(try again.deviceValue("probe") == [7] && again.feed == database.feed)
     }
 
     @Test("what the feed refuses is a typed error, and nothing is recorded")
     func refusals() throws {
         let database = try Self.person(1)
-        let mia = ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let mia = try ActivityStore(database: database, person: "mia", device: "mia-phone")
         #expect {
             try mia.act(.accept, toward: "bob", now: Self.later(1))
         } throws: { error in
             guard case .feed(let feed) = error as? ActivityError else { return false }
             return feed.code == .invalidFriendAction
         }
-        #expect(database.feed == FeedReplica())
+        #expect(try database.feed == FeedReplica())
         try mia.publish(now: Self.later(2))
         let own = try #require(mia.items.first)
         #expect {
@@ -143,7 +144,7 @@ struct ActivityStoreTests {
     @Test("a relay's refusal reaches the app as the relay's code and rule")
     func relayRefusal() async throws {
         let relay = FeedRelay()
-        let mia = ActivityStore(database: try Self.person(1), person: "mia", device: "mia-phone")
+        let mia = try ActivityStore(database: try Self.person(1), person: "mia", device: "mia-phone")
         try mia.act(.request, toward: "bob", now: Self.later(1))
         // A transport that authenticates the wrong person: the relay refuses mia's writes.
         await #expect {

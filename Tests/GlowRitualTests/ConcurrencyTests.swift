@@ -1,6 +1,7 @@
 import Foundation
 import GlowBundle
 import GlowModel
+import GlowStorage
 import Synchronization
 import Testing
 
@@ -56,7 +57,7 @@ struct ConcurrencyTests {
                 var reads = 0
                 var last: [GoalID: Int] = [:]
                 while !done.value.load(ordering: .relaxed) || reads == 0 {
-                    let data = database.data
+                    let data = try database.data
                     for bundle in imports {
                         let present = bundle.goals.map { data.goals[$0] != nil && data.history(of: $0).count == 200 }
                         #expect(present.allSatisfy { $0 } || present.allSatisfy { !$0 })
@@ -79,11 +80,12 @@ struct ConcurrencyTests {
         }
         let reopened = try RitualDatabase(path: path)
         #expect(try reopened.integrityCheck())
-        #expect(reopened.data == database.data)
+        #expect(try reopened.data == database.data)
         for goal in goals.prefix(3) {
-            let taps = reopened.data.history(of: goal.id).reduce(0) { $0 + $1.taps.count }
+            let taps = try reopened.data.history(of: goal.id).reduce(0) { $0 + $1.taps.count }
             #expect(taps == tapsPerWriter, "\(goal.title): every tap of its writer")
         }
-        #expect(imports.allSatisfy { bundle in bundle.goals.allSatisfy { reopened.data.goals[$0] != nil } })
+        let stored = try reopened.data
+        #expect(imports.allSatisfy { bundle in bundle.goals.allSatisfy { stored.goals[$0] != nil } })
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GlowBundle
 import GlowModel
+import GlowStorage
 import Testing
 
 @testable import GlowRitual
@@ -105,7 +106,7 @@ struct CrashTests {
             }
             let reopened = try RitualDatabase(path: path)
             #expect(try reopened.integrityCheck(), "run \(run)")
-            let data = reopened.data
+            let data = try reopened.data
             for (key, count) in taps {
                 let stored = data.checkIn(key)?.taps.count ?? 0
                 #expect(stored >= count, "run \(run): \(key) held \(count) taps when acknowledged, now \(stored)")
@@ -116,9 +117,11 @@ struct CrashTests {
             }
             // A sync's delta and its cursor are there together or not at all: the people asked
             // are exactly p1 ... pCURSOR, and no acknowledged sync is missing.
-            let cursor = reopened.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+            let cursor =
+                try reopened.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+            let feed = try reopened.feed
             let asked = (1...(max(cursor, synced) + 1)).filter {
-                reopened.feed.friendState("child", "p\($0)") == .requested
+                feed.friendState("child", "p\($0)") == .requested
             }
             let together = asked == Array(1..<(cursor + 1))
             #expect(

@@ -1,6 +1,7 @@
 import Foundation
 import GlowBundle
 import GlowModel
+import GlowStorage
 import GlowWire
 import Testing
 
@@ -58,7 +59,7 @@ struct DatabaseTests {
         }
         let reopened = try RitualDatabase(path: path)
         #expect(try reopened.integrityCheck())
-        let data = reopened.data
+        let data = try reopened.data
         #expect(data.goals[goal.id]?.title == "Water")
         let entry = try #require(data.checkIn(CheckInKey(goalID: goal.id, day: try Day(iso: "2026-11-20"))))
         #expect(entry.taps.count == 4 && entry.deleted, "three taps and the undo")
@@ -70,7 +71,7 @@ struct DatabaseTests {
         let database = try RitualDatabase(path: path)
         let goal = try Self.goal(1)
         try database.perform { (data) throws(ModelError) in try data.add(goal) }
-        let before = database.data
+        let before = try database.data
         #expect(throws: StoreError.self) {
             try database.perform { (data) throws(ModelError) in
                 // A Day before the goal starts: the model refuses it.
@@ -79,7 +80,7 @@ struct DatabaseTests {
                     at: try Instant(rfc3339: "2026-11-20T10:00:00Z"), device: Self.device, boundary: Self.boundary)
             }
         }
-        #expect(database.data == before)
+        #expect(try database.data == before)
         #expect(try RitualDatabase(path: path).data == before)
     }
 
@@ -91,11 +92,12 @@ struct DatabaseTests {
         #expect(result.changes.checkInCount == 4_418)
         let reopened = try RitualDatabase(path: path)
         let (expected, _) = try BundleReader().dataSet(sample)
-        #expect(reopened.data == expected)
+        #expect(try reopened.data == expected)
         // Re-exported, the same frames as the bundle that came in (BUNDLE-15): nothing was lost
         // on the way through the database, unknown fields and records of unknown types included.
         let options = BundleOptions(createdAt: try Instant(rfc3339: "2026-11-28T20:00:00Z"))
-        #expect(BundleWriter.frames(reopened.data, options: options) == BundleWriter.frames(expected, options: options))
+        #expect(
+            BundleWriter.frames(try reopened.data, options: options) == BundleWriter.frames(expected, options: options))
     }
 
     @Test("a bundle that does not verify imports nothing")
@@ -105,7 +107,7 @@ struct DatabaseTests {
         let path = Self.temporary()
         let database = try RitualDatabase(path: path)
         #expect(throws: StoreError.self) { try database.importBundle(sample) }
-        #expect(database.data.isEmpty)
+        #expect(try database.data.isEmpty)
         #expect(try RitualDatabase(path: path).data.isEmpty)
     }
 
@@ -154,7 +156,7 @@ struct DatabaseTests {
         let goal = try Self.goal(3)
         do {
             let connection = try SQLiteConnection(path: older)
-            try connection.execute(RitualDatabase.migrations[0].sql)
+            try connection.execute(RitualDatabase.schema.migrations[0].sql)
             try connection.execute("PRAGMA application_id = \(RitualDatabase.applicationID)")
             try connection.execute("PRAGMA user_version = 1")
             try connection.prepare("INSERT INTO goals (id, deleted, modified_at, record) VALUES (?, 0, 0, ?)")
@@ -178,21 +180,22 @@ struct DatabaseTests {
     func migrationsFromEveryVersion() throws {
         let goal = try Self.goal(7)
         for version in 1..<RitualDatabase.schemaVersion {
-            // A file as that version wrote it: its migrations only, and a goal in it.
+            // A file as that version wrote it, before steps were recorded by name: its
+            // migrations only, and a goal in it.
             let path = Self.temporary()
             let connection = try SQLiteConnection(path: path)
-            for (target, sql) in RitualDatabase.migrations where target <= version {
-                try connection.execute(sql)
-                try connection.execute("PRAGMA user_version = \(target)")
+            for (index, step) in RitualDatabase.schema.migrations.enumerated() where index < version {
+                try connection.execute(step.sql)
+                try connection.execute("PRAGMA user_version = \(index + 1)")
             }
             try connection.execute("PRAGMA application_id = \(RitualDatabase.applicationID)")
             try connection.prepare("INSERT INTO goals (id, deleted, modified_at, record) VALUES (?, 0, 0, ?)")
                 .run([.blob(goal.id.bytes), .blob(goal.wireEncoded())])
             let database = try RitualDatabase(path: path)
-            #expect(database.data.goals[goal.id] == goal, "from schema \(version)")
+            #expect(try database.data.goals[goal.id] == goal, "from schema \(version)")
             #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
             try database.setDeviceValue([1, 2, 3], for: "probe")
-            #expect(database.deviceValue("probe") == [1, 2, 3], "the newer tables are there")
+            #expect(try database.deviceValue("probe") == [1, 2, 3], "the newer tables are there")
         }
     }
 
@@ -206,7 +209,7 @@ struct DatabaseTests {
         #expect(
             try connection.texts(
                 "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-                == ["check_ins", "device_state", "feed_log", "goals", "other_records", "profile"])
+                == ["check_ins", "device_state", "feed_log", "glow_migrations", "goals", "other_records", "profile"])
         #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
         _ = try RitualDatabase(path: path)
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))

@@ -1,6 +1,7 @@
 import Foundation
 import GlowAuth
 import GlowModel
+import GlowStorage
 import Testing
 
 @testable import GlowRitual
@@ -53,7 +54,7 @@ struct RouteTests {
         try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         // The file as a crash between the goal's commit and the move's would leave it.
         try app.database.setDeviceValue(Array("welcome".utf8), for: "auth.flow")
-        let stuck = AuthStore(database: app.database)
+        let stuck = try AuthStore(database: app.database)
         #expect(stuck.flow == .welcome, "the flow as stored")
         let again = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
         #expect(again.route == .main(.today) && again.auth.flow == .main, "the move is stored on opening")

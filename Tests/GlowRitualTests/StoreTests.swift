@@ -1,6 +1,7 @@
 import Foundation
 import GlowBundle
 import GlowModel
+import GlowStorage
 import GlowStreaks
 import GlowThemes
 import Observation
@@ -51,7 +52,7 @@ struct StoreTests {
     @Test("a tap notifies its goal's row, only the properties that changed, and re-evaluates no other goal")
     func tapNotifiesItsRow() throws {
         let database = try Self.sample()
-        let store = GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
+        let store = try GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
         let meditate = try #require(store.row(Self.meditate))
         let water = try #require(store.row(Self.water))
         #expect(meditate.status == .pending && meditate.isOnToday)
@@ -71,10 +72,10 @@ struct StoreTests {
             #expect(row.evaluations == evaluations[row.id]! + (row.id == Self.meditate ? 1 : 0), "\(row.goal.title)")
         }
         // The Overview is the Overview query's over the same data and Day.
-        let expected = OverviewQuery.items(database.data, boundary: store.boundary, now: Self.now, weeks: 8)
+        let expected = OverviewQuery.items(try database.data, boundary: store.boundary, now: Self.now, weeks: 8)
         #expect(store.overview(weeks: 8) == expected && expected.count == store.rows.count)
         // Committed: a store over the file opened again shows the tap.
-        let again = GoalStore(
+        let again = try GoalStore(
             database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
         #expect(again.row(Self.meditate)?.status == .done)
     }
@@ -82,7 +83,7 @@ struct StoreTests {
     @Test("a draft is checked field by field; adding, archiving and deleting change the lists")
     func addArchiveDelete() throws {
         let database = try Self.sample()
-        let store = GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
+        let store = try GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
         let count = store.rows.count
         let bad = GoalDraft(title: "", kind: .streak)
         #expect {
@@ -102,14 +103,14 @@ struct StoreTests {
         let archived = Heard.watching { _ = store.today }
         try store.archive(Self.meditate, from: try Day(iso: "2026-11-28"), at: Self.later(2))
         #expect(archived.fired && !store.today.contains { $0.id == Self.meditate })
-        let reopened = GoalStore(
+        let reopened = try GoalStore(
             database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
         #expect(reopened.rows.count == count && reopened.row(goal.id) == nil)
     }
 
     @Test("a template adds its goal, as the person changed it")
     func template() throws {
-        let store = GoalStore(database: try Self.sample(), device: DatabaseTests.device, now: Self.now)
+        let store = try GoalStore(database: try Self.sample(), device: DatabaseTests.device, now: Self.now)
         let template = GoalTemplate(
             id: try TemplateID("01938a6e-7c00-7abc-8def-0000000000f1"), interestID: try Slug("sleep"),
             draft: GoalDraft(title: "Lights out by 11", kind: .streak, schedule: .daily))
@@ -120,7 +121,7 @@ struct StoreTests {
     @Test("the profile and the theme: each change heard by its property, kept in the file")
     func profileAndTheme() throws {
         let database = try Self.sample()
-        let profiles = ProfileStore(database: database)
+        let profiles = try ProfileStore(database: database)
         let themes = ThemeStore(profiles: profiles, mode: .light)
         #expect(themes.theme == .standard && !themes.fellBack, "the sample person chose Default")
         let profile = Heard.watching { _ = profiles.profile }
@@ -131,7 +132,7 @@ struct StoreTests {
         themes.mode = .dark
         #expect(palette.fired && !theme.fired && themes.palette == Theme.standard.palette(.dark))
         try themes.choose("forest", at: Self.later(1))
-        let stored = ProfileStore(database: try RitualDatabase(path: database.path)).profile?.themeID.rawValue
+        let stored = try ProfileStore(database: try RitualDatabase(path: database.path)).profile?.themeID.rawValue
         #expect(themes.theme == .forest && stored == "forest")
         #expect {
             try themes.choose("neon")

@@ -20,6 +20,7 @@ import unicodedata
 sys.dont_write_bytecode = True                         # keep the repository free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cli                                              # noqa: E402
 from glowpy import characters                           # noqa: E402
 
 DEFAULT = '/usr/share/unicode'
@@ -62,7 +63,8 @@ def table_set(table):
 
 
 def main(argv):
-    folder = argv[1] if len(argv) > 1 else DEFAULT
+    usage = f'{argv[0]} [UNICODE-DATA-FOLDER]  (default {DEFAULT})'
+    folder = cli.arguments(argv, __doc__, usage, optional='folder') or DEFAULT
     tests = os.path.join(folder, 'auxiliary', 'GraphemeBreakTest.txt')
     if not os.path.exists(tests):
         print(f'{tests} is not there (apt-get install unicode-data)')

@@ -38,6 +38,7 @@ import sys
 sys.dont_write_bytecode = True                         # keep the repository free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cli                                              # noqa: E402
 from glowpy.protos import message_class                 # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,7 +70,7 @@ def reencode(message_name, data):
 
 
 def main(argv):
-    folder = argv[1] if len(argv) > 1 else CORPUS
+    folder = cli.arguments(argv, __doc__, f'{argv[0]} [CORPUS-FOLDER]  (default {CORPUS})', optional='folder') or CORPUS
     checked, mismatches, mapped, readings = 0, 0, [], []
     for case in valid_decode_cases(folder):
         if MODEL_MAPPING in case.get('rules', []):

@@ -30,6 +30,7 @@ import traceback
 sys.dont_write_bytecode = True                         # keep the repository free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cli                                              # noqa: E402
 from glowpy import (accounts, auth, checkins, dataset, feed, feeditems, feedwire, idtoken, model,   # noqa: E402
                     streaks, themes)                    # (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
@@ -66,6 +67,7 @@ def respond(request):
 
 
 def main():
+    cli.arguments(sys.argv, __doc__, 'python3 Tools/conformance/testee.py  (no arguments: it serves framed requests on stdin)')
     read, write = sys.stdin.buffer, sys.stdout.buffer
     while True:
         header = read.read(4)

@@ -8,7 +8,9 @@ Argon2id at m=8, t=1, p=1 (AUTH-13's least cost) so that testees in slow languag
 rules do not depend on the cost.
 """
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
+
+command_line(__doc__)
 
 
 ANA = 'ana@example.com'

@@ -6,7 +6,9 @@ is `invalid_transition` (AUTH-20), a stored state that is none of AUTH-18's `inv
 (AUTH-21).
 """
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
+
+command_line(__doc__)
 
 cases = []
 

@@ -12,7 +12,9 @@ Where the expected values come from:
 """
 import base64
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
+
+command_line(__doc__)
 
 
 

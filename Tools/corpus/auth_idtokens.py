@@ -16,10 +16,12 @@ import hashlib
 import hmac
 import json
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
 import os
 import re
 import subprocess
+
+command_line(__doc__)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, '..', '..')

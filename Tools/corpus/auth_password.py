@@ -5,7 +5,9 @@ Every expected value is written out by hand from the rules: lengths are counted 
 the NFKC form (AUTH-2, AUTH-3), and the error is the first rule that fails, in the order of AUTH-9.
 """
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
+
+command_line(__doc__)
 cases = []
 def case(comment, rules, inp, expected=None, error=None, flags=("Required",)):
     c = {"id": "password-%03d" % (len(cases) + 1), "comment": comment, "rules": list(rules), "flags": list(flags),

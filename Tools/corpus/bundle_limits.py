@@ -10,6 +10,9 @@ repository root:
 import json
 import os
 import sys
+from corpus_file import command_line
+
+command_line(__doc__)
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bundle_writer import (DAY_2025_01_01, bundle, counts, done_block, end_frame, frame,  # noqa: E402

@@ -9,8 +9,10 @@ here, as BUNDLE-13 and FEED-30 place it.
 import os
 
 from bundle_writer import bundle, counts, end_frame, frame, manifest_frame, single_goal, varint
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
 from feed_messages import delta, item_id, message, sint, text, uint
+
+command_line(__doc__)
 
 FILES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'Spec', 'corpus', 'bundle', 'files')
 GOAL = '01938a6e-7c00-7abc-8def-0000000000b1'

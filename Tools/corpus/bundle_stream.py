@@ -12,6 +12,9 @@ n × chunkSize bytes in section `stream`. Nothing here runs the SDK. Run from th
 """
 import json
 import os
+from corpus_file import command_line
+
+command_line(__doc__)
 
 READ = json.load(open("Spec/corpus/bundle/read.json"))
 EMPTY = {"goals": [], "checkIns": []}

@@ -9,6 +9,9 @@ runs the SDK. Run from the repository root:
     python3 Tools/corpus/characters.py
 """
 import json
+from corpus_file import command_line
+
+command_line(__doc__)
 
 TODAY = "2025-06-10"
 KIND = {"type": "tally", "dailyTarget": 8, "unit": "glasses"}

@@ -12,6 +12,9 @@ the SDK. Run from the repository root:
 """
 import copy
 import json
+from corpus_file import command_line
+
+command_line(__doc__)
 
 PERSON = "01938a6e-7c00-7abc-8def-0000000000aa"
 STRANGER = "01938a6e-7c00-7abc-8def-0000000000bb"

@@ -10,7 +10,9 @@ import base64
 import datetime
 import struct
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
+
+command_line(__doc__)
 
 OK = {'ok': True}
 

@@ -6,7 +6,9 @@ which Days are done, how long the streak is as of each, which milestones (3, 7, 
 and when, all in UTC with the day starting at midnight. The generator only lays them out.
 """
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
+
+command_line(__doc__)
 
 DEVICE = '01938a6e-7c00-7abc-8def-00000000d001'
 OWNER = 'mia'

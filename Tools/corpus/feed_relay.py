@@ -6,8 +6,10 @@ receipt times of FEED-26, and what FEED-27 lets each viewer learn. ana and bob a
 and dan are strangers to ana; ana's g-pub is public and g-fri friends-only.
 """
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
 from feed_messages import w_item, w_reaction, w_seen, w_stance, w_vis, w_withdraw
+
+command_line(__doc__)
 
 DAY = '2026-11-30'
 

@@ -8,9 +8,11 @@ encoding case also carries what `protoc --decode` prints for its bytes (run here
 generator runs), so the tests can show that standard tools read the same message.
 """
 
-from corpus_file import write_cases
+from corpus_file import write_cases, command_line
 from feed_messages import (DAY, DAY_NUMBER, delta, item_body, item_id, message, protoc_text, sint, stamp, text,
                            uint, w_item, w_reaction, w_receive, w_seen, w_stance, w_vis, w_withdraw)
+
+command_line(__doc__)
 
 
 # ---- Script steps (feed.script) ----

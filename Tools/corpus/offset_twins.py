@@ -9,6 +9,9 @@ Idempotent: a case with a twin already is left alone. Run from the repository ro
 import collections
 import glob
 import json
+from corpus_file import command_line
+
+command_line(__doc__)
 
 
 def main():

@@ -12,6 +12,9 @@ ascending number order with defaults left out (WIRE-1, WIRE-2). Run from the rep
 import json
 import os
 import sys
+from corpus_file import command_line
+
+command_line(__doc__)
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bundle_writer import field_bytes, field_sint, field_varint, tag, uuid_bytes, varint  # noqa: E402

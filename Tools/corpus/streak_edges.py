@@ -7,6 +7,9 @@ it; nothing here runs the SDK. Run it from the repository root after changing a 
     python3 Tools/corpus/streak_edges.py
 """
 import json
+from corpus_file import command_line
+
+command_line(__doc__)
 
 PROFILE = {"timeZone": "Europe/London", "dayStartMinutes": 0, "weekStart": "monday"}
 NO_CONSISTENCY = {"last7": None, "last30": None, "last365": None, "sinceStart": None}

@@ -11,6 +11,9 @@ Nothing here runs the SDK. Run from the repository root:
 """
 import itertools
 import json
+from corpus_file import command_line
+
+command_line(__doc__)
 
 GOAL = "01938a6e-7c00-7abc-8def-0000000000a1"
 DAY = "2025-03-09"

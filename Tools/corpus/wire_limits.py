@@ -12,6 +12,9 @@ root:
 import json
 import os
 import sys
+from corpus_file import command_line
+
+command_line(__doc__)
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bundle_writer import (DAY_2025_01_01, field_bytes, field_packed, field_sint, field_varint,  # noqa: E402

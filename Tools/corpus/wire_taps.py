@@ -11,6 +11,9 @@ glasses, first 08:00, last 10:00, last by the watch). Run from the repository ro
 import json
 import os
 import sys
+from corpus_file import command_line
+
+command_line(__doc__)
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bundle_writer import field_bytes, field_packed, field_sint, field_varint, uuid_bytes, zigzag  # noqa: E402

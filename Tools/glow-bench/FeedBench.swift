@@ -87,7 +87,7 @@ enum FeedBench {
             mine.writeStance(.want, from: "fan\(index)", to: "star", at: stamp(index + 1, "fan\(index)"))
             try! relay.submit(mine, from: "fan\(index)", now: 2)
         }
-        var cursors = (0..<1_000).map { relay.changes(for: "fan\($0)", since: 0).cursor }
+        var cursors = (0..<1_000).map { try! relay.changes(for: "fan\($0)", since: 0).cursor }
         var wall = 3_000
         /// The star's one new item, accepted by the relay.
         func announce() {
@@ -100,17 +100,17 @@ enum FeedBench {
         let fanOut = Timing.measure(samples: 5) {
             announce()
             for index in 0..<1_000 {
-                let (delta, cursor) = relay.changes(for: "fan\(index)", since: cursors[index])
+                let (delta, cursor) = try! relay.changes(for: "fan\(index)", since: cursors[index])
                 precondition(delta.items.count == 1, "each fan gets the one new item")
                 cursors[index] = cursor
             }
         }
         // The alternative: each viewer's answer from the relay's whole replica, its changes since
         // the viewer's last stamp filtered by what the viewer may see (no change log).
-        var watermark = relay.replica.latestStamp
+        var watermark = (try! relay.replica).latestStamp
         let wholeScan = Timing.measure(samples: 5) {
             announce()
-            let whole = relay.replica
+            let whole = try! relay.replica
             for index in 0..<1_000 {
                 let delta = whole.changes(since: watermark)
                 let visible = delta.items.values.filter { $0.value.map { whole.canSee("fan\(index)", $0) } ?? true }

@@ -3,6 +3,7 @@ import GlowAuth
 import GlowBundle
 import GlowModel
 import GlowRitual
+import GlowServerStores
 import GlowStreaks
 
 /// GlowRitual's durable store (issue 17's targets) on the heavy person: a tap made durable,
@@ -115,7 +116,7 @@ enum StoreBench {
         let path = work.appendingPathComponent("import-1.sqlite").path
         let opening = Timing.measure(samples: 7) {
             let database = try! RitualDatabase(path: path)
-            blackHole(TodayQuery.evaluations(database.data, weekStart: .monday, today: today).filter(\.isOnToday))
+            blackHole(TodayQuery.evaluations(try! database.data, weekStart: .monday, today: today).filter(\.isOnToday))
         }
         let openingJSON = Timing.measure(samples: 5) {
             let read = try! JSONDecoder().decode(DataSet.self, from: Data(contentsOf: json))
@@ -140,7 +141,7 @@ enum StoreBench {
             }
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         }
-        var held = database.data
+        var held = try! database.data
         let tapsJSON = Timing.measure(samples: 5) {
             wall += 1
             _ = try! held.tap(

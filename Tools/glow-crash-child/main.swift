@@ -1,4 +1,5 @@
 import Foundation
+import GlowFeed
 import GlowModel
 import GlowRitual
 
@@ -20,8 +21,13 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, let seed = UInt64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: glow-crash-child DATABASE SEED IMPORTS...\n".utf8))
+let usage = "usage: glow-crash-child DATABASE SEED IMPORTS...\n"
+if arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+    print("The crash test's child: taps, edits and imports on DATABASE until killed.\n" + usage, terminator: "")
+    exit(0)
+}
+guard arguments.count >= 3, !arguments[1].hasPrefix("-"), let seed = UInt64(arguments[2]) else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 let imports = Array(arguments.dropFirst(3))
@@ -44,7 +50,7 @@ do {
     let device = try DeviceID("01938a6e-7c00-7abc-8def-00000000c0de")
     let today = try Day(iso: "2026-11-30")
     // The goals counted in glasses are the child's to tap and edit; the imports bring others.
-    let goals = database.data.sortedGoals.filter { goal in
+    let goals = try database.data.sortedGoals.filter { goal in
         if case .tally(let tally) = goal.kind { return tally.unit == "glasses" && !goal.deleted }
         return false
     }.map(\.id)
@@ -52,7 +58,7 @@ do {
     var clock = start + Int64(seed % 1_000) * 1_000_000
     var nextImport = imports.isEmpty ? 0 : generator.next(imports.count)
     var imported = 0
-    var synced = database.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+    var synced = try database.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     while true {
         clock += 1
         let now = try Instant(millisecondsSince1970: clock)
@@ -86,7 +92,7 @@ do {
             let changes = try database.perform { (data) throws(ModelError) in
                 try data.tap(.count(1), goal: goal, on: day, at: now, device: device, boundary: boundary)
             }
-            let count = database.data.checkIn(CheckInKey(goalID: goal, day: day))?.taps.count ?? 0
+            let count = try database.data.checkIn(CheckInKey(goalID: goal, day: day))?.taps.count ?? 0
             precondition(!changes.isEmpty)
             say("tap \(goal) \(day) \(count)")
         }

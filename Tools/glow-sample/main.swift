@@ -7,6 +7,28 @@ import GlowWire
 // of history with gaps, skips, late nights and two trips abroad. Deterministic: the same bytes
 // on every run. Usage: swift run glow-sample [output directory] (default Spec/examples).
 
+let usage = """
+    OVERVIEW: Writes the sample person (sample.glow and sample.json): a dozen goals, two years of history.
+
+    USAGE: glow-sample [<output-directory>]
+
+    ARGUMENTS:
+      <output-directory>      Where to write (default: Spec/examples).
+
+    OPTIONS:
+      -h, --help              Show help information.
+
+    """
+let options = Array(CommandLine.arguments.dropFirst())
+if options == ["-h"] || options == ["--help"] {
+    print(usage, terminator: "")
+    exit(0)
+}
+if options.count > 1 || options.first?.hasPrefix("-") == true {
+    FileHandle.standardError.write(Data("error: unexpected arguments \(options); see glow-sample --help\n".utf8))
+    exit(64)
+}
+
 extension SeededRandom {
     mutating func chance(_ percent: Int) -> Bool { Int(next() % 100) < percent }
 }
@@ -193,7 +215,7 @@ let profile = try Profile(
     modifiedAt: exported)
 let data = try DataSet(profile: profile, goals: goals, checkIns: checkIns)
 
-let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Spec/examples"
+let directory = options.first ?? "Spec/examples"
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 let bundle = BundleWriter.bundle(data, options: BundleOptions(createdAt: exported, deviceID: phone))
 try Data(bundle).write(to: URL(fileURLWithPath: directory).appendingPathComponent("sample.glow"))

@@ -1,7 +1,9 @@
 import Foundation
 import GlowBundle
+import GlowFeed
 import GlowModel
 import GlowRitual
+import GlowStorage
 
 /// `glow-tool store`: the SDK without an app, on a durable database (issue 17). Every command
 /// that changes something has committed it when it prints.
@@ -51,13 +53,13 @@ enum StoreCommand {
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let database: RitualDatabase
         do { database = try RitualDatabase(path: path) } catch { throw DataFailure(message: "\(error)") }
-        let boundary = database.data.dayBoundary
-        let day = try parseDay(options.day) ?? boundary.day(containing: .now)
         let device = try! DeviceID("01938a6e-7c00-7abc-8def-0000000007ee")
         do {
+            let boundary = try database.data.dayBoundary
+            let day = try parseDay(options.day) ?? boundary.day(containing: .now)
             switch options.action {
             case .initialise:
-                print("ok: \(path) holds \(database.data.goals.count) goals")
+                print("ok: \(path) holds \(try database.data.goals.count) goals")
             case .importBundle(let input):
                 let bytes = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle")
                 let result = try database.importBundle(bytes)
@@ -65,7 +67,7 @@ enum StoreCommand {
                     "imported \(input): \(result.changes.goals.count) goals and \(result.changes.checkInCount) check-ins changed"
                 )
             case .tap(let name, let choice):
-                let goal = try Self.goal(named: name, in: database.data)
+                let goal = try Self.goal(named: name, in: try database.data)
                 let tap = try Self.tap(choice)
                 let now = Instant.now
                 try database.perform { (data) throws(ModelError) in
@@ -73,43 +75,43 @@ enum StoreCommand {
                         ? try data.tap(tap, goal: goal.id, at: now, device: device, boundary: boundary)
                         : try data.tap(tap, goal: goal.id, on: day, at: now, device: device, boundary: boundary)
                 }
-                let taps = database.data.checkIn(CheckInKey(goalID: goal.id, day: day))?.taps.count ?? 0
+                let taps = try database.data.checkIn(CheckInKey(goalID: goal.id, day: day))?.taps.count ?? 0
                 print("\(goal.title) on \(day): \(taps) tap\(taps == 1 ? "" : "s")")
             case .undo(let name):
-                let goal = try Self.goal(named: name, in: database.data)
+                let goal = try Self.goal(named: name, in: try database.data)
                 try database.perform { (data) throws(ModelError) in
                     try data.undo(goal: goal.id, on: day, at: .now, device: device)
                 }
                 print("\(goal.title) on \(day): undone")
             case .today, .overview:
-                let stats = Report.Stats(database.data, boundary: boundary, today: day)
+                let stats = Report.Stats(try database.data, boundary: boundary, today: day)
                 let shown = options.action == .today ? stats.onlyToday : stats
                 print(options.json ? Report.json(shown) : shown.text, terminator: "")
             case .feed(let person, let limit):
                 try FeedCommand.check(limit: limit)
                 // The person's items as their device publishes them (FEED-22, FEED-23), beside
                 // what the feed log already holds from the relay.
-                let who = person ?? database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }
+                let who = try person ?? database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }
                 guard let who, !who.isEmpty else {
                     throw UsageErrorInRun(message: "nobody is signed in on this database: give --person ID")
                 }
                 let now = boundary.firstInstant(of: day).map { max($0, .now) } ?? .now
-                var replica = database.feed
+                var replica = try database.feed
                 var clock = HybridClock(device: "glow-tool")
                 if let latest = replica.latestStamp { try? clock.receive(latest, now: 0) }
                 let before = replica.latestStamp
                 do {
                     try replica.publish(
-                        database.data, owner: who, boundary: boundary, today: day, clock: &clock,
+                        try database.data, owner: who, boundary: boundary, today: day, clock: &clock,
                         now: now.millisecondsSince1970)
                 } catch {
                     throw DataFailure(message: "\(error)")
                 }
                 try database.recordFeed(replica.changes(since: before))
-                let view = try FeedCommand.view(of: database.feed, for: who, day: day, limit: limit)
+                let view = try FeedCommand.view(of: try database.feed, for: who, day: day, limit: limit)
                 print(options.json ? Report.json(view) : FeedCommand.text(view), terminator: "")
             case .export(let output):
-                let bytes = BundleWriter.bundle(database.data, options: BundleOptions(createdAt: .now))
+                let bytes = BundleWriter.bundle(try database.data, options: BundleOptions(createdAt: .now))
                 try Files.write(bytes, to: output)
             }
         } catch let error as StoreError {

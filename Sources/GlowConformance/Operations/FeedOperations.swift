@@ -296,7 +296,7 @@ extension FeedOperations {
                     case "fetch":
                         let viewer = step["viewer"]?.string ?? ""
                         let since = step["since"]?.int.map(UInt64.init) ?? cursors[viewer] ?? 0
-                        let (delta, cursor) = relay.changes(for: viewer, since: since)
+                        let (delta, cursor) = try relay.changes(for: viewer, since: since)
                         cursors[viewer] = cursor
                         results.append(summary(delta, cursor: cursor))
                     default:

@@ -146,8 +146,12 @@ extension FeedRelay {
                 return .error(code: error.code.description, message: error.message, rule: error.rule)
             }
         case .changes(let cursor):
-            let answer = changes(for: person, since: cursor)
-            return .changes(answer.delta, cursor: answer.cursor)
+            do {
+                let answer = try changes(for: person, since: cursor)
+                return .changes(answer.delta, cursor: answer.cursor)
+            } catch {
+                return .error(code: error.code.description, message: error.message, rule: error.rule)
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import GlowFeed
+import GlowStorage
 import GlowWire
 
 extension RitualDatabase {
@@ -21,9 +22,11 @@ extension RitualDatabase {
         return (replica, rows)
     }
 
-    /// The device's feed replica as of the last delta recorded.
+    /// The device's feed replica as of the last delta recorded or refresh.
+    ///
+    /// - Throws: ``StoreError`` only when the state has to be read again and cannot be.
     public var feed: FeedReplica {
-        state.withLock { $0.feed }
+        get throws(StoreError) { try store.read { $0.feed } }
     }
 
     /// Records feed writes, durably: `delta` (the device's own writes, or what the relay sent) is
@@ -33,35 +36,38 @@ extension RitualDatabase {
     /// `deviceValues` are set in that transaction too (a sync's new cursor lands with the delta
     /// it follows, or neither does).
     public func recordFeed(_ delta: FeedReplica, deviceValues: [String: [UInt8]] = [:]) throws(StoreError) {
-        try state.withLock { (state) throws(StoreError) in
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
             var next = state.feed
             next.merge(delta)
             let changed = next != state.feed
-            guard changed || !deviceValues.isEmpty else { return }
-            let connection = state.connection
-            let fold = changed && state.feedRows + 1 > Self.feedLogLimit
-            try connection.transaction { () throws(StoreError) in
-                if changed {
-                    if fold { try connection.execute("DELETE FROM feed_log") }
-                    try connection.prepare("INSERT INTO feed_log (delta) VALUES (?)")
-                        .run([.blob(fold ? next.wireEncoded() : delta.wireEncoded())])
-                }
-                try Self.write(deviceValues, on: connection)
+            if changed {
+                let fold = state.feedRows + 1 > Self.feedLogLimit
+                if fold { try connection.execute("DELETE FROM feed_log") }
+                try connection.prepare("INSERT INTO feed_log (delta) VALUES (?)")
+                    .run([.blob(fold ? next.wireEncoded() : delta.wireEncoded())])
+                state.feed = next
+                state.feedRows = fold ? 1 : state.feedRows + 1
             }
-            guard changed else { return }
-            state.feed = next
-            state.feedRows = fold ? 1 : state.feedRows + 1
+            try Self.write(deviceValues, to: &state, on: connection)
+            return ((), Touched(feed: changed, deviceValues: Set(deviceValues.keys)))
         }
     }
 
-    /// A value the device keeps for itself (the sign-in flow's state, the feed's sync cursor).
-    public func deviceValue(_ key: String) -> [UInt8]? {
-        state.withLock { state -> [UInt8]? in
-            guard let statement = try? state.connection.prepare("SELECT value FROM device_state WHERE key = ?"),
-                (try? statement.bind([.text(key)])) != nil, (try? statement.step()) == true
-            else { return nil }
-            return statement.blob(0)
-        }
+    /// A value the device keeps for itself (the sign-in flow's state, the feed's sync cursor), as
+    /// of the last change or refresh; nil when it was never set.
+    ///
+    /// - Throws: ``StoreError`` only when the state has to be read again and cannot be: never
+    ///   mistaken for a value not set.
+    public func deviceValue(_ key: String) throws(StoreError) -> [UInt8]? {
+        try store.read { $0.deviceValues[key] }
+    }
+
+    /// Reads every device value.
+    static func loadDeviceValues(_ connection: SQLiteConnection) throws(StoreError) -> [String: [UInt8]] {
+        var values: [String: [UInt8]] = [:]
+        let statement = try connection.prepare("SELECT key, value FROM device_state")
+        while try statement.step() { values[statement.text(0)] = statement.blob(1) }
+        return values
     }
 
     /// Sets a value the device keeps, durably.
@@ -71,18 +77,21 @@ extension RitualDatabase {
 
     /// Sets values the device keeps, durably and together: one transaction.
     public func setDeviceValues(_ values: [String: [UInt8]]) throws(StoreError) {
-        try state.withLock { (state) throws(StoreError) in
-            let connection = state.connection
-            try connection.transaction { () throws(StoreError) in try Self.write(values, on: connection) }
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            try Self.write(values, to: &state, on: connection)
+            return ((), Touched(deviceValues: Set(values.keys)))
         }
     }
 
-    /// Sets device values inside the caller's transaction.
-    private static func write(_ values: [String: [UInt8]], on connection: SQLiteConnection) throws(StoreError) {
+    /// Sets device values inside the caller's transaction, and in the state.
+    private static func write(_ values: [String: [UInt8]], to state: inout State, on connection: SQLiteConnection)
+        throws(StoreError)
+    {
         guard !values.isEmpty else { return }
         let statement = try connection.prepare("INSERT OR REPLACE INTO device_state (key, value) VALUES (?, ?)")
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             try statement.run([.text(key), .blob(value)])
+            state.deviceValues[key] = value
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GlowModel
+import GlowStorage
 
 extension RitualDatabase {
     /// The folder beside the database where profile photos are kept.
@@ -18,7 +19,7 @@ extension RitualDatabase {
     @discardableResult
     public func savePhoto(_ bytes: [UInt8], at instant: Instant = .now) throws(StoreError) -> String {
         guard !bytes.isEmpty else { throw StoreError(.refused, "a photo needs its bytes", path: path) }
-        guard data.profile != nil else {
+        guard try data.profile != nil else {
             throw StoreError(.refused, "there is no profile to give a photo", path: path)
         }
         let name = "photo-\(UUID().uuidString.lowercased()).jpg"
@@ -43,10 +44,11 @@ extension RitualDatabase {
             try? FileManager.default.removeItem(at: temporary)
             throw StoreError(.writeFailed, "the photo could not be written: \(error)", path: path)
         }
-        let previous = data.profile?.photoReference
+        var previous: String?
         do {
             try perform { (data) throws(ModelError) in
-                try data.editProfile(at: instant) { $0.photoReference = reference }
+                previous = data.profile?.photoReference
+                return try data.editProfile(at: instant) { $0.photoReference = reference }
             }
         } catch {
             try? FileManager.default.removeItem(at: final)

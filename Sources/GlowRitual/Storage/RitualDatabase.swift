@@ -2,10 +2,11 @@ import CSQLite
 import GlowBundle
 import GlowFeed
 import GlowModel
+import GlowStorage
 import GlowWire
-import Synchronization
 
-/// A person's data on a device, durable in one SQLite file (issue 17).
+/// A person's data on a device, durable in one SQLite file (issue 17) on the storage layer
+/// (``SQLiteStore``).
 ///
 /// Every change is one transaction, committed before the call returns: a tap, an edit or an undo
 /// reported done survives a crash or a killed process at any moment after, and an import is all
@@ -13,39 +14,40 @@ import Synchronization
 /// columns that key them, so fields a newer version wrote survive: the profile, each goal, each
 /// goal's check-ins as one `CheckInBlock`, and records of types this version does not know.
 ///
-/// One writer at a time, readers from any task: ``data`` is a snapshot taken under the lock, and
-/// a change is made on a copy, written, committed, and only then becomes the snapshot.
+/// One writer at a time, readers from any task. What ``data`` and ``feed`` return is what the
+/// file held at the last change or ``refresh()``; a change made through another connection (a
+/// second database object on the file, another process) is read at the next change or refresh,
+/// and every observer (``observe(_:)``) hears each committed change once.
 public final class RitualDatabase: Sendable {
     /// The schema this version writes; a file with a greater one is refused, never altered.
-    public static let schemaVersion = migrations.map(\.version).max() ?? 0
+    public static let schemaVersion = schema.version
     /// SQLite's `application_id` of a Glow database: "GLWR".
-    static let applicationID: Int64 = 0x474C_5752
+    static var applicationID: Int64 { schema.applicationID }
 
     /// The database's path.
     public let path: String
-    let state: Mutex<State>
+    let store: SQLiteStore<State>
+    let observers = ChangeObservers<DatabaseChange>()
 
-    struct State: ~Copyable {
-        let connection: SQLiteConnection
+    struct State: Sendable {
         var data: DataSet
         /// The device's feed replica: every delta of the feed log merged (FEED-21).
         var feed: FeedReplica
         /// Rows in the feed log; past ``feedLogLimit`` they are folded into one.
         var feedRows: Int
+        /// The values the device keeps for itself.
+        var deviceValues: [String: [UInt8]]
     }
 
-    /// Opens the database at `path`, creating it when there is no file, and reads the data.
+    /// Opens the database at `path` and reads the data; a missing file is created when `create`
+    /// is true (the default), and refused otherwise.
     ///
     /// - Throws: ``StoreError``: `newer_schema` for a file written by a newer version (left as it
-    ///   was), `corrupt` for a file that is not a Glow database or whose records do not read,
-    ///   `cannot_open` when the file cannot be opened or created.
-    public init(path: String) throws(StoreError) {
+    ///   was), `corrupt` for a file that is not a Glow database (left as it was) or whose records
+    ///   do not read, `cannot_open` when the file cannot be opened or created.
+    public init(path: String, create: Bool = true) throws(StoreError) {
         self.path = path
-        let connection = try SQLiteConnection.openGlow(
-            path: path, application: Self.applicationID, migrations: Self.migrations, kind: "database")
-        let data = try Self.load(connection)
-        let (feed, rows) = try Self.loadFeed(connection)
-        state = Mutex(State(connection: connection, data: data, feed: feed, feedRows: rows))
+        store = try SQLiteStore(path: path, schema: Self.schema, create: create, load: Self.load)
     }
 
     /// The data in the database at `path`, read without writing anything: no file is created,
@@ -56,61 +58,24 @@ public final class RitualDatabase: Sendable {
     ///   file of a newer version, `corrupt` for a file that is not a Glow database, holds none of
     ///   its tables yet, or whose records do not read.
     public static func snapshot(path: String) throws(StoreError) -> DataSet {
-        let connection = try SQLiteConnection(path: path, readOnly: true)
-        let version = try connection.glowSchema(
-            application: applicationID, current: schemaVersion, kind: "database")
-        guard version >= 1 else {
-            throw StoreError(.corrupt, "the file is an empty database, not a Glow database yet", path: path)
-        }
-        return try load(connection)
+        // The person's records only: a file of an earlier schema lacks the later tables.
+        try SQLiteStore(path: path, schema: schema, readOnly: true, load: loadData).read { $0 }
     }
 
     // MARK: Schema
 
-    /// The schema's versions, each the step from the one before.
-    static let migrations: [(version: Int, sql: String)] = [
-        (
-            1,
-            """
-            CREATE TABLE profile (
-                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-                user_id BLOB NOT NULL,
-                record BLOB NOT NULL
-            );
-            CREATE TABLE goals (
-                id BLOB PRIMARY KEY,
-                deleted INTEGER NOT NULL,
-                modified_at INTEGER NOT NULL,
-                record BLOB NOT NULL
-            ) WITHOUT ROWID;
-            CREATE TABLE check_ins (
-                goal_id BLOB PRIMARY KEY,
-                count INTEGER NOT NULL,
-                record BLOB NOT NULL
-            ) WITHOUT ROWID;
-            CREATE TABLE other_records (
-                record BLOB PRIMARY KEY
-            ) WITHOUT ROWID;
-            """
-        ),
-        (
-            2,
-            """
-            CREATE TABLE device_state (
-                key TEXT PRIMARY KEY,
-                value BLOB NOT NULL
-            ) WITHOUT ROWID;
-            CREATE TABLE feed_log (
-                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-                delta BLOB NOT NULL
-            );
-            """
-        ),
-    ]
+    /// The schema's steps, by name, in order.
+    static let schema = DatabaseSchema.person
 
     // MARK: Reading
 
-    static func load(_ connection: SQLiteConnection) throws(StoreError) -> DataSet {
+    @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> State {
+        let (feed, rows) = try loadFeed(connection)
+        return State(
+            data: try loadData(connection), feed: feed, feedRows: rows, deviceValues: try loadDeviceValues(connection))
+    }
+
+    @Sendable static func loadData(_ connection: SQLiteConnection) throws(StoreError) -> DataSet {
         func corrupt(_ what: String, _ error: WireError) -> StoreError {
             StoreError(.corrupt, "\(what) does not read: \(error)", path: connection.path)
         }
@@ -136,16 +101,65 @@ public final class RitualDatabase: Sendable {
         return data
     }
 
-    /// The data as of the last change committed.
+    /// The data as of the last change or refresh.
+    ///
+    /// - Throws: ``StoreError`` only when a failed change left the data to be read again from
+    ///   the file and that read fails.
     public var data: DataSet {
-        state.withLock { $0.data }
+        get throws(StoreError) { try store.read { $0.data } }
     }
 
     /// SQLite's own check of the file: true when `PRAGMA integrity_check` finds nothing wrong.
     public func integrityCheck() throws(StoreError) -> Bool {
-        try state.withLock { (state) throws(StoreError) -> Bool in
-            try state.connection.texts("PRAGMA integrity_check") == ["ok"]
+        try store.withConnection { (connection) throws(StoreError) -> Bool in
+            try connection.texts("PRAGMA integrity_check") == ["ok"]
         }
+    }
+
+    // MARK: Observing
+
+    /// Starts telling `observer` of every change committed to the file, once each, after it is
+    /// committed: this object's own changes as they are made, another connection's when a change
+    /// or ``refresh()`` reads them. The observer runs on the thread that made or found the change,
+    /// and is given the data as committed, so it never has to read the database to catch up.
+    ///
+    /// - Returns: the registration; the observer hears changes until it is cancelled or freed.
+    public func observe(_ observer: @escaping @Sendable (DatabaseChange) -> Void) -> DatabaseObservation {
+        observers.add(observer)
+    }
+
+    /// Reads what another connection (another process, or another database object on the file)
+    /// committed since this one last looked, and tells the observers.
+    ///
+    /// - Returns: whether anything had changed.
+    /// - Throws: ``StoreError`` when the file cannot be read; the data is read again next time.
+    @discardableResult
+    public func refresh() throws(StoreError) -> Bool {
+        guard let state = try store.refresh() else { return false }
+        observers.notify(DatabaseChange(external: state))
+        return true
+    }
+
+    /// What a change through this object touched.
+    struct Touched {
+        var data = DataSet.Changes()
+        var feed = false
+        var deviceValues: Set<String> = []
+    }
+
+    /// Runs one change through the store and tells the observers what it changed (first
+    /// everything, when another connection's commit was read before it).
+    func change<T>(_ body: (inout State, SQLiteConnection) throws(StoreError) -> (T, Touched)) throws(StoreError)
+        -> T
+    {
+        let ((result, touched), reloaded, state) = try store.write(body)
+        if reloaded { observers.notify(DatabaseChange(external: state)) }
+        if !touched.data.isEmpty || touched.feed || !touched.deviceValues.isEmpty {
+            observers.notify(
+                DatabaseChange(
+                    changes: touched.data, feedChanged: touched.feed, deviceKeys: touched.deviceValues, state: state))
+        }
+        return result
     }
 
     // MARK: Changing
@@ -161,18 +175,20 @@ public final class RitualDatabase: Sendable {
     public func perform(_ edit: (inout DataSet) throws(ModelError) -> DataSet.Changes) throws(StoreError)
         -> DataSet.Changes
     {
-        try state.withLock { (state) throws(StoreError) -> DataSet.Changes in
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<DataSet.Changes, StoreError>, Touched) in
             var next = state.data
             let changes: DataSet.Changes
             do {
                 changes = try edit(&next)
             } catch {
-                throw StoreError(.refused, "\(error)", path: path)
+                // Refused before anything was written: the transaction commits nothing.
+                return (.failure(StoreError(.refused, "\(error)", path: path)), Touched())
             }
-            try Self.write(changes, of: next, to: state.connection)
+            try Self.write(changes, of: next, to: connection)
             state.data = next
-            return changes
-        }
+            return (.success(changes), Touched(data: changes))
+        }.get()
     }
 
     /// Imports a bundle, all or nothing (BUNDLE-19): read and verified whole, merged into a copy,
@@ -183,59 +199,96 @@ public final class RitualDatabase: Sendable {
     /// - Throws: ``StoreError``: `refused` with the bundle's error, or a storage error.
     @discardableResult
     public func importBundle(_ bytes: [UInt8]) throws(StoreError) -> ImportResult {
-        try state.withLock { (state) throws(StoreError) -> ImportResult in
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<ImportResult, StoreError>, Touched) in
             var next = state.data
             let result: ImportResult
             do {
                 result = try BundleReader().import(reading: BundleReader.chunks(bytes), into: &next)
             } catch {
-                throw StoreError(.refused, "\(error)", path: path)
+                return (.failure(StoreError(.refused, "\(error)", path: path)), Touched())
             }
-            try Self.write(result.changes, of: next, to: state.connection)
+            try Self.write(result.changes, of: next, to: connection)
             state.data = next
-            return result
-        }
+            return (.success(result), Touched(data: result.changes))
+        }.get()
     }
 
-    /// Writes the records `changes` names, as `data` holds them, in one transaction.
+    /// Writes the records `changes` names, as `data` holds them, inside the caller's transaction.
     static func write(_ changes: DataSet.Changes, of data: DataSet, to connection: SQLiteConnection)
         throws(StoreError)
     {
         guard !changes.isEmpty else { return }
-        try connection.transaction { () throws(StoreError) in
-            if changes.profile {
-                try connection.execute("DELETE FROM profile")
-                if let profile = data.profile {
-                    try connection.prepare("INSERT INTO profile (singleton, user_id, record) VALUES (1, ?, ?)")
-                        .run([.blob(profile.userID.bytes), .blob(profile.wireEncoded())])
-                }
-            }
-            let putGoal = try connection.prepare(
-                "INSERT OR REPLACE INTO goals (id, deleted, modified_at, record) VALUES (?, ?, ?, ?)")
-            for id in changes.goals.sorted() {
-                guard let goal = data.goals[id] else { continue }
-                try putGoal.run([
-                    .blob(id.bytes), .integer(goal.deleted ? 1 : 0), .integer(goal.modifiedAt.millisecondsSince1970),
-                    .blob(goal.wireEncoded()),
-                ])
-            }
-            let putBlock = try connection.prepare(
-                "INSERT OR REPLACE INTO check_ins (goal_id, count, record) VALUES (?, ?, ?)")
-            let dropBlock = try connection.prepare("DELETE FROM check_ins WHERE goal_id = ?")
-            for id in changes.days.keys.sorted() {
-                let history = data.history(of: id)
-                if history.isEmpty {
-                    try dropBlock.run([.blob(id.bytes)])
-                } else {
-                    try putBlock.run([
-                        .blob(id.bytes), .integer(Int64(history.count)), .blob(CheckInBlock(history).wireEncoded()),
-                    ])
-                }
-            }
-            if changes.otherRecords > 0 {
-                let putOther = try connection.prepare("INSERT OR IGNORE INTO other_records (record) VALUES (?)")
-                for record in data.otherRecords { try putOther.run([.blob(record)]) }
+        if changes.profile {
+            try connection.execute("DELETE FROM profile")
+            if let profile = data.profile {
+                try connection.prepare("INSERT INTO profile (singleton, user_id, record) VALUES (1, ?, ?)")
+                    .run([.blob(profile.userID.bytes), .blob(profile.wireEncoded())])
             }
         }
+        let putGoal = try connection.prepare(
+            "INSERT OR REPLACE INTO goals (id, deleted, modified_at, record) VALUES (?, ?, ?, ?)")
+        for id in changes.goals.sorted() {
+            guard let goal = data.goals[id] else { continue }
+            try putGoal.run([
+                .blob(id.bytes), .integer(goal.deleted ? 1 : 0), .integer(goal.modifiedAt.millisecondsSince1970),
+                .blob(goal.wireEncoded()),
+            ])
+        }
+        let putBlock = try connection.prepare(
+            "INSERT OR REPLACE INTO check_ins (goal_id, count, record) VALUES (?, ?, ?)")
+        let dropBlock = try connection.prepare("DELETE FROM check_ins WHERE goal_id = ?")
+        for id in changes.days.keys.sorted() {
+            let history = data.history(of: id)
+            if history.isEmpty {
+                try dropBlock.run([.blob(id.bytes)])
+            } else {
+                try putBlock.run([
+                    .blob(id.bytes), .integer(Int64(history.count)), .blob(CheckInBlock(history).wireEncoded()),
+                ])
+            }
+        }
+        if changes.otherRecords > 0 {
+            let putOther = try connection.prepare("INSERT OR IGNORE INTO other_records (record) VALUES (?)")
+            for record in data.otherRecords { try putOther.run([.blob(record)]) }
+        }
     }
+}
+
+/// One committed change to a ``RitualDatabase``, as its observers hear it: what it touched, and
+/// the data as committed.
+public struct DatabaseChange: Sendable {
+    /// The records of the person's data that changed; nil when anything may have (another
+    /// connection's commits were read).
+    public let changes: DataSet.Changes?
+    /// Whether the feed replica changed (or may have).
+    public let feedChanged: Bool
+    /// The device values that changed; nil when any may have.
+    public let deviceKeys: Set<String>?
+    /// The person's data as committed.
+    public let data: DataSet
+    /// The device's feed replica as committed.
+    public let feed: FeedReplica
+    /// The device's own values as committed.
+    public let deviceValues: [String: [UInt8]]
+
+    init(changes: DataSet.Changes?, feedChanged: Bool, deviceKeys: Set<String>?, state: RitualDatabase.State) {
+        self.changes = changes
+        self.feedChanged = feedChanged
+        self.deviceKeys = deviceKeys
+        data = state.data
+        feed = state.feed
+        deviceValues = state.deviceValues
+    }
+
+    /// Another connection's commits: anything may have changed.
+    init(external state: RitualDatabase.State) {
+        self.init(changes: nil, feedChanged: true, deviceKeys: nil, state: state)
+    }
+
+    /// Whether the profile changed, or may have.
+    public var profileChanged: Bool { changes?.profile ?? true }
+
+    /// Whether the device value of `key` changed, or may have.
+    public func deviceValueChanged(_ key: String) -> Bool { deviceKeys?.contains(key) ?? true }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GlowFeed
 import GlowModel
+import GlowStorage
 import GlowWire
 import Observation
 
@@ -44,14 +45,26 @@ public final class ActivityStore {
 
     @ObservationIgnored private let database: RitualDatabase
     @ObservationIgnored private var clock: HybridClock
+    /// The replica as last committed.
+    @ObservationIgnored private var feed: FeedReplica
+    @ObservationIgnored private var observation: DatabaseObservation?
 
-    /// The feed of `person` on the device `device` (its clock's id, FEED-1).
-    public init(database: RitualDatabase, person: String, device: String) {
+    /// The feed of `person` on the device `device` (its clock's id, FEED-1). The store hears every
+    /// committed change to the feed, whoever made it.
+    ///
+    /// - Throws: ``StoreError`` when the database's feed cannot be read.
+    public init(database: RitualDatabase, person: String, device: String) throws(StoreError) {
         self.database = database
         self.person = person
         clock = HybridClock(device: device)
-        if let latest = database.feed.latestStamp { try? clock.receive(latest, now: 0) }
+        feed = try database.feed
+        if let latest = feed.latestStamp { try? clock.receive(latest, now: 0) }
         refresh()
+        observation = database.observeOnMain { [weak self] change in
+            guard let self, change.feedChanged else { return }
+            self.feed = change.feed
+            self.refresh()
+        }
     }
 
     // MARK: Writes
@@ -76,7 +89,6 @@ public final class ActivityStore {
 
     /// Marks everything received so far as seen (FEED-14).
     public func markSeen() throws(ActivityError) {
-        let feed = database.feed
         guard let newest = feed.receipts.values.max(), newest > (feed.seen[person] ?? .min) else { return }
         var delta = FeedReplica()
         delta.markSeen(person, upTo: newest)
@@ -85,7 +97,8 @@ public final class ActivityStore {
 
     /// Publishes the items the person's data gives as of `now` (FEED-22, FEED-23).
     public func publish(now: Instant = .now) throws(ActivityError) {
-        let data = database.data
+        let data: DataSet
+        do { data = try database.data } catch { throw .store(error) }
         guard let profile = data.profile else { return }
         let person = person
         let boundary = profile.boundary
@@ -101,7 +114,7 @@ public final class ActivityStore {
     private func write(_ change: (inout FeedReplica, inout HybridClock) throws(FeedError) -> Void)
         throws(ActivityError)
     {
-        let before = database.feed
+        let before = feed
         var after = before
         var clock = self.clock
         do { try change(&after, &clock) } catch { throw .feed(error) }
@@ -110,8 +123,8 @@ public final class ActivityStore {
     }
 
     private func record(_ delta: FeedReplica, keeping values: [String: [UInt8]] = [:]) throws(ActivityError) {
+        // The store hears the committed feed, and shows it, before this returns.
         do { try database.recordFeed(delta, deviceValues: values) } catch { throw .store(error) }
-        refresh()
     }
 
     // MARK: Sync
@@ -120,15 +133,21 @@ public final class ActivityStore {
     /// (FEED-24 ... FEED-29): two requests through `transport`. What arrives is recorded with the
     /// relay's next cursor in one transaction, so a sync cut short is simply done again.
     public func sync(through transport: RelayTransport, now: Instant = .now) async throws(ActivityError) {
-        let sent = database.deviceValue("feed.sent").flatMap { try? Self.stamp(from: $0) }
-        let mine = database.feed.authored(by: person, since: sent)
+        let sent = try value("feed.sent").map { (bytes) throws(ActivityError) in try self.stamp(from: bytes) }
+        let mine = feed.authored(by: person, since: sent)
         if mine != FeedReplica() {
             guard case .submitted = try await exchange(.submit(mine), transport) else {
                 throw .transport("the relay did not answer the submit")
             }
             if let latest = mine.latestStamp { try keep(Self.bytes(of: latest), "feed.sent") }
         }
-        let cursor = database.deviceValue("feed.cursor").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) } ?? 0
+        let cursor =
+            try value("feed.cursor").map { (bytes) throws(ActivityError) -> UInt64 in
+                guard let cursor = UInt64(String(decoding: bytes, as: UTF8.self)) else {
+                    throw .store(StoreError(.corrupt, "the stored feed cursor does not read", path: database.path))
+                }
+                return cursor
+            } ?? 0
         guard case .changes(let delta, let next) = try await exchange(.changes(since: cursor), transport) else {
             throw .transport("the relay did not answer the changes")
         }
@@ -149,6 +168,11 @@ public final class ActivityStore {
         return response
     }
 
+    /// A device value, or the storage error.
+    private func value(_ key: String) throws(ActivityError) -> [UInt8]? {
+        do { return try database.deviceValue(key) } catch { throw .store(error) }
+    }
+
     private func keep(_ value: [UInt8], _ key: String) throws(ActivityError) {
         do { try database.setDeviceValue(value, for: key) } catch { throw .store(error) }
     }
@@ -158,12 +182,12 @@ public final class ActivityStore {
         Array("\(stamp.wall) \(stamp.counter) \(stamp.device)".utf8)
     }
 
-    static func stamp(from bytes: [UInt8]) throws -> Stamp {
+    func stamp(from bytes: [UInt8]) throws(ActivityError) -> Stamp {
         let parts = String(decoding: bytes, as: UTF8.self).split(separator: " ", maxSplits: 2).map(String.init)
-        guard parts.count == 3, let wall = Int64(parts[0]), let counter = Int64(parts[1]) else {
-            throw ActivityError.transport("a stored stamp does not read")
-        }
-        return try Stamp(wall: wall, counter: counter, device: parts[2])
+        let corrupt = ActivityError.store(
+            StoreError(.corrupt, "the stored sync stamp does not read", path: database.path))
+        guard parts.count == 3, let wall = Int64(parts[0]), let counter = Int64(parts[1]) else { throw corrupt }
+        do { return try Stamp(wall: wall, counter: counter, device: parts[2]) } catch { throw corrupt }
     }
 
     // MARK: Reading
@@ -171,15 +195,14 @@ public final class ActivityStore {
     /// More items after `item` (the last one shown), newest first (FEED-17, FEED-18).
     public func page(after item: FeedItem, limit: Int = pageSize) throws(ActivityError) -> FeedReplica.Page {
         do {
-            return try database.feed.page(for: person, limit: limit, after: FeedCursor(after: item))
+            return try feed.page(for: person, limit: limit, after: FeedCursor(after: item))
         } catch {
             throw .feed(error)
         }
     }
 
     /// Reads the replica again, setting each property only when its value changed.
-    func refresh() {
-        let feed = database.feed
+    private func refresh() {
         let page = try? feed.page(for: person, limit: Self.pageSize)
         let shown = page?.items ?? []
         if items != shown { items = shown }

@@ -1,5 +1,6 @@
 import GlowAuth
 import GlowModel
+import GlowStorage
 import Observation
 
 /// The tabs of the main screen.
@@ -36,15 +37,29 @@ public final class AuthStore {
     public var tab: MainTab = .today
 
     @ObservationIgnored private let database: RitualDatabase
+    @ObservationIgnored private var observation: DatabaseObservation?
 
     /// The flow as the device left it (signed out on a new device).
-    public init(database: RitualDatabase) {
+    ///
+    /// - Throws: ``StoreError`` when the device's values cannot be read.
+    public init(database: RitualDatabase) throws(StoreError) {
         self.database = database
-        flow =
-            database.deviceValue("auth.flow").flatMap { SignInFlow(rawValue: String(decoding: $0, as: UTF8.self)) }
-            ?? .signedOut
-        account = database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }
-            .flatMap { $0.isEmpty ? nil : $0 }
+        (flow, account) = Self.read(try database.deviceValue("auth.flow"), try database.deviceValue("auth.account"))
+        observation = database.observeOnMain { [weak self] change in
+            guard let self, change.deviceValueChanged("auth.flow") || change.deviceValueChanged("auth.account")
+            else { return }
+            let (flow, account) = Self.read(change.deviceValues["auth.flow"], change.deviceValues["auth.account"])
+            if self.flow != flow { self.flow = flow }
+            if self.account != account { self.account = account }
+        }
+    }
+
+    /// The flow and account the device values hold: signed out and nobody when they are unset.
+    private static func read(_ flow: [UInt8]?, _ account: [UInt8]?) -> (SignInFlow, String?) {
+        (
+            flow.flatMap { SignInFlow(rawValue: String(decoding: $0, as: UTF8.self)) } ?? .signedOut,
+            account.map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+        )
     }
 
     /// Where the app is.
@@ -86,13 +101,12 @@ public final class AuthStore {
         do { next = try flow.after(event) } catch { throw .flow(error) }
         let who = account ?? self.account
         do {
+            // The store hears the committed values, and shows them, before this returns.
             try database.setDeviceValues([
                 "auth.flow": Array(next.rawValue.utf8), "auth.account": Array((who ?? "").utf8),
             ])
         } catch {
             throw .store(error)
         }
-        if flow != next { flow = next }
-        if self.account != who { self.account = who }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GlowModel
+import GlowStorage
 import GlowStreaks
 import Observation
 
@@ -61,6 +62,10 @@ public enum GoalStoreError: Error, Hashable, Sendable {
 /// The goals of the app (issue 17): Today, the Overview's rows, adding from a draft or a
 /// template, editing, archiving, deleting, tapping, undoing and filling in past Days, each
 /// change committed to the database before the method returns.
+///
+/// The store hears every change committed to its database, whoever made it (this store, another
+/// store on the same database, another process once the database reads it): each is applied
+/// once, re-evaluating only the goals it touched.
 @Observable @MainActor
 public final class GoalStore {
     /// Every live goal's row, in display order (creation, then id).
@@ -69,21 +74,28 @@ public final class GoalStore {
     public private(set) var today: [GoalRow] = []
     /// The Day the rows are evaluated for.
     public private(set) var day: Day
+    /// The person's day boundary (UTC without a profile).
+    public private(set) var boundary: DayBoundary
 
     @ObservationIgnored private let database: RitualDatabase
     @ObservationIgnored private let device: DeviceID
     @ObservationIgnored private var byID: [GoalID: GoalRow] = [:]
+    /// The data as last committed.
+    @ObservationIgnored private var data: DataSet
+    @ObservationIgnored private var observation: DatabaseObservation?
 
     /// The goals of `database`, as of the Day `now` falls on for the person.
-    public init(database: RitualDatabase, device: DeviceID, now: Instant = .now) {
+    ///
+    /// - Throws: ``StoreError`` when the database's data cannot be read.
+    public init(database: RitualDatabase, device: DeviceID, now: Instant = .now) throws(StoreError) {
         self.database = database
         self.device = device
-        day = database.data.dayBoundary.day(containing: now)
-        rebuild(database.data)
+        data = try database.data
+        boundary = data.dayBoundary
+        day = data.dayBoundary.day(containing: now)
+        rebuild()
+        observation = database.observeOnMain { [weak self] change in self?.apply(change) }
     }
-
-    /// The person's day boundary (UTC without a profile).
-    public var boundary: DayBoundary { database.data.dayBoundary }
 
     /// The row of a goal.
     public func row(_ id: GoalID) -> GoalRow? { byID[id] }
@@ -92,8 +104,7 @@ public final class GoalStore {
     /// grid of the last `weeks` weeks. A query over the committed data: an Overview screen reads
     /// it again when ``rows`` or a row it shows changes.
     public func overview(weeks: Int = 12) -> [OverviewItem] {
-        let data = database.data
-        return TodayQuery.evaluations(data, weekStart: boundary.weekStart, today: day).map {
+        TodayQuery.evaluations(data, weekStart: boundary.weekStart, today: day).map {
             OverviewQuery.item($0, weeks: weeks)
         }
     }
@@ -102,17 +113,17 @@ public final class GoalStore {
 
     /// Taps `goal` at `instant` (MODEL-57).
     public func tap(_ tap: CheckInTap, goal: GoalID, at instant: Instant = .now) throws(StoreError) {
-        let (device, boundary) = (self.device, self.boundary)
+        let device = device
         try apply { (data) throws(ModelError) in
-            try data.tap(tap, goal: goal, at: instant, device: device, boundary: boundary)
+            try data.tap(tap, goal: goal, at: instant, device: device, boundary: data.dayBoundary)
         }
     }
 
     /// Fills in a past Day (MODEL-58).
     public func backfill(_ tap: CheckInTap, goal: GoalID, on day: Day, at instant: Instant = .now) throws(StoreError) {
-        let (device, boundary) = (self.device, self.boundary)
+        let device = device
         try apply { (data) throws(ModelError) in
-            try data.tap(tap, goal: goal, on: day, at: instant, device: device, boundary: boundary)
+            try data.tap(tap, goal: goal, on: day, at: instant, device: device, boundary: data.dayBoundary)
         }
     }
 
@@ -177,15 +188,25 @@ public final class GoalStore {
         let next = boundary.day(containing: now)
         guard next != day else { return }
         day = next
-        rebuild(database.data)
+        rebuild()
     }
 
     // MARK: Re-evaluation
 
-    /// Commits a change, then re-evaluates only the goals it touched.
+    /// Commits a change; the store hears it (``apply(_:)``) before this returns.
     private func apply(_ edit: (inout DataSet) throws(ModelError) -> DataSet.Changes) throws(StoreError) {
-        let changes = try database.perform(edit)
-        let data = database.data
+        try database.perform(edit)
+    }
+
+    /// Takes in a committed change: only the goals it touched are evaluated again, unless the
+    /// profile (the week start) changed or anything may have (another connection's commits).
+    private func apply(_ change: DatabaseChange) {
+        data = change.data
+        if boundary != data.dayBoundary { boundary = data.dayBoundary }
+        guard let changes = change.changes, !changes.profile else {
+            rebuild()
+            return
+        }
         var membership = false
         for id in changes.affectedGoals {
             guard let goal = data.goals[id], !goal.deleted else {
@@ -202,14 +223,14 @@ public final class GoalStore {
                 membership = true
             }
         }
-        // A profile change (the week start) touches every goal's evaluation; otherwise only
-        // the lists' members changed, and the touched rows are already up to date.
-        if membership || changes.profile { rebuild(data, reevaluating: changes.profile) }
+        // Only the lists' members changed: the touched rows are already up to date.
+        if membership { rebuild(reevaluating: false) }
     }
 
     /// Builds the lists again; rows already made are reused, so observers of a row stay attached
     /// to it, and evaluated again only when `reevaluating`; new rows are evaluated once.
-    private func rebuild(_ data: DataSet, reevaluating: Bool = true) {
+    private func rebuild(reevaluating: Bool = true) {
+        let data = data
         let weekStart = data.dayBoundary.weekStart
         func evaluation(_ goal: Goal) -> GoalEvaluation {
             GoalEvaluation(goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: day)

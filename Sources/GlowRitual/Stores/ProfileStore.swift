@@ -1,29 +1,34 @@
 import GlowModel
+import GlowStorage
 import GlowThemes
 import Observation
 
 /// The person's profile (issue 17): name, photo, interests, time zone, day start and week start,
-/// each a property an observer hears alone, each change committed before the method returns.
+/// each a property an observer hears alone, each change committed before the method returns. The
+/// store hears every committed change to the profile, whoever made it.
 @Observable @MainActor
 public final class ProfileStore {
     /// The profile, or nil before onboarding made one.
     public private(set) var profile: Profile?
 
-    @ObservationIgnored private let database: RitualDatabase
-
-    /// The database's path, for the errors of stores built on this one.
-    var databasePath: String { database.path }
+    @ObservationIgnored let database: RitualDatabase
+    @ObservationIgnored private var observation: DatabaseObservation?
 
     /// The profile of `database`.
-    public init(database: RitualDatabase) {
+    ///
+    /// - Throws: ``StoreError`` when the database's data cannot be read.
+    public init(database: RitualDatabase) throws(StoreError) {
         self.database = database
-        profile = database.data.profile
+        profile = try database.data.profile
+        observation = database.observeOnMain { [weak self] change in
+            guard let self, change.profileChanged, self.profile != change.data.profile else { return }
+            self.profile = change.data.profile
+        }
     }
 
     /// Makes the person's first profile (onboarding).
     public func create(_ profile: Profile) throws(StoreError) {
         try database.perform { (data) throws(ModelError) in try data.setProfile(profile) }
-        refresh()
     }
 
     /// Changes the profile (MODEL-61): the display name, interests, theme, time zone, day start
@@ -32,24 +37,17 @@ public final class ProfileStore {
         throws(StoreError)
     {
         try database.perform { (data) throws(ModelError) in try data.editProfile(at: instant, change) }
-        refresh()
     }
 
     /// Sets the photo, written atomically beside the database.
     public func setPhoto(_ bytes: [UInt8], at instant: Instant = .now) throws(StoreError) {
         try database.savePhoto(bytes, at: instant)
-        refresh()
-    }
-
-    /// Reads the profile again, setting it only when it changed.
-    func refresh() {
-        let stored = database.data.profile
-        if stored != profile { profile = stored }
     }
 }
 
 /// The chosen theme and the palette for the current light or dark mode (issue 17, THEME-10): an
-/// id this version does not know shows Default, and says so.
+/// id this version does not know shows Default, and says so. It follows the profile's theme,
+/// whoever changes it.
 @Observable @MainActor
 public final class ThemeStore {
     /// The theme shown.
@@ -64,6 +62,7 @@ public final class ThemeStore {
     public private(set) var palette: Palette
 
     @ObservationIgnored private let profiles: ProfileStore
+    @ObservationIgnored private var observation: DatabaseObservation?
 
     /// The theme the profile of `profiles` names, in `mode`.
     public init(profiles: ProfileStore, mode: Mode = .light) {
@@ -73,20 +72,30 @@ public final class ThemeStore {
         self.fellBack = fellBack
         self.mode = mode
         palette = theme.palette(mode)
+        observation = profiles.database.observeOnMain { [weak self] change in
+            guard change.profileChanged else { return }
+            self?.show(change.data.profile?.themeID.rawValue ?? Theme.standard.id)
+        }
     }
 
-    /// Chooses a theme by id and stores the choice in the profile.
+    /// Chooses a theme by id and stores the choice in the profile; the store shows it once it is
+    /// committed.
     ///
     /// - Throws: ``StoreError/Code/refused`` for an id that names no theme, or when there is no
     ///   profile yet.
     public func choose(_ id: String, at instant: Instant = .now) throws(StoreError) {
-        let (chosen, unknown) = Theme.resolve(id: id)
-        guard !unknown, let slug = try? Slug(id) else {
-            throw StoreError(.refused, "there is no theme '\(id)'", path: profiles.databasePath)
-        }
+        let refusal = StoreError(.refused, "there is no theme '\(id)'", path: profiles.database.path)
+        guard !Theme.resolve(id: id).fellBack else { throw refusal }
+        let slug: Slug
+        do { slug = try Slug(id) } catch { throw refusal }
         try profiles.edit(at: instant) { $0.themeID = slug }
+    }
+
+    /// Shows the theme `id` names, setting each property only when it changes.
+    private func show(_ id: String) {
+        let (chosen, unknown) = Theme.resolve(id: id)
         if theme != chosen { theme = chosen }
-        if fellBack { fellBack = false }
+        if fellBack != unknown { fellBack = unknown }
         if palette != chosen.palette(mode) { palette = chosen.palette(mode) }
     }
 }

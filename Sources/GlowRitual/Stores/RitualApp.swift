@@ -1,4 +1,5 @@
 import GlowModel
+import GlowStorage
 import GlowThemes
 
 /// Everything an app's screens read, over one database (issue 17): the goal, profile, theme and
@@ -26,11 +27,13 @@ public final class RitualApp {
     public init(path: String, device: DeviceID, mode: Mode = .light, now: Instant = .now) throws(StoreError) {
         database = try RitualDatabase(path: path)
         self.device = device
-        goals = GoalStore(database: database, device: device, now: now)
-        profile = ProfileStore(database: database)
+        goals = try GoalStore(database: database, device: device, now: now)
+        profile = try ProfileStore(database: database)
         theme = ThemeStore(profiles: profile, mode: mode)
-        auth = AuthStore(database: database)
-        activity = auth.account.map { ActivityStore(database: database, person: $0, device: device.description) }
+        auth = try AuthStore(database: database)
+        activity = try auth.account.map { (person) throws(StoreError) in
+            try ActivityStore(database: database, person: person, device: device.description)
+        }
         if auth.flow == .welcome && !goals.rows.isEmpty { try? auth.createdFirstGoal() }
     }
 
@@ -45,7 +48,11 @@ public final class RitualApp {
     /// A sign-in succeeded for `account`.
     public func signedIn(account: String) throws(AuthStoreError) {
         try auth.signedIn(account: account, hasGoals: !goals.rows.isEmpty)
-        activity = ActivityStore(database: database, person: account, device: device.description)
+        do {
+            activity = try ActivityStore(database: database, person: account, device: device.description)
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// Adds a goal; the first one made on the welcome screen moves the app to the main screen.

@@ -3,7 +3,8 @@ import GlowAuth
 import Synchronization
 import Testing
 
-@testable import GlowRitual
+@testable import GlowServerStores
+@testable import GlowStorage
 
 /// The account service's records on SQLite (issue 17, AUTH-35 ... AUTH-42): a service over the
 /// file opened again knows the accounts, the sessions and the throttles of the one before.
@@ -32,7 +33,7 @@ struct AccountStoreTests {
 
     @Test("accounts, sessions and throttles survive the file being opened again; what was removed stays removed")
     func reopen() throws {
-        let path = DatabaseTests.temporary()
+        let path = StorageTests.temporary()
         let mailer = Mailer()
         let first = try Self.service(try SQLiteAccountStore(path: path), mailer)
         try first.signUp(email: "mia@example.com", password: "violet lantern morning")
@@ -61,7 +62,7 @@ struct AccountStoreTests {
 
     @Test("an update that throws writes nothing; a foreign file is refused")
     func refused() throws {
-        let path = DatabaseTests.temporary()
+        let path = StorageTests.temporary()
         let store = try SQLiteAccountStore(path: path)
         #expect(throws: AuthError.self) {
             try store.update { (records) throws(AuthError) in
@@ -73,13 +74,13 @@ struct AccountStoreTests {
         let reopened = try SQLiteAccountStore(path: path)
         #expect(try reopened.update { (records) throws(AuthError) in records.accountsByEmail.isEmpty })
         #expect(throws: StoreError.self) {
-            _ = try SQLiteAccountStore(path: try RitualDatabase(path: DatabaseTests.temporary()).path)
+            _ = try SQLiteAccountStore(path: try SQLiteFeedRelayStore(path: StorageTests.temporary()).path)
         }
     }
 
     @Test("random updates, some refused: the file opened again holds exactly what memory holds")
     func randomUpdates() throws {
-        let path = DatabaseTests.temporary()
+        let path = StorageTests.temporary()
         let store = try SQLiteAccountStore(path: path)
         let decoder = JSONDecoder()
         func throttle(_ failures: Int) throws -> AccountRecords.Throttle {

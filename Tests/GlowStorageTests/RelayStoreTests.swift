@@ -3,7 +3,8 @@ import GlowFeed
 import GlowModel
 import Testing
 
-@testable import GlowRitual
+@testable import GlowServerStores
+@testable import GlowStorage
 
 /// The relay's state on SQLite (issue 17, FEED-25 ... FEED-27): a relay opened again from its
 /// file answers every viewer exactly as the relay that wrote it.
@@ -51,43 +52,43 @@ struct RelayStoreTests {
 
     @Test("opened again from its file, the relay answers every viewer from every cursor as before")
     func reopen() throws {
-        let path = DatabaseTests.temporary()
+        let path = StorageTests.temporary()
         let memory = FeedRelay()
         let stored = FeedRelay(store: try SQLiteFeedRelayStore(path: path))
         try Self.drive([memory, stored], rounds: 400)
         let reopened = FeedRelay(store: try SQLiteFeedRelayStore(path: path))
-        let last = memory.changes(for: "ana", since: 0).cursor
-        #expect(last > 50 && reopened.changes(for: "ana", since: 0).cursor == last)
-        #expect(reopened.replica == memory.replica)
+        let last = try memory.changes(for: "ana", since: 0).cursor
+        #expect(try last > 50 && reopened.changes(for: "ana", since: 0).cursor == last)
+        #expect(try reopened.replica == memory.replica)
         for viewer in Self.people + ["eve"] {
             for cursor in stride(from: UInt64(0), through: last, by: 7) {
                 #expect(
-                    reopened.changes(for: viewer, since: cursor).delta
+                    try reopened.changes(for: viewer, since: cursor).delta
                         == memory.changes(for: viewer, since: cursor).delta,
                     "\(viewer) from \(cursor)")
             }
         }
         // It goes on where it stopped: the next write gets the next number, the next receipt a later time.
         try Self.drive([memory, reopened], rounds: 50)
-        #expect(reopened.changes(for: "bob", since: 0).delta == memory.changes(for: "bob", since: 0).delta)
+        #expect(try reopened.changes(for: "bob", since: 0).delta == memory.changes(for: "bob", since: 0).delta)
     }
 
     @Test("one row per register, whatever the number of writes; a foreign file is refused untouched")
     func rowsAndForeignFiles() throws {
-        let path = DatabaseTests.temporary()
+        let path = StorageTests.temporary()
         let relay = FeedRelay(store: try SQLiteFeedRelayStore(path: path))
         try Self.drive([relay], rounds: 600)
         let connection = try SQLiteConnection(path: path)
         let rows = try connection.integer("SELECT count(*) FROM relay_registers")
-        let state = relay.replica
+        let state = try relay.replica
         let registers =
             state.stances.count + state.items.count + state.visibility.count + state.reactions.count
             + state.seen.count
         #expect(rows == Int64(registers))
-        #expect(relay.changes(for: "ana", since: 0).cursor > UInt64(rows), "more writes than rows")
+        #expect(try relay.changes(for: "ana", since: 0).cursor > UInt64(rows), "more writes than rows")
 
-        let device = DatabaseTests.temporary()
-        _ = try RitualDatabase(path: device)
+        let device = StorageTests.temporary()
+        _ = try SQLiteAccountStore(path: device)
         #expect(throws: StoreError.self) { _ = try SQLiteFeedRelayStore(path: device) }
     }
 }

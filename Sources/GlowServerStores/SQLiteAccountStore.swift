@@ -1,54 +1,26 @@
 import Foundation
 import GlowAuth
-import Synchronization
+import GlowStorage
 
-/// The account service's records (AUTH-35 ... AUTH-42) durable in SQLite (issue 17: GlowAuth's
-/// state through its storage protocol, ``AccountStore``).
+/// The account service's records (AUTH-35 ... AUTH-42) durable in SQLite, through GlowAuth's
+/// storage protocol, ``AccountStore``.
 ///
-/// Each record is one row: the map it belongs to, its key, and its JSON. An update writes the
-/// rows it changed and deletes the ones it removed, in one transaction, before it returns; an
-/// update that throws writes nothing. The records are held in memory; should a write fail, they
-/// are read back from the file, so they never run ahead of what is stored. The file holds
-/// password hashes and token hashes, and a provider's refresh token until it is revoked: it is
-/// the server's, kept with the care its secrets need.
-public final class SQLiteAccountStore: AccountStore {
-    /// SQLite's `application_id` of an account database: "GLAC".
-    static let applicationID: Int64 = 0x474C_4143
-    /// The schema's versions, each the step from the one before.
-    static let migrations: [(version: Int, sql: String)] = [
-        (
-            1,
-            """
-            CREATE TABLE account_records (
-                map TEXT NOT NULL,
-                key TEXT NOT NULL,
-                value BLOB NOT NULL,
-                PRIMARY KEY (map, key)
-            ) WITHOUT ROWID;
-            """
-        )
-    ]
+/// Each record is one row: the map it belongs to, its key, and its JSON. An update writes the rows
+/// it changed and deletes the ones it removed; one that throws writes nothing. Reading the
+/// records again before each update means a rotated refresh token or a sign-out in another process
+/// is known here. The file holds password hashes and token hashes, and a provider's refresh token
+/// until it is revoked: it is the server's, kept with the care its secrets need.
+public typealias SQLiteAccountStore = ServerStore<AccountRecords>
 
-    /// The database's path.
-    public let path: String
-    private let state: Mutex<Held>
-
-    private struct Held: ~Copyable {
-        let connection: SQLiteConnection
-        var records: AccountRecords
-    }
-
+extension ServerStore: AccountStore where State == AccountRecords {
     /// Opens the account database at `path`, creating it when there is no file.
     ///
     /// - Throws: ``StoreError``: `newer_schema`, `corrupt`, `cannot_open`.
-    public init(path: String) throws(StoreError) {
-        self.path = path
-        let connection = try SQLiteConnection.openGlow(
-            path: path, application: Self.applicationID, migrations: Self.migrations, kind: "account database")
-        state = Mutex(Held(connection: connection, records: try Self.load(connection)))
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(path: path, schema: .accounts, load: Self.load)
     }
 
-    static func load(_ connection: SQLiteConnection) throws(StoreError) -> AccountRecords {
+    @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> AccountRecords {
         var records = AccountRecords()
         let rows = try connection.prepare("SELECT map, key, value FROM account_records")
         let decoder = JSONDecoder()
@@ -91,36 +63,35 @@ public final class SQLiteAccountStore: AccountStore {
         return records
     }
 
-    /// Runs `body` on the records and keeps what it changed before returning: the rows of the
-    /// records it wrote, and no others (each map knows its changed keys, so an update costs what
-    /// it changed, not what the store holds).
+    /// Runs `body` on the records as the file holds them now and keeps what it changed before
+    /// returning: the rows of the records it wrote, and no others (each map knows its changed
+    /// keys, so an update costs what it changed, not what the store holds).
+    ///
+    /// - Throws: the body's ``AuthError`` (nothing written), or
+    ///   ``AuthError/Code/storageFailed`` when the records cannot be read or kept.
     public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
-        try state.withLock { (held) throws(AuthError) -> T in
-            let result: T
-            do throws(AuthError) {
-                result = try body(&held.records)
-            } catch {
-                // A refused update leaves the records as they were, in memory as on disk.
-                held.records.undoChanges()
-                throw error
-            }
-            let connection = held.connection
-            do {
-                try Self.write(held.records, connection)
-                held.records.keepChanges()
-            } catch {
-                if let stored = try? Self.load(connection) {
-                    held.records = stored
-                } else {
-                    held.records.undoChanges()
+        let outcome: Result<T, AuthError>
+        do {
+            outcome = try store.write { (records, connection) throws(StoreError) -> Result<T, AuthError> in
+                let result: T
+                do throws(AuthError) {
+                    result = try body(&records)
+                } catch {
+                    // A refused update leaves the records as they were, in memory as on disk.
+                    records.undoChanges()
+                    return .failure(error)
                 }
-                throw AuthError.storage("the account records could not be kept: \(error)")
-            }
-            return result
+                try Self.write(records, connection)
+                records.keepChanges()
+                return .success(result)
+            }.result
+        } catch {
+            throw AuthError.storage("the account records could not be read or kept: \(error)")
         }
+        return try outcome.get()
     }
 
-    /// Writes the rows of the records changed since the last keep, in one transaction.
+    /// Writes the rows of the records changed since the last keep, inside the caller's transaction.
     static func write(_ records: AccountRecords, _ connection: SQLiteConnection) throws(StoreError) {
         var rows: [(map: String, key: String, value: Data?)] = []
         let encoder = JSONEncoder()
@@ -153,16 +124,13 @@ public final class SQLiteAccountStore: AccountStore {
         try changes("throttles", records.throttles, { $0 })
         try changes("revocations", records.revocations, { $0 })
         guard !rows.isEmpty else { return }
-        try connection.transaction { () throws(StoreError) in
-            let put = try connection.prepare(
-                "INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")
-            let drop = try connection.prepare("DELETE FROM account_records WHERE map = ? AND key = ?")
-            for row in rows {
-                if let value = row.value {
-                    try put.run([.text(row.map), .text(row.key), .blob(Array(value))])
-                } else {
-                    try drop.run([.text(row.map), .text(row.key)])
-                }
+        let put = try connection.prepare("INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")
+        let drop = try connection.prepare("DELETE FROM account_records WHERE map = ? AND key = ?")
+        for row in rows {
+            if let value = row.value {
+                try put.run([.text(row.map), .text(row.key), .blob(Array(value))])
+            } else {
+                try drop.run([.text(row.map), .text(row.key)])
             }
         }
     }

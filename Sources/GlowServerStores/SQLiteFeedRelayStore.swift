@@ -1,0 +1,81 @@
+import GlowFeed
+import GlowStorage
+import GlowWire
+
+/// The relay's state (FEED-25 ... FEED-27) durable in SQLite, for a server that runs
+/// ``FeedRelay``, through the feed's storage protocol, ``FeedRelayStore``.
+///
+/// Each register is one row: its key, its last sequence number and the register's canonical
+/// bytes (FEED-28). An update that changed registers writes exactly those rows and the receipt
+/// clock; one that changed nothing (a viewer's fan-out) writes nothing.
+public typealias SQLiteFeedRelayStore = ServerStore<FeedRelayState>
+
+extension ServerStore: FeedRelayStore where State == FeedRelayState {
+    /// Opens the relay database at `path`, creating it when there is no file.
+    ///
+    /// - Throws: ``StoreError``: `newer_schema`, `corrupt` (not a relay database, or a row that
+    ///   does not read), `cannot_open`.
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(path: path, schema: .relay, load: Self.load)
+    }
+
+    @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> FeedRelayState {
+        var registers: [FeedRelayState.StoredRegister] = []
+        let rows = try connection.prepare("SELECT sequence, register FROM relay_registers")
+        while try rows.step() {
+            let delta: FeedReplica
+            do { delta = try FeedReplica(wire: rows.blob(1)) } catch {
+                throw StoreError(.corrupt, "a relay register does not read: \(error)", path: connection.path)
+            }
+            guard let register = FeedRelayState.StoredRegister(sequence: UInt64(rows.integer(0)), delta: delta) else {
+                throw StoreError(.corrupt, "a relay row holds no register", path: connection.path)
+            }
+            registers.append(register)
+        }
+        let lastReceipt = try connection.integer("SELECT coalesce(max(last_receipt), 0) FROM relay_clock")
+        return FeedRelayState(restoring: registers, lastReceipt: lastReceipt)
+    }
+
+    /// Runs `body` on the relay's state as the file holds it now, and keeps what it changed
+    /// before returning.
+    ///
+    /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``
+    ///   when the state cannot be read or kept.
+    public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
+        var refusal: FeedError?
+        let outcome: Result<T, FeedError>
+        do {
+            outcome = try store.write { (relay, connection) throws(StoreError) -> Result<T, FeedError> in
+                let before = relay.sequence
+                let result: T
+                do throws(FeedError) {
+                    result = try body(&relay)
+                } catch {
+                    // The relay's bodies check before they change (FEED-25). Should one have
+                    // changed anything before refusing, the state is dropped and read again.
+                    guard relay.sequence == before else {
+                        refusal = error
+                        throw StoreError(.refused, "\(error)", path: connection.path)
+                    }
+                    return .failure(error)
+                }
+                guard relay.sequence != before else { return .success(result) }
+                let put = try connection.prepare(
+                    "INSERT OR REPLACE INTO relay_registers (key, sequence, register) VALUES (?, ?, ?)")
+                for register in relay.registers(after: before) {
+                    try put.run([
+                        .text(register.key.storageKey), .integer(Int64(register.sequence)),
+                        .blob(register.delta.wireEncoded()),
+                    ])
+                }
+                try connection.prepare("INSERT OR REPLACE INTO relay_clock (singleton, last_receipt) VALUES (1, ?)")
+                    .run([.integer(relay.lastReceipt)])
+                return .success(result)
+            }.result
+        } catch {
+            if let refusal { throw refusal }
+            throw FeedError.storage("the relay's state could not be read or kept: \(error)")
+        }
+        return try outcome.get()
+    }
+}

@@ -1,0 +1,55 @@
+/// Every kind of Glow database, in one place: its name, its `application_id` (four letters, so a
+/// file says whose it is) and its steps. A step, once shipped, never changes; a new one is added
+/// at the end.
+extension DatabaseSchema {
+    /// A person's data on a device ("GLWR"): ``RitualDatabase`` of GlowRitual.
+    package static let person = DatabaseSchema(
+        kind: "database", applicationID: 0x474C_5752,
+        migrations: [
+            Migration(
+                "records",
+                """
+                CREATE TABLE profile (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), user_id BLOB NOT NULL,
+                    record BLOB NOT NULL);
+                CREATE TABLE goals (id BLOB PRIMARY KEY, deleted INTEGER NOT NULL, modified_at INTEGER NOT NULL,
+                    record BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE check_ins (goal_id BLOB PRIMARY KEY, count INTEGER NOT NULL, record BLOB NOT NULL)
+                    WITHOUT ROWID;
+                CREATE TABLE other_records (record BLOB PRIMARY KEY) WITHOUT ROWID;
+                """),
+            Migration(
+                "device state and feed log",
+                """
+                CREATE TABLE device_state (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE feed_log (sequence INTEGER PRIMARY KEY AUTOINCREMENT, delta BLOB NOT NULL);
+                """),
+        ])
+
+    /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
+    package static let relay = DatabaseSchema(
+        kind: "relay database", applicationID: 0x474C_524C,
+        migrations: [
+            Migration(
+                "relay registers",
+                """
+                CREATE TABLE relay_registers (key TEXT PRIMARY KEY, sequence INTEGER NOT NULL, register BLOB NOT NULL)
+                    WITHOUT ROWID;
+                CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    last_receipt INTEGER NOT NULL);
+                """)
+        ])
+
+    /// The account service's records on a server ("GLAC"): `SQLiteAccountStore` of
+    /// GlowServerStores.
+    package static let accounts = DatabaseSchema(
+        kind: "account database", applicationID: 0x474C_4143,
+        migrations: [
+            Migration(
+                "account records",
+                "CREATE TABLE account_records (map TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
+                    + "PRIMARY KEY (map, key)) WITHOUT ROWID;")
+        ])
+
+    /// Every kind, for checks that span them (no two share an `application_id`).
+    package static let all = [person, relay, accounts]
+}

@@ -1,0 +1,48 @@
+import Synchronization
+
+/// Who listens to a store's committed changes (GRDB's `ValueObservation` in miniature): each
+/// observer hears every change once, after it is committed, on the thread that made or found it.
+package final class ChangeObservers<Change: Sendable>: Sendable {
+    private let state = Mutex<(next: UInt64, observers: [UInt64: @Sendable (Change) -> Void])>((0, [:]))
+
+    /// No observers yet.
+    package init() {}
+
+    /// Adds an observer; it hears changes until the returned observation is cancelled or freed.
+    package func add(_ observer: @escaping @Sendable (Change) -> Void) -> DatabaseObservation {
+        let id = state.withLock { state -> UInt64 in
+            state.next += 1
+            state.observers[state.next] = observer
+            return state.next
+        }
+        return DatabaseObservation { [weak self] in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Tells every observer, outside the lock (an observer may read the store again).
+    package func notify(_ change: Change) {
+        let observers = state.withLock { state in state.observers.sorted { $0.key < $1.key }.map(\.value) }
+        for observer in observers { observer(change) }
+    }
+}
+
+/// An observer's registration: it ends with ``cancel()``, or when this is freed.
+public final class DatabaseObservation: Sendable {
+    private let end: Mutex<(@Sendable () -> Void)?>
+
+    init(_ end: @escaping @Sendable () -> Void) {
+        self.end = Mutex(end)
+    }
+
+    deinit { cancel() }
+
+    /// Stops the observer from hearing further changes.
+    public func cancel() {
+        let end = end.withLock { end -> (@Sendable () -> Void)? in
+            defer { end = nil }
+            return end
+        }
+        end?()
+    }
+}
