@@ -31,17 +31,20 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "GlowModel", swiftSettings: sharedSettings),
-        .target(name: "GlowStreaks", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        // Small building blocks every module may use (base64, the one binary search); package
+        // access only, so apps never see it.
+        .target(name: "GlowCore", swiftSettings: sharedSettings),
+        .target(name: "GlowModel", dependencies: ["GlowCore"], swiftSettings: sharedSettings),
+        .target(name: "GlowStreaks", dependencies: ["GlowModel", "GlowCore"], swiftSettings: sharedSettings),
         .target(name: "GlowThemes", swiftSettings: sharedSettings),
         .systemLibrary(
             name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "GlowAuth", dependencies: ["GlowModel", "CArgon2", "CCrypto"], swiftSettings: sharedSettings),
+        .target(name: "GlowAuth", dependencies: ["GlowCore", "CArgon2", "CCrypto"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
-            dependencies: ["GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed"],
+            dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",
@@ -79,7 +82,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         .target(
-            name: "GlowFeed", dependencies: ["GlowModel", "GlowStreaks", "GlowWire"], swiftSettings: sharedSettings),
+            name: "GlowFeed", dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowWire"],
+            swiftSettings: sharedSettings),
         .target(
             name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "GlowFeed", "CZlib"],
             swiftSettings: sharedSettings),
@@ -112,7 +116,8 @@ let package = Package(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire"], swiftSettings: sharedSettings),
+            name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire", "GlowCore"],
+            swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowRitualTests",
             dependencies: [
@@ -128,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "GlowReportTests", dependencies: ["GlowReport", "GlowModel", "GlowThemes"],
             swiftSettings: sharedSettings),
-        .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowModel"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowCore"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

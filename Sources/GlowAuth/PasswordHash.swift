@@ -1,4 +1,4 @@
-import GlowModel
+import GlowCore
 
 /// A stored Argon2id password hash in the PHC string format (AUTH-14, AUTH-15):
 /// `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<tag>`, salt and tag in standard base64 without padding.

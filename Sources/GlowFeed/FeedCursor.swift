@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// Where a page ended (FEED-18): the (time, id) of its last item, written as an opaque,

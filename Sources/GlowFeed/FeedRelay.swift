@@ -1,3 +1,4 @@
+import GlowCore
 import Synchronization
 
 /// What the relay keeps (FEED-25): the replica of everyone's writes it accepted, the sequence
@@ -196,13 +197,7 @@ public final class FeedRelay: Sendable {
     /// whole state: one new item for a thousand friends costs a thousand small answers.
     static func fanOut(_ state: FeedRelayState, to viewer: String, since cursor: UInt64) -> FeedReplica {
         // The log is in sequence order: find where the cursor leaves off.
-        var low = 0
-        var high = state.log.count
-        while low < high {
-            let middle = (low + high) / 2
-            if state.log[middle].sequence <= cursor { low = middle + 1 } else { high = middle }
-        }
-        let entries = state.log[low...]
+        let entries = state.log[state.log.partitioningIndex { $0.sequence > cursor }...]
         var affected: Set<String> = []
         for entry in entries {
             switch entry.key {
@@ -397,13 +392,7 @@ extension FeedRelayState {
     /// The registers changed after sequence number `after`, each as it is now: what a store
     /// writes after an update, so that writing is in proportion to the change.
     public func registers(after: UInt64) -> [StoredRegister] {
-        var low = 0
-        var high = log.count
-        while low < high {
-            let middle = (low + high) / 2
-            if log[middle].sequence <= after { low = middle + 1 } else { high = middle }
-        }
-        return log[low...].compactMap { entry in
+        return log[log.partitioningIndex { $0.sequence > after }...].compactMap { entry in
             guard sequences[entry.key] == entry.sequence else { return nil }
             var delta = FeedReplica()
             switch entry.key {

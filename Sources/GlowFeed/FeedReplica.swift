@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// One device's copy of the feed state it holds (FEED-21): registers of stances, items, goal
@@ -109,13 +110,7 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// The position of `key` in an owner's list, oldest first, or where it would go.
     static func position(of key: OrderKey, in list: [OrderKey]) -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if OrderKey.isOlder(list[middle], key) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        list.partitioningIndex { !OrderKey.isOlder($0, key) }
     }
 
     /// Two lists in feed order, oldest first, as one: a walk of both, not a sort.

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// A goal's entries (STREAK-3), sparse: only the Days that have one, in Day order, with what each
@@ -13,13 +14,7 @@ struct GoalEntries: Sendable {
 
     /// The index of the first entry on or after `day`.
     func firstIndex(atOrAfter day: Day) -> Int {
-        var low = 0
-        var high = days.count
-        while low < high {
-            let middle = (low + high) / 2
-            if days[middle] < day { low = middle + 1 } else { high = middle }
-        }
-        return low
+        days.partitioningIndex { $0 >= day }
     }
 
     /// The outcome of `day`: its entry's, or none.

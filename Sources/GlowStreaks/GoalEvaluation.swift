@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// Everything GlowStreaks knows about one goal as of one Day: the status of every Day, streaks,
@@ -166,25 +167,13 @@ public struct GoalEvaluation: Sendable {
     /// The first archive period that ends after `day` (or is open), if any.
     func archivePeriod(atOrAfter day: Day) -> ArchivePeriod? {
         let history = goal.archiveHistory
-        var low = 0
-        var high = history.count
-        while low < high {
-            let middle = (low + high) / 2
-            if let until = history[middle].until, until <= day { low = middle + 1 } else { high = middle }
-        }
-        return low < history.count ? history[low] : nil
+        let index = history.partitioningIndex { period in period.until.map { $0 > day } ?? true }
+        return index < history.count ? history[index] : nil
     }
 
     /// The index of the schedule entry in force on `day` (STREAK-4).
     func scheduleIndex(on day: Day) -> Int {
-        let entries = goal.schedule?.entries ?? []
-        var low = 0
-        var high = entries.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if entries[middle].effective <= day { low = middle } else { high = middle - 1 }
-        }
-        return Swift.max(0, low)
+        goal.schedule?.index(on: day) ?? 0
     }
 
     /// The status of a Day after today (STREAK-9).

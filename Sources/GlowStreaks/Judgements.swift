@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// The judged units of a goal (STREAK-18), kept so that consistency over any window costs two
@@ -74,8 +75,8 @@ struct Judgements: Sendable {
     /// - Complexity: O(log n) for n points and runs.
     func count(from: Day, through: Day) -> Consistency {
         guard from <= through else { return Consistency(done: 0, due: 0) }
-        let lower = Self.firstIndex(pointDays, count: pointDays.count) { $0 >= from }
-        let upper = Self.firstIndex(pointDays, count: pointDays.count) { $0 > through }
+        let lower = pointDays.partitioningIndex { $0 >= from }
+        let upper = pointDays.partitioningIndex { $0 > through }
         var done = 0
         var due = 0
         if lower < upper {
@@ -83,8 +84,8 @@ struct Judgements: Sendable {
             due = upper - lower
         }
         // Runs that overlap the window: the first and last may overlap in part.
-        let first = Self.firstIndex(runs, count: runs.count) { $0.last >= from }
-        let end = Self.firstIndex(runs, count: runs.count) { $0.first > through }
+        let first = runs.partitioningIndex { $0.last >= from }
+        let end = runs.partitioningIndex { $0.first > through }
         if first < end {
             due += runs[first].count(from: from, through: through)
             if end - 1 > first {
@@ -93,17 +94,6 @@ struct Judgements: Sendable {
             }
         }
         return Consistency(done: done, due: due)
-    }
-
-    /// The first index of a sorted array whose element satisfies a monotone predicate.
-    private static func firstIndex<T>(_ array: [T], count: Int, where predicate: (T) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(array[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }
 

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// One goal in the Today view (STREAK-22).
@@ -89,14 +90,9 @@ public enum TodayQuery {
         for checkIn in checkIns {
             let id = checkIn.goalID
             if last < 0 || ids[last] != id {
-                var low = 0
-                var high = ids.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if ids[middle] < id { low = middle + 1 } else { high = middle }
-                }
-                guard low < ids.count, ids[low] == id else { continue }
-                last = low
+                let index = ids.partitioningIndex { $0 >= id }
+                guard index < ids.count, ids[index] == id else { continue }
+                last = index
             }
             collectors[byID[last]].add(checkIn)
         }

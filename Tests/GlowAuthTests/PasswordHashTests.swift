@@ -1,4 +1,4 @@
-import GlowModel
+import GlowCore
 import Testing
 
 @testable import GlowAuth

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 import Testing
 

@@ -1,3 +1,4 @@
+import GlowCore
 import Foundation
 import GlowBundle
 import GlowModel

@@ -1,3 +1,5 @@
+import GlowCore
+
 /// One goal's check-ins in ascending Day order, one per Day, kept as parallel columns the way
 /// bundles carry them: a few bytes per Day rather than a ``CheckIn`` value each.
 ///
@@ -184,13 +186,7 @@ public struct CheckInHistory: Sendable {
     public func firstIndex(atOrAfter day: Day) -> Int {
         let target = day.daysSince1970
         if let last = dayNumbers.last, Int(last) < target { return dayNumbers.count }
-        var low = 0
-        var high = dayNumbers.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(dayNumbers[middle]) < target { low = middle + 1 } else { high = middle }
-        }
-        return low
+        return dayNumbers.partitioningIndex { Int($0) >= target }
     }
 
     /// The index of the entry on `day`, if there is one.

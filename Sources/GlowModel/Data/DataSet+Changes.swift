@@ -1,3 +1,5 @@
+import GlowCore
+
 extension DataSet {
     /// What a mutation or a merge changed in a data set (MODEL-62): the records whose stored
     /// version is different afterwards, so that a UI refreshes only those and a feed announces
@@ -34,13 +36,8 @@ extension DataSet {
         /// - Complexity: O(log n) for the n Days changed of that goal.
         public func contains(_ key: CheckInKey) -> Bool {
             guard let list = days[key.goalID] else { return false }
-            var low = 0
-            var high = list.count
-            while low < high {
-                let middle = (low + high) / 2
-                if list[middle] < key.day { low = middle + 1 } else { high = middle }
-            }
-            return low < list.count && list[low] == key.day
+            let index = list.partitioningIndex { $0 >= key.day }
+            return index < list.count && list[index] == key.day
         }
 
         /// Notes that the check-in of `key` changed.

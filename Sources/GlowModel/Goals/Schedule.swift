@@ -1,3 +1,5 @@
+import GlowCore
+
 /// When a recurring goal is due (MODEL-28 ... MODEL-32).
 public enum ScheduleRule: Hashable, Sendable {
     /// Every Day.
@@ -158,13 +160,13 @@ public struct Schedule: Hashable, Sendable {
     /// The rule in force on `day` and the Day it took effect; before the first entry, the first
     /// entry (a goal is never due before its start Day anyway).
     public func entry(on day: Day) -> Entry {
-        var low = 0
-        var high = entries.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if entries[middle].effective <= day { low = middle } else { high = middle - 1 }
-        }
-        return entries[low]
+        entries[index(on: day)]
+    }
+
+    /// The index of ``entry(on:)`` in ``entries``: the last entry effective on or before `day`,
+    /// or the first.
+    public func index(on day: Day) -> Int {
+        Swift.max(0, entries.partitioningIndex { $0.effective > day } - 1)
     }
 
     /// Changes the rule from `day` on: entries effective on or after `day` are replaced, earlier

@@ -2,7 +2,7 @@
 /// strings carry it, and URL-safe (section 5), as JOSE does. Decoding takes only the canonical
 /// form: every character from the alphabet, no length that leaves a single character over, and
 /// the unused low bits of the last character zero, so each byte sequence has one text. Shared by
-/// the modules that write such text (PHC strings, JOSE, feed cursors); not for apps.
+/// the modules that write such text (PHC strings, JOSE, feed cursors, the conformance tools); not for apps.
 package struct Base64: Sendable {
     private let alphabet: [UInt8]
     private let values: [Int8]
