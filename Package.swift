@@ -44,7 +44,9 @@ let package = Package(
         .target(name: "GlowAuth", dependencies: ["GlowCore", "CArgon2", "CCrypto"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
-            dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed"],
+            dependencies: [
+                "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
+            ],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",

@@ -1,7 +1,7 @@
-import GlowCore
 import Foundation
 import GlowAuth
 import GlowBundle
+import GlowCore
 import GlowModel
 import GlowThemes
 import GlowWire

@@ -1,6 +1,6 @@
-import GlowCore
 import Foundation
 import GlowBundle
+import GlowCore
 import GlowModel
 import GlowWire
 
