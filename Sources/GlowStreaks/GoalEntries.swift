@@ -91,60 +91,32 @@ extension GoalEntries {
     init(goal: Goal, history: CheckInHistory, today: Day) {
         let through = Swift.min(today, goal.endDay ?? today)
         guard history.goalID == goal.id, !goal.deleted, goal.startDay <= through else { return }
-        // One loop over the columns, into local arrays (no per-entry writes through `self`).
-        let (dayColumn, flags, numbers) = (history.dayNumbers, history.flags, history.numbers.storage)
-        let (typeMask, wholeBit, deletedBit) = (
-            CheckInHistory.typeMask, CheckInHistory.wholeBit, CheckInHistory.deletedBit
-        )
         let first = history.firstIndex(atOrAfter: goal.startDay)
         let end = history.firstIndex(atOrAfter: through) + (history.index(of: through) == nil ? 0 : 1)
         let outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
         let archived = goal.archiveHistory
-        // The entries that count: not undone, not on an archived Day. Usually all of them, and
-        // then the columns map straight across.
+        // The entries that count: not undone, not on an archived Day. Usually all of them.
         var kept = Array(first..<end)
-        if flags[first..<end].contains(where: { $0 & deletedBit != 0 }) || !archived.isEmpty {
+        if kept.contains(where: { history.isDeleted(at: $0) }) || !archived.isEmpty {
             var archive = 0
             kept = kept.filter { index in
-                guard flags[index] & deletedBit == 0 else { return false }
-                let day = Day(unchecked: Int(dayColumn[index]))
+                guard !history.isDeleted(at: index) else { return false }
+                let day = history.day(at: index)
                 // Archive periods are in order and apart (MODEL-47), like the Days.
                 while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
                 return !(archive < archived.count && archived[archive].contains(day))
             }
         }
-        days = kept.map { Day(unchecked: Int(dayColumn[$0])) }
+        days = kept.map { history.day(at: $0) }
         guard let outcomeOf else {
             logs = kept.map { history.log(at: $0) }
             return
         }
-        // Outcomes that depend on the log type alone (done, skip) or on the item set are worked
-        // out once per type or set; numbers go through a small cache, since a goal's counts and
-        // amounts repeat.
-        var memos = [DayOutcome?](repeating: nil, count: 2 + history.itemSets.count)
-        var numberCache = [(flag: UInt8, number: Int32, outcome: DayOutcome)?](repeating: nil, count: 64)
-        outcomes = kept.map { index in
-            let flag = flags[index]
-            switch flag & (typeMask | wholeBit) {
-            case 0, 1, 4:
-                let memo = flag & typeMask == 4 ? 2 + Int(numbers.isEmpty ? 0 : numbers[index]) : Int(flag & typeMask)
-                if let known = memos[memo] { return known }
-                let outcome = outcomeOf(history.log(at: index))
-                memos[memo] = outcome
-                return outcome
-            case 2, 3, 5:
-                let number = numbers.isEmpty ? 0 : numbers[index]
-                let slot = Int(UInt32(bitPattern: number) & 63)
-                if let cached = numberCache[slot], cached.flag == flag, cached.number == number {
-                    return cached.outcome
-                }
-                let outcome = outcomeOf(history.log(at: index))
-                numberCache[slot] = (flag, number, outcome)
-                return outcome
-            default:
-                return outcomeOf(history.log(at: index))
-            }
-        }
+        // A goal's Days repeat a few logs (done, the same count): each distinct log is judged
+        // once, and its outcome shared by every Day that has it.
+        let (classOf, representatives) = history.logClasses(of: kept)
+        let judged = representatives.map { outcomeOf(history.log(at: $0)) }
+        outcomes = classOf.map { judged[$0] }
     }
 
 }

@@ -17,42 +17,46 @@ public struct CheckInHistory: Sendable {
     public let goalID: GoalID
 
     /// Each entry's `Day.daysSince1970`.
-    package private(set) var dayNumbers: [Int32] = []
+    var dayNumbers: [Int32] = []
     /// Each entry's log type (bits 0 ... 2), undone (bit 3) and kept-whole (bit 4) marks.
-    package private(set) var flags: [UInt8] = []
+    var flags: [UInt8] = []
     /// Each entry's number: thousandths of an amount or value, a tally count, or an index into
     /// ``itemSets``.
-    package private(set) var numbers = ZeroDefaultColumn<Int32>()
+    var numbers = ZeroDefaultColumn<Int32>()
     /// The first recorded instant minus the Day's UTC midnight, in milliseconds.
-    package private(set) var firstOffsets = ZeroDefaultColumn<Int32>()
+    var firstOffsets = ZeroDefaultColumn<Int32>()
     /// The last recorded instant minus the first, in milliseconds.
-    package private(set) var spans = ZeroDefaultColumn<UInt32>()
+    var spans = ZeroDefaultColumn<UInt32>()
     /// `modifiedAt` minus the last recorded instant, in milliseconds.
-    package private(set) var modifiedDeltas = ZeroDefaultColumn<Int32>()
+    var modifiedDeltas = ZeroDefaultColumn<Int32>()
     /// An index into ``contextTable``.
-    package private(set) var contexts = ZeroDefaultColumn<UInt16>()
+    var contexts = ZeroDefaultColumn<UInt16>()
     /// The distinct (time zone, device) pairs, in order of first use.
-    package private(set) var contextTable: [Context] = []
-    private var contextLookup: [Context: UInt16] = [:]
+    var contextTable: [Context] = []
+    var contextLookup: [Context: UInt16] = [:]
     /// The context the last entry added used: consecutive entries usually share one.
     private var lastContext: UInt16 = 0
     /// The distinct checked-item sets, in order of first use.
-    package private(set) var itemSets: [Set<SubgoalItemID>] = []
-    private var itemSetLookup: [Set<SubgoalItemID>: Int32] = [:]
+    var itemSets: [Set<SubgoalItemID>] = []
+    var itemSetLookup: [Set<SubgoalItemID>: Int32] = [:]
     /// The check-ins kept whole, by `Day.daysSince1970`.
     private var whole: [Int32: CheckIn] = [:]
 
-    package static let typeMask: UInt8 = 0b111
-    package static let deletedBit: UInt8 = 1 << 3
-    package static let wholeBit: UInt8 = 1 << 4
+    // The flag bits: the log type (bits 0 ... 2, glow.proto's LogType), undone, kept whole.
+    static let typeMask: UInt8 = 0b111
+    static let deletedBit: UInt8 = 1 << 3
+    static let wholeBit: UInt8 = 1 << 4
     private static let dayMilliseconds: Int64 = 86_400_000
 
-    /// A (time zone, device) pair.
-    package struct Context: Hashable, Sendable {
-        package var zone: TimeZoneID
-        package var device: DeviceID
+    /// A (time zone, device) pair: the context of entries kept in columns.
+    public struct Context: Hashable, Sendable {
+        /// The time zone in force.
+        public var zone: TimeZoneID
+        /// The device that recorded the entry.
+        public var device: DeviceID
 
-        package init(zone: TimeZoneID, device: DeviceID) {
+        /// The pair of `zone` and `device`.
+        public init(zone: TimeZoneID, device: DeviceID) {
             self.zone = zone
             self.device = device
         }
@@ -91,34 +95,6 @@ public struct CheckInHistory: Sendable {
         }
     }
 
-    /// A history of columns a reader has filled and checked: one Day, flag (log type and undone
-    /// mark), and value of each column in use per entry, references within the tables, numbers
-    /// and item-set indexes that fit their log types, and every instant inside years 1...9999.
-    /// Entries that need more are set whole afterwards with ``replace(at:with:)``.
-    package init(
-        goalID: GoalID, dayNumbers: [Int32], flags: [UInt8], numbers: ZeroDefaultColumn<Int32>,
-        firstOffsets: ZeroDefaultColumn<Int32>, spans: ZeroDefaultColumn<UInt32>,
-        modifiedDeltas: ZeroDefaultColumn<Int32>, contexts: ZeroDefaultColumn<UInt16>, contextTable: [Context],
-        itemSets: [Set<SubgoalItemID>]
-    ) {
-        self.goalID = goalID
-        self.dayNumbers = dayNumbers
-        self.flags = flags
-        self.numbers = numbers
-        self.firstOffsets = firstOffsets
-        self.spans = spans
-        self.modifiedDeltas = modifiedDeltas
-        self.contexts = contexts
-        self.contextTable = contextTable
-        self.itemSets = itemSets
-        for (index, context) in contextTable.enumerated() where contextLookup[context] == nil {
-            contextLookup[context] = UInt16(index)
-        }
-        for (index, items) in itemSets.enumerated() where itemSetLookup[items] == nil {
-            itemSetLookup[items] = Int32(index)
-        }
-    }
-
     /// Reserves room for `capacity` entries in every per-entry column in use.
     public mutating func reserveCapacity(_ capacity: Int) {
         dayNumbers.reserveCapacity(capacity)
@@ -136,7 +112,7 @@ public struct CheckInHistory: Sendable {
     /// The log of the entry at `index`, built from the columns.
     public func log(at index: Int) -> CheckInLog {
         let flag = flags[index]
-        if flag & Self.wholeBit != 0 { return whole[dayNumbers[index]]!.log }
+        if flag & Self.wholeBit != 0 { return keptWhole(index).log }
         let number = numbers[index]
         switch flag & Self.typeMask {
         case 0: return .done
@@ -178,8 +154,17 @@ public struct CheckInHistory: Sendable {
 
     /// The check-in at `index` when it is kept whole (it has a note, several taps, unknown fields
     /// or instants far from its Day); nil when it lives in the columns alone.
-    package func wholeCheckIn(at index: Int) -> CheckIn? {
-        flags[index] & Self.wholeBit != 0 ? whole[dayNumbers[index]] : nil
+    public func wholeCheckIn(at index: Int) -> CheckIn? {
+        flags[index] & Self.wholeBit != 0 ? keptWhole(index) : nil
+    }
+
+    /// The check-in kept whole for the entry at `index`, which its flag marks as kept whole.
+    private func keptWhole(_ index: Int) -> CheckIn {
+        guard let checkIn = whole[dayNumbers[index]] else {
+            // Every writer of the whole bit stores the check-in in the same step (row(for:)).
+            preconditionFailure("entry \(index) is marked kept whole, but no check-in is kept for its Day")
+        }
+        return checkIn
     }
 
     /// The index of the first entry on or after `day`; `endIndex` when there is none.
@@ -241,7 +226,7 @@ public struct CheckInHistory: Sendable {
     package mutating func append(entryAt index: Int, of other: CheckInHistory) {
         let flag = other.flags[index]
         if flag & Self.wholeBit != 0 {
-            appendUnchecked(other.whole[other.dayNumbers[index]]!)
+            appendUnchecked(other.keptWhole(index))
             return
         }
         var number = other.numbers[index]
@@ -403,7 +388,7 @@ extension CheckInHistory: RandomAccessCollection {
     public subscript(position: Int) -> CheckIn {
         let flag = flags[position]
         let dayNumber = dayNumbers[position]
-        if flag & Self.wholeBit != 0 { return whole[dayNumber]! }
+        if flag & Self.wholeBit != 0 { return keptWhole(position) }
         let first = Int64(dayNumber) * Self.dayMilliseconds + Int64(firstOffsets[position])
         let last = first + Int64(spans[position])
         let modified = last + Int64(modifiedDeltas[position])
@@ -440,20 +425,16 @@ extension CheckInHistory: Hashable {
 }
 
 /// A column of integers in which 0 is so common that a column of only zeros is kept empty.
-package struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendable {
+struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendable {
     /// Empty when every value is 0; otherwise one value per entry.
-    @usableFromInline var values: [Value] = []
+    private(set) var values: [Value] = []
 
-    /// Empty when every value is 0; otherwise one value per entry.
-    @inlinable package var storage: [Value] { values }
-
-    /// A column of these values: one per entry, or none when every value is 0. A column of
-    /// zeros is as good as an empty one, only larger: readers pass an empty one when they can.
-    @inlinable package init(_ values: [Value] = []) {
-        self.values = values
+    /// A column of these values: one per entry, or none when every value is 0.
+    init(_ values: [Value] = []) {
+        self.values = values.contains { $0 != 0 } ? values : []
     }
 
-    @inlinable package subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
+    subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
 
     /// The bytes the column holds.
     var byteCount: Int { values.capacity * MemoryLayout<Value>.stride }
@@ -476,7 +457,7 @@ package struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable
         values[index] = value
     }
 
-    package static func == (lhs: Self, rhs: Self) -> Bool {
+    static func == (lhs: Self, rhs: Self) -> Bool {
         if lhs.values.isEmpty || rhs.values.isEmpty {
             return lhs.values.allSatisfy { $0 == 0 } && rhs.values.allSatisfy { $0 == 0 }
         }

@@ -167,14 +167,14 @@ struct Columns {
             try reader.validated(at: start) { () throws(ModelError) in try TimeZoneID(name) }
         }
         try fill.contexts(self, zones: zones)
-        func column<T: FixedWidthInteger>(_ values: [T]) -> ZeroDefaultColumn<T> {
-            ZeroDefaultColumn(values.contains { $0 != 0 } ? values : [])
+        var history = try reader.validated(at: start) { () throws(ModelError) in
+            try CheckInHistory(
+                goalID: goalID,
+                columns: .init(
+                    days: fill.dayNumbers, logTypes: fill.types, deleted: fill.deleted, numbers: fill.numbers,
+                    firstOffsets: fill.firstOffsets, spans: fill.spans, modifiedDeltas: fill.modifiedDeltas,
+                    contexts: fill.contexts, contextTable: fill.contextTable, itemSets: fill.itemSets))
         }
-        var history = CheckInHistory(
-            goalID: goalID, dayNumbers: fill.dayNumbers, flags: fill.flags, numbers: column(fill.numbers),
-            firstOffsets: column(fill.firstOffsets), spans: column(fill.spans),
-            modifiedDeltas: column(fill.modifiedDeltas), contexts: column(fill.contexts),
-            contextTable: fill.contextTable, itemSets: fill.itemSets)
         try fill.setWhole(self, zones: zones, into: &history)
         let limit = reader.limits.maxCheckInsPerBlock
         try applyTaps(
@@ -191,7 +191,10 @@ struct Columns {
 private struct HistoryFill {
     let count: Int
     var dayNumbers: [Int32] = []
-    var flags: [UInt8]
+    /// Each entry's log type (glow.proto's LogType).
+    var types: [UInt8]
+    /// Whether each entry is undone; empty when none is.
+    var deleted: [Bool] = []
     var numbers: [Int32] = []
     var firstOffsets: [Int32] = []
     var spans: [UInt32] = []
@@ -211,7 +214,7 @@ private struct HistoryFill {
 
     init(count: Int) {
         self.count = count
-        flags = [UInt8](repeating: 0, count: count)
+        types = [UInt8](repeating: 0, count: count)
     }
 
     /// The entries' Days, from the first Day and the gaps (WIRE-22): each gap at least 1, and
@@ -233,10 +236,11 @@ private struct HistoryFill {
     mutating func logs(_ columns: Columns) throws(WireError) {
         for (index, type) in columns.logTypes.enumerated() {
             guard type <= 5 else { throw columns.fail("log type \(type) is unknown") }
-            flags[index] = UInt8(type)
+            types[index] = UInt8(type)
         }
         for index in try columns.indexes(columns.deletedGaps, "deleted_gaps") {
-            flags[index] |= CheckInHistory.deletedBit
+            if deleted.isEmpty { deleted = [Bool](repeating: false, count: count) }
+            deleted[index] = true
         }
         guard !columns.logTypes.isEmpty else {
             guard columns.logNumbers.isEmpty else { throw columns.fail("log_numbers has values left over") }
@@ -247,14 +251,14 @@ private struct HistoryFill {
         var nextNumber = 0
         var items = ItemRefReader(columns)
         for index in 0..<count {
-            switch flags[index] & CheckInHistory.typeMask {
+            switch types[index] {
             case 2, 3, 5:
                 guard nextNumber < columns.logNumbers.count else {
                     throw columns.fail("log_numbers has too few values")
                 }
                 let number = columns.logNumbers[nextNumber]
                 nextNumber += 1
-                if flags[index] & CheckInHistory.typeMask == 3 {
+                if types[index] == 3 {
                     guard let tally = UInt32(exactly: number) else { throw columns.fail("a tally of \(number)") }
                     numbers[index] = Int32(bitPattern: tally)
                 } else {
@@ -394,7 +398,7 @@ private struct HistoryFill {
         let indexes = Set(whole.keys).union(notes.keys).union(extras.keys).sorted()
         for index in indexes {
             let wide = whole[index] ?? Wide()
-            let type = flags[index] & CheckInHistory.typeMask
+            let type = types[index]
             let number = wide.number ?? Int64(numbers.isEmpty ? 0 : numbers[index])
             let log: CheckInLog
             switch type {
@@ -421,7 +425,7 @@ private struct HistoryFill {
                     firstRecordedAt: Instant(unchecked: first), lastRecordedAt: Instant(unchecked: last),
                     timeZone: context.0, deviceID: context.1, note: notes[index],
                     modifiedAt: Instant(unchecked: modified),
-                    deleted: flags[index] & CheckInHistory.deletedBit != 0,
+                    deleted: !deleted.isEmpty && deleted[index],
                     unknownFields: extras[index] ?? UnknownFields()))
         }
     }

@@ -201,8 +201,10 @@ private struct EntryColumns {
     /// The previous entry's seconds after its Day's UTC midnight.
     var previous: Int64 = 0
     var deleted: [Int] = []
-    var noted: [Int] = []
-    var extra: [Int] = []
+    /// The entries with a note, and the note.
+    var noted: [(index: Int, note: String)] = []
+    /// The entries with unknown fields, and their bytes.
+    var extra: [(index: Int, bytes: [UInt8])] = []
     /// The entries kept whole, which may have notes, unknown fields or taps.
     var whole: [Int] = []
 
@@ -214,42 +216,41 @@ private struct EntryColumns {
     /// Adds every entry of `history`, reading its columns directly; only entries kept whole are
     /// read through their check-in.
     mutating func add(_ history: CheckInHistory) {
-        let days = history.dayNumbers
-        let flags = history.flags
+        let columns = history.columns
+        let (days, logTypes, deletedColumn) = (columns.days, columns.logTypes, columns.deleted)
         // Empty columns are all zeros.
         let (numberColumn, offsets, spanColumn, deltas, contextColumn) = (
-            history.numbers.storage, history.firstOffsets.storage, history.spans.storage,
-            history.modifiedDeltas.storage, history.contexts.storage
+            columns.numbers, columns.firstOffsets, columns.spans, columns.modifiedDeltas, columns.contexts
         )
         // Each (zone, device) pair and item set is looked up in the wire tables once, at its first
         // use, so the tables keep the order of first use.
-        var zoneOf = [Int](repeating: -1, count: history.contextTable.count)
+        var zoneOf = [Int](repeating: -1, count: columns.contextTable.count)
         var deviceOf = zoneOf
-        var itemRefsOf = [[UInt64]?](repeating: nil, count: history.itemSets.count)
-        let (typeMask, deletedBit, wholeBit) = (
-            CheckInHistory.typeMask, CheckInHistory.deletedBit, CheckInHistory.wholeBit
-        )
+        var itemRefsOf = [[UInt64]?](repeating: nil, count: columns.itemSets.count)
         if !numberColumn.isEmpty { numbers.reserveCapacity(days.count) }
         for index in days.indices {
-            let flag = flags[index]
-            guard flag & wholeBit == 0 else {
+            guard !history.isKeptWhole(at: index) else {
                 add(history, at: index)
                 continue
             }
             let day = Int64(days[index])
             if index > 0 { gaps.append(UInt64(day - Int64(days[index - 1]))) }
-            let type = flag & typeMask
+            let type = logTypes[index]
             types.append(UInt64(type))
             switch type {
             case 2, 5: numbers.append(zigzag(Int64((numberColumn.isEmpty ? 0 : numberColumn[index]))))
             case 3: numbers.append(zigzag(Int64(UInt32(bitPattern: (numberColumn.isEmpty ? 0 : numberColumn[index])))))
             case 4:
                 let set = Int((numberColumn.isEmpty ? 0 : numberColumn[index]))
-                if itemRefsOf[set] == nil {
-                    let items = history.itemSets[set].sorted()
-                    itemRefsOf[set] = [UInt64(items.count)] + items.map { UInt64(itemTable.index(of: $0)) }
+                let refs: [UInt64]
+                if let known = itemRefsOf[set] {
+                    refs = known
+                } else {
+                    let items = columns.itemSets[set].sorted()
+                    refs = [UInt64(items.count)] + items.map { UInt64(itemTable.index(of: $0)) }
+                    itemRefsOf[set] = refs
                 }
-                itemRefs += itemRefsOf[set]!
+                itemRefs += refs
             default: break
             }
             let (secondsOfDay, fraction) = Instant.floorDivide(Int64((offsets.isEmpty ? 0 : offsets[index])), 1000)
@@ -263,12 +264,12 @@ private struct EntryColumns {
             modifiedAfterLast.append(zigzag(Int64(delta)))
             let context = Int((contextColumn.isEmpty ? 0 : contextColumn[index]))
             if zoneOf[context] < 0 {
-                zoneOf[context] = zones.index(of: history.contextTable[context].zone.identifier)
-                deviceOf[context] = devices.index(of: history.contextTable[context].device)
+                zoneOf[context] = zones.index(of: columns.contextTable[context].zone.identifier)
+                deviceOf[context] = devices.index(of: columns.contextTable[context].device)
             }
             zones.add(position: zoneOf[context])
             devices.add(position: deviceOf[context])
-            if flag & deletedBit != 0 { deleted.append(index) }
+            if !deletedColumn.isEmpty && deletedColumn[index] { deleted.append(index) }
         }
     }
 
@@ -300,8 +301,8 @@ private struct EntryColumns {
         if history.isDeleted(at: index) { deleted.append(index) }
         if let checkIn = history.wholeCheckIn(at: index) {
             self.whole.append(index)
-            if checkIn.note != nil { noted.append(index) }
-            if !checkIn.unknownFields.isEmpty { extra.append(index) }
+            if let note = checkIn.note { noted.append((index, note)) }
+            if !checkIn.unknownFields.isEmpty { extra.append((index, checkIn.unknownFields.bytes)) }
         }
     }
 
@@ -324,9 +325,9 @@ private struct EntryColumns {
         if devices.anyBeyondFirst { writer.packed(16, devices.refs) }
         // Sparse columns (WIRE-23).
         writer.packed(17, CheckInBlock.gaps(deleted))
-        writer.packed(18, CheckInBlock.gaps(noted))
-        for index in noted { writer.presentString(19, history.wholeCheckIn(at: index)!.note!) }
-        writer.packed(20, CheckInBlock.gaps(extra))
-        for index in extra { writer.presentBytes(21, history.wholeCheckIn(at: index)!.unknownFields.bytes) }
+        writer.packed(18, CheckInBlock.gaps(noted.map(\.index)))
+        for entry in noted { writer.presentString(19, entry.note) }
+        writer.packed(20, CheckInBlock.gaps(extra.map(\.index)))
+        for entry in extra { writer.presentBytes(21, entry.bytes) }
     }
 }

@@ -1,0 +1,188 @@
+extension CheckInHistory {
+    /// A history's columns as a columnar block lays them out (`Spec/wire.md`, WIRE-20 ...
+    /// WIRE-24): one value per entry in each column, tables that entries refer to by index. A
+    /// column of integers may be empty when every value in it is 0.
+    ///
+    /// This is how a reader hands a history its entries without building a ``CheckIn`` each, and
+    /// how a writer reads them back; ``CheckInHistory/init(goalID:columns:)`` checks every value.
+    public struct Columns: Hashable, Sendable {
+        /// Each entry's Day as `Day.daysSince1970`, ascending, one entry per Day.
+        public var days: [Int32]
+        /// Each entry's log type, as `glow.proto`'s LogType numbers it: 0 done, 1 skip, 2 amount,
+        /// 3 tally, 4 items, 5 value.
+        public var logTypes: [UInt8]
+        /// Whether each entry is undone (MODEL-36); empty when none is.
+        public var deleted: [Bool]
+        /// Each entry's number: thousandths of an amount or value, a tally's count as the bits of
+        /// a `UInt32`, an index into ``itemSets``; 0 for done and skip.
+        public var numbers: [Int32]
+        /// The first recorded instant minus the Day's UTC midnight, in milliseconds.
+        public var firstOffsets: [Int32]
+        /// The last recorded instant minus the first, in milliseconds.
+        public var spans: [UInt32]
+        /// `modifiedAt` minus the last recorded instant, in milliseconds.
+        public var modifiedDeltas: [Int32]
+        /// An index into ``contextTable``.
+        public var contexts: [UInt16]
+        /// The distinct (time zone, device) pairs.
+        public var contextTable: [Context]
+        /// The distinct sets of checked items.
+        public var itemSets: [Set<SubgoalItemID>]
+
+        /// Columns of the given values.
+        public init(
+            days: [Int32], logTypes: [UInt8], deleted: [Bool] = [], numbers: [Int32] = [], firstOffsets: [Int32] = [],
+            spans: [UInt32] = [], modifiedDeltas: [Int32] = [], contexts: [UInt16] = [], contextTable: [Context],
+            itemSets: [Set<SubgoalItemID>] = []
+        ) {
+            self.days = days
+            self.logTypes = logTypes
+            self.deleted = deleted
+            self.numbers = numbers
+            self.firstOffsets = firstOffsets
+            self.spans = spans
+            self.modifiedDeltas = modifiedDeltas
+            self.contexts = contexts
+            self.contextTable = contextTable
+            self.itemSets = itemSets
+        }
+    }
+
+    /// A history of `goalID` whose entries are `columns`, each value checked.
+    ///
+    /// - Throws: ``ModelError/Code/invalidCheckIn`` naming the entry and the column: a column of
+    ///   another length, Days out of order or outside the supported years (MODEL-33), an unknown
+    ///   log type, a number its log type cannot hold, a reference beyond its table, or an instant
+    ///   outside years 1 ... 9999 (MODEL-36).
+    public init(goalID: GoalID, columns: Columns) throws(ModelError) {
+        try Self.check(columns, of: goalID)
+        self.init(goalID: goalID)
+        dayNumbers = columns.days
+        flags = zip(
+            columns.logTypes,
+            columns.deleted.isEmpty ? Array(repeating: false, count: columns.days.count) : columns.deleted
+        )
+        .map { type, deleted in type | (deleted ? Self.deletedBit : 0) }
+        numbers = ZeroDefaultColumn(columns.numbers)
+        firstOffsets = ZeroDefaultColumn(columns.firstOffsets)
+        spans = ZeroDefaultColumn(columns.spans)
+        modifiedDeltas = ZeroDefaultColumn(columns.modifiedDeltas)
+        contexts = ZeroDefaultColumn(columns.contexts)
+        contextTable = columns.contextTable
+        itemSets = columns.itemSets
+        for (index, context) in contextTable.enumerated() where contextLookup[context] == nil {
+            contextLookup[context] = UInt16(index)
+        }
+        for (index, items) in itemSets.enumerated() where itemSetLookup[items] == nil {
+            itemSetLookup[items] = Int32(index)
+        }
+    }
+
+    /// Checks every value of `columns` (see ``init(goalID:columns:)``).
+    private static func check(_ columns: Columns, of goalID: GoalID) throws(ModelError) {
+        let count = columns.days.count
+        func fail(_ message: String, rule: String = "MODEL-36") -> ModelError {
+            ModelError(.invalidCheckIn, "the check-ins of goal \(goalID): \(message)", rule: rule)
+        }
+        func length(_ name: String, _ values: Int, optional: Bool = true) throws(ModelError) {
+            guard values == count || (optional && values == 0) else {
+                throw fail("\(name) has \(values) values for \(count) entries")
+            }
+        }
+        try length("logTypes", columns.logTypes.count, optional: false)
+        try length("deleted", columns.deleted.count)
+        try length("numbers", columns.numbers.count)
+        try length("firstOffsets", columns.firstOffsets.count)
+        try length("spans", columns.spans.count)
+        try length("modifiedDeltas", columns.modifiedDeltas.count)
+        try length("contexts", columns.contexts.count)
+        guard count == 0 || !columns.contextTable.isEmpty else { throw fail("entries without a context table") }
+        let days = Int64(Day.min.daysSince1970)...Int64(Day.max.daysSince1970)
+        let instants = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
+        for index in 0..<count {
+            let day = Int64(columns.days[index])
+            guard days.contains(day) else { throw fail("entry \(index) has a Day outside years 1 ... 9999") }
+            if index > 0, columns.days[index - 1] >= columns.days[index] {
+                throw fail("entry \(index) is not after the one before (one entry per Day, in order)", rule: "MODEL-33")
+            }
+            let number = columns.numbers.isEmpty ? 0 : columns.numbers[index]
+            switch columns.logTypes[index] {
+            case 0, 1:
+                guard number == 0 else { throw fail("entry \(index) is done or skipped but has the number \(number)") }
+            case 2, 3, 5:
+                break
+            case 4:
+                guard number >= 0, Int(number) < columns.itemSets.count else {
+                    throw fail("entry \(index) refers to item set \(number) of \(columns.itemSets.count)")
+                }
+            default:
+                throw fail("entry \(index) has the unknown log type \(columns.logTypes[index])")
+            }
+            let context = columns.contexts.isEmpty ? 0 : Int(columns.contexts[index])
+            guard context < columns.contextTable.count else {
+                throw fail("entry \(index) refers to context \(context) of \(columns.contextTable.count)")
+            }
+            // Each sum stays far inside Int64: a Day is within ±4 × 10^6, each column 32 bits.
+            let first = day * 86_400_000 + Int64(columns.firstOffsets.isEmpty ? 0 : columns.firstOffsets[index])
+            let last = first + Int64(columns.spans.isEmpty ? 0 : columns.spans[index])
+            let modified = last + Int64(columns.modifiedDeltas.isEmpty ? 0 : columns.modifiedDeltas[index])
+            guard instants.contains(first), instants.contains(last), instants.contains(modified) else {
+                throw fail("entry \(index) has an instant outside years 1 ... 9999")
+            }
+        }
+    }
+
+    /// The columns of the history, for a writer that lays out a block. An entry kept whole (see
+    /// ``isKeptWhole(at:)``) shows its Day, log type and undone mark; its other values are 0 here,
+    /// and its accessors (``log(at:)``, ``firstRecordedAt(at:)``, ...) give them.
+    public var columns: Columns {
+        Columns(
+            days: dayNumbers, logTypes: flags.map { $0 & Self.typeMask },
+            deleted: flags.contains { $0 & Self.deletedBit != 0 } ? flags.map { $0 & Self.deletedBit != 0 } : [],
+            numbers: numbers.values, firstOffsets: firstOffsets.values, spans: spans.values,
+            modifiedDeltas: modifiedDeltas.values, contexts: contexts.values, contextTable: contextTable,
+            itemSets: itemSets)
+    }
+
+    /// Whether the entry at `index` is kept whole (a note, several taps, unknown fields, values
+    /// wider than the columns) rather than in the columns alone.
+    public func isKeptWhole(at index: Int) -> Bool { flags[index] & Self.wholeBit != 0 }
+
+    /// The entries at `indices` grouped by log, for work that depends on the log alone: entries
+    /// whose columns show the same log (done, skip, the same item set, the same type and number)
+    /// share a class; an entry kept whole is a class of its own. A class may appear twice when
+    /// two numbers share a slot of the small cache that groups them, which costs one more call
+    /// of the work and never a wrong answer.
+    ///
+    /// - Returns: each entry's class, and for each class the index of an entry that has it.
+    /// - Complexity: O(n) for the n indices, without hashing.
+    public func logClasses(of indices: [Int]) -> (classOf: [Int], representatives: [Int]) {
+        var representatives: [Int] = []
+        // Classes of done, skip and each item set, by their slot; numbers through a 64-slot cache.
+        var bySlot = [Int](repeating: -1, count: 2 + itemSets.count)
+        var byNumber = [(flag: UInt8, number: Int32, type: Int)?](repeating: nil, count: 64)
+        func newClass(_ index: Int) -> Int {
+            representatives.append(index)
+            return representatives.count - 1
+        }
+        let classOf = indices.map { index -> Int in
+            let flag = flags[index] & (Self.typeMask | Self.wholeBit)
+            let number = numbers[index]
+            switch flag {
+            case 0, 1, 4:
+                let slot = flag == 4 ? 2 + Int(number) : Int(flag)
+                if bySlot[slot] < 0 { bySlot[slot] = newClass(index) }
+                return bySlot[slot]
+            case 2, 3, 5:
+                let slot = Int(UInt32(bitPattern: number) & 63)
+                if let cached = byNumber[slot], cached.flag == flag, cached.number == number { return cached.type }
+                let type = newClass(index)
+                byNumber[slot] = (flag, number, type)
+                return type
+            default:
+                return newClass(index)
+            }
+        }
+        return (classOf, representatives)
+    }
+}
