@@ -29,6 +29,8 @@ public struct FeedError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidItem = Code(text: "invalid_item")
         /// A relay store could not keep a change.
         public static let storageFailed = Code(text: "storage_failed")
+        /// Exports that cannot make one feed: one without a profile, or two of one person.
+        public static let invalidExport = Code(text: "invalid_export")
     }
 
     /// What kind of problem this is.

@@ -133,6 +133,15 @@ package struct DatabaseSchema: Sendable {
         return connection
     }
 
+    /// The first 16 bytes of every SQLite database file.
+    package static let sqliteMagic = Array("SQLite format 3\0".utf8)
+
+    /// Whether a file's first bytes are a SQLite database's: how a tool tells a Glow database
+    /// from a bundle or a JSON data set before it opens one.
+    package static func isDatabase(head: [UInt8]) -> Bool {
+        head.count >= sqliteMagic.count && head.prefix(sqliteMagic.count).elementsEqual(sqliteMagic)
+    }
+
     /// Reads the file's first 100 bytes, SQLite's header, before SQLite opens it: a file that is
     /// not a SQLite database, or is another application's (`application_id`, bytes 68 ... 71), is
     /// refused without being opened, so nothing is written to it or made beside it.
@@ -144,7 +153,7 @@ package struct DatabaseSchema: Sendable {
         var header = [UInt8](repeating: 0, count: 100)
         let count = fread(&header, 1, header.count, file)
         guard count > 0 else { throw StoreError(.corrupt, "the file is empty, not a Glow \(kind)", path: path) }
-        guard count == header.count, header[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) else {
+        guard count == header.count, Self.isDatabase(head: header) else {
             throw StoreError(.corrupt, "the file is not a database, nor a Glow \(kind)", path: path)
         }
         let application = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }

@@ -31,19 +31,28 @@ struct EndToEndTests {
     }
 
     static func run(tool: String, _ arguments: [String], stdin: Data = Data()) throws -> Run {
+        try run(executable: products.appendingPathComponent(tool), arguments, stdin: stdin)
+    }
+
+    /// Runs any program from the repository's root; its standard output goes to `stdout` when
+    /// given (a device, say), else into ``Run/stdout``.
+    static func run(
+        executable: URL, _ arguments: [String], stdin: Data = Data(), stdout: FileHandle? = nil
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = products.appendingPathComponent(tool)
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = root
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()
         process.standardInput = input
-        process.standardOutput = output
+        process.standardOutput = stdout ?? output
         process.standardError = error
         try process.run()
         input.fileHandleForWriting.write(stdin)
         try input.fileHandleForWriting.close()
+        if stdout != nil { try output.fileHandleForWriting.close() }
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

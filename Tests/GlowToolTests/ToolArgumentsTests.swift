@@ -37,22 +37,7 @@ struct ToolArgumentsTests {
     }
 
     static func python(_ arguments: [String]) throws -> EndToEndTests.Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = arguments
-        process.currentDirectoryURL = EndToEndTests.root
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return EndToEndTests.Run(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self), output: out)
+        try EndToEndTests.run(executable: URL(fileURLWithPath: "/usr/bin/python3"), arguments)
     }
 
     @Test("the generators are found: there are a score of them")
@@ -97,17 +82,10 @@ struct ToolArgumentsTests {
     @Test("FuzzTesting/run.sh answers --help and refuses an unknown target before it builds anything")
     func fuzzRunner() throws {
         for (arguments, status) in [(["--help"], Int32(0)), (["-h"], 0), (["no-such-target"], 64)] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["FuzzTesting/run.sh"] + arguments
-            process.currentDirectoryURL = EndToEndTests.root
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == status && printed.contains("usage: run.sh"), "\(arguments)")
+            let run = try EndToEndTests.run(
+                executable: URL(fileURLWithPath: "/bin/bash"), ["FuzzTesting/run.sh"] + arguments)
+            let printed = run.stdout + run.stderr
+            #expect(run.status == status && printed.contains("usage: run.sh"), "\(arguments)")
         }
     }
 
@@ -119,5 +97,27 @@ struct ToolArgumentsTests {
         #expect(missing.status == 64)
         let option = try EndToEndTests.run(tool: "glow-crash-child", ["--db", "7"])
         #expect(option.status == 64)
+    }
+}
+
+/// Standard output that cannot take what glow-tool prints (a full device) is a failure with a
+/// message and exit code 1, never a crash or a silent success (issue 27's first rows).
+@Suite("Lost standard output")
+struct LostOutputTests {
+    static let commands: [[String]] = [
+        ["stats", "Spec/examples/sample.glow", "--day", "2026-11-28"],
+        ["inspect", "Spec/examples/sample.glow"],
+        ["themes", "tokens"],
+        ["convert", "Spec/examples/sample.glow", "--to", "json", "-"],
+        ["export", "Spec/examples/sample.json", "-o", "-"],
+    ]
+
+    @Test("to /dev/full: exit 1 and a sentence on standard error", arguments: commands)
+    func full(_ arguments: [String]) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let run = try EndToEndTests.run(
+            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), arguments, stdout: full)
+        #expect(run.status == 1, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.contains("cannot write standard output"), "\(arguments): \(run.stderr)")
     }
 }

@@ -1,3 +1,4 @@
+import GlowBundle
 import GlowToolSupport
 
 /// What the person asked for, once the arguments have been understood.
@@ -51,10 +52,7 @@ struct ConformanceOptions: Equatable {
 }
 
 /// The two forms a data set takes on disk.
-enum Format: String, Equatable, CaseIterable {
-    case bundle
-    case json
-}
+typealias Format = DataSetFormat
 
 /// Turns the arguments (without the program name) into an invocation. Pure: no I/O.
 ///

@@ -84,7 +84,7 @@ enum Commands {
 
     static func export(_ input: String, to output: String, level: Int, createdAt: String?) throws {
         let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set")
-        guard Files.format(of: bytes) == .json else {
+        guard Format(recognising: bytes) == .json else {
             throw DataFailure(message: "\(input) is already a bundle; use convert or merge")
         }
         let data = try Files.dataSet(bytes, name: input)

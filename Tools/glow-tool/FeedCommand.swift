@@ -59,36 +59,19 @@ enum FeedCommand {
         print(options.json ? Report.json(view) : text(view), terminator: "")
     }
 
-    /// The replica the bundles make together, and the Day it is as of.
+    /// The replica the bundles make together (``FeedReplica/rebuilt(from:day:now:)``), and the
+    /// Day it is as of.
     static func replica(_ inputs: [String], day: Day?) throws -> (FeedReplica, Day) {
-        var replica = FeedReplica()
-        var people: [String: String] = [:]
-        var clock = HybridClock(device: "glow-tool")
-        var asOf = day
-        for input in inputs {
+        let exports = try inputs.map { input in
             let (data, social) = try Files.contents(input)
-            guard let profile = data.profile else {
-                throw DataFailure(message: "\(input) has no profile: whose items would they be?")
-            }
-            let person = social?.person ?? profile.userID.description
-            if let earlier = people.updateValue(input, forKey: person) {
-                throw DataFailure(message: "\(input) and \(earlier) are both \(person)'s: merge them first")
-            }
-            let today = day ?? profile.boundary.day(containing: .now)
-            asOf = asOf ?? today
-            do {
-                try replica.publish(
-                    data, owner: person, boundary: profile.boundary, today: today, clock: &clock,
-                    now: Instant.now.millisecondsSince1970)
-            } catch {
-                throw DataFailure(message: "\(input): \(error)")
-            }
-            if let social { replica.merge(social.registers) }
-            for (id, register) in replica.items where register.value?.owner == person {
-                replica.receive(item: id, at: register.value!.time)
-            }
+            return FeedReplica.Export(name: input, data: data, social: social)
         }
-        return (replica, asOf ?? DayBoundary.utc.day(containing: .now))
+        do {
+            let rebuilt = try FeedReplica.rebuilt(from: exports, day: day, now: .now)
+            return (rebuilt.replica, rebuilt.day)
+        } catch {
+            throw DataFailure(message: error.message)
+        }
     }
 
     static func view(of replica: FeedReplica, for viewer: String, day: Day, limit: Int) throws -> View {

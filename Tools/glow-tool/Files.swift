@@ -2,6 +2,7 @@ import Foundation
 import GlowBundle
 import GlowFeed
 import GlowModel
+import GlowStorage
 import GlowWire
 
 #if canImport(Glibc)
@@ -101,16 +102,9 @@ enum Files {
         return bytes
     }
 
-    /// The format of a file: by its first byte, so a mislabelled file is still read right.
-    static func format(of bytes: [UInt8]) -> Format {
-        bytes.first == BundleHeader.magic[0] ? .bundle : .json
-    }
-
     /// The format an output path asks for.
     static func format(forOutput path: String, explicit: Format?) throws -> Format {
-        if let explicit { return explicit }
-        if path.hasSuffix(".json") { return .json }
-        if path.hasSuffix(".glow") { return .bundle }
+        if let format = explicit ?? Format(fileName: path) { return format }
         throw UsageErrorInRun(message: "cannot tell the format of '\(path)'; name it .glow or .json, or give --to")
     }
 
@@ -123,7 +117,7 @@ enum Files {
     static func contents(_ path: String) throws -> (data: DataSet, social: SocialData?) {
         try streaming(path) { next in
             guard let first = next() else { return (try dataSet([], name: path), nil) }
-            guard format(of: first) == .bundle else {
+            guard Format(recognising: first) == .bundle else {
                 // JSON is read whole: the rest of the stream, up to the limit.
                 var bytes = first
                 while let chunk = next() {
@@ -153,7 +147,7 @@ enum Files {
         guard !bytes.isEmpty else {
             throw DataFailure(message: "'\(path)' is empty: neither a bundle nor a JSON data set")
         }
-        switch format(of: bytes) {
+        switch Format(recognising: bytes) {
         case .bundle:
             do {
                 return try BundleReader().dataSet(bytes).0
@@ -189,13 +183,6 @@ enum Files {
 
     // MARK: Writing
 
-    /// Writes `bytes` whole or not at all.
-    ///
-    /// A regular file (or a new one) is replaced atomically: the bytes go to
-    /// `.NAME.glow-tool-PID-RANDOM.tmp` in the same folder, are flushed to disk, and the
-    /// temporary file is renamed over `path` (`rename(2)`), keeping an existing file's
-    /// permissions. A device or pipe (`/dev/null`, `/dev/stdout`) is written in place, never
-    /// replaced. Temporary files left by runs that were killed are removed first.
     /// Whether two paths name one existing file (the same device and inode), links included.
     static func isSameFile(_ first: String, _ second: String) -> Bool {
         guard first != "-", second != "-" else { return false }
@@ -205,74 +192,19 @@ enum Files {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Writes `bytes` whole or not at all (the library's ``AtomicFile``); `-` is standard output,
+    /// where a closed pipe or a full device is a failure with a message, never a crash.
     static func write(_ bytes: [UInt8], to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        func failure(_ what: String) -> DataFailure {
-            DataFailure(message: "cannot write '\(path)': \(what)")
-        }
-        var existing = stat()
-        let exists = stat(path, &existing) == 0
-        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw failure("it is a directory") }
-        if exists, existing.st_mode & S_IFMT != S_IFREG {
-            // A device or a pipe: writing in place is the only thing that makes sense.
-            guard let handle = FileHandle(forWritingAtPath: path) else { throw failure(lastError()) }
-            do { try handle.write(contentsOf: Data(bytes)) } catch { throw failure(error.localizedDescription) }
-            return
-        }
-        let target = URL(fileURLWithPath: path)
-        let folder = target.deletingLastPathComponent().path
-        let name = target.lastPathComponent
-        removeStaleTemporaries(in: folder, for: name)
-        let temporary =
-            "\(folder)/.\(name).glow-tool-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let mode = exists ? mode_t(existing.st_mode & 0o7777) : 0o666
-        let descriptor = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
-        guard descriptor >= 0 else { throw failure(lastError()) }
-        var problem: String? = nil
         do {
-            // FileHandle writes the whole buffer, retrying short and interrupted writes.
-            try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: bytes)
+            if path == "-" {
+                try AtomicFile.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
+            } else {
+                try AtomicFile.write(bytes, to: path)
+            }
         } catch {
-            problem = error.localizedDescription
+            throw DataFailure(
+                message: "cannot write \(path == "-" ? "standard output" : "'\(path)'"): \(error.message)")
         }
-        if problem == nil, exists { _ = fchmod(descriptor, mode) }
-        if problem == nil, fsync(descriptor) != 0 { problem = lastError() }
-        close(descriptor)
-        if problem == nil, rename(temporary, path) != 0 { problem = lastError() }
-        guard problem == nil else {
-            unlink(temporary)
-            throw failure(problem!)
-        }
-        // The rename itself is made durable by flushing the folder.
-        let directory = openFile(folder, O_RDONLY, 0)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
-    }
-
-    /// Removes `.NAME.glow-tool-PID-*.tmp` files whose process no longer runs: what a run that
-    /// was killed before its rename left behind.
-    private static func removeStaleTemporaries(in folder: String, for name: String) {
-        let prefix = ".\(name).glow-tool-"
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
-            let rest = entry.dropFirst(prefix.count)
-            guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }) else { continue }
-            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink("\(folder)/\(entry)") }
-        }
-    }
-
-    private static func lastError() -> String {
-        String(cString: strerror(errno))
-    }
-
-    /// `open(2)` with a mode (the variadic C function is not callable from Swift on every platform).
-    private static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        Foundation.open(path, flags | O_CLOEXEC, mode)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import GlowModel
 import GlowReport
 import GlowRitual
+import GlowStorage
 import GlowThemes
 
 /// `glow-tool report`: a person's year at a glance as one self-contained HTML page (issue 18),
@@ -16,9 +17,6 @@ enum ReportCommand {
         var day: String?
         var weeks = 53
     }
-
-    /// The first bytes of every SQLite file.
-    static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
 
     static func run(_ options: Options) throws {
         if let output = options.output, Files.isSameFile(output, options.input) {
@@ -48,9 +46,14 @@ enum ReportCommand {
     /// The data set in `path`: a Glow database (read without writing), else a bundle or JSON.
     static func load(_ path: String) throws -> DataSet {
         guard path != "-", let handle = FileHandle(forReadingAtPath: path) else { return try Files.dataSet(path) }
-        let head = (try? handle.read(upToCount: sqliteMagic.count)) ?? nil
-        try? handle.close()
-        guard let head, [UInt8](head) == sqliteMagic else { return try Files.dataSet(path) }
+        let head: Data?
+        do {
+            head = try handle.read(upToCount: DatabaseSchema.sqliteMagic.count)
+            try handle.close()
+        } catch {
+            throw DataFailure(message: "cannot read '\(path)': \(error.localizedDescription)")
+        }
+        guard let head, DatabaseSchema.isDatabase(head: [UInt8](head)) else { return try Files.dataSet(path) }
         do {
             return try RitualDatabase.snapshot(path: path)
         } catch {

@@ -9,13 +9,25 @@ func fail(_ message: String, usage: String? = nil, code: Int32) -> Never {
     exit(code)
 }
 
+/// Standard output must have taken everything printed: a closed pipe or a full device is a
+/// failure (exit 1), never a silent success.
+func flushStandardOutput() {
+    if let reason = StandardOutput.failure.withLock({ $0 }) {
+        FileHandle.standardError.write(Data("glow-tool: error: cannot write standard output: \(reason)\n".utf8))
+        exit(1)
+    }
+}
+
+// A reader that goes away is an error to report, not a signal that ends the process unheard.
+signal(SIGPIPE, SIG_IGN)
+
 switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
     fail(error.message, usage: Help.usage(for: error.command), code: 64)
 case .success(let invocation):
     do {
         let status = try Commands.run(invocation)
-        fflush(nil)
+        flushStandardOutput()
         exit(status)
     } catch let failure as DataFailure {
         fail(failure.message, code: 1)

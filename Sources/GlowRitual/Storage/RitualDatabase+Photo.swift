@@ -25,25 +25,12 @@ extension RitualDatabase {
         let name = "photo-\(UUID().uuidString.lowercased()).jpg"
         let reference = "photos/" + name
         let final = photoFolder.appendingPathComponent(name)
-        let temporary = photoFolder.appendingPathComponent(".\(name).partial")
         do {
             try FileManager.default.createDirectory(at: photoFolder, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            let handle = try FileHandle(forWritingTo: temporary)
-            try handle.write(contentsOf: bytes)
-            try handle.synchronize()
-            try handle.close()
-            guard rename(temporary.path, final.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            // The rename is durable once the folder's entry is.
-            let folder = try FileHandle(forReadingFrom: photoFolder)
-            try folder.synchronize()
-            try folder.close()
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw StoreError(.writeFailed, "the photo could not be written: \(error)", path: path)
+            throw StoreError(.writeFailed, "the photo folder could not be made: \(error)", path: photoFolder.path)
         }
+        try AtomicFile.write(bytes, to: final.path)
         var previous: String?
         do {
             try perform { (data) throws(ModelError) in
