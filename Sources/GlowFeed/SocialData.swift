@@ -47,8 +47,8 @@ public struct SocialData: Hashable, Sendable {
 
 extension SocialData: WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
-        writer.string(1, person)
-        writer.message(2) { registers.encodeFields(to: &$0) }
+        writer.string(FeedSocialField.person, person)
+        writer.message(FeedSocialField.registers) { registers.encodeFields(to: &$0) }
     }
 
     package static func decodeFields(from reader: inout WireReader) throws(WireError) -> SocialData {
@@ -57,10 +57,10 @@ extension SocialData: WireRecord {
         var registers = FeedReplica()
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            switch f.number {
-            case 1: person = try r.readString(f)
-            case 2: registers.merge(try r.readDelta(f))
-            default: return false
+            switch FeedSocialField(rawValue: f.number) {
+            case .person: person = try r.readString(f)
+            case .registers: registers.merge(try r.readDelta(f))
+            case nil: return false
             }
             return true
         }
@@ -70,4 +70,10 @@ extension SocialData: WireRecord {
             throw WireError(.invalidValue, at: start, error.message, rule: error.rule)
         }
     }
+}
+
+/// `FeedSocial` (FEED-30).
+private enum FeedSocialField: UInt32, FeedWireField {
+    case person = 1
+    case registers = 2
 }

@@ -10,29 +10,31 @@ extension FeedReplica: WireRecord {
         for (key, register) in stances.sorted(by: { Self.precedes(($0.key.from, $0.key.to), ($1.key.from, $1.key.to)) })
         {
             guard let stamp = register.stamp else { continue }
-            writer.message(1) { w in
-                w.string(1, key.from)
-                w.string(2, key.to)
-                w.uint(3, register.stance.wireNumber)
-                w.message(4) { stamp.encodeFields(to: &$0) }
-                if let lastNo = register.lastNo { w.message(5) { lastNo.encodeFields(to: &$0) } }
+            writer.message(FeedDeltaField.stances) { w in
+                w.string(FeedStanceRegisterField.from, key.from)
+                w.string(FeedStanceRegisterField.to, key.to)
+                w.uint(FeedStanceRegisterField.stance, register.stance.wireNumber)
+                w.message(FeedStanceRegisterField.stamp) { stamp.encodeFields(to: &$0) }
+                if let lastNo = register.lastNo {
+                    w.message(FeedStanceRegisterField.lastNo) { lastNo.encodeFields(to: &$0) }
+                }
             }
         }
         for (id, register) in items.sorted(by: { $0.key < $1.key }) {
-            writer.message(2) { w in
-                w.string(1, id.text)
-                w.message(2) { register.stamp.encodeFields(to: &$0) }
-                if let item = register.value { w.message(3) { item.encodeFields(to: &$0) } }
+            writer.message(FeedDeltaField.items) { w in
+                w.string(FeedItemRegisterField.id, id.text)
+                w.message(FeedItemRegisterField.stamp) { register.stamp.encodeFields(to: &$0) }
+                if let item = register.value { w.message(FeedItemRegisterField.item) { item.encodeFields(to: &$0) } }
             }
         }
         for (key, register) in visibility.sorted(by: {
             Self.precedes(($0.key.owner, $0.key.goal), ($1.key.owner, $1.key.goal))
         }) {
-            writer.message(3) { w in
-                w.string(1, key.owner)
-                w.string(2, key.goal)
-                w.uint(3, register.value.wireNumber)
-                w.message(4) { register.stamp.encodeFields(to: &$0) }
+            writer.message(FeedDeltaField.visibility) { w in
+                w.string(FeedVisibilityRegisterField.owner, key.owner)
+                w.string(FeedVisibilityRegisterField.goal, key.goal)
+                w.uint(FeedVisibilityRegisterField.visibility, register.value.wireNumber)
+                w.message(FeedVisibilityRegisterField.stamp) { register.stamp.encodeFields(to: &$0) }
             }
         }
         for (key, register) in reactions.sorted(by: { a, b in
@@ -40,24 +42,24 @@ extension FeedReplica: WireRecord {
                 ? a.key.item < b.key.item
                 : Self.precedes((a.key.reactor, a.key.kind.rawValue), (b.key.reactor, b.key.kind.rawValue))
         }) {
-            writer.message(4) { w in
-                w.string(1, key.item.text)
-                w.string(2, key.reactor)
-                w.uint(3, key.kind.wireNumber)
-                w.bool(4, register.value)
-                w.message(5) { register.stamp.encodeFields(to: &$0) }
+            writer.message(FeedDeltaField.reactions) { w in
+                w.string(FeedReactionRegisterField.item, key.item.text)
+                w.string(FeedReactionRegisterField.reactor, key.reactor)
+                w.uint(FeedReactionRegisterField.kind, key.kind.wireNumber)
+                w.bool(FeedReactionRegisterField.on, register.value)
+                w.message(FeedReactionRegisterField.stamp) { register.stamp.encodeFields(to: &$0) }
             }
         }
         for (person, time) in seen.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            writer.message(5) { w in
-                w.string(1, person)
-                w.sint(2, time)
+            writer.message(FeedDeltaField.seen) { w in
+                w.string(FeedTimeField.key, person)
+                w.sint(FeedTimeField.time, time)
             }
         }
         for (id, time) in receipts.sorted(by: { $0.key < $1.key }) {
-            writer.message(6) { w in
-                w.string(1, id.text)
-                w.sint(2, time)
+            writer.message(FeedDeltaField.receipts) { w in
+                w.string(FeedTimeField.key, id.text)
+                w.sint(FeedTimeField.time, time)
             }
         }
     }
@@ -66,13 +68,19 @@ extension FeedReplica: WireRecord {
         var replica = FeedReplica()
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            guard (1...6).contains(f.number) else { return false }
+            guard let member = FeedDeltaField(rawValue: f.number) else { return false }
             try r.expect(f, .lengthDelimited)
             let start = f.start
             try r.nested { (m: inout WireReader) throws(WireError) in
-                var fields = RegisterFields()
-                try fields.read(from: &m, message: f.number)
-                try fields.apply(to: &replica, message: f.number, at: start)
+                switch member {
+                case .stances: try RegisterFields<FeedStanceRegisterField>(from: &m, at: start).apply(to: &replica)
+                case .items: try RegisterFields<FeedItemRegisterField>(from: &m, at: start).apply(to: &replica)
+                case .visibility:
+                    try RegisterFields<FeedVisibilityRegisterField>(from: &m, at: start).apply(to: &replica)
+                case .reactions: try RegisterFields<FeedReactionRegisterField>(from: &m, at: start).apply(to: &replica)
+                case .seen, .receipts:
+                    try RegisterFields<FeedTimeField>(from: &m, at: start).apply(to: &replica, as: member)
+                }
             }
             return true
         }
@@ -94,120 +102,252 @@ extension WireReader {
     }
 }
 
-/// The fields of one register message as read: every kind's fields in one place, since the
-/// six messages share numbers and shapes.
-private struct RegisterFields {
-    var texts: [UInt32: String] = [:]
-    var numbers: [UInt32: UInt64] = [:]
-    var stamps: [UInt32: StampFields] = [:]
+// MARK: - Field tables (glow.proto's numbers, each written once for encoder and decoder)
+
+/// `FeedDelta`: one repeated field per kind of register (FEED-28).
+private enum FeedDeltaField: UInt32, FeedWireField {
+    case stances = 1
+    case items = 2
+    case visibility = 3
+    case reactions = 4
+    case seen = 5
+    case receipts = 6
+}
+
+/// How a register message's field is read: the register messages share their shapes, so one
+/// reader serves all of them.
+private enum RegisterFieldShape {
+    case text, number, stamp, item
+}
+
+/// A register message's field table, with each field's shape.
+private protocol RegisterField: FeedWireField {
+    var shape: RegisterFieldShape { get }
+}
+
+/// `FeedStanceRegister` (FEED-3).
+private enum FeedStanceRegisterField: UInt32, RegisterField {
+    case from = 1
+    case to = 2
+    case stance = 3
+    case stamp = 4
+    case lastNo = 5
+
+    var shape: RegisterFieldShape {
+        switch self {
+        case .from, .to: .text
+        case .stance: .number
+        case .stamp, .lastNo: .stamp
+        }
+    }
+}
+
+/// `FeedItemRegister` (FEED-7).
+private enum FeedItemRegisterField: UInt32, RegisterField {
+    case id = 1
+    case stamp = 2
+    case item = 3
+
+    var shape: RegisterFieldShape {
+        switch self {
+        case .id: .text
+        case .stamp: .stamp
+        case .item: .item
+        }
+    }
+}
+
+/// `FeedVisibilityRegister`.
+private enum FeedVisibilityRegisterField: UInt32, RegisterField {
+    case owner = 1
+    case goal = 2
+    case visibility = 3
+    case stamp = 4
+
+    var shape: RegisterFieldShape {
+        switch self {
+        case .owner, .goal: .text
+        case .visibility: .number
+        case .stamp: .stamp
+        }
+    }
+}
+
+/// `FeedReactionRegister`.
+private enum FeedReactionRegisterField: UInt32, RegisterField {
+    case item = 1
+    case reactor = 2
+    case kind = 3
+    case on = 4
+    case stamp = 5
+
+    var shape: RegisterFieldShape {
+        switch self {
+        case .item, .reactor: .text
+        case .kind, .on: .number
+        case .stamp: .stamp
+        }
+    }
+}
+
+/// `FeedTime`: a seen marker or a receipt time.
+private enum FeedTimeField: UInt32, RegisterField {
+    case key = 1
+    case time = 2
+
+    var shape: RegisterFieldShape {
+        switch self {
+        case .key: .text
+        case .time: .number
+        }
+    }
+}
+
+/// `FeedStamp` (FEED-1).
+private enum FeedStampField: UInt32, FeedWireField {
+    case wall = 1
+    case counter = 2
+    case device = 3
+}
+
+/// `FeedItem` (FEED-6).
+private enum FeedItemField: UInt32, FeedWireField {
+    case owner = 1
+    case kind = 2
+    case goal = 3
+    case time = 4
+    case title = 5
+    case emoji = 6
+    case goalKind = 7
+    case day = 8
+    case streak = 9
+    case milestone = 10
+    case streakStart = 11
+}
+
+// MARK: - Registers
+
+/// The fields of one register message as read, by the field table `Field`; the register is
+/// refused at `offset`, its field tag (FEED-28).
+private struct RegisterFields<Field: RegisterField> {
+    let offset: Int
+    var texts: [Field: String] = [:]
+    var numbers: [Field: UInt64] = [:]
+    var stamps: [Field: StampFields] = [:]
     var item: ItemFields?
 
-    /// Field numbers whose wire type is a varint, per message (FEED-28).
-    static func isNumber(_ field: UInt32, in message: UInt32) -> Bool {
-        switch message {
-        case 1, 3: field == 3
-        case 4: field == 3 || field == 4
-        case 5, 6: field == 2
-        default: false
-        }
-    }
-
-    static func isStamp(_ field: UInt32, in message: UInt32) -> Bool {
-        switch message {
-        case 1: field == 4 || field == 5
-        case 2: field == 2
-        case 3: field == 4
-        case 4: field == 5
-        default: false
-        }
-    }
-
-    mutating func read(from reader: inout WireReader, message: UInt32) throws(WireError) {
+    init(from reader: inout WireReader, at offset: Int) throws(WireError) {
+        self.offset = offset
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            if f.number == 1 || (f.number == 2 && [1, 3, 4].contains(message)) {
-                texts[f.number] = try r.readString(f)
-            } else if Self.isNumber(f.number, in: message) {
-                numbers[f.number] = try r.readUInt(f)
-            } else if Self.isStamp(f.number, in: message) {
+            guard let field = Field(rawValue: f.number) else { return false }
+            switch field.shape {
+            case .text: texts[field] = try r.readString(f)
+            case .number: numbers[field] = try r.readUInt(f)
+            case .stamp:
                 try r.expect(f, .lengthDelimited)
-                var stamp = stamps[f.number] ?? StampFields()
+                var stamp = stamps[field] ?? StampFields()
                 try r.nested { (s: inout WireReader) throws(WireError) in try stamp.read(from: &s) }
-                stamps[f.number] = stamp
-            } else if message == 2 && f.number == 3 {
+                stamps[field] = stamp
+            case .item:
                 try r.expect(f, .lengthDelimited)
                 var fields = item ?? ItemFields()
                 try r.nested { (i: inout WireReader) throws(WireError) in try fields.read(from: &i) }
                 item = fields
-            } else {
-                return false
             }
             return true
         }
     }
 
-    func text(_ field: UInt32) -> String { texts[field] ?? "" }
+    func text(_ field: Field) -> String { texts[field] ?? "" }
 
-    func stamp(_ field: UInt32, at offset: Int) throws(WireError) -> Stamp {
-        guard let fields = stamps[field] else {
-            throw WireError(.invalidValue, at: offset, "a register has no stamp", rule: "FEED-28")
-        }
+    func number(_ field: Field) -> UInt64 { numbers[field] ?? 0 }
+
+    func stamp(_ field: Field) throws(WireError) -> Stamp {
+        guard let fields = stamps[field] else { throw invalid("a register has no stamp") }
         return try fields.make(at: offset)
     }
 
-    func apply(to replica: inout FeedReplica, message: UInt32, at offset: Int) throws(WireError) {
-        func invalid(_ text: String) -> WireError { WireError(.invalidValue, at: offset, text, rule: "FEED-28") }
-        func known<T>(_ value: T?, _ what: String) throws(WireError) -> T {
-            guard let value else { throw invalid("\(what) \(numbers[3] ?? 0) is not one this version knows") }
-            return value
+    func invalid(_ text: String) -> WireError { WireError(.invalidValue, at: offset, text, rule: "FEED-28") }
+
+    /// The case an enum field's number names; a number this version does not name refuses the
+    /// register (FEED-28).
+    func known<T>(_ field: Field, _ what: String, _ make: (UInt64) -> T?) throws(WireError) -> T {
+        guard let value = make(number(field)) else {
+            throw invalid("\(what) \(number(field)) is not one this version knows")
         }
-        switch message {
-        case 1:
-            guard !text(1).isEmpty, !text(2).isEmpty, text(1) != text(2) else {
-                throw invalid("a stance names two different people")
-            }
-            let stance = try known(Stance(wireNumber: numbers[3] ?? 0), "stance")
-            let stamp = try stamp(4, at: offset)
-            var register = StanceRegister()
-            if stamps[5] != nil {
-                let lastNo = try self.stamp(5, at: offset)
-                guard lastNo <= stamp else { throw invalid("a stance's last \"no\" is newer than its stamp") }
-                register.write(.none, at: lastNo)
-            }
-            register.write(stance, at: stamp)
-            replica.mergeStance(register, for: .init(from: text(1), to: text(2)))
-        case 2:
-            let stamp = try stamp(2, at: offset)
-            let id = FeedItemID(text(1))
-            let item = try item.map { (fields) throws(WireError) in try fields.make(at: offset) }
-            guard !id.text.isEmpty, item.map({ $0.key == id }) ?? true else {
-                throw invalid("an item register's id is not its item's id")
-            }
-            replica.writeItem(item, id: id, at: stamp)
-        case 3:
-            guard !text(1).isEmpty, !text(2).isEmpty else { throw invalid("a visibility names its owner and goal") }
-            let value = try known(Visibility(wireNumber: numbers[3] ?? 0), "visibility")
-            let stamp = try stamp(4, at: offset)
-            replica.writeVisibility(value, owner: text(1), goal: text(2), at: stamp)
-        case 4:
-            guard !text(1).isEmpty, !text(2).isEmpty else { throw invalid("a reaction names its item and reactor") }
-            let kind = try known(ReactionKind(wireNumber: numbers[3] ?? 0), "reaction kind")
-            let stamp = try stamp(5, at: offset)
-            replica.writeReaction(
-                (numbers[4] ?? 0) != 0, item: FeedItemID(text(1)), reactor: text(2), kind: kind, at: stamp)
-        case 5, 6:
-            guard !text(1).isEmpty else { throw invalid("a time names whose it is") }
-            let time = unzigzag(numbers[2] ?? 0)
-            if message == 5 {
-                replica.markSeen(text(1), upTo: time)
-            } else {
-                replica.receive(item: FeedItemID(text(1)), at: time)
-            }
-        default:
-            break
+        return value
+    }
+}
+
+extension RegisterFields where Field == FeedStanceRegisterField {
+    func apply(to replica: inout FeedReplica) throws(WireError) {
+        guard !text(.from).isEmpty, !text(.to).isEmpty, text(.from) != text(.to) else {
+            throw invalid("a stance names two different people")
+        }
+        let stance = try known(.stance, "stance", Stance.init(wireNumber:))
+        let stamp = try stamp(.stamp)
+        var register = StanceRegister()
+        // FEED-3: the register as writing `none` at its last "no" and then its stance gives.
+        if stamps[.lastNo] != nil {
+            let lastNo = try self.stamp(.lastNo)
+            guard lastNo <= stamp else { throw invalid("a stance's last \"no\" is newer than its stamp") }
+            register.write(.none, at: lastNo)
+        }
+        register.write(stance, at: stamp)
+        replica.mergeStance(register, for: .init(from: text(.from), to: text(.to)))
+    }
+}
+
+extension RegisterFields where Field == FeedItemRegisterField {
+    func apply(to replica: inout FeedReplica) throws(WireError) {
+        let stamp = try stamp(.stamp)
+        let id = FeedItemID(text(.id))
+        let item = try item.map { (fields) throws(WireError) in try fields.make(at: offset) }
+        guard !id.text.isEmpty, item.map({ $0.key == id }) ?? true else {
+            throw invalid("an item register's id is not its item's id")
+        }
+        replica.writeItem(item, id: id, at: stamp)
+    }
+}
+
+extension RegisterFields where Field == FeedVisibilityRegisterField {
+    func apply(to replica: inout FeedReplica) throws(WireError) {
+        guard !text(.owner).isEmpty, !text(.goal).isEmpty else {
+            throw invalid("a visibility names its owner and goal")
+        }
+        let value = try known(.visibility, "visibility", Visibility.init(wireNumber:))
+        let stamp = try stamp(.stamp)
+        replica.writeVisibility(value, owner: text(.owner), goal: text(.goal), at: stamp)
+    }
+}
+
+extension RegisterFields where Field == FeedReactionRegisterField {
+    func apply(to replica: inout FeedReplica) throws(WireError) {
+        guard !text(.item).isEmpty, !text(.reactor).isEmpty else {
+            throw invalid("a reaction names its item and reactor")
+        }
+        let kind = try known(.kind, "reaction kind", ReactionKind.init(wireNumber:))
+        let stamp = try stamp(.stamp)
+        replica.writeReaction(
+            number(.on) != 0, item: FeedItemID(text(.item)), reactor: text(.reactor), kind: kind, at: stamp)
+    }
+}
+
+extension RegisterFields where Field == FeedTimeField {
+    /// A seen marker or a receipt time, as `member` of the delta says.
+    func apply(to replica: inout FeedReplica, as member: FeedDeltaField) throws(WireError) {
+        guard !text(.key).isEmpty else { throw invalid("a time names whose it is") }
+        let time = unzigzag(number(.time))
+        if member == .seen {
+            replica.markSeen(text(.key), upTo: time)
+        } else {
+            replica.receive(item: FeedItemID(text(.key)), at: time)
         }
     }
 }
+
+// MARK: - Stamps and items
 
 /// A `FeedStamp` as read; a message given twice merges (WIRE-6).
 private struct StampFields {
@@ -218,11 +358,11 @@ private struct StampFields {
     mutating func read(from reader: inout WireReader) throws(WireError) {
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            switch f.number {
-            case 1: wall = try r.readSInt(f)
-            case 2: counter = try r.readUInt32(f)
-            case 3: device = try r.readString(f)
-            default: return false
+            switch FeedStampField(rawValue: f.number) {
+            case .wall: wall = try r.readSInt(f)
+            case .counter: counter = try r.readUInt32(f)
+            case .device: device = try r.readString(f)
+            case nil: return false
             }
             return true
         }
@@ -239,9 +379,9 @@ private struct StampFields {
 
 extension Stamp {
     func encodeFields(to writer: inout WireWriter) {
-        writer.sint(1, wall)
-        writer.uint(2, UInt64(counter))
-        writer.string(3, device)
+        writer.sint(FeedStampField.wall, wall)
+        writer.uint(FeedStampField.counter, UInt64(counter))
+        writer.string(FeedStampField.device, device)
     }
 }
 
@@ -262,19 +402,19 @@ private struct ItemFields {
     mutating func read(from reader: inout WireReader) throws(WireError) {
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            switch f.number {
-            case 1: owner = try r.readString(f)
-            case 2: kind = try r.readUInt(f)
-            case 3: goal = try r.readString(f)
-            case 4: time = try r.readSInt(f)
-            case 5: title = try r.readString(f)
-            case 6: emoji = try r.readString(f)
-            case 7: goalKind = try r.readString(f)
-            case 8: day = try r.readSInt(f)
-            case 9: streak = try r.readUInt32(f)
-            case 10: milestone = try r.readUInt32(f)
-            case 11: streakStart = try r.readSInt(f)
-            default: return false
+            switch FeedItemField(rawValue: f.number) {
+            case .owner: owner = try r.readString(f)
+            case .kind: kind = try r.readUInt(f)
+            case .goal: goal = try r.readString(f)
+            case .time: time = try r.readSInt(f)
+            case .title: title = try r.readString(f)
+            case .emoji: emoji = try r.readString(f)
+            case .goalKind: goalKind = try r.readString(f)
+            case .day: day = try r.readSInt(f)
+            case .streak: streak = try r.readUInt32(f)
+            case .milestone: milestone = try r.readUInt32(f)
+            case .streakStart: streakStart = try r.readSInt(f)
+            case nil: return false
             }
             return true
         }
@@ -308,32 +448,84 @@ private struct ItemFields {
 
 extension FeedItem {
     func encodeFields(to writer: inout WireWriter) {
-        writer.string(1, owner)
-        writer.uint(2, kind.wireNumber)
-        writer.string(3, goal)
-        writer.sint(4, time)
-        writer.string(5, title)
-        writer.string(6, emoji)
-        writer.string(7, goalKind)
-        if let day { writer.presentSInt(8, Int64(day.daysSince1970)) }
-        if let streak { writer.presentUInt(9, UInt64(streak)) }
-        if let milestone { writer.presentUInt(10, UInt64(milestone)) }
-        if let streakStart { writer.presentSInt(11, Int64(streakStart.daysSince1970)) }
+        writer.string(FeedItemField.owner, owner)
+        writer.uint(FeedItemField.kind, kind.wireNumber)
+        writer.string(FeedItemField.goal, goal)
+        writer.sint(FeedItemField.time, time)
+        writer.string(FeedItemField.title, title)
+        writer.string(FeedItemField.emoji, emoji)
+        writer.string(FeedItemField.goalKind, goalKind)
+        if let day { writer.presentSInt(FeedItemField.day, Int64(day.daysSince1970)) }
+        if let streak { writer.presentUInt(FeedItemField.streak, UInt64(streak)) }
+        if let milestone { writer.presentUInt(FeedItemField.milestone, UInt64(milestone)) }
+        if let streakStart { writer.presentSInt(FeedItemField.streakStart, Int64(streakStart.daysSince1970)) }
     }
 }
 
-/// The feed's enums number their cases in declaration order, as `Spec/glow.proto` does.
-protocol FeedWireCase: CaseIterable, Equatable where AllCases == [Self] {}
+// MARK: - Wire numbers
+
+/// A message's field table: one case per field of `Spec/glow.proto`, named as there, whose raw
+/// value is the field's number. Encoder and decoder both read it, so a number is written once.
+/// Every case states its number rather than taking the next one, so reordering the cases changes
+/// nothing on the wire.
+protocol FeedWireField: RawRepresentable<UInt32>, Hashable {}
+
+// The writer's field methods, taking a field from a table instead of a bare number.
+extension WireWriter {
+    mutating func uint(_ field: some FeedWireField, _ value: UInt64) { uint(field.rawValue, value) }
+    mutating func sint(_ field: some FeedWireField, _ value: Int64) { sint(field.rawValue, value) }
+    mutating func bool(_ field: some FeedWireField, _ value: Bool) { bool(field.rawValue, value) }
+    mutating func string(_ field: some FeedWireField, _ value: String) { string(field.rawValue, value) }
+    mutating func presentUInt(_ field: some FeedWireField, _ value: UInt64) { presentUInt(field.rawValue, value) }
+    mutating func presentSInt(_ field: some FeedWireField, _ value: Int64) { presentSInt(field.rawValue, value) }
+    mutating func message(_ field: some FeedWireField, _ body: (inout WireWriter) -> Void) {
+        message(field.rawValue, body)
+    }
+}
+
+/// An enum of `Spec/glow.proto` (FEED-28). Each case states its number: the order the Swift
+/// cases are declared in is no part of the format.
+protocol FeedWireCase: CaseIterable {
+    /// The case's number in `Spec/glow.proto`.
+    var wireNumber: UInt64 { get }
+}
 
 extension FeedWireCase {
-    var wireNumber: UInt64 { UInt64(Self.allCases.firstIndex(of: self)!) }
-
+    /// The case `wireNumber` names, read from the same table the encoder writes from; nil for a
+    /// number this version does not name, which refuses the register (FEED-28).
     init?(wireNumber: UInt64) {
-        guard wireNumber < Self.allCases.count else { return nil }
-        self = Self.allCases[Int(wireNumber)]
+        guard let known = Self.allCases.first(where: { $0.wireNumber == wireNumber }) else { return nil }
+        self = known
     }
 }
 
-extension FeedItem.Kind: FeedWireCase {}
-extension Stance: FeedWireCase {}
-extension ReactionKind: FeedWireCase {}
+extension FeedItem.Kind: FeedWireCase {
+    var wireNumber: UInt64 {
+        switch self {
+        case .checkIn: 0
+        case .milestone: 1
+        case .goalStarted: 2
+        case .goalCompleted: 3
+        }
+    }
+}
+
+extension Stance: FeedWireCase {
+    var wireNumber: UInt64 {
+        switch self {
+        case .none: 0
+        case .want: 1
+        case .block: 2
+        }
+    }
+}
+
+extension ReactionKind: FeedWireCase {
+    var wireNumber: UInt64 {
+        switch self {
+        case .heart: 0
+        case .fire: 1
+        case .clap: 2
+        }
+    }
+}

@@ -10,8 +10,8 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
 
     package func encodeFields(to writer: inout WireWriter) {
         switch self {
-        case .submit(let delta): writer.message(1) { delta.encodeFields(to: &$0) }
-        case .changes(let cursor): writer.presentUInt(2, cursor)
+        case .submit(let delta): writer.message(RelayRequestField.submit) { delta.encodeFields(to: &$0) }
+        case .changes(let cursor): writer.presentUInt(RelayRequestField.changesSince, cursor)
         }
     }
 
@@ -20,15 +20,15 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
         var request: RelayRequest?
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            switch f.number {
-            case 1:
+            switch RelayRequestField(rawValue: f.number) {
+            case .submit:
                 // A oneof member given twice as a message merges (WIRE-6).
                 var delta = FeedReplica()
                 if case .submit(let earlier) = request { delta = earlier }
                 delta.merge(try r.readDelta(f))
                 request = .submit(delta)
-            case 2: request = .changes(since: try r.readUInt(f))
-            default: return false
+            case .changesSince: request = .changes(since: try r.readUInt(f))
+            case nil: return false
             }
             return true
         }
@@ -52,17 +52,17 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
 
     package func encodeFields(to writer: inout WireWriter) {
         switch self {
-        case .submitted(let sequence): writer.presentUInt(1, sequence)
+        case .submitted(let sequence): writer.presentUInt(RelayResponseField.submitted, sequence)
         case .changes(let delta, let cursor):
-            writer.message(2) { w in
-                w.message(1) { delta.encodeFields(to: &$0) }
-                w.uint(2, cursor)
+            writer.message(RelayResponseField.changes) { w in
+                w.message(RelayChangesField.delta) { delta.encodeFields(to: &$0) }
+                w.uint(RelayChangesField.cursor, cursor)
             }
         case .error(let code, let message, let rule):
-            writer.message(3) { w in
-                w.string(1, code)
-                w.string(2, message)
-                w.string(3, rule)
+            writer.message(RelayResponseField.error) { w in
+                w.string(RelayErrorField.code, code)
+                w.string(RelayErrorField.message, message)
+                w.string(RelayErrorField.rule, rule)
             }
         }
     }
@@ -72,38 +72,44 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
         var response: RelayResponse?
         var ignored: [UInt8] = []
         try reader.forEachField(unknown: &ignored) { (r, f) throws(WireError) in
-            switch f.number {
-            case 1: response = .submitted(try r.readUInt(f))
-            case 2:
+            switch RelayResponseField(rawValue: f.number) {
+            case .submitted: response = .submitted(try r.readUInt(f))
+            case .changes:
                 try r.expect(f, .lengthDelimited)
                 var (delta, cursor) = (FeedReplica(), UInt64(0))
                 if case .changes(let earlier, let at) = response { (delta, cursor) = (earlier, at) }
                 try r.nested { (m: inout WireReader) throws(WireError) in
                     var skipped: [UInt8] = []
                     try m.forEachField(unknown: &skipped) { (r, f) throws(WireError) in
-                        switch f.number {
-                        case 1: delta.merge(try r.readDelta(f))
-                        case 2: cursor = try r.readUInt(f)
-                        default: return false
+                        switch RelayChangesField(rawValue: f.number) {
+                        case .delta: delta.merge(try r.readDelta(f))
+                        case .cursor: cursor = try r.readUInt(f)
+                        case nil: return false
                         }
                         return true
                     }
                 }
                 response = .changes(delta, cursor: cursor)
-            case 3:
+            case .error:
                 try r.expect(f, .lengthDelimited)
-                var texts = ["", "", ""]
-                if case .error(let code, let message, let rule) = response { texts = [code, message, rule] }
+                var (code, message, rule) = ("", "", "")
+                if case .error(let earlierCode, let earlierMessage, let earlierRule) = response {
+                    (code, message, rule) = (earlierCode, earlierMessage, earlierRule)
+                }
                 try r.nested { (m: inout WireReader) throws(WireError) in
                     var skipped: [UInt8] = []
                     try m.forEachField(unknown: &skipped) { (r, f) throws(WireError) in
-                        guard (1...3).contains(f.number) else { return false }
-                        texts[Int(f.number) - 1] = try r.readString(f)
+                        switch RelayErrorField(rawValue: f.number) {
+                        case .code: code = try r.readString(f)
+                        case .message: message = try r.readString(f)
+                        case .rule: rule = try r.readString(f)
+                        case nil: return false
+                        }
                         return true
                     }
                 }
-                response = .error(code: texts[0], message: texts[1], rule: texts[2])
-            default: return false
+                response = .error(code: code, message: message, rule: rule)
+            case nil: return false
             }
             return true
         }
@@ -113,6 +119,32 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
         }
         return response
     }
+}
+
+/// `RelayRequest`'s oneof members (FEED-29).
+private enum RelayRequestField: UInt32, FeedWireField {
+    case submit = 1
+    case changesSince = 2
+}
+
+/// `RelayResponse`'s oneof members (FEED-29).
+private enum RelayResponseField: UInt32, FeedWireField {
+    case submitted = 1
+    case changes = 2
+    case error = 3
+}
+
+/// `RelayChanges`.
+private enum RelayChangesField: UInt32, FeedWireField {
+    case delta = 1
+    case cursor = 2
+}
+
+/// `RelayError`.
+private enum RelayErrorField: UInt32, FeedWireField {
+    case code = 1
+    case message = 2
+    case rule = 3
 }
 
 extension FeedRelay {
