@@ -220,6 +220,24 @@ struct DataSetEditTests {
         #expect(entry.lastRecordedAt == Self.at("2025-03-09T12:00:01Z"))
     }
 
+    @Test("an undo tap is the undo of the Day: the same entry, and refused where there is nothing to undo")
+    func undoTap() throws {
+        let day = Self.day("2025-03-09")
+        let when = Self.at("2025-03-09T12:00:00Z")
+        var tapped = Self.data()
+        var undone = Self.data()
+        let changes = try tapped.tap(
+            .undo, goal: Self.water, on: day, at: when, device: Self.phone, boundary: Self.london)
+        #expect(changes == (try undone.undo(goal: Self.water, on: day, at: when, device: Self.phone)))
+        #expect(tapped == undone && tapped.checkIn(CheckInKey(goalID: Self.water, day: day))?.deleted == true)
+        #expect {
+            try tapped.tap(.undo, goal: Self.water, on: day, at: when, device: Self.phone, boundary: Self.london)
+        } throws: { error in
+            (error as? ModelError)?.code == .notFound
+        }
+        #expect(tapped == undone, "a refused undo changes nothing")
+    }
+
     @Test("a backfill records a past Day with the instant it was made")
     func backfill() throws {
         var data = Self.data()

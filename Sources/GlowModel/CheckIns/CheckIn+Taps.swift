@@ -5,7 +5,8 @@ extension CheckIn {
     /// The tap's instant is kept to the whole second, and the tap joins the entry's taps as the
     /// device's next one. A tap after an undo starts the Day over: the undo still hides what came
     /// before it, from every device, and the tap is stamped after the latest undo the entry holds
-    /// (MODEL-35), so no undo it follows hides it.
+    /// (MODEL-35), so no undo it follows hides it. An undo tap hides every tap before it
+    /// (MODEL-36); an entry needs a tap before one.
     /// - Throws: ``ModelError/Code/invalidCheckIn`` when `existing` is another goal's or Day's, or
     ///   the result does not fit the goal's kind (MODEL-34) or names an item the goal does not
     ///   have; ``ModelError/Code/invalidAmount`` when an amount tap takes the sum past the limit.
@@ -31,7 +32,7 @@ extension CheckIn {
             second = try Instant(millisecondsSince1970: next)
         }
         let entry = try CheckIn.appending(
-            tap.action, to: existing, goalID: goal.id, day: day, at: second, timeZone: timeZone, deviceID: deviceID)
+            tap, to: existing, goalID: goal.id, day: day, at: second, timeZone: timeZone, deviceID: deviceID)
         guard CheckIn.accepts(entry.log, for: goal.kind) else {
             throw ModelError(
                 .invalidCheckIn,

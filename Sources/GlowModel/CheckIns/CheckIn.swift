@@ -112,36 +112,9 @@ extension CheckInLog: Codable {
     }
 }
 
-/// One tap in the app: what the person just did for a goal on a Day (MODEL-35).
-public enum CheckInTap: Hashable, Sendable {
-    /// Marked done.
-    case done
-    /// Marked as a rest day.
-    case skip
-    /// Added an amount to a progress goal (negative to correct).
-    case add(Amount)
-    /// Changed a tally by `delta` (negative to take back); the count never drops below 0.
-    case count(Int)
-    /// Checked checklist items.
-    case check(Set<SubgoalItemID>)
-    /// Unchecked checklist items.
-    case uncheck(Set<SubgoalItemID>)
-    /// Entered the Day's value, replacing any earlier one.
-    case value(Amount)
-
-    /// The action the tap records.
-    var action: Tap.Action {
-        switch self {
-        case .done: .done
-        case .skip: .skip
-        case .add(let amount): .add(amount)
-        case .count(let delta): .count(delta)
-        case .check(let items): .check(items)
-        case .uncheck(let items): .uncheck(items)
-        case .value(let value): .value(value)
-        }
-    }
-}
+/// One tap in the app: what the person just did for a goal on a Day (MODEL-35), as the tap it
+/// records (``Tap/Action``); `.undo` undoes the Day (MODEL-59).
+public typealias CheckInTap = Tap.Action
 
 /// A goal's entry for one Day: the taps of every device that logged it, and what they add up to
 /// (MODEL-33 ... MODEL-36, MODEL-52 ... MODEL-55).

@@ -9,7 +9,8 @@ extension DataSet {
     /// - Throws: ``ModelError/Code/notFound`` when the data set does not hold the goal,
     ///   ``ModelError/Code/goalDeleted`` when it was deleted, ``ModelError/Code/invalidCheckIn``
     ///   when the Day is outside the goal's life or archived or the tap does not fit the kind,
-    ///   ``ModelError/Code/invalidAmount`` when an amount would pass its limit. Nothing changes then.
+    ///   ``ModelError/Code/invalidAmount`` when an amount would pass its limit; for `.undo`, what
+    ///   ``undo(goal:on:at:device:)`` throws. Nothing changes then.
     @discardableResult
     public mutating func tap(
         _ tap: CheckInTap, goal: GoalID, at instant: Instant, device: DeviceID, boundary: DayBoundary
@@ -72,6 +73,8 @@ extension DataSet {
     private mutating func record(
         _ tap: CheckInTap, goal id: GoalID, on day: Day, at instant: Instant, device: DeviceID, boundary: DayBoundary
     ) throws(ModelError) -> Changes {
+        // An undo tap is the undo of the Day, with its rule: there must be something to undo.
+        if tap.isUndo { return try undo(goal: id, on: day, at: instant, device: device) }
         let goal = try liveGoal(id)
         if let reason = Self.closed(goal, on: day) {
             throw ModelError(
