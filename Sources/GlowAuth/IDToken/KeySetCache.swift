@@ -120,20 +120,12 @@ public final class KeySetCache: Sendable {
     func key(_ kid: String, of provider: IdentityProvider, at now: Double) async throws(AuthError) -> JSONWebKeySet.Key
     {
         guard case .waiting(let fetcher) = source else { return try keyNow(kid, of: provider, at: now) }
-        var fetched = false
-        while true {
-            switch need(kid, of: provider, at: now, fetched: fetched) {
-            case .key(let key): return key
-            case .unknown: throw Self.unknown(kid, provider)
-            case .fetch:
-                let response: Result<KeySetResponse, any Error>
-                do { response = .success(try await fetcher.fetchKeySet(from: provider.keySetURL)) } catch {
-                    response = .failure(error)
-                }
-                try keep(response, of: provider, at: now)
-                fetched = true
-            }
+        if let key = try lookUp(kid, of: provider, at: now, fetched: false) { return key }
+        let response: Result<KeySetResponse, any Error>
+        do { response = .success(try await fetcher.fetchKeySet(from: provider.keySetURL)) } catch {
+            response = .failure(error)
         }
+        return try afterFetch(response, kid, of: provider, at: now)
     }
 
     /// The same, for a cache with a blocking fetcher.
@@ -146,16 +138,29 @@ public final class KeySetCache: Sendable {
                 .keySetUnavailable, "this key-set cache fetches asynchronously: verify with the async method",
                 rule: "AUTH-27")
         }
-        var fetched = false
-        while true {
-            switch need(kid, of: provider, at: now, fetched: fetched) {
-            case .key(let key): return key
-            case .unknown: throw Self.unknown(kid, provider)
-            case .fetch:
-                try keep(Result { try fetcher.fetchKeySet(from: provider.keySetURL) }, of: provider, at: now)
-                fetched = true
-            }
+        if let key = try lookUp(kid, of: provider, at: now, fetched: false) { return key }
+        return try afterFetch(Result { try fetcher.fetchKeySet(from: provider.keySetURL) }, kid, of: provider, at: now)
+    }
+
+    /// The key when AUTH-27 decides without fetching; nil when the set must be fetched first.
+    private func lookUp(_ kid: String, of provider: IdentityProvider, at now: Double, fetched: Bool)
+        throws(AuthError) -> JSONWebKeySet.Key?
+    {
+        switch need(kid, of: provider, at: now, fetched: fetched) {
+        case .key(let key): return key
+        case .unknown: throw Self.unknown(kid, provider)
+        case .fetch: return nil
         }
+    }
+
+    /// Keeps the one fetch a token may cause, then decides again: with the set fetched, the key
+    /// is there or unknown (AUTH-27 fetches once per token).
+    private func afterFetch(
+        _ response: Result<KeySetResponse, any Error>, _ kid: String, of provider: IdentityProvider, at now: Double
+    ) throws(AuthError) -> JSONWebKeySet.Key {
+        try keep(response, of: provider, at: now)
+        guard let key = try lookUp(kid, of: provider, at: now, fetched: true) else { throw Self.unknown(kid, provider) }
+        return key
     }
 
     /// Counts a fetch and keeps its set, or says why it cannot: a failed fetch or a set that
