@@ -34,15 +34,15 @@ struct EndToEndTests {
         try run(executable: products.appendingPathComponent(tool), arguments, stdin: stdin)
     }
 
-    /// Runs any program from the repository's root; its standard output goes to `stdout` when
-    /// given (a device, say), else into ``Run/stdout``.
+    /// Runs any program from `folder` (the repository's root by default); its standard output
+    /// goes to `stdout` when given (a device, say), else into ``Run/stdout``.
     static func run(
-        executable: URL, _ arguments: [String], stdin: Data = Data(), stdout: FileHandle? = nil
+        executable: URL, _ arguments: [String], stdin: Data = Data(), stdout: FileHandle? = nil, in folder: URL = root
     ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = folder
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()

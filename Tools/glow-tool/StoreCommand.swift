@@ -47,12 +47,42 @@ enum StoreCommand {
         return base + "/glow/glow.sqlite"
     }
 
+    /// Whether the action may make the database: only `init` and `import` do; every other one
+    /// needs a database that is there (a typo in --db is "no such database", not a new file).
+    static func creates(_ action: Options.Action) -> Bool {
+        switch action {
+        case .initialise, .importBundle: true
+        default: false
+        }
+    }
+
     static func run(_ options: Options) throws {
         let path = Self.path(options.database)
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let creates = Self.creates(options.action)
+        if case .export(let output) = options.action {
+            // The database and its log are never an export's output: writing there would replace
+            // the person's data with a bundle.
+            for file in [path, path + "-wal", path + "-shm"] where output == file || Files.isSameFile(output, file) {
+                throw UsageErrorInRun(message: "-o '\(output)' is the database: the bundle would replace the person's data")
+            }
+        }
+        // A bare file name lives in the current folder, which is there.
+        let folder = (path as NSString).deletingLastPathComponent
+        if creates, !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw DataFailure(message: "cannot make the folder '\(folder)': \(error.localizedDescription)")
+            }
+        }
         let database: RitualDatabase
-        do { database = try RitualDatabase(path: path) } catch { throw DataFailure(message: "\(error)") }
+        do {
+            database = try RitualDatabase(path: path, create: creates)
+        } catch where error.code == .cannotOpen && !creates && !FileManager.default.fileExists(atPath: path) {
+            throw DataFailure(message: "there is no Glow database at '\(path)' (glow-tool store init makes one)")
+        } catch {
+            throw DataFailure(message: "\(error)")
+        }
         let device = try! DeviceID("01938a6e-7c00-7abc-8def-0000000007ee")
         do {
             let boundary = try database.data.dayBoundary

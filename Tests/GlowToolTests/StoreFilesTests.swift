@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `glow-tool store` and the files it is pointed at (issue 27): only `init` and `import` make a
+/// database; a bare file name is in the current folder; a file that is not a Glow database is
+/// refused and left byte for byte; an export never writes over the database or its log.
+@Suite("glow-tool store and its files")
+struct StoreFilesTests {
+    static func run(_ arguments: [String], in folder: String) throws -> EndToEndTests.Run {
+        try EndToEndTests.run(
+            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), ["store"] + arguments,
+            in: URL(fileURLWithPath: folder))
+    }
+
+    static func folder() throws -> String {
+        let folder = EndToEndTests.temporary("store-files")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("a bare file name: init, import and today work in the current folder")
+    func bareName() throws {
+        let folder = try Self.folder()
+        #expect(try Self.run(["init", "--db", "mine.sqlite"], in: folder).status == 0)
+        let imported = try Self.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let today = try Self.run(["today", "--db", "mine.sqlite", "--day", "2026-11-28"], in: folder)
+        #expect(today.status == 0 && today.stdout.contains("Mia"), "\(today.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/mine.sqlite"))
+    }
+
+    @Test(
+        "a database that is not there: every command but init and import says so and makes nothing",
+        arguments: [["today"], ["overview"], ["export", "-o", "out.glow"], ["tap", "Water"], ["undo", "Water"]])
+    func missing(_ command: [String]) throws {
+        let folder = try Self.folder()
+        let run = try Self.run(command + ["--db", folder + "/typo/dir/x.sqlite"], in: folder)
+        #expect(run.status == 1 && run.stderr.contains("there is no Glow database"), "\(command): \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "\(command) made nothing")
+    }
+
+    /// Files that are not Glow databases, each made in a folder: refused by name, left as they were.
+    static let strangers: [(String, String, @Sendable (String) throws -> Void)] = [
+        ("a zero-byte file", "empty", { path in try Data().write(to: URL(fileURLWithPath: path)) }),
+        (
+            "another program's SQLite file with user_version 1 and no tables", "not a Glow database",
+            { path in
+                // The SQLite header of an empty database whose user_version (bytes 60 ... 63) is 1.
+                var header = [UInt8](repeating: 0, count: 4096)
+                header.replaceSubrange(0..<16, with: Array("SQLite format 3\u{0}".utf8))
+                header[16] = 0x10
+                header[18] = 1
+                header[19] = 1
+                header[21] = 64
+                header[22] = 32
+                header[23] = 32
+                header[31] = 1
+                header[47] = 4
+                header[56] = 1
+                header[63] = 1
+                try Data(header).write(to: URL(fileURLWithPath: path))
+            }
+        ),
+        ("text", "not a database", { path in try Data("notes\n".utf8).write(to: URL(fileURLWithPath: path)) }),
+    ]
+
+    @Test("a file that is not a Glow database is refused by name and left byte for byte", arguments: 0..<3)
+    func strangers(index: Int) throws {
+        let (name, words, make) = Self.strangers[index]
+        for command in [["init"], ["today"], ["import", EndToEndTests.sample]] {
+            let folder = try Self.folder()
+            let path = folder + "/theirs.sqlite"
+            try make(path)
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let run = try Self.run(command + ["--db", path], in: folder)
+            #expect(run.status == 1 && run.stderr.contains(words), "\(name), \(command): \(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(name), \(command): unchanged")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["theirs.sqlite"])
+        }
+    }
+
+    @Test(
+        "an export's output is never the database or its log",
+        arguments: ["mine.sqlite", "mine.sqlite-wal", "mine.sqlite-shm"])
+    func exportOverDatabase(_ output: String) throws {
+        let folder = try Self.folder()
+        #expect(try Self.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
+        let run = try Self.run(["export", "--db", "mine.sqlite", "-o", output], in: folder)
+        #expect(run.status == 64 && run.stderr.contains("is the database"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before)
+        #expect(try Self.run(["today", "--db", "mine.sqlite", "--day", "2026-11-28"], in: folder).status == 0)
+    }
+}
