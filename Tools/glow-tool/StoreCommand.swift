@@ -63,7 +63,8 @@ enum StoreCommand {
             // The database and its log are never an export's output: writing there would replace
             // the person's data with a bundle.
             for file in [path, path + "-wal", path + "-shm"] where output == file || Files.isSameFile(output, file) {
-                throw UsageErrorInRun(message: "-o '\(output)' is the database: the bundle would replace the person's data")
+                throw UsageErrorInRun(
+                    message: "-o '\(output)' is the database: the bundle would replace the person's data")
             }
         }
         // A bare file name lives in the current folder, which is there.
@@ -78,7 +79,7 @@ enum StoreCommand {
         let database: RitualDatabase
         do {
             database = try RitualDatabase(path: path, create: creates)
-        } catch where error.code == .cannotOpen && !creates && !FileManager.default.fileExists(atPath: path) {
+        } catch let error where error.code == .cannotOpen && !creates && !FileManager.default.fileExists(atPath: path) {
             throw DataFailure(message: "there is no Glow database at '\(path)' (glow-tool store init makes one)")
         } catch {
             throw DataFailure(message: "\(error)")
