@@ -92,3 +92,37 @@ struct StoreFilesTests {
         #expect(try Self.run(["today", "--db", "mine.sqlite", "--day", "2026-11-28"], in: folder).status == 0)
     }
 }
+
+/// Endless streams of the wrong kind (issue 27): refused at their first byte, as `verify` does,
+/// not after buffering a gigabyte.
+@Suite("Streams that are no data set")
+struct EndlessStreamTests {
+    static let commands: [[String]] = [
+        ["stats", "/dev/zero"], ["convert", "/dev/zero", "out.glow"], ["feed", "/dev/zero", "--viewer", "mia"],
+        ["report", "/dev/zero", "-o", "out.html"], ["export", "/dev/zero", "-o", "out.glow"],
+        ["merge", "/dev/zero", "Spec/examples/sample.glow", "-o", "out.glow"],
+        ["stats", "/dev/urandom"],
+    ]
+
+    @Test("each command refuses the stream at once, naming its first byte", arguments: commands)
+    func refused(_ arguments: [String]) throws {
+        let folder = try StoreFilesTests.folder()
+        let absolute = arguments.map { $0.hasPrefix("Spec/") ? EndToEndTests.root.appendingPathComponent($0).path : $0 }
+        let run = try EndToEndTests.run(
+            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), absolute,
+            in: URL(fileURLWithPath: folder))
+        // /dev/urandom may begin with the bundle's first byte or '{', one time in 128: then the
+        // reader refuses it a few bytes later, still without reading on.
+        let named = arguments[1] == "/dev/urandom" || run.stderr.contains("neither a bundle nor a JSON data set")
+        #expect(run.status == 1 && named, "\(arguments): \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "\(arguments) wrote nothing")
+    }
+
+    @Test("store import of /dev/zero is refused before a database is made")
+    func storeImport() throws {
+        let folder = try StoreFilesTests.folder()
+        let run = try StoreFilesTests.run(["import", "/dev/zero", "--db", "mine.sqlite"], in: folder)
+        #expect(run.status == 1 && run.stderr.contains("is not a bundle"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+}

@@ -83,8 +83,10 @@ enum Commands {
     }
 
     static func export(_ input: String, to output: String, level: Int, createdAt: String?) throws {
-        let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set")
-        guard Format(recognising: bytes) == .json else {
+        let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set") { head in
+            Format(head: head) == nil ? Files.notDataSet(input, head) : nil
+        }
+        guard Format(head: bytes) != .bundle else {
             throw DataFailure(message: "\(input) is already a bundle; use convert or merge")
         }
         let data = try Files.dataSet(bytes, name: input)

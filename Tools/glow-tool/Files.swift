@@ -84,9 +84,20 @@ enum Files {
         }
     }
 
+    /// The refusal of a file that is neither a bundle nor a JSON data set, naming its first byte.
+    static func notDataSet(_ path: String, _ head: [UInt8]) -> DataFailure {
+        let first = head.first.map { String(format: "0x%02X", $0) } ?? "nothing"
+        return DataFailure(
+            message: "'\(path)' is neither a bundle nor a JSON data set: it begins with \(first), "
+                + "where a bundle begins with 0x89 and a JSON data set with '{'")
+    }
+
     /// The whole of `path`, refused before reading when it is larger than `limit` bytes (or,
-    /// for a stream, as soon as it passes the limit).
-    static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+    /// for a stream, as soon as it passes the limit); `head`, when given, checks the first chunk
+    /// and names what is wrong with it, so a file of the wrong kind is refused at once.
+    static func read(
+        _ path: String, limit: Int, what: String, head: (([UInt8]) -> DataFailure?)? = nil
+    ) throws -> [UInt8] {
         let (handle, size) = try open(path)
         if let size, size > limit {
             throw DataFailure(message: "'\(path)' is \(size) bytes; \(what) is read whole, up to \(limit) bytes")
@@ -94,6 +105,7 @@ enum Files {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size ?? 0)
         while let chunk = try nextChunk(handle, path) {
+            if bytes.isEmpty, let head, let failure = head(chunk) { throw failure }
             bytes += chunk
             guard bytes.count <= limit else {
                 throw DataFailure(message: "'\(path)' is larger than \(limit) bytes; \(what) is read whole, up to that")
@@ -117,7 +129,8 @@ enum Files {
     static func contents(_ path: String) throws -> (data: DataSet, social: SocialData?) {
         try streaming(path) { next in
             guard let first = next() else { return (try dataSet([], name: path), nil) }
-            guard Format(recognising: first) == .bundle else {
+            guard let format = Format(head: first) else { throw notDataSet(path, first) }
+            guard format == .bundle else {
                 // JSON is read whole: the rest of the stream, up to the limit.
                 var bytes = first
                 while let chunk = next() {
@@ -147,7 +160,8 @@ enum Files {
         guard !bytes.isEmpty else {
             throw DataFailure(message: "'\(path)' is empty: neither a bundle nor a JSON data set")
         }
-        switch Format(recognising: bytes) {
+        guard let format = Format(head: bytes) else { throw notDataSet(path, bytes) }
+        switch format {
         case .bundle:
             do {
                 return try BundleReader().dataSet(bytes).0

@@ -76,6 +76,16 @@ enum StoreCommand {
                 throw DataFailure(message: "cannot make the folder '\(folder)': \(error.localizedDescription)")
             }
         }
+        // An import's bundle is read, and a file that is no bundle refused, before the database
+        // is opened or made.
+        var incoming: [UInt8]?
+        if case .importBundle(let input) = options.action {
+            incoming = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle") { head in
+                Format(head: head) == .bundle
+                    ? nil
+                    : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
+            }
+        }
         let database: RitualDatabase
         do {
             database = try RitualDatabase(path: path, create: creates)
@@ -92,8 +102,8 @@ enum StoreCommand {
             case .initialise:
                 print("ok: \(path) holds \(try database.data.goals.count) goals")
             case .importBundle(let input):
-                let bytes = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle")
-                let result = try database.importBundle(bytes)
+                guard let incoming else { preconditionFailure("an import reads its bundle before the database") }
+                let result = try database.importBundle(incoming)
                 print(
                     "imported \(input): \(result.changes.goals.count) goals and \(result.changes.checkInCount) check-ins changed"
                 )
