@@ -96,18 +96,20 @@ extension GoalEntries {
         let outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
         let archived = goal.archiveHistory
         // The entries that count: not undone, not on an archived Day. Usually all of them.
-        var kept = Array(first..<end)
-        if kept.contains(where: { history.isDeleted(at: $0) }) || !archived.isEmpty {
+        var (kept, keptDays) = history.liveEntries(in: first..<end)
+        if !archived.isEmpty {
             var archive = 0
-            kept = kept.filter { index in
-                guard !history.isDeleted(at: index) else { return false }
-                let day = history.day(at: index)
+            var (inLife, lifeDays): ([Int], [Day]) = ([], [])
+            for (index, day) in zip(kept, keptDays) {
                 // Archive periods are in order and apart (MODEL-47), like the Days.
                 while archive < archived.count, let until = archived[archive].until, until <= day { archive += 1 }
-                return !(archive < archived.count && archived[archive].contains(day))
+                guard !(archive < archived.count && archived[archive].contains(day)) else { continue }
+                inLife.append(index)
+                lifeDays.append(day)
             }
+            (kept, keptDays) = (inLife, lifeDays)
         }
-        days = kept.map { history.day(at: $0) }
+        days = keptDays
         guard let outcomeOf else {
             logs = kept.map { history.log(at: $0) }
             return

@@ -55,14 +55,10 @@ extension CheckInHistory {
     ///   log type, a number its log type cannot hold, a reference beyond its table, or an instant
     ///   outside years 1 ... 9999 (MODEL-36).
     public init(goalID: GoalID, columns: Columns) throws(ModelError) {
-        try Self.check(columns, of: goalID)
+        let flags = try Self.check(columns, of: goalID)
         self.init(goalID: goalID)
         dayNumbers = columns.days
-        flags = zip(
-            columns.logTypes,
-            columns.deleted.isEmpty ? Array(repeating: false, count: columns.days.count) : columns.deleted
-        )
-        .map { type, deleted in type | (deleted ? Self.deletedBit : 0) }
+        self.flags = flags
         numbers = ZeroDefaultColumn(columns.numbers)
         firstOffsets = ZeroDefaultColumn(columns.firstOffsets)
         spans = ZeroDefaultColumn(columns.spans)
@@ -78,8 +74,9 @@ extension CheckInHistory {
         }
     }
 
-    /// Checks every value of `columns` (see ``init(goalID:columns:)``).
-    private static func check(_ columns: Columns, of goalID: GoalID) throws(ModelError) {
+    /// Checks every value of `columns` (see ``init(goalID:columns:)``) in one pass, and returns
+    /// each entry's flag (log type and undone mark).
+    private static func check(_ columns: Columns, of goalID: GoalID) throws(ModelError) -> [UInt8] {
         let count = columns.days.count
         func fail(_ message: String, rule: String = "MODEL-36") -> ModelError {
             ModelError(.invalidCheckIn, "the check-ins of goal \(goalID): \(message)", rule: rule)
@@ -97,39 +94,51 @@ extension CheckInHistory {
         try length("modifiedDeltas", columns.modifiedDeltas.count)
         try length("contexts", columns.contexts.count)
         guard count == 0 || !columns.contextTable.isEmpty else { throw fail("entries without a context table") }
-        let days = Int64(Day.min.daysSince1970)...Int64(Day.max.daysSince1970)
+        let (days, types, deleted, numbers) = (columns.days, columns.logTypes, columns.deleted, columns.numbers)
+        let (first, last) = (Int64(Day.min.daysSince1970), Int64(Day.max.daysSince1970))
+        // Instants are checked near the ends of the supported years only: every column is 32 bits
+        // (under 50 Days of milliseconds), and Instant's range is exactly Day's.
+        let margin: Int64 = 100
         let instants = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
+        let (itemSetCount, contextCount) = (columns.itemSets.count, columns.contextTable.count)
+        var flags = [UInt8](repeating: 0, count: count)
+        var previous = Int64.min
         for index in 0..<count {
-            let day = Int64(columns.days[index])
-            guard days.contains(day) else { throw fail("entry \(index) has a Day outside years 1 ... 9999") }
-            if index > 0, columns.days[index - 1] >= columns.days[index] {
+            let day = Int64(days[index])
+            guard day >= first, day <= last else { throw fail("entry \(index) has a Day outside years 1 ... 9999") }
+            guard day > previous else {
                 throw fail("entry \(index) is not after the one before (one entry per Day, in order)", rule: "MODEL-33")
             }
-            let number = columns.numbers.isEmpty ? 0 : columns.numbers[index]
-            switch columns.logTypes[index] {
+            previous = day
+            let type = types[index]
+            let number = numbers.isEmpty ? 0 : numbers[index]
+            switch type {
             case 0, 1:
                 guard number == 0 else { throw fail("entry \(index) is done or skipped but has the number \(number)") }
             case 2, 3, 5:
                 break
             case 4:
-                guard number >= 0, Int(number) < columns.itemSets.count else {
-                    throw fail("entry \(index) refers to item set \(number) of \(columns.itemSets.count)")
+                guard number >= 0, Int(number) < itemSetCount else {
+                    throw fail("entry \(index) refers to item set \(number) of \(itemSetCount)")
                 }
             default:
-                throw fail("entry \(index) has the unknown log type \(columns.logTypes[index])")
+                throw fail("entry \(index) has the unknown log type \(type)")
             }
-            let context = columns.contexts.isEmpty ? 0 : Int(columns.contexts[index])
-            guard context < columns.contextTable.count else {
-                throw fail("entry \(index) refers to context \(context) of \(columns.contextTable.count)")
+            if !columns.contexts.isEmpty, Int(columns.contexts[index]) >= contextCount {
+                throw fail("entry \(index) refers to context \(columns.contexts[index]) of \(contextCount)")
             }
-            // Each sum stays far inside Int64: a Day is within ±4 × 10^6, each column 32 bits.
-            let first = day * 86_400_000 + Int64(columns.firstOffsets.isEmpty ? 0 : columns.firstOffsets[index])
-            let last = first + Int64(columns.spans.isEmpty ? 0 : columns.spans[index])
-            let modified = last + Int64(columns.modifiedDeltas.isEmpty ? 0 : columns.modifiedDeltas[index])
-            guard instants.contains(first), instants.contains(last), instants.contains(modified) else {
-                throw fail("entry \(index) has an instant outside years 1 ... 9999")
+            if day - first < margin || last - day < margin {
+                // Each sum stays far inside Int64: a Day is within ±4 × 10^6, each column 32 bits.
+                let start = day * 86_400_000 + Int64(columns.firstOffsets.isEmpty ? 0 : columns.firstOffsets[index])
+                let end = start + Int64(columns.spans.isEmpty ? 0 : columns.spans[index])
+                let modified = end + Int64(columns.modifiedDeltas.isEmpty ? 0 : columns.modifiedDeltas[index])
+                guard instants.contains(start), instants.contains(end), instants.contains(modified) else {
+                    throw fail("entry \(index) has an instant outside years 1 ... 9999")
+                }
             }
+            flags[index] = type | (!deleted.isEmpty && deleted[index] ? Self.deletedBit : 0)
         }
+        return flags
     }
 
     /// The columns of the history, for a writer that lays out a block. An entry kept whole (see
@@ -142,6 +151,26 @@ extension CheckInHistory {
             numbers: numbers.values, firstOffsets: firstOffsets.values, spans: spans.values,
             modifiedDeltas: modifiedDeltas.values, contexts: contexts.values, contextTable: contextTable,
             itemSets: itemSets)
+    }
+
+    /// The entries in `range` that are not undone, as their indices and Days: one pass over the
+    /// columns, for work that reads every live Day of a stretch (streaks, Today, Overview).
+    ///
+    /// - Complexity: O(n) for the n entries in `range`.
+    public func liveEntries(in range: Range<Int>) -> (indices: [Int], days: [Day]) {
+        let flags = flags[range]
+        guard flags.contains(where: { $0 & Self.deletedBit != 0 }) else {
+            return (Array(range), dayNumbers[range].map { Day(unchecked: Int($0)) })
+        }
+        var indices: [Int] = []
+        var days: [Day] = []
+        indices.reserveCapacity(range.count)
+        days.reserveCapacity(range.count)
+        for index in range where flags[index] & Self.deletedBit == 0 {
+            indices.append(index)
+            days.append(Day(unchecked: Int(dayNumbers[index])))
+        }
+        return (indices, days)
     }
 
     /// Whether the entry at `index` is kept whole (a note, several taps, unknown fields, values
