@@ -119,7 +119,8 @@ package struct DatabaseSchema: Sendable {
         return connection
     }
 
-    /// Opens the database at `path` for reading only: nothing is created, migrated or written.
+    /// Opens the database at `path` for reading only: nothing is created, migrated or written,
+    /// and, when no connection is writing (no `-wal` file beside it), nothing is made beside it.
     ///
     /// - Throws: ``StoreError``: `cannot_open`, `newer_schema`, `corrupt`.
     package func openReadOnly(path: String) throws(StoreError) -> SQLiteConnection {
@@ -128,7 +129,10 @@ package struct DatabaseSchema: Sendable {
             throw StoreError(.cannotOpen, "there is no \(kind) here", path: path)
         }
         try checkHeader(path)
-        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        // With a log beside the file a writer may be at work: its log and shared memory are read
+        // as any reader does. Without one the file is whole, and is read without locks.
+        let writing = FileManager.default.fileExists(atPath: path + "-wal")
+        let connection = try SQLiteConnection(path: path, mode: writing ? .readOnly : .readOnlyUnlocked)
         _ = try check(connection)
         return connection
     }

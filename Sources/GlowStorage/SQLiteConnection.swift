@@ -14,6 +14,11 @@ package final class SQLiteConnection: @unchecked Sendable {
     package enum Mode: Sendable {
         /// Reads only: the file must exist, and nothing is written, created or migrated.
         case readOnly
+        /// Reads a file no connection is writing (it has no write-ahead log beside it) without
+        /// locking it: nothing is made beside it, not even the `-shm` file a reader of a WAL
+        /// database otherwise creates, so a read in a read-only folder, or of another user's
+        /// file, leaves no trace.
+        case readOnlyUnlocked
         /// Reads and writes a file that exists.
         case readWrite
         /// Reads and writes, creating the file when there is none.
@@ -26,13 +31,24 @@ package final class SQLiteConnection: @unchecked Sendable {
     ///   two modes, does not exist).
     package init(path: String, mode: Mode = .create) throws(StoreError) {
         self.path = path
+        var name = path
         let flags: Int32
         switch mode {
         case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .readOnlyUnlocked:
+            // A URI, so the path's own characters are escaped and `immutable` can be given.
+            let escaped = path.utf8.map { byte -> String in
+                let plain =
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || "/-._~".utf8.contains(byte)
+                return plain ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+            }.joined()
+            name = "file:\(escaped)?mode=ro&immutable=1"
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         case .readWrite: flags = SQLITE_OPEN_READWRITE
         case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
-        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, handle != nil else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)

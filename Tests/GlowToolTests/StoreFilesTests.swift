@@ -126,3 +126,30 @@ struct EndlessStreamTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 }
+
+/// Reading is read-only (issue 27): today, overview, export and report read a database without
+/// writing to it or making anything beside it (no `-wal`, no `-shm` another user would own).
+@Suite("Reading a database makes nothing")
+struct ReadOnlyReadTests {
+    static let reads: [[String]] = [
+        ["store", "today", "--db", "mine.sqlite", "--day", "2026-11-28"],
+        ["store", "overview", "--db", "mine.sqlite", "--day", "2026-11-28"],
+        ["store", "export", "--db", "mine.sqlite", "-o", "-"],
+        ["report", "mine.sqlite", "--day", "2026-11-28"],
+    ]
+
+    @Test("the database's folder and bytes are as they were after each read", arguments: reads)
+    func makesNothing(_ arguments: [String]) throws {
+        let folder = try StoreFilesTests.folder()
+        #expect(
+            try StoreFilesTests.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
+        let run = try EndToEndTests.run(
+            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), arguments,
+            in: URL(fileURLWithPath: folder))
+        #expect(run.status == 0 && !run.output.isEmpty, "\(arguments): \(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == entries, "\(arguments)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before, "\(arguments)")
+    }
+}

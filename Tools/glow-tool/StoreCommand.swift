@@ -86,10 +86,25 @@ enum StoreCommand {
                     : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
             }
         }
+        func missing(_ error: StoreError) -> Bool {
+            error.code == .cannotOpen && !creates && !FileManager.default.fileExists(atPath: path)
+        }
+        // Reading is read-only: today, overview and export read a snapshot, which neither
+        // migrates the file nor makes anything beside it.
+        if let read = Self.reading(options, path: path) {
+            let data: DataSet
+            do { data = try RitualDatabase.snapshot(path: path) } catch let error where missing(error) {
+                throw DataFailure(message: "there is no Glow database at '\(path)' (glow-tool store init makes one)")
+            } catch {
+                throw DataFailure(message: "\(error)")
+            }
+            try read(data)
+            return
+        }
         let database: RitualDatabase
         do {
             database = try RitualDatabase(path: path, create: creates)
-        } catch let error where error.code == .cannotOpen && !creates && !FileManager.default.fileExists(atPath: path) {
+        } catch let error where missing(error) {
             throw DataFailure(message: "there is no Glow database at '\(path)' (glow-tool store init makes one)")
         } catch {
             throw DataFailure(message: "\(error)")
@@ -124,10 +139,8 @@ enum StoreCommand {
                     try data.undo(goal: goal.id, on: day, at: .now, device: device)
                 }
                 print("\(goal.title) on \(day): undone")
-            case .today, .overview:
-                let stats = Report.Stats(try database.data, boundary: boundary, today: day)
-                let shown = options.action == .today ? stats.onlyToday : stats
-                print(options.json ? Report.json(shown) : shown.text, terminator: "")
+            case .today, .overview, .export:
+                preconditionFailure("a read goes through reading(_:path:)")
             case .feed(let person, let limit):
                 try FeedCommand.check(limit: limit)
                 // The person's items as their device publishes them (FEED-22, FEED-23), beside
@@ -151,12 +164,29 @@ enum StoreCommand {
                 try database.recordFeed(replica.changes(since: before))
                 let view = try FeedCommand.view(of: try database.feed, for: who, day: day, limit: limit)
                 print(options.json ? Report.json(view) : FeedCommand.text(view), terminator: "")
-            case .export(let output):
-                let bytes = BundleWriter.bundle(try database.data, options: BundleOptions(createdAt: .now))
-                try Files.write(bytes, to: output)
             }
         } catch let error as StoreError {
             throw DataFailure(message: "\(error)")
+        }
+    }
+
+    /// What a command that only reads does with the data, or nil for one that writes.
+    static func reading(_ options: Options, path: String) -> ((DataSet) throws -> Void)? {
+        switch options.action {
+        case .today, .overview:
+            return { data in
+                let boundary = data.dayBoundary
+                let day = try parseDay(options.day) ?? boundary.day(containing: .now)
+                let stats = Report.Stats(data, boundary: boundary, today: day)
+                let shown = options.action == .today ? stats.onlyToday : stats
+                print(options.json ? Report.json(shown) : shown.text, terminator: "")
+            }
+        case .export(let output):
+            return { data in
+                try Files.write(BundleWriter.bundle(data, options: BundleOptions(createdAt: .now)), to: output)
+            }
+        default:
+            return nil
         }
     }
 
