@@ -131,17 +131,21 @@ public struct BundleLimits: Hashable, Sendable {
     public var maxCheckInsPerBlock: Int
     /// The most records of types this version does not know.
     public var maxUnknownRecords: Int
+    /// The most bytes those records take together, each counted as its frame's length
+    /// (BUNDLE-28): they are kept whole, so their number alone does not bound their memory.
+    public var maxUnknownBytes: Int
 
     /// 1 GiB files, 4 GiB uncompressed, 64 MiB frames; 1,000,000 frames, 4,000,000 check-ins
     /// (four times a person with 581 daily habits for five years), 100,000 per block, and
-    /// 500,000 unknown records.
+    /// 500,000 unknown records of 16 MiB together.
     public static let `default` = BundleLimits(
         maxBundleSize: 1 << 30, maxUncompressedSize: 4 << 30, maxFrameSize: 64 << 20)
 
     /// Custom limits; the record limits default to those of ``default``.
     public init(
         maxBundleSize: Int, maxUncompressedSize: Int, maxFrameSize: Int, maxFrames: Int = 1_000_000,
-        maxCheckIns: Int = 4_000_000, maxCheckInsPerBlock: Int = 100_000, maxUnknownRecords: Int = 500_000
+        maxCheckIns: Int = 4_000_000, maxCheckInsPerBlock: Int = 100_000, maxUnknownRecords: Int = 500_000,
+        maxUnknownBytes: Int = 16 << 20
     ) {
         self.maxBundleSize = maxBundleSize
         self.maxUncompressedSize = maxUncompressedSize
@@ -150,6 +154,7 @@ public struct BundleLimits: Hashable, Sendable {
         self.maxCheckIns = maxCheckIns
         self.maxCheckInsPerBlock = maxCheckInsPerBlock
         self.maxUnknownRecords = maxUnknownRecords
+        self.maxUnknownBytes = maxUnknownBytes
     }
 
     /// The limits a frame's record is decoded with.

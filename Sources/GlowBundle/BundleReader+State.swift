@@ -31,6 +31,8 @@ struct ReadState {
     var goalIDs = Set<GoalID>()
     var blockIDs = Set<GoalID>()
     var sawSocial = false
+    /// The bytes of the frames holding records of unknown types so far (BUNDLE-28).
+    var unknownBytes = 0
 
     init(limits: BundleLimits) {
         self.limits = limits
@@ -156,16 +158,18 @@ struct ReadState {
                     .record(error.code), .frames, at: payloadOffset + error.offset, error.message, rule: error.rule,
                     recordError: error)
             }
-            try handle(frame, at: framesOffset, size: payloadStart - pendingStart + Int(length), record: record)
+            try handle(
+                frame, at: framesOffset, size: payloadStart - pendingStart + Int(length), length: Int(length),
+                record: record)
             framesOffset += payloadStart - pendingStart + Int(length)
             pendingStart = payloadStart + Int(length)
         }
     }
 
     /// The frame rules (BUNDLE-5, BUNDLE-6, BUNDLE-9, BUNDLE-14).
-    private mutating func handle(_ frame: BundleFrame, at offset: Int, size: Int, record: (BundleRecord) -> Void)
-        throws(BundleError)
-    {
+    private mutating func handle(
+        _ frame: BundleFrame, at offset: Int, size: Int, length: Int, record: (BundleRecord) -> Void
+    ) throws(BundleError) {
         func fail(_ code: BundleError.Code, _ message: String, _ rule: String) -> BundleError {
             BundleError(code, .frames, at: offset, message, rule: rule)
         }
@@ -228,6 +232,13 @@ struct ReadState {
         case .other(let raw):
             counts.other += 1
             try beyond(counts.other, manifest.counts.other, "records of unknown types")
+            // BUNDLE-28: kept whole, so bounded in bytes too, frame by frame.
+            unknownBytes += length
+            guard unknownBytes <= limits.maxUnknownBytes else {
+                throw BundleError(
+                    .limitExceeded, .frames, at: offset,
+                    "records of unknown types take more than \(limits.maxUnknownBytes) bytes", rule: "BUNDLE-28")
+            }
             bytesByType["other", default: 0] += size
             record(.other(raw))
         case .end(let declared):

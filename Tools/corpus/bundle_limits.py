@@ -100,6 +100,22 @@ def main():
     cases.append(case("limits-007", "more records of unknown types than the limit: refused at the manifest",
                       ["BUNDLE-25"], "two-unknown.glow", {"maxUnknownRecords": 1}, "limit_exceeded", 0))
 
+    # BUNDLE-28: three records of an unknown type, each a BundleFrame of 42 bytes (field 9's tag,
+    # its length 40, then 40 bytes), 126 bytes together. With at most 100 the third frame takes
+    # the sum past the limit (84 + 42): refused at its offset, the manifest's and two 43-byte
+    # frames (length varint and message) after the start. With at most 126 all three are kept.
+    declared = counts(other=3)
+    first = manifest_frame(declared)
+    unknown = [frame(9, bytes([0x0A, 38]) + bytes([0x41 + n]) * 38) for n in range(3)]
+    assert all(len(f) == 1 + 42 for f in unknown)
+    write("three-unknown-42.glow", [first, *unknown, end_frame(declared)])
+    cases.append(case("limits-008", "unknown records past the byte limit: refused at the frame that passes it",
+                      ["BUNDLE-28"], "three-unknown-42.glow", {"maxUnknownBytes": 100}, "limit_exceeded",
+                      len(first) + 2 * 43))
+    cases.append(case("limits-009", "unknown records exactly at the byte limit are kept", ["BUNDLE-28"],
+                      "three-unknown-42.glow", {"maxUnknownBytes": 126},
+                      expected={"counts": {"profiles": 0, "goals": 0, "checkInBlocks": 0, "checkIns": 0, "other": 3}}))
+
     document = {"area": "bundle", "operation": "bundle.read",
                 "description": "Limits on records, not only bytes: frames, check-ins, unknown records, empty frames.",
                 "cases": cases}

@@ -31,6 +31,7 @@ package enum BundleOperations {
         if let count = input["limits"]?["maxCheckIns"]?.int { limits.maxCheckIns = count }
         if let count = input["limits"]?["maxCheckInsPerBlock"]?.int { limits.maxCheckInsPerBlock = count }
         if let count = input["limits"]?["maxUnknownRecords"]?.int { limits.maxUnknownRecords = count }
+        if let size = input["limits"]?["maxUnknownBytes"]?.int { limits.maxUnknownBytes = size }
         return limits
     }
 

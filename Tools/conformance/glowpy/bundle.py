@@ -25,7 +25,7 @@ TRAILER_SIGNATURE = b'GLWE'                                    # BUNDLE-8
 HEADER_SIZE = TRAILER_SIZE = 24
 LIMITS = {'maxBundleSize': 1 << 30, 'maxUncompressedSize': 4 << 30, 'maxFrameSize': 64 << 20,   # BUNDLE-10
           'maxFrames': 1_000_000, 'maxCheckIns': 4_000_000, 'maxCheckInsPerBlock': 100_000,       # BUNDLE-25
-          'maxUnknownRecords': 500_000}
+          'maxUnknownRecords': 500_000, 'maxUnknownBytes': 16 << 20}                              # BUNDLE-28
 PIECE = 64 << 10                   # BUNDLE-10: the uncompressed size is checked after every piece
 STEP = 16                          # compressed bytes fed at a time, so frames are checked as they complete
 RECORDS = {'manifest': 'BundleManifest', 'profile': 'Profile', 'goal': 'Goal', 'check_ins': 'CheckInBlock', 'end': 'BundleEnd'}
@@ -84,6 +84,7 @@ class Frames:
         self.buffer, self.offset = bytearray(), 0           # offset: of buffer[0], from the first frame
         self.manifest = self.profile = self.social = None
         self.goals, self.blocks, self.others = {}, {}, []
+        self.unknown_bytes = 0                                 # BUNDLE-28: the lengths of the unknown records' frames
         self.frames, self.ended = 0, False
 
     def feed(self, chunk):
@@ -153,7 +154,8 @@ class Frames:
     # (BUNDLE-9). A block's goal must come first (BUNDLE-5): a block of a goal not yet read cannot be
     # a duplicate, so that check may come anywhere before the manifest's counts. The limit on all
     # check-ins (BUNDLE-25) needs the block read; BUNDLE-14 does not place it, and it runs here after
-    # `duplicate_id` and before the manifest's counts, as the limit on unknown records does.
+    # `duplicate_id` and before the manifest's counts, as the limit on unknown records does. The limit
+    # on unknown records' bytes (BUNDLE-28) comes last, after the manifest's counts and BUNDLE-25.
 
     def add_profile(self, value, at):
         if self.profile is not None:
@@ -188,10 +190,14 @@ class Frames:
         self.social = value
 
     def add_other(self, body, at):
-        """BUNDLE-24 / BUNDLE-25: a record of a type this reader does not know, kept whole, once."""
+        """BUNDLE-24 / BUNDLE-25 / BUNDLE-28: a record of a type this reader does not know, kept whole,
+        once; the unknown records are bounded in number (BUNDLE-25) and in bytes (BUNDLE-28)."""
         if len(self.others) + 1 > self.limits['maxUnknownRecords']:
             raise fail('limit_exceeded', 'frames', at, f'more than {self.limits["maxUnknownRecords"]} unknown records')
         self.declared('other', self.other_records() + 1, at)
+        self.unknown_bytes += len(body)                        # BUNDLE-28: the frame's length, after its varint
+        if self.unknown_bytes > self.limits['maxUnknownBytes']:
+            raise fail('limit_exceeded', 'frames', at, f'unknown records of more than {self.limits["maxUnknownBytes"]} bytes')
         self.others.append(body)
 
     def other_records(self):
