@@ -107,7 +107,7 @@ package struct DatabaseSchema: Sendable {
     ///   cannot be opened, `newer_schema`, `corrupt`, or the failure of a step.
     package func open(path: String, create: Bool) throws(StoreError) -> SQLiteConnection {
         guard !path.isEmpty else { throw StoreError(.cannotOpen, "a database needs a path", path: path) }
-        if !FileManager.default.fileExists(atPath: path) {
+        if try !FileSystem.exists(path) {
             guard create else { throw StoreError(.cannotOpen, "there is no \(kind) here", path: path) }
             try make(path)
         }
@@ -125,9 +125,7 @@ package struct DatabaseSchema: Sendable {
     /// - Throws: ``StoreError``: `cannot_open`, `newer_schema`, `corrupt`.
     package func openReadOnly(path: String) throws(StoreError) -> SQLiteConnection {
         guard !path.isEmpty else { throw StoreError(.cannotOpen, "a database needs a path", path: path) }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError(.cannotOpen, "there is no \(kind) here", path: path)
-        }
+        guard try FileSystem.exists(path) else { throw StoreError(.cannotOpen, "there is no \(kind) here", path: path) }
         try checkHeader(path)
         // With a log beside the file a writer may be at work: its log and shared memory are read
         // as any reader does. Without one the file is whole, and is read without locks.

@@ -18,6 +18,19 @@ package enum FileSystem {
         }
     }
 
+    /// Whether there is a file at `path`: false when there is nothing there; an entry that is
+    /// there but cannot be reached (a symbolic link that loops or dangles, a folder without
+    /// permission) is an error with the system's reason, not "no such file".
+    ///
+    /// - Throws: ``StoreError/Code/cannotOpen`` with the reason.
+    package static func exists(_ path: String) throws(StoreError) -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0 { return true }
+        let reason = reason()
+        if errno == ENOENT, lstat(path, &info) != 0 { return false }
+        throw StoreError(.cannotOpen, "the file cannot be reached: \(reason)", path: path)
+    }
+
     /// The system's words for the last error.
     static func reason() -> String { String(cString: strerror(errno)) }
 }

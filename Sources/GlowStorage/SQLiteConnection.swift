@@ -87,7 +87,14 @@ package final class SQLiteConnection: @unchecked Sendable {
     package func prepare(_ sql: String) throws(StoreError) -> Statement {
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard status == SQLITE_OK, let statement else { throw error(status, "preparing \(sql.prefix(60))") }
+        guard status == SQLITE_OK, let statement else {
+            // The SDK's statements are fixed: one SQLite cannot prepare names a table or a column
+            // the file does not have, so the file is not the database it claims to be.
+            guard status == SQLITE_ERROR else { throw error(status, "preparing \(sql.prefix(60))") }
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ""
+            throw StoreError(
+                .corrupt, "the database is damaged (\(message)): its tables are not a Glow database's", path: path)
+        }
         return Statement(statement, connection: self)
     }
 

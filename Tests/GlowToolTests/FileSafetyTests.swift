@@ -103,7 +103,8 @@ struct FileSafetyTests {
         arguments: [
             (["inspect", "/tmp"], "it is a directory"), (["verify", "/tmp"], "it is a directory"),
             (["stats", "/tmp"], "it is a directory"), (["convert", "/tmp", "x.json"], "it is a directory"),
-            (["inspect", "/nonexistent/b.glow"], "no such file"), (["verify", "/dev/null"], "the file is empty"),
+            (["inspect", "/nonexistent/b.glow"], "No such file or directory"),
+            (["verify", "/dev/null"], "the file is empty"),
             (["stats", "/dev/null"], "is empty"), (["convert", "/dev/null", "x.json"], "is empty"),
             (["export", "/dev/null", "-o", "x.glow"], "is empty"),
             (["merge", "/dev/null", "-o", "x.glow"], "is empty"),

@@ -153,3 +153,67 @@ struct ReadOnlyReadTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before, "\(arguments)")
     }
 }
+
+/// Broken surroundings get a true, typed message each (issue 27): a database missing a table, a
+/// symbolic link that loops, a closed standard input, a file-size limit.
+@Suite("Broken surroundings")
+struct BrokenSurroundingsTests {
+    static func tool(_ arguments: [String], in folder: String) throws -> EndToEndTests.Run {
+        try EndToEndTests.run(
+            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), arguments,
+            in: URL(fileURLWithPath: folder))
+    }
+
+    /// Runs a shell line in `folder` with `$GLOW` naming the tool.
+    static func shell(_ line: String, in folder: String) throws -> EndToEndTests.Run {
+        let tool = EndToEndTests.products.appendingPathComponent("glow-tool").path
+        return try EndToEndTests.run(
+            executable: URL(fileURLWithPath: "/bin/bash"), ["-c", "GLOW='\(tool)'; " + line],
+            in: URL(fileURLWithPath: folder))
+    }
+
+    @Test("a Glow database missing a table is corrupt, named, and left as it was")
+    func droppedTable() throws {
+        let folder = try StoreFilesTests.folder()
+        #expect(
+            try StoreFilesTests.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let drop = try Self.shell(
+            "/usr/bin/python3 -c \"import sqlite3; c = sqlite3.connect('mine.sqlite'); c.execute('DROP TABLE goals'); c.commit()\"",
+            in: folder)
+        #expect(drop.status == 0, "\(drop.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
+        for command in [["today"], ["tap", "Water"]] {
+            let run = try StoreFilesTests.run(command + ["--db", "mine.sqlite"], in: folder)
+            #expect(run.status == 1 && run.stderr.contains("corrupt: the database is damaged (no such table: goals)"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before)
+    }
+
+    @Test("a symbolic link that loops is named as one, for a database and for an input")
+    func symlinkLoop() throws {
+        let folder = try StoreFilesTests.folder()
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: "loop")
+        for command in [["store", "today", "--db", "loop"], ["store", "init", "--db", "loop"], ["stats", "loop"]] {
+            let run = try Self.tool(command, in: folder)
+            #expect(
+                run.status == 1 && run.stderr.contains("Too many levels of symbolic links"), "\(command): \(run.stderr)"
+            )
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["loop"])
+    }
+
+    @Test("a closed standard input is named as such")
+    func closedInput() throws {
+        let run = try Self.shell("$GLOW stats - <&-", in: EndToEndTests.root.path)
+        #expect(
+            run.status == 1 && run.stderr.contains("cannot read standard input: Bad file descriptor"), "\(run.stderr)")
+    }
+
+    @Test("a file-size limit: exit 1 with 'File too large', and no partial file")
+    func fileSizeLimit() throws {
+        let folder = try StoreFilesTests.folder()
+        let run = try Self.shell("ulimit -f 10; $GLOW convert '\(EndToEndTests.sample)' big.json", in: folder)
+        #expect(run.status == 1 && run.stderr.contains("cannot write 'big.json': File too large"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+}

@@ -33,39 +33,63 @@ enum Files {
 
     // MARK: Reading
 
-    /// A handle on a file that can be read, with what kind of file it is.
-    private static func open(_ path: String) throws -> (handle: FileHandle, size: Int?) {
-        if path == "-" { return (.standardInput, nil) }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw DataFailure(message: "cannot read '\(path)': no such file")
+    /// An input opened for reading: its descriptor (closed when this is freed, unless it is
+    /// standard input) and, for a regular file, its size.
+    final class Input {
+        let descriptor: Int32
+        let size: Int?
+        let name: String
+        private let owned: Bool
+
+        init(descriptor: Int32, size: Int?, name: String, owned: Bool) {
+            self.descriptor = descriptor
+            self.size = size
+            self.name = name
+            self.owned = owned
         }
-        let type = attributes[.type] as? FileAttributeType
-        if type == .typeDirectory { throw DataFailure(message: "cannot read '\(path)': it is a directory, not a file") }
-        guard FileManager.default.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
-            throw DataFailure(message: "cannot read '\(path)': permission denied")
-        }
+
+        deinit { if owned { close(descriptor) } }
+    }
+
+    /// The system's words for the last error.
+    private static func reason() -> String { String(cString: strerror(errno)) }
+
+    /// Opens an input, `-` being standard input; every failure is the system's own reason (no
+    /// such file, permission denied, too many levels of symbolic links, a closed standard input).
+    private static func open(_ path: String) throws -> Input {
+        let name = path == "-" ? "standard input" : "'\(path)'"
+        let descriptor = path == "-" ? STDIN_FILENO : Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DataFailure(message: "cannot read \(name): \(reason())") }
+        var info = stat()
+        let found = fstat(descriptor, &info) == 0
+        let failure = found ? nil : reason()
         // Devices and pipes (/dev/null, /dev/stdin) have no size: they are read as streams.
-        let size = type == .typeRegular ? (attributes[.size] as? NSNumber)?.intValue : nil
-        return (handle, size)
+        let size = found && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
+        let input = Input(descriptor: descriptor, size: size, name: name, owned: path != "-")
+        if let failure { throw DataFailure(message: "cannot read \(name): \(failure)") }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            throw DataFailure(message: "cannot read \(name): it is a directory, not a file")
+        }
+        return input
     }
 
     /// The next chunk of up to 64 KiB, nil at the end; a read error is a ``DataFailure``.
-    private static func nextChunk(_ handle: FileHandle, _ path: String) throws -> [UInt8]? {
-        do {
-            guard let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty else { return nil }
-            return Array(data)
-        } catch {
-            throw DataFailure(message: "cannot read '\(path)': \(error.localizedDescription)")
+    private static func nextChunk(_ input: Input, _ path: String) throws -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(input.descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw DataFailure(message: "cannot read \(input.name): \(reason())") }
+            guard count > 0 else { return nil }
+            chunk.removeLast(chunk.count - count)
+            return chunk
         }
     }
 
     /// Reads a bundle as a stream with `body`, which gets the source of chunks; a read error is
     /// reported as itself, not as the truncated bundle it leaves behind.
     static func streaming<T>(_ path: String, _ body: (() -> [UInt8]?) throws -> T) throws -> T {
-        let (handle, _) = try open(path)
+        let handle = try open(path)
         var failure: DataFailure?
         let source: () -> [UInt8]? = {
             guard failure == nil else { return nil }
@@ -98,7 +122,8 @@ enum Files {
     static func read(
         _ path: String, limit: Int, what: String, head: (([UInt8]) -> DataFailure?)? = nil
     ) throws -> [UInt8] {
-        let (handle, size) = try open(path)
+        let handle = try open(path)
+        let size = handle.size
         if let size, size > limit {
             throw DataFailure(message: "'\(path)' is \(size) bytes; \(what) is read whole, up to \(limit) bytes")
         }

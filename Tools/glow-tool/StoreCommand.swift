@@ -86,8 +86,10 @@ enum StoreCommand {
                     : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
             }
         }
+        /// Whether opening failed because nothing is there (else the error says what is wrong).
         func missing(_ error: StoreError) -> Bool {
-            error.code == .cannotOpen && !creates && !FileManager.default.fileExists(atPath: path)
+            guard error.code == .cannotOpen, !creates else { return false }
+            do { return try !FileSystem.exists(path) } catch { return false }
         }
         // Reading is read-only: today, overview and export read a snapshot, which neither
         // migrates the file nor makes anything beside it.

@@ -18,8 +18,10 @@ func flushStandardOutput() {
     }
 }
 
-// A reader that goes away is an error to report, not a signal that ends the process unheard.
+// A reader that goes away, or a file-size limit reached, is an error to report (EPIPE, EFBIG),
+// not a signal that ends the process unheard.
 signal(SIGPIPE, SIG_IGN)
+signal(SIGXFSZ, SIG_IGN)
 
 switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
