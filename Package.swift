@@ -52,7 +52,7 @@ let package = Package(
             name: "GlowFuzzing",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowConformance",
+                "GlowConformance", "GlowRitual", "GlowStorage",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(

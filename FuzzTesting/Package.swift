@@ -27,6 +27,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzFeed", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
+            name: "FuzzDatabase", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
+        .executableTarget(
             name: "FuzzHostileBlock",
             dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
     ],

@@ -33,6 +33,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case auth
     /// The feed's messages (deltas, relay requests and responses, social data) and one relay.
     case feed
+    /// A database file of arbitrary bytes: read and opened without a trap or a change.
+    case database
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -46,6 +48,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .hostileBlock: HostileBlock.run(Array(bytes))
         case .auth: AuthHarness.run(Array(bytes))
         case .feed: FeedHarness.run(bytes)
+        case .database: DatabaseHarness.run(Array(bytes))
         }
     }
 
