@@ -59,7 +59,7 @@ public enum ReportPage {
         }
         let weekStart = data.dayBoundary.weekStart
         let evaluations = TodayQuery.evaluations(data, weekStart: weekStart, today: today)
-        let name = escape(data.profile?.displayName ?? "Someone")
+        let person = data.profile?.displayName ?? "Someone"
         // On paper a dark page would be light text on white: print takes the light palette.
         let print = mode == .dark ? "@media print{\(colours(theme.palette(.light)))}\n" : ""
         var html = """
@@ -67,7 +67,7 @@ public enum ReportPage {
             <html lang="en"><head><meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(name) · \(today)</title>
+            <title>\(escape(isolated(person))) · \(today)</title>
             <style>
             body{margin:0;padding:24px;font:16px/1.4 system-ui,sans-serif;print-color-adjust:exact;-webkit-print-color-adjust:exact}
             h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.2em;margin:24px 0 8px}h3{margin:4px 0}
@@ -84,7 +84,7 @@ public enum ReportPage {
             ul{padding-left:20px}
             \(colours(theme.palette(mode)))
             \(print)</style></head><body>
-            <h1>\(name)</h1>
+            <h1>\(name(person))</h1>
             <p class="muted" data-day="\(today)">\(today) · \(escape(theme.name)) theme</p>
 
             """
@@ -92,7 +92,7 @@ public enum ReportPage {
         for evaluation in evaluations where evaluation.isOnToday {
             let status = evaluation.status(on: today).name
             html +=
-                "<li data-goal=\"\(evaluation.goal.id)\" data-status=\"\(status)\">\(escape(evaluation.goal.emoji ?? "")) \(escape(evaluation.goal.title)): \(status)</li>\n"
+                "<li data-goal=\"\(evaluation.goal.id)\" data-status=\"\(status)\">\(escape(evaluation.goal.emoji ?? "")) \(name(evaluation.goal.title)): \(status)</li>\n"
         }
         html += "</ul>\n"
         if !evaluations.contains(where: \.isOnToday) {
@@ -133,7 +133,7 @@ public enum ReportPage {
         let goal = evaluation.goal
         var html = """
             <section class="goal" data-goal="\(goal.id)" data-current="\(item.current?.length ?? 0)" data-longest="\(item.longest?.length ?? 0)" data-last7="\(item.last7?.thousandths ?? -1)" data-last30="\(item.last30?.thousandths ?? -1)" data-last365="\(item.last365?.thousandths ?? -1)">
-            <h3>\(escape(goal.emoji ?? "")) \(escape(goal.title))</h3>
+            <h3>\(escape(goal.emoji ?? "")) \(name(goal.title))</h3>
 
             """
         if let completion = evaluation.completion {
@@ -175,7 +175,7 @@ public enum ReportPage {
         let columns = (item.grid.count + offset + 6) / 7
         let (left, top) = (28, 14)
         var svg =
-            "<svg class=\"grid\" viewBox=\"0 0 \(left + columns * 14) \(top + 98)\" width=\"\(left + columns * 14)\" height=\"\(top + 98)\" role=\"img\" aria-label=\"\(escape(item.title)): \(item.grid.count) days\">"
+            "<svg class=\"grid\" viewBox=\"0 0 \(left + columns * 14) \(top + 98)\" width=\"\(left + columns * 14)\" height=\"\(top + 98)\" role=\"img\" aria-label=\"\(escape(isolated(item.title))): \(item.grid.count) days\">"
         svg.reserveCapacity(item.grid.count * 80 + 1_000)
         for row in stride(from: 0, to: 7, by: 2) {
             let weekday = Weekday(isoNumber: (weekStart.isoNumber - 1 + row) % 7 + 1)!
@@ -211,6 +211,14 @@ public enum ReportPage {
         }
         return labels
     }
+
+    /// A name a person typed (their display name, a goal's title), escaped and isolated in a
+    /// `<bdi>` element: a right-to-left override inside it cannot reorder the text around it.
+    static func name(_ text: String) -> String { "<bdi>\(escape(text))</bdi>" }
+
+    /// `text` between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, for places
+    /// that hold text only (the page's title, an accessible label).
+    static func isolated(_ text: String) -> String { "\u{2068}\(text)\u{2069}" }
 
     /// `text` safe inside an element or a quoted attribute.
     static func escape(_ text: String) -> String {

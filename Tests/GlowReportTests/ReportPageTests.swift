@@ -43,10 +43,27 @@ struct ReportPageTests {
         #expect(!html.contains("<script") && !html.contains("<img") && !html.contains(#"onerror=""#))
         #expect(
             !html.contains("<i ")
-                && html.contains("<h1>&lt;i onclick=&quot;x&quot;&gt;Mia&lt;/i&gt; &amp; &quot;co&quot;</h1>"))
+                && html.contains(
+                    "<h1><bdi>&lt;i onclick=&quot;x&quot;&gt;Mia&lt;/i&gt; &amp; &quot;co&quot;</bdi></h1>")
+        )
         #expect(
             html.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &lt;script&gt;alert(2)&lt;/script&gt;"))
-        #expect(html.contains(#"aria-label="&lt;img"#), "the grid's label is escaped inside its attribute")
+        #expect(html.contains("aria-label=\"\u{2068}&lt;img"), "the grid's label is escaped inside its attribute")
+    }
+
+    @Test("a right-to-left override in a name stays inside it: names are isolated in elements and labels")
+    func bidiIsolation() throws {
+        let title = "Run 5k\u{202E} daily"
+        let data = try Self.person(name: "Mia\u{202E}", title: title)
+        let html = try ReportPage.html(data, today: Self.today, theme: .standard, mode: .light)
+        #expect(html.contains("<h1><bdi>Mia\u{202E}</bdi></h1>"))
+        #expect(html.contains("<title>\u{2068}Mia\u{202E}\u{2069} · "))
+        #expect(html.contains("<bdi>\(title)</bdi></h3>") && html.contains("<bdi>\(title)</bdi>: "))
+        #expect(html.contains("aria-label=\"\u{2068}\(title)\u{2069}: "))
+        // Every occurrence of the override is inside an isolate: <bdi> or U+2068 ... U+2069.
+        let outside = html.replacingOccurrences(of: "<bdi>[^<]*</bdi>", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\u{2068}[^\u{2069}]*\u{2069}", with: "", options: .regularExpression)
+        #expect(!outside.contains("\u{202E}"))
     }
 
     @Test("weekday names and columns follow the person's week start", arguments: [Weekday.monday, .sunday, .saturday])

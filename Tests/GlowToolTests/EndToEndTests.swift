@@ -150,7 +150,7 @@ struct EndToEndTests {
     func stats() throws {
         let text = try Self.run(["stats", Self.sample, "--day", "2026-11-28"])
         #expect(text.status == 0)
-        #expect(text.stdout.hasPrefix("Mia · 14 goals · 2026-11-28 (Europe/London)"))
+        #expect(text.stdout.hasPrefix("\u{2068}Mia\u{2069} · 14 goals · 2026-11-28 (Europe/London)"))
         #expect(text.stdout.contains("Meditate for 10 minutes"))
         let json = try Self.run(["stats", Self.sample, "--day", "2026-11-28", "--json"])
         let object = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]

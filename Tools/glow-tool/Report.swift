@@ -184,7 +184,9 @@ enum Report {
         }
 
         var text: String {
-            var out = "\(name ?? "(no profile)") · \(goals.count) goals · \(day) (\(timeZone))\n"
+            // Names people typed are isolated (U+2068 ... U+2069): a right-to-left override in a
+            // title stays inside it instead of reordering the columns after it.
+            var out = "\(name.map(Self.isolated) ?? "(no profile)") · \(goals.count) goals · \(day) (\(timeZone))\n"
             out += "Today: \(goals.filter(\.onToday).count) goals to look at\n\n"
             let header = ["GOAL", "KIND", "TODAY", "STREAK", "BEST", "7 DAYS", "30 DAYS"]
             var rows = [header]
@@ -202,12 +204,20 @@ enum Report {
                 ])
             }
             let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-            for row in rows {
+            for (number, row) in rows.enumerated() {
                 out +=
-                    row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                    row.indices.map { column in
+                        let padded = row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                        // The title (after the header) is isolated; its padding stays outside.
+                        guard column == 0, number > 0 else { return padded }
+                        return Self.isolated(row[column]) + padded.dropFirst(row[column].count)
+                    }
                     .joined(separator: "  ").trimmingCharacters(in: .whitespaces) + "\n"
             }
             return out
         }
+
+        /// `text` between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE.
+        static func isolated(_ text: String) -> String { "\u{2068}\(text)\u{2069}" }
     }
 }
