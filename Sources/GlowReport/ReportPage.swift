@@ -76,8 +76,7 @@ public enum ReportPage {
             @media (min-width:1000px){.goals{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));column-gap:16px}}
             .figures{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0 8px}
             svg.grid{display:block;max-width:100%;height:auto}
-            .weeks{overflow-x:auto;direction:rtl}.weeks>svg{direction:ltr}
-            @media (max-width:600px){.weeks>svg.grid{max-width:none}}
+            .weeks{overflow-x:auto;direction:rtl}.weeks>svg{direction:ltr}.weeks>svg.grid{max-width:none}
             .grid rect{width:12px;height:12px;rx:3px}.grid text{font-size:10px}
             .bar{height:12px;border-radius:6px;overflow:hidden}
             .bar>div{height:100%}
