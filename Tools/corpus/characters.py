@@ -95,6 +95,21 @@ def main():
                            ("A", "a letter is not an emoji")]:
         cases.append(invalid(next_id(), comment, ["MODEL-50", "MODEL-19"], "Read", "emoji", "emoji_invalid",
                              emoji=emoji))
+    # MODEL-63: a character holds at most 32 code points. A letter with 31 combining marks is 32
+    # code points, one character; with 32 marks it is 33, and its text is too long, whatever its
+    # length in characters; so is a letter with 9,999 marks (Zalgo text).
+    marks31 = "e" + "\u0301" * 31
+    marks32 = "e" + "\u0301" * 32
+    cases.append(valid(next_id(), "a letter with 31 combining marks (32 code points) is one character",
+                       ["MODEL-63", "MODEL-50"], "Read " + marks31))
+    cases.append(invalid(next_id(), "a letter with 32 combining marks (33 code points) makes the title too long",
+                         ["MODEL-63", "MODEL-45"], "Read " + marks32, "title", "title_too_long"))
+    cases.append(invalid(next_id(), "a letter with 9,999 combining marks makes the title too long",
+                         ["MODEL-63", "MODEL-45"], "Z" + "\u0336" * 9999, "title", "title_too_long"))
+    cases.append(invalid(next_id(), "an over-marked letter in a note makes the note too long",
+                         ["MODEL-63", "MODEL-19"], "Read", "note", "note_too_long", note="ok " + marks32))
+    cases.append(invalid(next_id(), "an emoji heart with 31 combining marks (33 code points) is not one emoji", ["MODEL-63", "MODEL-19"],
+                         "Read", "emoji", "emoji_invalid", emoji="\u2764\uFE0F" + "\u0301" * 31))
     with open("Spec/corpus/model/characters.json", "w") as out:
         json.dump({"area": "model", "operation": "draft.validate",
                    "description": "Lengths in extended grapheme clusters at each limit; trimming; one emoji.",

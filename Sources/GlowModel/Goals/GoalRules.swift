@@ -15,20 +15,36 @@ enum GoalRules {
         return String(text[first...last])
     }
 
+    /// The most code points one character may hold (MODEL-63).
+    static let scalarsPerCharacter = 32
+
+    /// What ``length(_:upTo:)`` answers for a text holding a character of more than
+    /// ``scalarsPerCharacter`` code points: too long for any field (MODEL-63).
+    static let overfull = Int.max
+
     /// The number of characters (grapheme clusters) of `text`, counted only up to `limit + 1`:
-    /// a length check costs what the limit allows, however long the text (MODEL-19).
+    /// a length check costs what the limit allows, however long the text (MODEL-19); or
+    /// ``overfull`` when a character counted holds more than 32 code points (MODEL-63).
     static func length(_ text: String, upTo limit: Int) -> Int {
         var count = 0
-        for _ in text {
+        for character in text {
+            // Counting a character's code points stops past the bound too.
+            var scalars = 0
+            for _ in character.unicodeScalars {
+                scalars += 1
+                if scalars > scalarsPerCharacter { return overfull }
+            }
             count += 1
             if count > limit { break }
         }
         return count
     }
 
-    /// `N characters`, or `more than LIMIT characters` when counting stopped at the limit.
+    /// `N characters`, `more than LIMIT characters` when counting stopped at the limit, or what
+    /// makes an overfull text too long.
     static func describe(length: Int, limit: Int) -> String {
-        length > limit ? "more than \(limit) characters" : "\(length) characters"
+        if length == overfull { return "a character of more than \(scalarsPerCharacter) code points" }
+        return length > limit ? "more than \(limit) characters" : "\(length) characters"
     }
 
     /// Whether `text` is exactly one emoji character (a single grapheme that presents as emoji).

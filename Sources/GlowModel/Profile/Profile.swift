@@ -43,7 +43,13 @@ public struct Profile: Hashable, Sendable, Identifiable {
         self.boundary = boundary
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
-        guard (1...50).contains(GoalRules.length(self.displayName, upTo: 50)) else {
+        let length = GoalRules.length(self.displayName, upTo: 50)
+        guard length != GoalRules.overfull else {
+            throw ModelError(
+                .invalidProfile, "the display name holds \(GoalRules.describe(length: length, limit: 50))",
+                path: "displayName", rule: "MODEL-63")
+        }
+        guard (1...50).contains(length) else {
             throw ModelError(
                 .invalidProfile, "the display name needs 1...50 characters", path: "displayName", rule: "MODEL-37")
         }

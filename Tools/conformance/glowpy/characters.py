@@ -37,7 +37,9 @@ that the running Python's `unicodedata` does not know yet (Unicode 14.0 for Debi
 character. `check_characters.py` beside testee.py runs GraphemeBreakTest.txt against this module.
 
 Counting never goes past a limit (MODEL-50's last sentence): `count(text, limit)` stops at
-limit + 1 characters, and trimming looks only at the ends of the text.
+limit + 1 characters, and trimming looks only at the ends of the text. A character of a counted text
+holds at most 32 code points (MODEL-63, `LONGEST`): `count` reads no character past the limit, and
+no more than 33 code points of any character, to find one that is longer.
 """
 import bisect
 import unicodedata
@@ -187,13 +189,16 @@ def _pictographic(cp):
     return _holds(EXTENDED_PICTOGRAPHIC, cp)
 
 
-def boundaries(text, start=0):
+def boundaries(text, start=0, longest=None):
     """The ends of the characters of `text` from `start` (a boundary), one by one and lazily:
     each yielded index is a boundary after `start` (GB1: `start` itself is not yielded; GB2: the
-    text's end is the last one yielded)."""
+    text's end is the last one yielded). With `longest` (MODEL-63), a character of more code points
+    is not read to its end: None is yielded in place of its end, after its first longest + 1 code
+    points, and nothing after it."""
     n = len(text)
     if start >= n:
         return
+    begun = start                                    # where the current character starts
     previous = _break_class(ord(text[start]))
     regional = 1 if previous == RI else 0           # regional indicators in the run ending here
     emoji = _pictographic(ord(text[start]))          # ExtPict Extend* ends here (GB11)
@@ -204,6 +209,10 @@ def boundaries(text, start=0):
         pictographic = _pictographic(cp)
         if not _joins(previous, current, pictographic, regional, joined):
             yield i
+            begun = i
+        elif longest is not None and i - begun >= longest:   # text[begun:i + 1] is longest + 1 code points
+            yield None
+            return
         joined = current == ZWJ and emoji
         emoji = pictographic or emoji and current == EXTEND
         regional = regional + 1 if current == RI else 0
@@ -230,14 +239,22 @@ def _joins(previous, current, pictographic, regional, joined):
     return previous == RI and current == RI and regional % 2 == 1                   # GB12, GB13
 
 
+LONGEST = 32        # MODEL-63: the most code points a character of a counted text holds
+
+
 def count(text, limit):
     """MODEL-50: the number of characters of `text`, counted no further than limit + 1, which is
-    enough to tell whether the text is longer than `limit`."""
+    enough to tell whether the text is longer than `limit`. MODEL-63: a text one of whose first
+    `limit` characters holds more than LONGEST code points is too long for its field, whatever its
+    length: it counts limit + 1. The check stops at the limit: once `limit` characters are counted,
+    the text is longer if anything follows them, and what follows is not measured."""
     counted = 0
-    for _ in boundaries(text):
+    for end in boundaries(text, longest=LONGEST):
+        if end is None:                              # MODEL-63: a character too long
+            return limit + 1
         counted += 1
-        if counted > limit:
-            break
+        if counted >= limit:                         # anything after `end` makes limit + 1
+            return min(counted + (end < len(text)), limit + 1)
     return counted
 
 

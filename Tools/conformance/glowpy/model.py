@@ -450,7 +450,8 @@ def kind_issues(kind, start, today):
 
 def field_issues(title, emoji, note, kind, rule, start, end, today):
     """MODEL-45: every problem of the fields shared by goals and drafts, in field order. Lengths
-    count characters and white space is trimmed as MODEL-50 defines them (characters.py)."""
+    count characters and white space is trimmed as MODEL-50 defines them (characters.py); a text
+    holding a character of more than 32 code points is too long, an emoji not one (MODEL-63)."""
     out = []
     title = trim(title)
     if not title:
