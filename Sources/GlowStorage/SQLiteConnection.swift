@@ -66,6 +66,12 @@ package final class SQLiteConnection: @unchecked Sendable {
     /// The error for a SQLite status: its code mapped to ours.
     package func error(_ status: Int32, _ doing: String) -> StoreError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ""
+        if status & 0xFF == SQLITE_READONLY {
+            return StoreError(
+                .writeFailed,
+                "the database cannot be written here: it or its folder is read-only (\(doing): \(message))",
+                path: path)
+        }
         let code: StoreError.Code
         switch status & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: code = .busy

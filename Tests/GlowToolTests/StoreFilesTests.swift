@@ -217,3 +217,40 @@ struct BrokenSurroundingsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 }
+
+/// Another user's reads (issue 27): a database in a folder the reader cannot write is read, and
+/// nothing is made beside it; a write is refused with a true message. The reader is `nobody`, run
+/// through util-linux's setpriv (the tests run as root, whom permissions do not stop).
+@Suite(
+    "Another user's reads",
+    .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+struct OtherUserTests {
+    static func asNobody(_ arguments: [String], in folder: String) throws -> EndToEndTests.Run {
+        try EndToEndTests.run(
+            executable: URL(fileURLWithPath: "/usr/bin/setpriv"),
+            [
+                "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                EndToEndTests.products.appendingPathComponent("glow-tool").path,
+            ] + arguments,
+            in: URL(fileURLWithPath: folder))
+    }
+
+    @Test("report and store today read it; a tap is refused by name; the folder is as it was")
+    func readOnlyFolder() throws {
+        let folder = try StoreFilesTests.folder()
+        #expect(
+            try StoreFilesTests.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        #expect(chmod(folder, 0o755) == 0)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
+        let report = try Self.asNobody(["report", "mine.sqlite", "--day", "2026-11-28"], in: folder)
+        #expect(report.status == 0 && report.stdout.contains("<h1>"), "\(report.stderr)")
+        let today = try Self.asNobody(["store", "today", "--db", "mine.sqlite", "--day", "2026-11-28"], in: folder)
+        #expect(today.status == 0 && today.stdout.contains("Today:"), "\(today.stderr)")
+        let tap = try Self.asNobody(["store", "tap", "Meditate for 10 minutes", "--db", "mine.sqlite"], in: folder)
+        #expect(tap.status == 1 && tap.stderr.contains("glow-tool: error: "), "\(tap.stderr)")
+        #expect(tap.stderr.contains("it or its folder is read-only"), "\(tap.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == entries)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before)
+    }
+}
