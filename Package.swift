@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .library(name: "GlowAuth", targets: ["GlowAuth"]),
         .library(name: "GlowFeed", targets: ["GlowFeed"]),
+        .library(name: "GlowActivity", targets: ["GlowActivity"]),
+        .library(name: "GlowRelay", targets: ["GlowRelay"]),
         .library(name: "GlowStorage", targets: ["GlowStorage"]),
         .library(name: "GlowServerStores", targets: ["GlowServerStores"]),
         .library(name: "GlowRitual", targets: ["GlowRitual"]),
@@ -46,13 +48,14 @@ let package = Package(
             name: "GlowConformance",
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
+                "GlowRelay", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowFuzzing",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowConformance", "GlowRitual", "GlowStorage",
+                "GlowConformance", "GlowRitual", "GlowStorage", "GlowRelay",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(
@@ -61,14 +64,14 @@ let package = Package(
         .target(name: "GlowStorage", dependencies: ["CSQLite"], swiftSettings: sharedSettings),
         // The server side's durable stores: no app-layer or UI code.
         .target(
-            name: "GlowServerStores", dependencies: ["GlowStorage", "GlowAuth", "GlowFeed", "GlowWire"],
+            name: "GlowServerStores", dependencies: ["GlowStorage", "GlowAuth", "GlowFeed", "GlowWire", "GlowRelay"],
             swiftSettings: sharedSettings),
         // The app layer: the person's database and the observable stores over it.
         .target(
             name: "GlowRitual",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
-                "GlowStorage",
+                "GlowStorage", "GlowRelay", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
         // The umbrella: re-exports only.
@@ -76,15 +79,22 @@ let package = Package(
             name: "GlowSDK",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
-                "GlowReport", "GlowStorage", "GlowRitual",
+                "GlowReport", "GlowStorage", "GlowRitual", "GlowRelay", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowReport", dependencies: ["GlowModel", "GlowStreaks", "GlowThemes"], swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
+        // The feed's replica, registers, items and messages: what a bundle carries and a device keeps.
         .target(
-            name: "GlowFeed", dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowWire"],
+            name: "GlowFeed", dependencies: ["GlowCore", "GlowModel", "GlowWire"], swiftSettings: sharedSettings),
+        // The items a person's data gives (evaluated by the streak engine), published into a replica.
+        .target(
+            name: "GlowActivity", dependencies: ["GlowFeed", "GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
+        // The relay's logic and its request and response messages.
+        .target(
+            name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "GlowFeed", "CZlib"],
@@ -94,7 +104,8 @@ let package = Package(
             name: "glow-tool",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport", "GlowStorage",
+                "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport", "GlowStorage", "GlowActivity",
+                "GlowRelay",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),
@@ -102,7 +113,8 @@ let package = Package(
             name: "glow-bench",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
-                "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores",
+                "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores", "GlowRelay",
+                "GlowActivity",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
@@ -118,19 +130,20 @@ let package = Package(
             name: "GlowStreaksTests", dependencies: ["GlowStreaks", "GlowConformance"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowFeedTests", dependencies: ["GlowFeed", "GlowModel", "GlowWire", "GlowCore"],
+            name: "GlowFeedTests",
+            dependencies: ["GlowFeed", "GlowModel", "GlowWire", "GlowCore", "GlowRelay", "GlowActivity"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowRitualTests",
             dependencies: [
                 "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
-                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool",
+                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowRelay", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
         .testTarget(name: "PackageTests", swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowStorageTests",
-            dependencies: ["GlowStorage", "GlowServerStores", "GlowAuth", "GlowFeed", "GlowModel"],
+            dependencies: ["GlowStorage", "GlowServerStores", "GlowAuth", "GlowFeed", "GlowModel", "GlowRelay"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowReportTests", dependencies: ["GlowReport", "GlowModel", "GlowThemes"],

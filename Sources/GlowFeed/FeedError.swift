@@ -40,7 +40,7 @@ public struct FeedError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The spec rule that was broken.
     public let rule: String
 
-    init(_ code: Code, _ message: String, rule: String) {
+    package init(_ code: Code, _ message: String, rule: String) {
         self.code = code
         self.message = message
         self.rule = rule

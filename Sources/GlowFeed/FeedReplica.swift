@@ -12,6 +12,12 @@ public struct FeedReplica: Sendable, Hashable {
         public let from: String
         /// The person it is toward.
         public let to: String
+
+        /// The pair of `from` toward `to`.
+        package init(from: String, to: String) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// A goal of a person.
@@ -20,6 +26,12 @@ public struct FeedReplica: Sendable, Hashable {
         public let owner: String
         /// The goal's id.
         public let goal: String
+
+        /// The goal `goal` of `owner`.
+        package init(owner: String, goal: String) {
+            self.owner = owner
+            self.goal = goal
+        }
     }
 
     /// A reaction of `reactor` of `kind` on an item.
@@ -64,7 +76,7 @@ public struct FeedReplica: Sendable, Hashable {
     /// shows rather than what the replica holds: each owner's items oldest first (FEED-16's order
     /// reversed, so that new items append), the
     /// people each person has a stance register with, and the owners of public goals.
-    var ordered: [String: [OrderKey]] = [:]
+    package var ordered: [String: [OrderKey]] = [:]
     var partners: [String: Set<String>] = [:]
     var publicGoals: [String: Set<String>] = [:]
 
@@ -72,7 +84,7 @@ public struct FeedReplica: Sendable, Hashable {
     public init() {}
 
     /// Whether `register` replaces `existing` (FEED-3's rule, as ``Register/merged(_:)``).
-    static func wins<Value>(_ register: Register<Value>, over existing: Register<Value>?) -> Bool {
+    package static func wins<Value>(_ register: Register<Value>, over existing: Register<Value>?) -> Bool {
         guard let existing else { return true }
         if register.stamp != existing.stamp { return register.stamp > existing.stamp }
         return register.value.outranks(existing.value)
@@ -475,9 +487,9 @@ struct Heap {
 }
 
 /// An item's place in the feed's order (FEED-16): its time and id, all the order looks at.
-struct OrderKey: Hashable, Sendable {
-    let time: Int64
-    let id: FeedItemID
+package struct OrderKey: Hashable, Sendable {
+    package let time: Int64
+    package let id: FeedItemID
 
     init(_ item: FeedItem) {
         self.init(time: item.time, id: item.key)

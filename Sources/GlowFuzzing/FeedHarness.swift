@@ -1,5 +1,6 @@
 import GlowFeed
 import GlowModel
+import GlowRelay
 import GlowWire
 
 /// The `feed` target: the feed's messages as a relay receives them from strangers (FEED-28 ...

@@ -1,4 +1,5 @@
 import GlowFeed
+import GlowRelay
 import GlowStorage
 import GlowWire
 

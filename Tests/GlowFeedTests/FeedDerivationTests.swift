@@ -1,8 +1,9 @@
 import Foundation
+import GlowFeed
 import GlowModel
 import Testing
 
-@testable import GlowFeed
+@testable import GlowActivity
 
 /// Items derived from the sample person (Spec/examples/sample.json), published, derived again,
 /// and withdrawn when the data takes them back (FEED-22, FEED-23).

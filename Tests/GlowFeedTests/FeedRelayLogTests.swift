@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import GlowFeed
+@testable import GlowRelay
 
 /// The relay's change log: compacting it changes no answer, and it stays within twice the
 /// registers it names however often they are written (FEED-27).

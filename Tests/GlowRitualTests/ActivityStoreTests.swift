@@ -1,7 +1,9 @@
 import Foundation
+import GlowActivity
 import GlowBundle
 import GlowFeed
 import GlowModel
+import GlowRelay
 import GlowStorage
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import GlowFeed
 import GlowModel
+import GlowRelay
 import Testing
 
 @testable import GlowServerStores

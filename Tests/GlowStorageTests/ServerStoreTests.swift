@@ -1,6 +1,7 @@
 import Foundation
 import GlowAuth
 import GlowFeed
+import GlowRelay
 import Testing
 
 @testable import GlowServerStores

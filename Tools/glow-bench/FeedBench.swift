@@ -1,6 +1,7 @@
 import Foundation
 import GlowFeed
 import GlowModel
+import GlowRelay
 
 /// GlowFeed's figures (issue 15's targets): a page of 50 from 200 friends' 100,000 items,
 /// against scanning every item; merging two replicas of 100,000 events each; and the relay

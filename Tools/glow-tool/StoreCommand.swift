@@ -1,4 +1,5 @@
 import Foundation
+import GlowActivity
 import GlowBundle
 import GlowFeed
 import GlowModel

@@ -1,5 +1,7 @@
+import GlowActivity
 import GlowFeed
 import GlowModel
+import GlowRelay
 import GlowWire
 
 /// The feed's operations (FEED-1 ... FEED-21): a device's clock, and scripts of writes, actions,

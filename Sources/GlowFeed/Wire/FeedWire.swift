@@ -96,7 +96,7 @@ extension FeedReplica: WireRecord {
 extension WireReader {
     /// A `FeedDelta` field, read whole; the caller merges it where a message given twice would
     /// merge (WIRE-6).
-    mutating func readDelta(_ field: Field) throws(WireError) -> FeedReplica {
+    package mutating func readDelta(_ field: Field) throws(WireError) -> FeedReplica {
         try expect(field, .lengthDelimited)
         return try nested { (m: inout WireReader) throws(WireError) in try FeedReplica.decodeFields(from: &m) }
     }
@@ -468,17 +468,21 @@ extension FeedItem {
 /// value is the field's number. Encoder and decoder both read it, so a number is written once.
 /// Every case states its number rather than taking the next one, so reordering the cases changes
 /// nothing on the wire.
-protocol FeedWireField: RawRepresentable<UInt32>, Hashable {}
+package protocol FeedWireField: RawRepresentable<UInt32>, Hashable {}
 
 // The writer's field methods, taking a field from a table instead of a bare number.
 extension WireWriter {
-    mutating func uint(_ field: some FeedWireField, _ value: UInt64) { uint(field.rawValue, value) }
-    mutating func sint(_ field: some FeedWireField, _ value: Int64) { sint(field.rawValue, value) }
-    mutating func bool(_ field: some FeedWireField, _ value: Bool) { bool(field.rawValue, value) }
-    mutating func string(_ field: some FeedWireField, _ value: String) { string(field.rawValue, value) }
-    mutating func presentUInt(_ field: some FeedWireField, _ value: UInt64) { presentUInt(field.rawValue, value) }
-    mutating func presentSInt(_ field: some FeedWireField, _ value: Int64) { presentSInt(field.rawValue, value) }
-    mutating func message(_ field: some FeedWireField, _ body: (inout WireWriter) -> Void) {
+    package mutating func uint(_ field: some FeedWireField, _ value: UInt64) { uint(field.rawValue, value) }
+    package mutating func sint(_ field: some FeedWireField, _ value: Int64) { sint(field.rawValue, value) }
+    package mutating func bool(_ field: some FeedWireField, _ value: Bool) { bool(field.rawValue, value) }
+    package mutating func string(_ field: some FeedWireField, _ value: String) { string(field.rawValue, value) }
+    package mutating func presentUInt(_ field: some FeedWireField, _ value: UInt64) {
+        presentUInt(field.rawValue, value)
+    }
+    package mutating func presentSInt(_ field: some FeedWireField, _ value: Int64) {
+        presentSInt(field.rawValue, value)
+    }
+    package mutating func message(_ field: some FeedWireField, _ body: (inout WireWriter) -> Void) {
         message(field.rawValue, body)
     }
 }

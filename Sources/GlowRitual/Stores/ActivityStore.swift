@@ -1,6 +1,8 @@
 import Foundation
+import GlowActivity
 import GlowFeed
 import GlowModel
+import GlowRelay
 import GlowStorage
 import GlowWire
 import Observation

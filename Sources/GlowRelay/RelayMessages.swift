@@ -1,3 +1,4 @@
+import GlowFeed
 import GlowWire
 
 /// What a device asks the relay (FEED-29): `RelayRequest` of `Spec/glow.proto`. Who asks is

@@ -1,3 +1,4 @@
+import GlowFeed
 import GlowModel
 import GlowStreaks
 

@@ -1,3 +1,4 @@
+import GlowFeed
 import GlowModel
 
 extension FeedReplica {
