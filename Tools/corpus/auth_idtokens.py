@@ -405,6 +405,20 @@ def write(name, operation, description, cases, prefix):
     write_cases('auth', name, operation, description, cases, prefix)
 
 
+# AUTH-43 (added last, so the ids before it keep their numbers): exact comparisons are of bytes. A client id with a K, a token for the same id written
+# with U+212A KELVIN SIGN (canonically equivalent, other bytes): another audience. The same for a
+# decomposed é. A key set whose key is 'Key-1' and a token naming it with the Kelvin sign: no key.
+KELVIN_CLIENT = 'com.example.Kelvin'
+case('an audience written with the Kelvin sign is another audience', ['AUTH-43', 'AUTH-30'],
+     token(RS, google_claims(aud='com.example.\u212Aelvin', azp=None)), error='wrong_audience',
+     client_ids=[KELVIN_CLIENT])
+case('an audience with a decomposed é is another audience than the composed one', ['AUTH-43', 'AUTH-30'],
+     token(RS, google_claims(aud='com.example.cafe\u0301', azp=None)), error='wrong_audience',
+     client_ids=['com.example.caf\u00e9'])
+case('a kid written with the Kelvin sign names no key of a set whose kid has a K', ['AUTH-43', 'AUTH-25'],
+     token(hdr(kid='\u212Aey-1'), google_claims()), error='unknown_key',
+     key_set={'keys': [rsa_jwk('rsa-a', 'Key-1')]})
+
 write('id_token.json', 'auth.verifyIdToken',
       'One ID token verified by the provider `provider` (`apple`, `google`; `algorithms` replaces its list) for the '
       'app `clientIds`, at `now` (seconds since 1970), with the raw `nonce` the sign-in sent (none when absent), '

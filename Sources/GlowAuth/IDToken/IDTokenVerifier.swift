@@ -65,7 +65,7 @@ public struct IDTokenVerifier: Sendable {
         -> VerifiedIdentity
     {
         let parsed = try Self.parse(token, provider: provider)
-        guard let key = keySet.keys[parsed.kid] else {
+        guard let key = keySet.key(parsed.kid) else {
             throw AuthError(.unknownKey, "the key set has no key '\(parsed.kid)'", rule: "AUTH-25")
         }
         try Self.checkSignature(parsed, key: key)
@@ -100,7 +100,7 @@ public struct IDTokenVerifier: Sendable {
         let header = try object(headerBytes, "header")
         let payload = try object(payloadBytes, "payload")
         guard let algorithm = header["alg"]?.string else { throw malformed("its header has no string 'alg'") }
-        guard provider.algorithms.contains(algorithm) else {
+        guard provider.algorithms.contains(where: { $0.isExactly(algorithm) }) else {
             throw AuthError(
                 .algorithmNotAllowed,
                 "the algorithm '\(algorithm.prefix(32))' is not one \(provider) signs with (\(provider.algorithms.sorted().joined(separator: ", ")))",
@@ -126,9 +126,10 @@ public struct IDTokenVerifier: Sendable {
     }
 
     static func checkSignature(_ token: Parsed, key: JSONWebKeySet.Key) throws(AuthError) {
-        let type = token.algorithm == "ES256" ? "EC" : "RSA"
-        guard key.type == type, key.algorithm == nil || key.algorithm == token.algorithm,
-            key.use == nil || key.use == "sig"
+        // AUTH-43: every comparison of the header and the key is of bytes.
+        let type = token.algorithm.isExactly("ES256") ? "EC" : "RSA"
+        guard key.type.isExactly(type), key.algorithm.map({ $0.isExactly(token.algorithm) }) ?? true,
+            key.use.map({ $0.isExactly("sig") }) ?? true
         else {
             throw AuthError(
                 .keyMismatch,
@@ -154,7 +155,7 @@ public struct IDTokenVerifier: Sendable {
 
     private func claims(_ payload: JOSEJSON, nonce: String?, now: Double) throws(AuthError) -> VerifiedIdentity {
         let issuer = try Self.required(payload, "iss").stringClaim("iss")
-        guard provider.issuers.contains(issuer) else {
+        guard provider.issuers.contains(where: { $0.isExactly(issuer) }) else {
             throw AuthError(.wrongIssuer, "the issuer '\(issuer.prefix(100))' is not \(provider)'s", rule: "AUTH-29")
         }
         try audience(payload)
@@ -204,10 +205,12 @@ public struct IDTokenVerifier: Sendable {
         default:
             throw AuthError(.invalidClaim, "'aud' must be a string or a non-empty array of strings", rule: "AUTH-33")
         }
-        guard audiences.contains(where: clientIDs.contains) else {
+        // AUTH-43: client ids are compared as bytes, not as Swift's canonically equivalent strings.
+        func trusted(_ id: String) -> Bool { clientIDs.contains { $0.isExactly(id) } }
+        guard audiences.contains(where: trusted) else {
             throw AuthError(.wrongAudience, "the token was not issued to this app", rule: "AUTH-30")
         }
-        guard audiences.allSatisfy(clientIDs.contains) else {
+        guard audiences.allSatisfy(trusted) else {
             throw AuthError(
                 .untrustedAudience, "the token was also issued to an audience this app does not trust", rule: "AUTH-30")
         }
@@ -216,7 +219,7 @@ public struct IDTokenVerifier: Sendable {
             throw AuthError(
                 .wrongAuthorizedParty, "a token with several audiences must name its authorized party", rule: "AUTH-30")
         }
-        if let party, !clientIDs.contains(party) {
+        if let party, !trusted(party) {
             throw AuthError(.wrongAuthorizedParty, "the authorized party is not this app", rule: "AUTH-30")
         }
     }

@@ -24,10 +24,15 @@ public struct JSONWebKeySet: Sendable {
         let key: Result<Crypto.PublicKey, AuthError>
     }
 
-    let keys: [String: Key]
+    /// The keys by their `kid`'s UTF-8 bytes: a `kid` is matched byte for byte (AUTH-43), never as
+    /// a canonically equivalent Swift string.
+    let keys: [[UInt8]: Key]
+
+    /// The key whose `kid` is `kid`, byte for byte (AUTH-25, AUTH-43).
+    func key(_ kid: String) -> Key? { keys[Array(kid.utf8)] }
 
     /// The key ids of the set, sorted.
-    public var keyIDs: [String] { keys.keys.sorted() }
+    public var keyIDs: [String] { keys.values.map(\.kid).sorted() }
 
     /// Reads a key set.
     ///
@@ -47,13 +52,13 @@ public struct JSONWebKeySet: Sendable {
         guard entries.count <= Self.keyLimit else {
             throw Self.malformed("it holds \(entries.count) keys, more than \(Self.keyLimit)")
         }
-        var keys: [String: Key] = [:]
+        var keys: [[UInt8]: Key] = [:]
         for (position, entry) in entries.enumerated() {
             guard case .object = entry else { throw Self.malformed("key \(position) is not an object") }
-            guard let type = entry["kty"]?.string, type == "RSA" || type == "EC" else { continue }
+            guard let type = entry["kty"]?.string, type.isExactly("RSA") || type.isExactly("EC") else { continue }
             guard let kid = entry["kid"]?.string else { throw Self.malformed("key \(position) has no string 'kid'") }
-            guard keys[kid] == nil else { throw Self.malformed("two keys have the kid '\(kid)'") }
-            keys[kid] = Key(
+            guard keys[Array(kid.utf8)] == nil else { throw Self.malformed("two keys have the kid '\(kid)'") }
+            keys[Array(kid.utf8)] = Key(
                 kid: kid, type: type, algorithm: entry["alg"]?.string, use: entry["use"]?.string,
                 key: Self.publicKey(entry, type: type, kid: kid))
         }

@@ -108,7 +108,7 @@ public final class KeySetCache: Sendable {
         guard let entry = state.withLock({ $0.entries[provider.keySetURL] }),
             now < entry.fetchedAt + Double(entry.lifetime), now >= entry.fetchedAt
         else { return fetched ? .unknown : .fetch }
-        if let key = entry.set.keys[kid] { return .key(key) }
+        if let key = entry.set.key(kid) { return .key(key) }
         return !fetched && now - entry.fetchedAt >= Self.refreshInterval ? .fetch : .unknown
     }
 
