@@ -3,13 +3,17 @@ import GlowCore
 /// A stored Argon2id password hash in the PHC string format (AUTH-14, AUTH-15):
 /// `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<tag>`, salt and tag in standard base64 without padding.
 /// Its descriptions show the parameters, never the salt or the tag.
-public struct PasswordHash: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct PasswordHash: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The cost it was made with.
     public let parameters: Argon2Parameters
     /// The salt.
     public let salt: [UInt8]
     /// The tag.
     public let tag: [UInt8]
+
+    /// The parameters only, never the salt or the tag (`dump` and debuggers read this).
+    public var customMirror: Mirror { Mirror(self, children: ["parameters": parameters]) }
 
     /// A hash of these parts.
     ///

@@ -9,7 +9,7 @@ public protocol SignInMethod: Sendable {
 }
 
 /// Sign-in with an e-mail address and a password (AUTH-39).
-public struct EmailSignIn: SignInMethod, CustomStringConvertible {
+public struct EmailSignIn: SignInMethod, CustomStringConvertible, CustomReflectable {
     /// The address typed.
     public let email: String
     let password: String
@@ -33,12 +33,15 @@ public struct EmailSignIn: SignInMethod, CustomStringConvertible {
 
     /// Names the address, never the password.
     public var description: String { "EmailSignIn(\(email))" }
+
+    /// The address and the client, never the password (`dump` and debuggers read this).
+    public var customMirror: Mirror { Mirror(self, children: ["email": email, "clientKey": clientKey]) }
 }
 
 /// Sign in with Apple or Google: the ID token the provider's SDK returned, the raw nonce of the
 /// request (``SignInNonce``), and for Apple the refresh token the server got for the
 /// authorisation code, kept to revoke at deletion (AUTH-42).
-public struct ProviderSignIn: SignInMethod, CustomStringConvertible {
+public struct ProviderSignIn: SignInMethod, CustomStringConvertible, CustomReflectable {
     /// `apple` or `google`.
     public let provider: String
     let idToken: String
@@ -63,12 +66,15 @@ public struct ProviderSignIn: SignInMethod, CustomStringConvertible {
 
     /// Names the provider, never the token.
     public var description: String { "ProviderSignIn(\(provider))" }
+
+    /// The provider only, never the ID token, the nonce or a refresh token.
+    public var customMirror: Mirror { Mirror(self, children: ["provider": provider]) }
 }
 
 /// The nonce of one provider sign-in (AUTH-32): 256 random bits the app keeps, and the form it
 /// puts in the provider's request: Apple's request carries the SHA-256 of the raw nonce (and the
 /// token then carries that hash), Google's the raw nonce itself.
-public struct SignInNonce: Sendable, Hashable, CustomStringConvertible {
+public struct SignInNonce: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The raw nonce, to keep until the token comes back.
     public let raw: SecretToken
 
@@ -90,4 +96,7 @@ public struct SignInNonce: Sendable, Hashable, CustomStringConvertible {
 
     /// Never the nonce.
     public var description: String { "SignInNonce(redacted)" }
+
+    /// Nothing: the nonce is a secret until its token comes back.
+    public var customMirror: Mirror { Mirror(self, children: []) }
 }
