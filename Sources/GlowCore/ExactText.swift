@@ -6,3 +6,31 @@ extension StringProtocol {
         utf8.elementsEqual(other.utf8)
     }
 }
+
+extension StringProtocol {
+    /// The text as an error message may quote it: between single quotes, every control
+    /// character, line or paragraph separator and bidirectional control written as `\u{…}`
+    /// (and `'` and `\` escaped), cut to `limit` characters with `…`. A stranger's text (a
+    /// token's `kid` or `alg`) can then neither start a forged line in a log nor reorder it.
+    package func quoted(limit: Int = 64) -> String {
+        var out = "'"
+        var count = 0
+        for character in self {
+            guard count < limit else {
+                out += "…"
+                break
+            }
+            count += 1
+            for scalar in character.unicodeScalars {
+                switch scalar.value {
+                case 0x27: out += "\\'"
+                case 0x5C: out += "\\\\"
+                case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "'"
+    }
+}

@@ -66,7 +66,7 @@ public struct IDTokenVerifier: Sendable {
     {
         let parsed = try Self.parse(token, provider: provider)
         guard let key = keySet.key(parsed.kid) else {
-            throw AuthError(.unknownKey, "the key set has no key '\(parsed.kid)'", rule: "AUTH-25")
+            throw AuthError(.unknownKey, "the key set has no key \(parsed.kid.quoted())", rule: "AUTH-25")
         }
         try Self.checkSignature(parsed, key: key)
         return try claims(parsed.payload, nonce: nonce, now: now)
@@ -103,7 +103,7 @@ public struct IDTokenVerifier: Sendable {
         guard provider.algorithms.contains(where: { $0.isExactly(algorithm) }) else {
             throw AuthError(
                 .algorithmNotAllowed,
-                "the algorithm '\(algorithm.prefix(32))' is not one \(provider) signs with (\(provider.algorithms.sorted().joined(separator: ", ")))",
+                "the algorithm \(algorithm.quoted(limit: 32)) is not one \(provider) signs with (\(provider.algorithms.sorted().joined(separator: ", ")))",
                 rule: "AUTH-23")
         }
         if let name = embeddedKeyHeaders.first(where: { header[$0] != nil }) {
@@ -133,7 +133,7 @@ public struct IDTokenVerifier: Sendable {
         else {
             throw AuthError(
                 .keyMismatch,
-                "the key '\(key.kid)' (\(key.type), alg \(key.algorithm ?? "unset"), use \(key.use ?? "unset")) cannot verify \(token.algorithm)",
+                "the key \(key.kid.quoted()) (\(key.type.quoted()), alg \(key.algorithm?.quoted() ?? "unset"), use \(key.use?.quoted() ?? "unset")) cannot verify \(token.algorithm.quoted(limit: 32))",
                 rule: "AUTH-25")
         }
         let publicKey = try key.key.get()
@@ -149,14 +149,16 @@ public struct IDTokenVerifier: Sendable {
                 && publicKey.verifySHA256(signature: token.signature, message: token.signingInput)
         }
         guard valid else {
-            throw AuthError(.badSignature, "the signature does not verify with the key '\(key.kid)'", rule: "AUTH-28")
+            throw AuthError(
+                .badSignature, "the signature does not verify with the key \(key.kid.quoted())", rule: "AUTH-28")
         }
     }
 
     private func claims(_ payload: JOSEJSON, nonce: String?, now: Double) throws(AuthError) -> VerifiedIdentity {
         let issuer = try Self.required(payload, "iss").stringClaim("iss")
         guard provider.issuers.contains(where: { $0.isExactly(issuer) }) else {
-            throw AuthError(.wrongIssuer, "the issuer '\(issuer.prefix(100))' is not \(provider)'s", rule: "AUTH-29")
+            throw AuthError(
+                .wrongIssuer, "the issuer \(issuer.quoted(limit: 100)) is not \(provider)'s", rule: "AUTH-29")
         }
         try audience(payload)
         let expiresAt = try Self.required(payload, "exp").numberClaim("exp")

@@ -1,3 +1,5 @@
+import GlowCore
+
 /// A JSON value of a JOSE header, an ID token's claims or a key set (RFC 8259), read strictly:
 /// UTF-8, no duplicate members (RFC 7515 section 4 lets a reader refuse them, and an attacker's
 /// second `alg` must never win), nesting at most ``JOSEJSON/depthLimit`` deep.
@@ -98,7 +100,7 @@ enum JOSEJSON: Sendable, Hashable {
                 skipSpace()
                 let member = try value(depth: depth)
                 guard members.updateValue(member, forKey: name) == nil else {
-                    throw Failure(reason: "the member '\(name)' appears twice")
+                    throw Failure(reason: "the member \(name.quoted()) appears twice")
                 }
                 skipSpace()
                 guard index < bytes.count else { throw Failure(reason: "it ends early") }

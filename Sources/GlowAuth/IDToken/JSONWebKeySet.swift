@@ -57,7 +57,7 @@ public struct JSONWebKeySet: Sendable {
             guard case .object = entry else { throw Self.malformed("key \(position) is not an object") }
             guard let type = entry["kty"]?.string, type.isExactly("RSA") || type.isExactly("EC") else { continue }
             guard let kid = entry["kid"]?.string else { throw Self.malformed("key \(position) has no string 'kid'") }
-            guard keys[Array(kid.utf8)] == nil else { throw Self.malformed("two keys have the kid '\(kid)'") }
+            guard keys[Array(kid.utf8)] == nil else { throw Self.malformed("two keys have the kid \(kid.quoted())") }
             keys[Array(kid.utf8)] = Key(
                 kid: kid, type: type, algorithm: entry["alg"]?.string, use: entry["use"]?.string,
                 key: Self.publicKey(entry, type: type, kid: kid))
@@ -72,7 +72,7 @@ public struct JSONWebKeySet: Sendable {
 
     private static func publicKey(_ entry: JOSEJSON, type: String, kid: String) -> Result<Crypto.PublicKey, AuthError> {
         func invalid(_ reason: String) -> Result<Crypto.PublicKey, AuthError> {
-            .failure(AuthError(.invalidKey, "the key '\(kid)' \(reason)", rule: "AUTH-25"))
+            .failure(AuthError(.invalidKey, "the key \(kid.quoted()) \(reason)", rule: "AUTH-25"))
         }
         func member(_ name: String) -> [UInt8]? { entry[name]?.string.flatMap { Base64.url.decode($0) } }
         if type == "RSA" {

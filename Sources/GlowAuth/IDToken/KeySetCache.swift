@@ -1,3 +1,4 @@
+import GlowCore
 import Synchronization
 
 /// A key set as a provider's server answers it: the body, and the `max-age` of its
@@ -184,6 +185,6 @@ public final class KeySetCache: Sendable {
     }
 
     private static func unknown(_ kid: String, _ provider: IdentityProvider) -> AuthError {
-        AuthError(.unknownKey, "\(provider)'s key set has no key '\(kid)'", rule: "AUTH-27")
+        AuthError(.unknownKey, "\(provider)'s key set has no key \(kid.quoted())", rule: "AUTH-27")
     }
 }
