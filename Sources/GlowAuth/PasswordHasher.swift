@@ -16,25 +16,27 @@ public struct PasswordHasher: Sendable {
     }
 
     /// A new hash of `password`, with a fresh salt from the system's cryptographic generator.
-    public func hash(_ password: Password) -> PasswordHash {
+    ///
+    /// - Throws: ``AuthError`` when libargon2 fails (it could not allocate its memory): never a
+    ///   crash of the process, and never a hash that is not one.
+    public func hash(_ password: Password) throws(AuthError) -> PasswordHash {
         let salt = Crypto.randomBytes(Self.saltLength)
-        // The parameters were checked when the hasher was made, and the lengths are fixed.
-        let tag = try! Argon2id.tag(
+        let tag = try Argon2id.tag(
             password: Array(password.normalized.utf8), salt: salt, parameters: parameters, tagLength: Self.tagLength)
-        return try! PasswordHash(parameters: parameters, salt: salt, tag: tag)
+        return try PasswordHash(parameters: parameters, salt: salt, tag: tag)
     }
 
     /// Whether `password` is the one `hash` was made of (AUTH-16): normalised as AUTH-2 says and
     /// refused unread beyond AUTH-1's size, hashed with the stored salt and parameters, and
     /// compared in time that does not depend on where the tags differ.
-    public func verify(_ password: String, against hash: PasswordHash) -> Bool {
+    ///
+    /// - Throws: ``AuthError`` when libargon2 fails: a failure to check is never reported as a
+    ///   wrong password.
+    public func verify(_ password: String, against hash: PasswordHash) throws(AuthError) -> Bool {
         guard password.utf8.count <= PasswordPolicy.byteLimit else { return false }
         let normalized = password.precomposedStringWithCompatibilityMapping
-        guard
-            let tag = try? Argon2id.tag(
-                password: Array(normalized.utf8), salt: hash.salt, parameters: hash.parameters,
-                tagLength: hash.tag.count)
-        else { return false }
+        let tag = try Argon2id.tag(
+            password: Array(normalized.utf8), salt: hash.salt, parameters: hash.parameters, tagLength: hash.tag.count)
         return Crypto.constantTimeEqual(tag, hash.tag)
     }
 

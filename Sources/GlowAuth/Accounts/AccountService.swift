@@ -68,7 +68,7 @@ public final class AccountService: Sendable {
         self.revoker = revoker
         self.verifiers = Dictionary(verifiers.map { ($0.provider.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.hasher = try PasswordHasher(parameters: configuration.hashing)
-        self.decoy = hasher.hash(Password(normalized: SecretToken.random().reveal()))
+        self.decoy = try hasher.hash(Password(normalized: SecretToken.random().reveal()))
     }
 
     // MARK: Sign-up (AUTH-36)
@@ -80,7 +80,7 @@ public final class AccountService: Sendable {
     public func signUp(email: String, password: String) throws(AuthError) {
         let address = try Self.normalizedEmail(email)
         let checked = try configuration.policy.check(password, email: address)
-        let hash = hasher.hash(checked).phc
+        let hash = try hasher.hash(checked).phc
         let token = SecretToken.random()
         let now = clock.now()
         let mail: AuthMail = try store.update { (records) throws(AuthError) -> AuthMail in
@@ -149,10 +149,10 @@ public final class AccountService: Sendable {
             }
             return (id, hash)
         }
-        let (matches, parsed) = check(password, against: stored?.1)
+        let (matches, parsed) = try check(password, against: stored?.1)
         let rehashed =
             matches && hasher.needsRehash(parsed!)
-            ? hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
+            ? try hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
         let outcome: Session? = try store.update { (records) throws(AuthError) in
             guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else {
                 self.recordFailure(keys, at: now, in: &records)
@@ -290,7 +290,7 @@ public final class AccountService: Sendable {
             try self.checkThrottles(["account " + account.rawValue], at: now, in: records)
             return (id, records.accounts[account])
         }
-        let (matches, _) = check(password, against: account?.passwordHash)
+        let (matches, _) = try check(password, against: account?.passwordHash)
         let accepted = try store.update { (records) throws(AuthError) -> Bool in
             guard matches, records.sessions[id] != nil else {
                 if let account { self.recordFailure(["account " + account.id.rawValue], at: now, in: &records) }
@@ -396,8 +396,10 @@ public final class AccountService: Sendable {
         do {
             try eraser.eraseData(of: account.id)
         } catch {
+            // The eraser's own error stays on the server side: its text (paths, hosts, SQL) is no
+            // part of what a caller is told.
             throw AuthError(
-                .deletionFailed, "the account's data could not be erased, so nothing was deleted: \(error)",
+                .deletionFailed, "the account's data could not be erased, so nothing was deleted; try again later",
                 rule: "AUTH-42")
         }
         try store.update { (records) throws(AuthError) in
@@ -431,12 +433,14 @@ public final class AccountService: Sendable {
     /// Tries every provider revocation that is due. One that fails waits twice as long as
     /// before (a minute, then two, up to a day) and is tried again by a later call, also after a
     /// restart, since the queue lives in the store.
-    public func processRevocations() async -> RevocationReport {
+    ///
+    /// - Throws: ``AuthError/Code/storageFailed`` when the queue cannot be read or an outcome
+    ///   cannot be kept: a revocation whose outcome was not stored is never counted as done.
+    public func processRevocations() async throws(AuthError) -> RevocationReport {
         let now = clock.now()
-        let due =
-            (try? store.update { (records) throws(AuthError) in
-                records.revocations.values.filter { $0.nextAttempt <= now }.sorted { $0.id < $1.id }
-            }) ?? []
+        let due = try store.update { (records) throws(AuthError) in
+            records.revocations.values.filter { $0.nextAttempt <= now }.sorted { $0.id < $1.id }
+        }
         var revoked = 0
         for revocation in due {
             var succeeded = true
@@ -445,7 +449,7 @@ public final class AccountService: Sendable {
             } catch {
                 succeeded = false
             }
-            try? store.update { (records) throws(AuthError) in
+            try store.update { (records) throws(AuthError) in
                 if succeeded {
                     records.revocations[revocation.id] = nil
                 } else if var waiting = records.revocations[revocation.id] {
@@ -456,7 +460,7 @@ public final class AccountService: Sendable {
             }
             if succeeded { revoked += 1 }
         }
-        let waiting = (try? store.update { (records) throws(AuthError) in records.revocations.count }) ?? 0
+        let waiting = try store.update { (records) throws(AuthError) in records.revocations.count }
         return RevocationReport(revoked: revoked, waiting: waiting)
     }
 
@@ -464,11 +468,14 @@ public final class AccountService: Sendable {
     /// throttles past their memory. A server calls it now and then; the records then hold what
     /// live accounts and recent attempts justify, whatever strangers send. Returns how many
     /// records went.
+    ///
+    /// - Throws: ``AuthError/Code/storageFailed`` when the store cannot keep what went: never
+    ///   "nothing to purge".
     @discardableResult
-    public func purgeExpired() -> Int {
+    public func purgeExpired() throws(AuthError) -> Int {
         let now = clock.now()
         return
-            (try? store.update { (records) throws(AuthError) -> Int in
+            try store.update { (records) throws(AuthError) -> Int in
                 var removed = 0
                 for (key, pending) in records.pendingSignUps where now >= pending.expiresAt {
                     records.pendingSignUps[key] = nil
@@ -492,7 +499,7 @@ public final class AccountService: Sendable {
                     removed += 1
                 }
                 return removed
-            }) ?? 0
+            }
     }
 
     // MARK: Pieces
@@ -514,19 +521,24 @@ public final class AccountService: Sendable {
     /// Whether `password` matches the stored PHC string, and the parsed hash. Without one (an
     /// unknown address, an account without a password, an unreadable hash) the decoy is verified
     /// instead, so every answer costs the same Argon2id work (AUTH-39), and nothing matches.
-    private func check(_ password: String, against stored: String?) -> (matches: Bool, hash: PasswordHash?) {
+    private func check(_ password: String, against stored: String?) throws(AuthError) -> (
+        matches: Bool, hash: PasswordHash?
+    ) {
+        // A stored hash that does not read is checked as no hash: the decoy, so the answer costs
+        // the same (an unreadable record is the store's damage, not the person's wrong password).
         let parsed = stored.flatMap { try? PasswordHash(phc: $0) }
-        let matches = hasher.verify(password, against: parsed ?? decoy)
+        let matches = try hasher.verify(password, against: parsed ?? decoy)
         return (matches && parsed != nil, parsed)
     }
 
     private func newHash(_ password: String, for account: AccountRecords.Account) throws(AuthError) -> String {
         let checked = try configuration.policy.check(password, email: account.email)
-        if let old = account.passwordHash.flatMap({ try? PasswordHash(phc: $0) }), hasher.verify(password, against: old)
+        if let old = account.passwordHash.flatMap({ try? PasswordHash(phc: $0) }),
+            try hasher.verify(password, against: old)
         {
             throw AuthError(.passwordUnchanged, "the new password is the one the account already has", rule: "AUTH-40")
         }
-        return hasher.hash(checked).phc
+        return try hasher.hash(checked).phc
     }
 
     private func setPassword(

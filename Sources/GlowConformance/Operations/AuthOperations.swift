@@ -31,7 +31,7 @@ package enum AuthOperations {
         "auth.verifyPassword": { input in
             let hash = try PasswordHash(phc: try input.string("hash"))
             let hasher = try PasswordHasher(parameters: try input["current"].map(parameters) ?? .owasp)
-            let match = hasher.verify(try text(input), against: hash)
+            let match = try hasher.verify(try text(input), against: hash)
             return .object(["match": .bool(match), "rehash": .bool(match && hasher.needsRehash(hash))])
         },
         "auth.flow": { input in
