@@ -53,7 +53,10 @@ struct AccountStoreTests {
         _ = try second.refresh(refreshToken: refreshed.refreshToken)
         #expect(throws: AuthError.self) { try second.refresh(refreshToken: session.refreshToken) }
         let records = try reopened.update { (records) throws(AuthError) in records }
-        #expect(records.accounts.count == 1 && records.throttles.isEmpty, "a sign-in forgets the failures")
+        // A sign-in forgets the address's failures, and only those: the client's are kept (AUTH-39).
+        #expect(
+            records.accounts.count == 1 && records.throttles.keys.sorted() == ["client k"],
+            "a sign-in forgets the address's failures, not the client's")
         // A third opening sees what the second removed (the ended family) as removed.
         let third = try SQLiteAccountStore(path: path)
         let after = try third.update { (records) throws(AuthError) in records }

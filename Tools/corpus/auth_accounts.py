@@ -165,12 +165,14 @@ script('an unknown address, a wrong password and a non-address are one error', [
     (step('signIn', email=ANA, password=''), err('invalid_credentials')),
 ])
 fails = [(step('signIn', email=ANA, password=PW2), err('invalid_credentials'))] * 5
+# The success clears the address's key only (AUTH-39): the client keeps its five failures, so
+# one more makes six, and the client then waits 2^(6-5) = 2 seconds.
 script('five failures are free; the sixth attempt waits a second, then succeeds', ['AUTH-39'], A + fails + [
     (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=1)),
     (step('advance', seconds=1), OK),
     (step('signIn', email=ANA, password=PW), acct('A1')),
     (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
-    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=2)),
 ])
 script('the wait doubles with each failure, and a throttled attempt is not counted', ['AUTH-39'], A + fails + [
     (step('signIn', email=ANA, password=PW2), err('throttled', retryAfter=1)),
@@ -418,6 +420,19 @@ script('deletion kills pending resets', ['AUTH-42', 'AUTH-40'], A + [
     (step('inspectReset', email=ANA), err('reset_token_invalid')),
     (step('requestReset', email=ANA), OK),
     (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset', 'accountDeleted']}),
+])
+
+# AUTH-39, hole 4 of issue 25 (added last, so earlier ids keep their numbers): a client that
+# guesses at other addresses and signs into its own account between guesses keeps its failures.
+# Four guesses (client c9 at 4 failures), its own sign-in (the address's key cleared, c9's kept),
+# a fifth guess (c9 at 5, the last just now): the next attempt waits 2^(5-5) = 1 second.
+script("a client's own sign-in between guesses does not clear its failures", ['AUTH-39'], A + [
+    (step('signIn', email='x%d@example.com' % i, password=PW, client='c9'), err('invalid_credentials')) for i in range(4)
+] + [
+    (step('signIn', email=ANA, password=PW, client='c9'), acct('A1')),
+    (step('signIn', email='x4@example.com', password=PW, client='c9'), err('invalid_credentials')),
+    (step('signIn', email='x5@example.com', password=PW, client='c9'), err('throttled', retryAfter=1)),
+    (step('signIn', email=ANA, password=PW, client='c2'), acct('A1')),
 ])
 
 write_cases('auth', 'accounts.json', 'auth.accounts',

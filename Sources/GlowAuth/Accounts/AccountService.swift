@@ -140,7 +140,8 @@ public final class AccountService: Sendable {
     /// - Throws: ``AuthError/Code/throttled`` while a key waits; ``AuthError/Code/invalidCredentials``.
     public func signIn(email: String, password: String, clientKey: String) throws(AuthError) -> Session {
         guard let address = try? Self.normalizedEmail(email) else { throw Self.invalidCredentials }
-        let keys = ["address " + address, "client " + clientKey]
+        let addressKey = "address " + address
+        let keys = [addressKey, "client " + clientKey]
         let now = clock.now()
         let stored: (AccountID, String)? = try store.update { (records) throws(AuthError) in
             try self.checkThrottles(keys, at: now, in: records)
@@ -158,7 +159,9 @@ public final class AccountService: Sendable {
                 self.recordFailure(keys, at: now, in: &records)
                 return nil
             }
-            for key in keys { records.throttles[key] = nil }
+            // AUTH-39: a success proves the address's password and nothing about the client's
+            // other attempts, so only the address's failures are forgotten.
+            records.throttles[addressKey] = nil
             if let rehashed { records.accounts[id]?.passwordHash = rehashed }
             return self.startSession(for: id, at: now, in: &records)
         }

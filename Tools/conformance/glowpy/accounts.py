@@ -333,7 +333,7 @@ class AccountService:
         if not self._check_password(password, account):                   # the same work always
             self._fail(keys, now)
             raise Failure('invalid_credentials', 'the address or the password is wrong')
-        self._clear(keys)
+        self._clear(keys[:1])                     # AUTH-39: only the address's key; the client's stays
         return self._start_family(account, now)
 
     def authenticate(self, access_token):
