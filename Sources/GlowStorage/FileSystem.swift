@@ -31,6 +31,6 @@ package enum FileSystem {
         throw StoreError(.cannotOpen, "the file cannot be reached: \(reason)", path: path)
     }
 
-    /// The system's words for the last error.
-    static func reason() -> String { String(cString: strerror(errno)) }
+    /// The system's words for the last error (`strerror(errno)`).
+    package static func reason() -> String { String(cString: strerror(errno)) }
 }

@@ -30,6 +30,11 @@ struct EndToEndTests {
         try run(tool: "glow-tool", arguments, stdin: stdin)
     }
 
+    /// Runs glow-tool from `folder`.
+    static func run(_ arguments: [String], in folder: String) throws -> Run {
+        try run(executable: products.appendingPathComponent("glow-tool"), arguments, in: URL(fileURLWithPath: folder))
+    }
+
     static func run(tool: String, _ arguments: [String], stdin: Data = Data()) throws -> Run {
         try run(executable: products.appendingPathComponent(tool), arguments, stdin: stdin)
     }

@@ -7,9 +7,15 @@ import Testing
 @Suite("glow-tool store and its files")
 struct StoreFilesTests {
     static func run(_ arguments: [String], in folder: String) throws -> EndToEndTests.Run {
-        try EndToEndTests.run(
-            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), ["store"] + arguments,
-            in: URL(fileURLWithPath: folder))
+        try EndToEndTests.run(["store"] + arguments, in: folder)
+    }
+
+    /// A new folder holding `mine.sqlite`, the sample person imported.
+    static func imported() throws -> String {
+        let folder = try folder()
+        let run = try run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        return folder
     }
 
     static func folder() throws -> String {
@@ -83,8 +89,7 @@ struct StoreFilesTests {
         "an export's output is never the database or its log",
         arguments: ["mine.sqlite", "mine.sqlite-wal", "mine.sqlite-shm"])
     func exportOverDatabase(_ output: String) throws {
-        let folder = try Self.folder()
-        #expect(try Self.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let folder = try Self.imported()
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
         let run = try Self.run(["export", "--db", "mine.sqlite", "-o", output], in: folder)
         #expect(run.status == 64 && run.stderr.contains("is the database"), "\(run.stderr)")
@@ -108,9 +113,7 @@ struct EndlessStreamTests {
     func refused(_ arguments: [String]) throws {
         let folder = try StoreFilesTests.folder()
         let absolute = arguments.map { $0.hasPrefix("Spec/") ? EndToEndTests.root.appendingPathComponent($0).path : $0 }
-        let run = try EndToEndTests.run(
-            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), absolute,
-            in: URL(fileURLWithPath: folder))
+        let run = try EndToEndTests.run(absolute, in: folder)
         // /dev/urandom may begin with the bundle's first byte or '{', one time in 128: then the
         // reader refuses it a few bytes later, still without reading on.
         let named = arguments[1] == "/dev/urandom" || run.stderr.contains("neither a bundle nor a JSON data set")
@@ -140,14 +143,10 @@ struct ReadOnlyReadTests {
 
     @Test("the database's folder and bytes are as they were after each read", arguments: reads)
     func makesNothing(_ arguments: [String]) throws {
-        let folder = try StoreFilesTests.folder()
-        #expect(
-            try StoreFilesTests.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let folder = try StoreFilesTests.imported()
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
-        let run = try EndToEndTests.run(
-            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), arguments,
-            in: URL(fileURLWithPath: folder))
+        let run = try EndToEndTests.run(arguments, in: folder)
         #expect(run.status == 0 && !run.output.isEmpty, "\(arguments): \(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == entries, "\(arguments)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before, "\(arguments)")
@@ -158,12 +157,6 @@ struct ReadOnlyReadTests {
 /// symbolic link that loops, a closed standard input, a file-size limit.
 @Suite("Broken surroundings")
 struct BrokenSurroundingsTests {
-    static func tool(_ arguments: [String], in folder: String) throws -> EndToEndTests.Run {
-        try EndToEndTests.run(
-            executable: EndToEndTests.products.appendingPathComponent("glow-tool"), arguments,
-            in: URL(fileURLWithPath: folder))
-    }
-
     /// Runs a shell line in `folder` with `$GLOW` naming the tool.
     static func shell(_ line: String, in folder: String) throws -> EndToEndTests.Run {
         let tool = EndToEndTests.products.appendingPathComponent("glow-tool").path
@@ -174,9 +167,7 @@ struct BrokenSurroundingsTests {
 
     @Test("a Glow database missing a table is corrupt, named, and left as it was")
     func droppedTable() throws {
-        let folder = try StoreFilesTests.folder()
-        #expect(
-            try StoreFilesTests.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let folder = try StoreFilesTests.imported()
         let drop = try Self.shell(
             "/usr/bin/python3 -c \"import sqlite3; c = sqlite3.connect('mine.sqlite'); c.execute('DROP TABLE goals'); c.commit()\"",
             in: folder)
@@ -194,7 +185,7 @@ struct BrokenSurroundingsTests {
         let folder = try StoreFilesTests.folder()
         try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: "loop")
         for command in [["store", "today", "--db", "loop"], ["store", "init", "--db", "loop"], ["stats", "loop"]] {
-            let run = try Self.tool(command, in: folder)
+            let run = try EndToEndTests.run(command, in: folder)
             #expect(
                 run.status == 1 && run.stderr.contains("Too many levels of symbolic links"), "\(command): \(run.stderr)"
             )
@@ -237,9 +228,7 @@ struct OtherUserTests {
 
     @Test("report and store today read it; a tap is refused by name; the folder is as it was")
     func readOnlyFolder() throws {
-        let folder = try StoreFilesTests.folder()
-        #expect(
-            try StoreFilesTests.run(["import", EndToEndTests.sample, "--db", "mine.sqlite"], in: folder).status == 0)
+        let folder = try StoreFilesTests.imported()
         #expect(chmod(folder, 0o755) == 0)
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))

@@ -167,7 +167,8 @@ script('an unknown address, a wrong password and a non-address are one error', [
 fails = [(step('signIn', email=ANA, password=PW2), err('invalid_credentials'))] * 5
 # The success clears the address's key only (AUTH-39): the client keeps its five failures, so
 # one more makes six, and the client then waits 2^(6-5) = 2 seconds.
-script('five failures are free; the sixth attempt waits a second, then succeeds', ['AUTH-39'], A + fails + [
+script("five failures are free; the sixth attempt waits a second, then succeeds; the client keeps its failures, so "
+       "one more makes it wait two", ['AUTH-39'], A + fails + [
     (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=1)),
     (step('advance', seconds=1), OK),
     (step('signIn', email=ANA, password=PW), acct('A1')),

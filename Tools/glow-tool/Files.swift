@@ -51,18 +51,15 @@ enum Files {
         deinit { if owned { close(descriptor) } }
     }
 
-    /// The system's words for the last error.
-    private static func reason() -> String { String(cString: strerror(errno)) }
-
     /// Opens an input, `-` being standard input; every failure is the system's own reason (no
     /// such file, permission denied, too many levels of symbolic links, a closed standard input).
     private static func open(_ path: String) throws -> Input {
         let name = path == "-" ? "standard input" : "'\(path)'"
         let descriptor = path == "-" ? STDIN_FILENO : Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DataFailure(message: "cannot read \(name): \(reason())") }
+        guard descriptor >= 0 else { throw DataFailure(message: "cannot read \(name): \(FileSystem.reason())") }
         var info = stat()
         let found = fstat(descriptor, &info) == 0
-        let failure = found ? nil : reason()
+        let failure = found ? nil : FileSystem.reason()
         // Devices and pipes (/dev/null, /dev/stdin) have no size: they are read as streams.
         let size = found && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
         let input = Input(descriptor: descriptor, size: size, name: name, owned: path != "-")
@@ -79,7 +76,7 @@ enum Files {
         while true {
             let count = chunk.withUnsafeMutableBytes { Foundation.read(input.descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw DataFailure(message: "cannot read \(input.name): \(reason())") }
+            guard count >= 0 else { throw DataFailure(message: "cannot read \(input.name): \(FileSystem.reason())") }
             guard count > 0 else { return nil }
             chunk.removeLast(chunk.count - count)
             return chunk

@@ -87,31 +87,26 @@ enum StoreCommand {
                     : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
             }
         }
-        /// Whether opening failed because nothing is there (else the error says what is wrong).
-        func missing(_ error: StoreError) -> Bool {
-            guard error.code == .cannotOpen, !creates else { return false }
-            do { return try !FileSystem.exists(path) } catch { return false }
+        /// The failure to open: "no such database" when nothing is there, else the error itself.
+        func failure(_ error: StoreError) -> DataFailure {
+            var missing = false
+            if error.code == .cannotOpen, !creates {
+                do { missing = try !FileSystem.exists(path) } catch { missing = false }
+            }
+            return DataFailure(
+                message: missing
+                    ? "there is no Glow database at '\(path)' (glow-tool store init makes one)" : "\(error)")
         }
         // Reading is read-only: today, overview and export read a snapshot, which neither
         // migrates the file nor makes anything beside it.
         if let read = Self.reading(options, path: path) {
             let data: DataSet
-            do { data = try RitualDatabase.snapshot(path: path) } catch let error where missing(error) {
-                throw DataFailure(message: "there is no Glow database at '\(path)' (glow-tool store init makes one)")
-            } catch {
-                throw DataFailure(message: "\(error)")
-            }
+            do { data = try RitualDatabase.snapshot(path: path) } catch { throw failure(error) }
             try read(data)
             return
         }
         let database: RitualDatabase
-        do {
-            database = try RitualDatabase(path: path, create: creates)
-        } catch let error where missing(error) {
-            throw DataFailure(message: "there is no Glow database at '\(path)' (glow-tool store init makes one)")
-        } catch {
-            throw DataFailure(message: "\(error)")
-        }
+        do { database = try RitualDatabase(path: path, create: creates) } catch { throw failure(error) }
         let device = try! DeviceID("01938a6e-7c00-7abc-8def-0000000007ee")
         do {
             let boundary = try database.data.dayBoundary
