@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "GlowCore", swiftSettings: sharedSettings),
         .target(name: "GlowModel", dependencies: ["GlowCore"], swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel", "GlowCore"], swiftSettings: sharedSettings),
-        .target(name: "GlowThemes", swiftSettings: sharedSettings),
+        .target(name: "GlowThemes", dependencies: ["GlowCore"], swiftSettings: sharedSettings),
         .systemLibrary(
             name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
         .systemLibrary(
@@ -61,7 +61,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // The one storage layer under every database (a person's, a relay's, the accounts').
-        .target(name: "GlowStorage", dependencies: ["CSQLite"], swiftSettings: sharedSettings),
+        .target(name: "GlowStorage", dependencies: ["GlowCore", "CSQLite"], swiftSettings: sharedSettings),
         // The server side's durable stores: no app-layer or UI code.
         .target(
             name: "GlowServerStores", dependencies: ["GlowStorage", "GlowAuth", "GlowFeed", "GlowWire", "GlowRelay"],
@@ -83,7 +83,8 @@ let package = Package(
             ],
             swiftSettings: sharedSettings),
         .target(
-            name: "GlowReport", dependencies: ["GlowModel", "GlowStreaks", "GlowThemes"], swiftSettings: sharedSettings),
+            name: "GlowReport", dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowThemes"],
+            swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         // The feed's replica, registers, items and messages: what a bundle carries and a device keeps.
@@ -97,7 +98,7 @@ let package = Package(
             name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire"],
             swiftSettings: sharedSettings),
         .target(
-            name: "GlowBundle", dependencies: ["GlowModel", "GlowWire", "GlowFeed", "CZlib"],
+            name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "CZlib"],
             swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
@@ -140,7 +141,13 @@ let package = Package(
                 "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowRelay", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
-        .testTarget(name: "PackageTests", swiftSettings: sharedSettings),
+        .testTarget(
+            name: "PackageTests",
+            dependencies: [
+                "GlowCore", "GlowModel", "GlowWire", "GlowBundle", "GlowFeed", "GlowThemes", "GlowAuth", "GlowStorage",
+                "GlowReport",
+            ],
+            swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowStorageTests",
             dependencies: ["GlowStorage", "GlowServerStores", "GlowAuth", "GlowFeed", "GlowModel", "GlowRelay"],

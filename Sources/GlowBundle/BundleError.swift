@@ -1,10 +1,10 @@
+import GlowCore
 import GlowModel
 import GlowWire
 
 /// The one error type of bundle reading: a stable code, where the problem is, and a message a
-/// person can act on (BUNDLE-13). Shaped like ``ModelError`` and ``WireError``: a struct around a
-/// code, with context.
-public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
+/// person can act on (BUNDLE-13). A ``CodedError`` like every error of the SDK.
+public struct BundleError: CodedError {
     /// Which part of the file the offset counts in.
     public enum Section: String, Hashable, Sendable {
         /// The fixed header; the offset counts from the start of the file.
@@ -17,71 +17,9 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
         case trailer
     }
 
-    /// A stable, machine-readable error code, as the corpus spells it.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate enum Storage: Hashable, Sendable {
-            case badMagic, unsupportedVersion, unsupportedFeature, checksumMismatch, truncated, trailingData
-            case limitExceeded, malformedFrame, duplicateID, userMismatch, cancelled, readFailed
-            case record(WireError.Code)
-        }
-
-        fileprivate let storage: Storage
-
-        /// The code's stable text: `bad_magic`, ..., or the record's wire code (`invalid_value`).
-        public var description: String {
-            switch storage {
-            case .badMagic: "bad_magic"
-            case .unsupportedVersion: "unsupported_version"
-            case .unsupportedFeature: "unsupported_feature"
-            case .checksumMismatch: "checksum_mismatch"
-            case .truncated: "truncated"
-            case .trailingData: "trailing_data"
-            case .limitExceeded: "limit_exceeded"
-            case .malformedFrame: "malformed_frame"
-            case .duplicateID: "duplicate_id"
-            case .userMismatch: "user_mismatch"
-            case .cancelled: "cancelled"
-            case .readFailed: "read_failed"
-            case .record(let code): code.description
-            }
-        }
-
-        /// Not a Glow bundle (BUNDLE-1).
-        public static let badMagic = Code(storage: .badMagic)
-        /// A format or reader version this reader cannot read (BUNDLE-3, BUNDLE-6).
-        public static let unsupportedVersion = Code(storage: .unsupportedVersion)
-        /// A required feature flag this reader does not know (BUNDLE-4).
-        public static let unsupportedFeature = Code(storage: .unsupportedFeature)
-        /// A checksum, length or signature that does not match (BUNDLE-2, BUNDLE-7, BUNDLE-8).
-        public static let checksumMismatch = Code(storage: .checksumMismatch)
-        /// The file ends early (BUNDLE-2, BUNDLE-5, BUNDLE-7, BUNDLE-8).
-        public static let truncated = Code(storage: .truncated)
-        /// Bytes after the trailer, or a second stream (BUNDLE-8).
-        public static let trailingData = Code(storage: .trailingData)
-        /// A limit of BUNDLE-10 or BUNDLE-25.
-        public static let limitExceeded = Code(storage: .limitExceeded)
-        /// A frame that breaks the frame rules (BUNDLE-5, BUNDLE-6, BUNDLE-9).
-        public static let malformedFrame = Code(storage: .malformedFrame)
-        /// A record identity seen twice (BUNDLE-14).
-        public static let duplicateID = Code(storage: .duplicateID)
-        /// Another person's bundle (BUNDLE-20).
-        public static let userMismatch = Code(storage: .userMismatch)
-        /// The import was cancelled; nothing was imported.
-        public static let cancelled = Code(storage: .cancelled)
-        /// The source of a streamed import failed (a file that could not be read, a connection
-        /// that dropped); nothing was imported (BUNDLE-26).
-        public static let readFailed = Code(storage: .readFailed)
-
-        /// A record inside a frame that breaks a rule of the record format, with that format's
-        /// code (BUNDLE-18).
-        public static func record(_ code: WireError.Code) -> Code { Code(storage: .record(code)) }
-
-        /// The wire code, when the problem is in a record.
-        public var wireCode: WireError.Code? {
-            if case .record(let code) = storage { return code }
-            return nil
-        }
-    }
+    /// A stable code, as the corpus spells it: `bad_magic`, ..., or a record's wire code
+    /// (`invalid_value`).
+    public typealias Code = ErrorCode<BundleError>
 
     /// What kind of problem this is.
     public let code: Code
@@ -108,10 +46,39 @@ public struct BundleError: Error, Hashable, Sendable, CustomStringConvertible {
         self.recordError = recordError
     }
 
-    /// `code in section at offset N: message [rule]`.
-    public var description: String {
-        "\(code) in the \(section.rawValue) at offset \(offset): \(message)" + (rule.map { " [\($0)]" } ?? "")
-    }
+    /// `in the frames at offset 12`.
+    public var location: String? { "in the \(section.rawValue) at offset \(offset)" }
+}
+
+extension ErrorCode where Domain == BundleError {
+    /// Not a Glow bundle (BUNDLE-1).
+    public static var badMagic: Self { Self("bad_magic") }
+    /// A format or reader version this reader cannot read (BUNDLE-3, BUNDLE-6).
+    public static var unsupportedVersion: Self { Self("unsupported_version") }
+    /// A required feature flag this reader does not know (BUNDLE-4).
+    public static var unsupportedFeature: Self { Self("unsupported_feature") }
+    /// A checksum, length or signature that does not match (BUNDLE-2, BUNDLE-7, BUNDLE-8).
+    public static var checksumMismatch: Self { Self("checksum_mismatch") }
+    /// The file ends early (BUNDLE-2, BUNDLE-5, BUNDLE-7, BUNDLE-8).
+    public static var truncated: Self { Self("truncated") }
+    /// Bytes after the trailer, or a second stream (BUNDLE-8).
+    public static var trailingData: Self { Self("trailing_data") }
+    /// A limit of BUNDLE-10 or BUNDLE-25.
+    public static var limitExceeded: Self { Self("limit_exceeded") }
+    /// A frame that breaks the frame rules (BUNDLE-5, BUNDLE-6, BUNDLE-9).
+    public static var malformedFrame: Self { Self("malformed_frame") }
+    /// A record identity seen twice (BUNDLE-14).
+    public static var duplicateID: Self { Self("duplicate_id") }
+    /// Another person's bundle (BUNDLE-20).
+    public static var userMismatch: Self { Self("user_mismatch") }
+    /// The import was cancelled; nothing was imported.
+    public static var cancelled: Self { Self("cancelled") }
+    /// The source of a streamed import failed (a file that could not be read, a connection
+    /// that dropped); nothing was imported (BUNDLE-26).
+    public static var readFailed: Self { Self("read_failed") }
+    /// A record inside a frame that breaks a rule of the record format, with that format's
+    /// code (BUNDLE-18); ``BundleError/recordError`` holds the record's own error.
+    public static func record(_ code: WireError.Code) -> Self { Self(code.description) }
 }
 
 /// Bounds every bundle read enforces, so a hostile or damaged file fails fast with little memory

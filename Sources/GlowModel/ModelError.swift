@@ -1,74 +1,14 @@
+import GlowCore
+
 /// The one error type GlowModel throws: a stable code, the place the problem was found, and a
 /// message a person can act on.
 ///
 /// Codes are stable strings (`invalid_day`, `invalid_json`, ...) that the conformance corpus
 /// names; compare errors by ``code``. Context (the JSON path or field, the spec rule) travels
 /// with the error so a report can point at the exact input that was wrong.
-public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable, machine-readable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate enum Storage: String, Hashable, Sendable {
-            case invalidDay = "invalid_day"
-            case dayOutOfRange = "day_out_of_range"
-            case invalidInstant = "invalid_instant"
-            case invalidTimeZone = "invalid_time_zone"
-            case invalidDayStart = "invalid_day_start"
-            case invalidUUID = "invalid_uuid"
-            case invalidAmount = "invalid_amount"
-            case invalidSchedule = "invalid_schedule"
-            case invalidGoal = "invalid_goal"
-            case invalidCheckIn = "invalid_check_in"
-            case invalidProfile = "invalid_profile"
-            case draftInvalid = "draft_invalid"
-            case invalidJSON = "invalid_json"
-            case unknownEnumCase = "unknown_enum_case"
-            case duplicateID = "duplicate_id"
-            case notFound = "not_found"
-            case goalDeleted = "goal_deleted"
-        }
-
-        fileprivate let storage: Storage
-
-        /// The code's stable text, as the corpus and other implementations spell it.
-        public var description: String { storage.rawValue }
-
-        /// Text that is not a valid `YYYY-MM-DD` civil date, or a year/month/day that does not exist.
-        public static let invalidDay = Code(storage: .invalidDay)
-        /// Day arithmetic that would leave the supported years 1...9999.
-        public static let dayOutOfRange = Code(storage: .dayOutOfRange)
-        /// Text that is not an RFC 3339 instant, or an instant outside years 1...9999.
-        public static let invalidInstant = Code(storage: .invalidInstant)
-        /// A time-zone identifier that is not an IANA zone known to this system.
-        public static let invalidTimeZone = Code(storage: .invalidTimeZone)
-        /// A day-start offset outside 0 ..< 1440 minutes.
-        public static let invalidDayStart = Code(storage: .invalidDayStart)
-        /// Text that is not a UUID in 8-4-4-4-12 hexadecimal form.
-        public static let invalidUUID = Code(storage: .invalidUUID)
-        /// Text that is not a decimal amount with at most three fraction digits, or one out of range.
-        public static let invalidAmount = Code(storage: .invalidAmount)
-        /// A schedule whose rules or history break the schedule rules.
-        public static let invalidSchedule = Code(storage: .invalidSchedule)
-        /// A goal whose fields contradict each other.
-        public static let invalidGoal = Code(storage: .invalidGoal)
-        /// A check-in that does not fit its goal, or whose fields contradict each other.
-        public static let invalidCheckIn = Code(storage: .invalidCheckIn)
-        /// A profile whose fields are out of range.
-        public static let invalidProfile = Code(storage: .invalidProfile)
-        /// A goal draft that failed validation; ``ModelError/issues`` lists every problem.
-        public static let draftInvalid = Code(storage: .draftInvalid)
-        /// JSON that does not follow the documented mapping (missing key, wrong type, ...).
-        public static let invalidJSON = Code(storage: .invalidJSON)
-        /// An enum name in JSON that this version does not know.
-        public static let unknownEnumCase = Code(storage: .unknownEnumCase)
-        /// Two records of a data set with the same identity (goal id, or goal and Day).
-        public static let duplicateID = Code(storage: .duplicateID)
-        /// A change to a record the data set does not hold: a goal it lacks, a Day with no entry
-        /// to undo or annotate, a profile it has none of.
-        public static let notFound = Code(storage: .notFound)
-        /// A change to a goal that was deleted (on this device or another): its tombstone takes
-        /// no taps and no edits.
-        public static let goalDeleted = Code(storage: .goalDeleted)
-    }
+public struct ModelError: CodedError {
+    /// A stable code, as the corpus spells it.
+    public typealias Code = ErrorCode<ModelError>
 
     /// What kind of problem this is.
     public let code: Code
@@ -102,11 +42,45 @@ public struct ModelError: Error, Hashable, Sendable, CustomStringConvertible {
         return ModelError(code, message, path: full, rule: rule, issues: issues)
     }
 
-    /// `code: message (at path) [rule]`.
-    public var description: String {
-        var text = "\(code): \(message)"
-        if let path { text += " (at \(path))" }
-        if let rule { text += " [\(rule)]" }
-        return text
-    }
+    /// `at $.goals[0].title`, when the problem has a place in the input.
+    public var location: String? { path.map { "at \($0)" } }
+}
+
+extension ErrorCode where Domain == ModelError {
+    /// Text that is not a valid `YYYY-MM-DD` civil date, or a year/month/day that does not exist.
+    public static var invalidDay: Self { Self("invalid_day") }
+    /// Day arithmetic that would leave the supported years 1...9999.
+    public static var dayOutOfRange: Self { Self("day_out_of_range") }
+    /// Text that is not an RFC 3339 instant, or an instant outside years 1...9999.
+    public static var invalidInstant: Self { Self("invalid_instant") }
+    /// A time-zone identifier that is not an IANA zone known to this system.
+    public static var invalidTimeZone: Self { Self("invalid_time_zone") }
+    /// A day-start offset outside 0 ..< 1440 minutes.
+    public static var invalidDayStart: Self { Self("invalid_day_start") }
+    /// Text that is not a UUID in 8-4-4-4-12 hexadecimal form.
+    public static var invalidUUID: Self { Self("invalid_uuid") }
+    /// Text that is not a decimal amount with at most three fraction digits, or one out of range.
+    public static var invalidAmount: Self { Self("invalid_amount") }
+    /// A schedule whose rules or history break the schedule rules.
+    public static var invalidSchedule: Self { Self("invalid_schedule") }
+    /// A goal whose fields contradict each other.
+    public static var invalidGoal: Self { Self("invalid_goal") }
+    /// A check-in that does not fit its goal, or whose fields contradict each other.
+    public static var invalidCheckIn: Self { Self("invalid_check_in") }
+    /// A profile whose fields are out of range.
+    public static var invalidProfile: Self { Self("invalid_profile") }
+    /// A goal draft that failed validation; ``ModelError/issues`` lists every problem.
+    public static var draftInvalid: Self { Self("draft_invalid") }
+    /// JSON that does not follow the documented mapping (missing key, wrong type, ...).
+    public static var invalidJSON: Self { Self("invalid_json") }
+    /// An enum name in JSON that this version does not know.
+    public static var unknownEnumCase: Self { Self("unknown_enum_case") }
+    /// Two records of a data set with the same identity (goal id, or goal and Day).
+    public static var duplicateID: Self { Self("duplicate_id") }
+    /// A change to a record the data set does not hold: a goal it lacks, a Day with no entry
+    /// to undo or annotate, a profile it has none of.
+    public static var notFound: Self { Self("not_found") }
+    /// A change to a goal that was deleted (on this device or another): its tombstone takes
+    /// no taps and no edits.
+    public static var goalDeleted: Self { Self("goal_deleted") }
 }

@@ -176,14 +176,14 @@ extension FeedRelay {
             do {
                 return .submitted(try submit(delta, from: person, now: now))
             } catch {
-                return .error(code: error.code.description, message: error.message, rule: error.rule)
+                return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
             }
         case .changes(let cursor):
             do {
                 let answer = try changes(for: person, since: cursor)
                 return .changes(answer.delta, cursor: answer.cursor)
             } catch {
-                return .error(code: error.code.description, message: error.message, rule: error.rule)
+                return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
             }
         }
     }

@@ -1,32 +1,25 @@
+import GlowCore
 import GlowModel
 import GlowStreaks
 import GlowThemes
 
 /// Why a report could not be written.
-public struct ReportError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate let text: String
-
-        /// The code's text.
-        public var description: String { text }
-
-        /// A number of weeks outside ``ReportPage/weekRange``.
-        public static let invalidWeeks = Code(text: "invalid_weeks")
-    }
+public struct ReportError: CodedError {
+    /// A stable code, as the corpus spells it.
+    public typealias Code = ErrorCode<ReportError>
 
     /// What kind of problem this is.
     public let code: Code
     /// A sentence a person can act on, naming the value that was wrong.
     public let message: String
+    /// No spec rule: the limit is the report's own.
+    public var rule: String? { nil }
 
-    init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    /// `code: message`.
-    public var description: String { "\(code): \(message)" }
 }
 
 /// A person's year at a glance as one self-contained HTML page: inline CSS and SVG only, no
@@ -234,4 +227,9 @@ public enum ReportPage {
         guard let thousandths = consistency?.thousandths else { return "–" }
         return "\(thousandths / 10)%"
     }
+}
+
+extension ErrorCode where Domain == ReportError {
+    /// A number of weeks outside ``ReportPage/weekRange``.
+    public static var invalidWeeks: Self { Self("invalid_weeks") }
 }

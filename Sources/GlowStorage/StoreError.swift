@@ -1,23 +1,12 @@
+import GlowCore
+
 /// What went wrong with a database: a stable code, what to do about it, and the file.
 ///
 /// Every database of the SDK (a person's, a relay's, an account service's) reports its failures
 /// as this one type, so a caller handles a full disk or a foreign file the same way everywhere.
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct StoreError: CodedError {
     /// The stable codes.
-    public enum Code: String, Sendable {
-        /// The file cannot be opened or created.
-        case cannotOpen = "cannot_open"
-        /// The file was written by a newer version of the SDK: it is left exactly as it was.
-        case newerSchema = "newer_schema"
-        /// The file is not a Glow database of the kind asked for, or its content is damaged.
-        case corrupt
-        /// Another writer holds the database for longer than the wait allows.
-        case busy
-        /// The disk is full or the file could not be written.
-        case writeFailed = "write_failed"
-        /// The change itself was refused (the model's or the bundle's error is in the message).
-        case refused
-    }
+    public typealias Code = ErrorCode<StoreError>
 
     /// The code.
     public let code: Code
@@ -33,6 +22,23 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
-    /// `code: message (path)`.
-    public var description: String { "\(code.rawValue): \(message) (\(path))" }
+    /// No spec rule: a database's failures are the platform's.
+    public var rule: String? { nil }
+    /// `in /path/to/file.sqlite`.
+    public var location: String? { "in \(path)" }
+}
+
+extension ErrorCode where Domain == StoreError {
+    /// The file cannot be opened or created.
+    public static var cannotOpen: Self { Self("cannot_open") }
+    /// The file was written by a newer version of the SDK: it is left exactly as it was.
+    public static var newerSchema: Self { Self("newer_schema") }
+    /// The file is not a Glow database of the kind asked for, or its content is damaged.
+    public static var corrupt: Self { Self("corrupt") }
+    /// Another writer holds the database for longer than the wait allows.
+    public static var busy: Self { Self("busy") }
+    /// The disk is full or the file could not be written.
+    public static var writeFailed: Self { Self("write_failed") }
+    /// The change itself was refused (the model's or the bundle's error is in the message).
+    public static var refused: Self { Self("refused") }
 }

@@ -1,17 +1,9 @@
+import GlowCore
+
 /// The one error type of GlowThemes: a stable code and a message a person can act on.
-public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ThemeError: CodedError {
     /// A stable code, as the corpus spells it.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate let text: String
-
-        /// The code's text.
-        public var description: String { text }
-
-        /// A colour that is not `#RGB`, `#RRGGBB` or `#RRGGBBAA` hexadecimal.
-        public static let invalidColor = Code(text: "invalid_color")
-        /// A mode other than `light` or `dark`.
-        public static let invalidMode = Code(text: "invalid_mode")
-    }
+    public typealias Code = ErrorCode<ThemeError>
 
     /// What kind of problem this is.
     public let code: Code
@@ -20,12 +12,17 @@ public struct ThemeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The spec rule that was broken.
     public let rule: String?
 
-    init(_ code: Code, _ message: String, rule: String? = nil) {
+    package init(_ code: Code, _ message: String, rule: String? = nil) {
         self.code = code
         self.message = message
         self.rule = rule
     }
 
-    /// `code: message [rule]`.
-    public var description: String { "\(code): \(message)" + (rule.map { " [\($0)]" } ?? "") }
+}
+
+extension ErrorCode where Domain == ThemeError {
+    /// A colour that is not `#RGB`, `#RRGGBB` or `#RRGGBBAA` hexadecimal.
+    public static var invalidColor: Self { Self("invalid_color") }
+    /// A mode other than `light` or `dark`.
+    public static var invalidMode: Self { Self("invalid_mode") }
 }

@@ -1,42 +1,10 @@
+import GlowCore
+
 /// The one error type GlowWire throws: a stable code, the byte offset where decoding stopped,
 /// and a message a person can act on.
-public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable, machine-readable error code, as the corpus spells it.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        fileprivate enum Storage: String, Hashable, Sendable {
-            case truncated
-            case malformedVarint = "malformed_varint"
-            case invalidFieldNumber = "invalid_field_number"
-            case invalidWireType = "invalid_wire_type"
-            case depthLimit = "depth_limit"
-            case limitExceeded = "limit_exceeded"
-            case invalidUTF8 = "invalid_utf8"
-            case invalidValue = "invalid_value"
-        }
-
-        fileprivate let storage: Storage
-
-        /// The code's stable text.
-        public var description: String { storage.rawValue }
-
-        /// The input ends inside a field, or a length points past the end (WIRE-9).
-        public static let truncated = Code(storage: .truncated)
-        /// A varint longer than 10 bytes, or whose 10th byte overflows 64 bits (WIRE-10).
-        public static let malformedVarint = Code(storage: .malformedVarint)
-        /// Field number 0 or above 2^29 − 1 (WIRE-11).
-        public static let invalidFieldNumber = Code(storage: .invalidFieldNumber)
-        /// Wire type 3, 4, 6 or 7, or a known field with the wrong wire type (WIRE-12).
-        public static let invalidWireType = Code(storage: .invalidWireType)
-        /// Messages nested deeper than the limit (WIRE-13).
-        public static let depthLimit = Code(storage: .depthLimit)
-        /// The input is larger than the message-size limit (WIRE-14).
-        public static let limitExceeded = Code(storage: .limitExceeded)
-        /// A string field that is not valid UTF-8 (WIRE-15).
-        public static let invalidUTF8 = Code(storage: .invalidUTF8)
-        /// A well-formed field whose value the model refuses: a Day out of range, an identifier
-        /// that is not 16 bytes, an unknown enum value in a set, a goal that breaks its rules (WIRE-16).
-        public static let invalidValue = Code(storage: .invalidValue)
-    }
+public struct WireError: CodedError {
+    /// A stable code, as the corpus spells it.
+    public typealias Code = ErrorCode<WireError>
 
     /// What kind of problem this is.
     public let code: Code
@@ -54,10 +22,8 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         self.rule = rule
     }
 
-    /// `code at offset N: message [rule]`.
-    public var description: String {
-        "\(code) at offset \(offset): \(message)" + (rule.map { " [\($0)]" } ?? "")
-    }
+    /// `at offset 12`: where decoding stopped.
+    public var location: String? { "at offset \(offset)" }
 }
 
 /// Bounds that every decode enforces, so hostile input can neither crash the reader nor make it
@@ -84,4 +50,24 @@ public struct WireLimits: Hashable, Sendable {
         self.maxCheckInsPerBlock = maxCheckInsPerBlock
         self.maxRawNodes = maxRawNodes
     }
+}
+
+extension ErrorCode where Domain == WireError {
+    /// The input ends inside a field, or a length points past the end (WIRE-9).
+    public static var truncated: Self { Self("truncated") }
+    /// A varint longer than 10 bytes, or whose 10th byte overflows 64 bits (WIRE-10).
+    public static var malformedVarint: Self { Self("malformed_varint") }
+    /// Field number 0 or above 2^29 − 1 (WIRE-11).
+    public static var invalidFieldNumber: Self { Self("invalid_field_number") }
+    /// Wire type 3, 4, 6 or 7, or a known field with the wrong wire type (WIRE-12).
+    public static var invalidWireType: Self { Self("invalid_wire_type") }
+    /// Messages nested deeper than the limit (WIRE-13).
+    public static var depthLimit: Self { Self("depth_limit") }
+    /// The input is larger than the message-size limit (WIRE-14).
+    public static var limitExceeded: Self { Self("limit_exceeded") }
+    /// A string field that is not valid UTF-8 (WIRE-15).
+    public static var invalidUTF8: Self { Self("invalid_utf8") }
+    /// A well-formed field whose value the model refuses: a Day out of range, an identifier
+    /// that is not 16 bytes, an unknown enum value in a set, a goal that breaks its rules (WIRE-16).
+    public static var invalidValue: Self { Self("invalid_value") }
 }

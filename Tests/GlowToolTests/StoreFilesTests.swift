@@ -175,7 +175,10 @@ struct BrokenSurroundingsTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite"))
         for command in [["today"], ["tap", "Water"]] {
             let run = try StoreFilesTests.run(command + ["--db", "mine.sqlite"], in: folder)
-            #expect(run.status == 1 && run.stderr.contains("corrupt: the database is damaged (no such table: goals)"))
+            #expect(
+                run.status == 1
+                    && run.stderr.contains("corrupt in mine.sqlite: the database is damaged (no such table: goals)"),
+                "\(run.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/mine.sqlite")) == before)
     }
