@@ -48,6 +48,8 @@ extension ServerStore: AccountStore where State == AccountRecords {
                 case "pendingSignUpsByEmail":
                     records.pendingSignUpsByEmail[key] = try decoder.decode([String].self, from: value)
                 case "throttles": records.throttles[key] = try decoder.decode(AccountRecords.Throttle.self, from: value)
+                case "mailWindows":
+                    records.mailWindows[key] = try decoder.decode(AccountRecords.MailWindow.self, from: value)
                 case "revocations":
                     records.revocations[key] = try decoder.decode(AccountRecords.Revocation.self, from: value)
                 default:
@@ -122,6 +124,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
         try changes("pendingSignUps", records.pendingSignUps, { $0 })
         try changes("pendingSignUpsByEmail", records.pendingSignUpsByEmail, { $0 })
         try changes("throttles", records.throttles, { $0 })
+        try changes("mailWindows", records.mailWindows, { $0 })
         try changes("revocations", records.revocations, { $0 })
         guard !rows.isEmpty else { return }
         let put = try connection.prepare("INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")

@@ -103,8 +103,8 @@ struct AccountServiceTests {
 
         /// Signs `email` up and confirms it.
         func account(_ email: String = "ana@example.com") throws -> Session {
-            try service.signUp(email: email, password: AccountServiceTests.password)
-            return try service.confirmSignUp(token: mailer.last!.token!)
+            try service.signUp(email: email, password: AccountServiceTests.password, clientKey: "test")
+            return try service.confirmSignUp(token: mailer.last!.token!, password: AccountServiceTests.password)
         }
     }
 
@@ -207,7 +207,7 @@ struct AccountServiceTests {
     func secretsStayHidden() throws {
         let world = try World()
         let session = try world.account()
-        try world.service.requestPasswordReset(email: "ana@example.com")
+        try world.service.requestPasswordReset(email: "ana@example.com", clientKey: "test")
         let reset = world.mailer.last!
         var secrets = [
             Self.password, session.accessToken.reveal(), session.refreshToken.reveal(), reset.token!.reveal(),
@@ -274,17 +274,18 @@ struct AccountServiceTests {
         }
     }
 
-    @Test("purging forgets expired sign-ups, resets, sessions and throttles, and nothing live")
+    @Test("purging forgets expired sign-ups, resets, sessions, throttles and mail windows, and nothing live")
     func purge() throws {
         let world = try World()
         let session = try world.account()
-        try world.service.signUp(email: "bob@example.com", password: Self.password)
-        try world.service.requestPasswordReset(email: "ana@example.com")
+        try world.service.signUp(email: "bob@example.com", password: Self.password, clientKey: "test")
+        try world.service.requestPasswordReset(email: "ana@example.com", clientKey: "test")
         _ = try? world.service.signIn(email: "eve@example.com", password: "x", clientKey: "c")
         #expect(try world.service.purgeExpired() == 0)
         world.clock.advance(86_400)
-        // The sign-up, the reset and two throttles (address and client) are past; the session is not.
-        #expect(try world.service.purgeExpired() == 4)
+        // The sign-up, the reset, two throttles (address and client) and three mail windows (two
+        // addresses and the client) are past; the session is not.
+        #expect(try world.service.purgeExpired() == 7)
         _ = try world.service.refresh(refreshToken: session.refreshToken)
         world.clock.advance(30 * 86_400)
         #expect(try world.service.purgeExpired() == 1)
@@ -324,8 +325,8 @@ struct AccountServiceTests {
     @Test("README's example: sign up, confirm from the mailed link, refresh")
     func readmeExample() throws {
         let world = try World()
-        try world.service.signUp(email: "mia@example.com", password: "quiet morning walks")
-        let session = try world.service.confirmSignUp(token: world.mailer.last!.token!)
+        try world.service.signUp(email: "mia@example.com", password: "quiet morning walks", clientKey: "test")
+        let session = try world.service.confirmSignUp(token: world.mailer.last!.token!, password: "quiet morning walks")
         let next = try world.service.refresh(refreshToken: session.refreshToken)
         #expect(next.account == session.account)
         #expect(next.refreshToken != session.refreshToken)

@@ -77,9 +77,9 @@ struct SwallowedFailureTests {
     func erasure() throws {
         let mailer = Mailer()
         let service = try Self.service(FailingStore(), mailer: mailer, eraserFails: true)
-        try service.signUp(email: "mia@example.com", password: AccountServiceTests.password)
+        try service.signUp(email: "mia@example.com", password: AccountServiceTests.password, clientKey: "test")
         let token = try #require(mailer.last.withLock { $0?.token })
-        let session = try service.confirmSignUp(token: token)
+        let session = try service.confirmSignUp(token: token, password: AccountServiceTests.password)
         #expect {
             try service.deleteAccount(accessToken: session.accessToken, confirmed: true)
         } throws: { error in

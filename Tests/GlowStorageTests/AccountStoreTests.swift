@@ -31,13 +31,77 @@ struct AccountStoreTests {
             store: store, configuration: configuration, mailer: mailer, eraser: Eraser(), revoker: Revoker())
     }
 
+    /// A clock that stands still, so that a throttle's wait never runs out during a test.
+    struct StillClock: AuthClock {
+        func now() -> Double { 1_796_083_200 }
+    }
+
+    /// Issue 25, hole 3: the throttle was checked in one transaction and the failure counted in
+    /// another, so guesses made at once all passed. Two services on two connections to one file,
+    /// as two server processes are, take 50 wrong guesses at once.
+    @Test("fifty wrong guesses at once through two connections: no more pass than one after another would")
+    func concurrentGuesses() throws {
+        let path = StorageTests.temporary()
+        let mailer = Mailer()
+        var configuration = AccountConfiguration()
+        // Hashing slow enough (1 MiB) that the guesses overlap while they hash.
+        configuration.hashing = Argon2Parameters(memoryKiB: 1024, iterations: 1, parallelism: 1)
+        let services = try (0..<2).map { _ in
+            try AccountService(
+                store: try SQLiteAccountStore(path: path), configuration: configuration, clock: StillClock(),
+                mailer: mailer, eraser: Eraser(), revoker: Revoker())
+        }
+        try services[0].signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "mine")
+        _ = try services[1].confirmSignUp(token: try #require(mailer.last?.token), password: "violet lantern morning")
+        // Fifty threads, not tasks: the task pool has as many threads as cores, two here, and would
+        // let only two guesses overlap.
+        let outcomes = Mutex([String: Int]())
+        let start = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        for index in 0..<50 {
+            group.enter()
+            Thread.detachNewThread {
+                start.wait()
+                let outcome: String
+                do throws(AuthError) {
+                    _ = try services[index % 2].signIn(
+                        email: "mia@example.com", password: "guess number \(index)", clientKey: "c\(index)")
+                    outcome = "ok"
+                } catch {
+                    outcome = error.code.description
+                }
+                outcomes.withLock { $0[outcome, default: 0] += 1 }
+                group.leave()
+            }
+        }
+        for _ in 0..<50 { start.signal() }
+        group.wait()
+        // AUTH-39: five failures are free; the sixth and later find five failures at this instant.
+        #expect(outcomes.withLock { $0 } == ["invalid_credentials": 5, "throttled": 45])
+        let records = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
+        #expect(records.throttles["address mia@example.com"]?.failures == 5)
+    }
+
+    @Test("an account row written before AUTH-44 reads; its address is proven only when it has a password")
+    func accountsBeforeProvenAddresses() throws {
+        let old = #"{"createdAt":1796083200,"credentialEpoch":0,"email":"mia@example.com","id":{"rawValue":"%@"}%@}"#
+        for (hash, proven) in [
+            (#","passwordHash":"$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA""#, true), ("", false),
+        ] {
+            let json = String(format: old, "0123456789abcdef0123456789abcdef", hash)
+            let account = try JSONDecoder().decode(AccountRecords.Account.self, from: Data(json.utf8))
+            #expect(account.emailProven == proven && account.email == "mia@example.com")
+        }
+    }
+
     @Test("accounts, sessions and throttles survive the file being opened again; what was removed stays removed")
     func reopen() throws {
         let path = StorageTests.temporary()
         let mailer = Mailer()
         let first = try Self.service(try SQLiteAccountStore(path: path), mailer)
-        try first.signUp(email: "mia@example.com", password: "violet lantern morning")
-        let session = try first.confirmSignUp(token: try #require(mailer.last?.token))
+        try first.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "test")
+        let session = try first.confirmSignUp(
+            token: try #require(mailer.last?.token), password: "violet lantern morning")
         #expect(throws: AuthError.self) {
             try first.signIn(email: "mia@example.com", password: "wrong but long enough", clientKey: "k")
         }

@@ -92,8 +92,9 @@ struct ServerStoreTests {
         let mailer = AccountStoreTests.Mailer()
         let first = try AccountStoreTests.service(try SQLiteAccountStore(path: path), mailer)
         let second = try AccountStoreTests.service(try SQLiteAccountStore(path: path), mailer)
-        try first.signUp(email: "mia@example.com", password: "violet lantern morning")
-        let session = try second.confirmSignUp(token: try #require(mailer.last?.token))
+        try first.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "test")
+        let session = try second.confirmSignUp(
+            token: try #require(mailer.last?.token), password: "violet lantern morning")
         #expect(try first.authenticate(accessToken: session.accessToken) == session.account)
         try second.signOut(accessToken: session.accessToken)
         #expect(throws: AuthError.self) { try first.authenticate(accessToken: session.accessToken) }
@@ -113,13 +114,13 @@ struct ServerStoreTests {
             path,
             "CREATE TRIGGER refuse BEFORE INSERT ON account_records BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
         #expect {
-            try service.signUp(email: "mia@example.com", password: "violet lantern morning")
+            try service.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "test")
         } throws: { error in
             (error as? AuthError)?.code == .storageFailed && "\(error)".contains("disk trouble")
         }
         #expect(try store.update { (records) throws(AuthError) in records.pendingSignUps.isEmpty })
         try Self.meddle(path, "DROP TRIGGER refuse")
-        try service.signUp(email: "mia@example.com", password: "violet lantern morning")
+        try service.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "test")
         #expect(try store.update { (records) throws(AuthError) in records.pendingSignUps.count } == 1)
     }
 }

@@ -9,6 +9,7 @@ rules do not depend on the cost.
 """
 
 from corpus_file import write_cases, command_line
+from jose_fixtures import GOOGLE_CLIENT, NONCE, RS, SET, google_claims, token
 
 command_line(__doc__)
 
@@ -50,7 +51,7 @@ def script(comment, rules, pairs, **extra):
 def account(email=ANA, password=PW, session='s0'):
     """Sign-up and confirmation: the account exists and `session` is signed in."""
     return [(step('signUp', email=email, password=password), OK),
-            (step('confirmSignUp', email=email, **{'as': session}), None)]
+            (step('confirmSignUp', email=email, password=password, **{'as': session}), None)]
 
 
 def with_labels(pairs, label='A1'):
@@ -92,31 +93,31 @@ script('text that is not an address', ['AUTH-36'], [
 ])
 script('addresses compare without case in ASCII letters', ['AUTH-36'], [
     (step('signUp', email='Ana@Example.COM', password=PW), OK),
-    (step('confirmSignUp', email=ANA, **{'as': 's0'}), acct('A1')),
+    (step('confirmSignUp', email=ANA, password=PW, **{'as': 's0'}), acct('A1')),
     (step('signIn', email='ANA@EXAMPLE.COM', password=PW), acct('A1')),
     (step('signUp', email='aNa@example.com', password=PW2), OK),
     (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'alreadyRegistered']}),
 ])
 script('a sign-up token works once', ['AUTH-36'], A + [
-    (step('confirmSignUp', email=ANA, mail=0), err('signup_token_invalid')),
+    (step('confirmSignUp', email=ANA, mail=0, password=PW), err('signup_token_invalid')),
 ])
 script('a sign-up token one second before its day ends', ['AUTH-36'], [
     (step('signUp', email=ANA, password=PW), OK),
     (step('advance', seconds=86399), OK),
-    (step('confirmSignUp', email=ANA), acct('A1')),
+    (step('confirmSignUp', email=ANA, password=PW), acct('A1')),
 ])
 script('a sign-up token at the end of its day has expired', ['AUTH-36'], [
     (step('signUp', email=ANA, password=PW), OK),
     (step('advance', seconds=86400), OK),
-    (step('confirmSignUp', email=ANA), err('signup_token_expired')),
+    (step('confirmSignUp', email=ANA, password=PW), err('signup_token_expired')),
     (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
 ])
 script("two sign-ups for one address: confirming one ends the other, and its password is the account's",
        ['AUTH-36'], [
     (step('signUp', email=ANA, password=PW), OK),
     (step('signUp', email=ANA, password=PW2), OK),
-    (step('confirmSignUp', email=ANA, mail=1), acct('A1')),
-    (step('confirmSignUp', email=ANA, mail=0), err('signup_token_invalid')),
+    (step('confirmSignUp', email=ANA, mail=1, password=PW2), acct('A1')),
+    (step('confirmSignUp', email=ANA, mail=0, password=PW), err('signup_token_invalid')),
     (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
     (step('signIn', email=ANA, password=PW2), acct('A1')),
 ])
@@ -125,15 +126,15 @@ script('a fourth waiting sign-up drops the oldest', ['AUTH-36'], [
     (step('signUp', email=ANA, password=PW2), OK),
     (step('signUp', email=ANA, password=PW3), OK),
     (step('signUp', email=ANA, password=PW + '!'), OK),
-    (step('confirmSignUp', email=ANA, mail=0), err('signup_token_invalid')),
-    (step('confirmSignUp', email=ANA, mail=1), acct('A1')),
+    (step('confirmSignUp', email=ANA, mail=0, password=PW), err('signup_token_invalid')),
+    (step('confirmSignUp', email=ANA, mail=1, password=PW2), acct('A1')),
 ])
 script('a sign-up token nobody issued', ['AUTH-36'], [
     (step('confirmSignUp', token='qJ9Xl2dQ0w8nS3mC5vT7yB1zR4kF6hG8jL0pN2aE4cU'), err('signup_token_invalid')),
 ])
 script('a password typed in another Unicode form signs in (NFKC)', ['AUTH-39', 'AUTH-16'], [
     (step('signUp', email=ANA, password='café au lait, trois fois'), OK),
-    (step('confirmSignUp', email=ANA), acct('A1')),
+    (step('confirmSignUp', email=ANA, password='café au lait, trois fois'), acct('A1')),
     (step('signIn', email=ANA, password='cafe\u0301 au lait, trois fois'), acct('A1')),
 ])
 
@@ -165,13 +166,16 @@ script('an unknown address, a wrong password and a non-address are one error', [
     (step('signIn', email=ANA, password=''), err('invalid_credentials')),
 ])
 fails = [(step('signIn', email=ANA, password=PW2), err('invalid_credentials'))] * 5
-# The success clears the address's key only (AUTH-39): the client keeps its five failures, so
-# one more makes six, and the client then waits 2^(6-5) = 2 seconds.
+# The success clears the address's key only (AUTH-39): the client gets back the failure the
+# success counted, keeping five, with the time of the success, so it waits a second from there;
+# one more failure then makes six, and the client waits 2^(6-5) = 2 seconds.
 script("five failures are free; the sixth attempt waits a second, then succeeds; the client keeps its failures, so "
        "one more makes it wait two", ['AUTH-39'], A + fails + [
     (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=1)),
     (step('advance', seconds=1), OK),
     (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('signIn', email=ANA, password=PW2), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
     (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
     (step('signIn', email=ANA, password=PW), err('throttled', retryAfter=2)),
 ])
@@ -388,7 +392,7 @@ script('deletion: confirmed, then every credential is useless and the address is
     (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
     (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'accountDeleted']}),
     (step('signUp', email=ANA, password=PW2), OK),
-    (step('confirmSignUp', email=ANA, **{'as': 's2'}), acct('A2')),
+    (step('confirmSignUp', email=ANA, password=PW2, **{'as': 's2'}), acct('A2')),
     (step('signIn', email=ANA, password=PW2), acct('A2')),
 ])
 script("deletion clears the address's throttling: the address signs up anew and signs in at once", ['AUTH-42', 'AUTH-39'],
@@ -396,7 +400,7 @@ script("deletion clears the address's throttling: the address signs up anew and 
     (step('signIn', email=ANA, password=PW, client='c2'), err('throttled', retryAfter=1)),
     (step('deleteAccount', session='s0', confirmed=True), OK),
     (step('signUp', email=ANA, password=PW2), OK),
-    (step('confirmSignUp', email=ANA), acct('A2')),
+    (step('confirmSignUp', email=ANA, password=PW2), acct('A2')),
     (step('signIn', email=ANA, password=PW2, client='c2'), acct('A2')),
 ])
 script('deletion needs a recent sign-in, and asks for confirmation first', ['AUTH-42', 'AUTH-41'], A + [
@@ -436,6 +440,151 @@ script("a client's own sign-in between guesses does not clear its failures", ['A
     (step('signIn', email=ANA, password=PW, client='c2'), acct('A1')),
 ])
 
+# AUTH-36: only the person who chose the password and holds the mailbox makes the account. The
+# attacker signs up for Ana's address after her; Ana clicks the newest link and types her own
+# password: that link is not hers, and the attacker's password never ends on an account.
+script("a stranger's sign-up for my address cannot become my account: confirming needs the sign-up's password",
+       ['AUTH-36'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('signUp', email=ANA, password=PW2, client='c2'), OK),
+    (step('confirmSignUp', email=ANA, mail=1, password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('confirmSignUp', email=ANA, mail=0, password=PW, **{'as': 's0'}), acct('A1')),
+    (step('signIn', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('confirmSignUp', email=ANA, mail=1, password=PW2), err('signup_token_invalid')),
+])
+script('a wrong password at confirmation leaves the token usable; the order is token, expiry, password',
+       ['AUTH-36'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('confirmSignUp', email=ANA, password=PW3), err('invalid_credentials')),
+    (step('confirmSignUp', email=ANA, password=''), err('invalid_credentials')),
+    (step('confirmSignUp', email=ANA, password=PW), acct('A1')),
+    (step('signUp', email=BOB, password=PW), OK),
+    (step('advance', seconds=86400), OK),
+    (step('confirmSignUp', email=BOB, password=PW3), err('signup_token_expired')),
+])
+
+# AUTH-39: the attempt is reserved in the transaction that checks the throttle, so guesses made
+# at once see each other: of 50, the first five pass (0 ... 4 failures wait 0 s) and the other
+# 45 find five failures at the same instant (wait 1 s).
+script('fifty guesses at once: no more pass the throttle than one after another would', ['AUTH-39'], A + [
+    (step('concurrently', times=50, step=step('signIn', email=ANA, password=PW3, client='c5')),
+     {'ok': True, 'outcomes': {'invalid_credentials': 5, 'throttled': 45}}),
+    (step('signIn', email=ANA, password=PW, client='c6'), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('signIn', email=ANA, password=PW, client='c6'), acct('A1')),
+])
+# Five failures from c9, then its own success a second later: the success takes its attempt back
+# (five failures again) but its time stays, so c9 waits 1 s from the success; a sixth failure
+# then waits 2 s. Counting the success as a failure would make that 4 s.
+script("a client's own success takes back only its own attempt", ['AUTH-39'], A + [
+    (step('signIn', email='x%d@example.com' % i, password=PW, client='c9'), err('invalid_credentials')) for i in range(5)
+] + [
+    (step('advance', seconds=1), OK),
+    (step('signIn', email=ANA, password=PW, client='c9'), acct('A1')),
+    (step('signIn', email='x5@example.com', password=PW, client='c9'), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('signIn', email='x5@example.com', password=PW, client='c9'), err('invalid_credentials')),
+    (step('signIn', email='x6@example.com', password=PW, client='c9'), err('throttled', retryAfter=2)),
+])
+
+# AUTH-45: mail limits, alike for addresses with and without an account.
+script('sign-up and reset mails: 5 an hour per address, the same whether or not it has an account',
+       ['AUTH-45', 'AUTH-40'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('requestReset', email=ANA), OK),
+    (step('requestReset', email=ANA), OK),
+    (step('requestReset', email=ANA), OK),
+    (step('requestReset', email=ANA), err('throttled', retryAfter=3600)),
+    (step('signUp', email=ANA, password=PW2, client='c2'), err('throttled', retryAfter=3600)),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp'] + ['passwordReset'] * 4}),
+    (step('requestReset', email=BOB), OK),
+    (step('requestReset', email=BOB), OK),
+    (step('requestReset', email=BOB), OK),
+    (step('requestReset', email=BOB), OK),
+    (step('requestReset', email=BOB), OK),
+    (step('requestReset', email=BOB), err('throttled', retryAfter=3600)),
+    (step('signUp', email=BOB, password=PW, client='c3'), err('throttled', retryAfter=3600)),
+    (step('mails', to=BOB), {'ok': True, 'kinds': []}),
+    (step('advance', seconds=3599), OK),
+    (step('requestReset', email=ANA), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp'] + ['passwordReset'] * 5}),
+])
+script('sign-up and reset mails: 20 an hour per client; a refused request counts nowhere', ['AUTH-45'], [
+    (step('signUp', email='x%d@example.com' % i, password=PW, client='c7'), OK) for i in range(20)
+] + [
+    (step('signUp', email='x20@example.com', password=PW, client='c7'), err('throttled', retryAfter=3600)),
+    (step('requestReset', email=BOB, client='c7'), err('throttled', retryAfter=3600)),
+    (step('advance', seconds=1800), OK),
+    (step('signUp', email='x20@example.com', password=PW, client='c8'), OK),
+    (step('mails', to='x20@example.com'), {'ok': True, 'kinds': ['confirmSignUp']}),
+    (step('confirmSignUp', email='x20@example.com', password=PW), acct('A1')),
+    (step('requestReset', email=BOB, client='c7'), err('throttled', retryAfter=1800)),
+    (step('requestReset', email='not an address', client='c7'), err('invalid_email')),
+])
+
+# AUTH-44: an address is used for linking, reset and sign-up collisions only once proven. The
+# attacker's Google account carries Ana's address unverified; Ana's own is verified.
+GOOGLE = {'providers': [{'provider': 'google', 'clientIds': [GOOGLE_CLIENT], 'keySet': SET}]}
+T_ATTACKER = token(RS, google_claims(sub='attacker-0001', email=ANA, email_verified=False))
+T_ANA = token(RS, google_claims(sub='ana-0001', email=ANA, email_verified=True))
+T_ANA_FALSE_TEXT = token(RS, google_claims(sub='ana-0002', email=ANA, email_verified='false'))
+
+
+def google(tok, **extra):
+    return step('providerSignIn', provider='google', token=tok, nonce=NONCE, **extra)
+
+
+script("an unverified address never links: the verified owner's sign-in makes her own account", ['AUTH-44'], [
+    (google(T_ATTACKER, **{'as': 's0'}), acct('A1')),
+    (google(T_ANA, **{'as': 's1'}), acct('A2')),
+    (google(T_ATTACKER), acct('A1')),
+    (google(T_ANA), acct('A2')),
+    (google(T_ANA_FALSE_TEXT), acct('A3')),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['passwordReset']}),
+    (step('confirmReset', email=ANA, password=PW), OK),
+    (step('signIn', email=ANA, password=PW), acct('A2')),
+], **GOOGLE)
+script('an address held unproven is not reset and does not collide; confirming a sign-up takes it over',
+       ['AUTH-44', 'AUTH-36', 'AUTH-40'], [
+    (google(T_ATTACKER, **{'as': 's0'}), acct('A1')),
+    (step('changePassword', session='s0', password=PW3), OK),
+    (step('signIn', email=ANA, password=PW3), acct('A1')),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': []}),
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp']}),
+    (step('confirmSignUp', email=ANA, password=PW), acct('A2')),
+    (step('signIn', email=ANA, password=PW3), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW), acct('A2')),
+    (google(T_ATTACKER), acct('A1')),
+    (step('authenticate', session='s0'), acct('A1')),
+    (google(T_ANA), acct('A2')),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset']}),
+], **GOOGLE)
+script('a verified identity links to the account that proved its address; an unverified one never does',
+       ['AUTH-44', 'AUTH-33'], A + [
+    (google(T_ATTACKER), acct('A2')),
+    (google(T_ANA), acct('A1')),
+    (google(T_ANA), acct('A1')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (google(T_ATTACKER), acct('A2')),
+], **GOOGLE)
+script('mail about an account goes only to an address it holds proven', ['AUTH-44', 'AUTH-40', 'AUTH-42'], [
+    (google(T_ATTACKER, **{'as': 's0'}), acct('A1')),
+    (step('changePassword', session='s0', password=PW3), OK),
+    (step('deleteAccount', session='s0', confirmed=True), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': []}),
+    (google(T_ANA, **{'as': 's1'}), acct('A2')),
+    (step('changePassword', session='s1', password=PW3), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['passwordChanged']}),
+], **GOOGLE)
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
@@ -443,7 +592,11 @@ write_cases('auth', 'accounts.json', 'auth.accounts',
                       'found by `email` and `mail` (an index among the mails of that kind to that address, the '
                       'last when absent) unless a literal `token` is given; accounts are labelled A1, A2, ... in '
                       'the order the script first meets them; `providerSignIn` signs in with an ID token `token` of `provider` '
-                      'and the raw `nonce`, and the scripts\' service is configured with no provider; `tokenShape` describes the tokens of a session, or of the last '
+                      'and the raw `nonce`, the service offering only the providers of `providers` (each with `provider`, `clientIds` and the '
+                      '`keySet` its keys are fetched as, as in id_token.json), none when absent; `signIn`, `signUp` and '
+                      '`requestReset` come from client key `client` (`c1` when absent); `confirmSignUp` presents its `password`; '
+                      '`concurrently` runs `times` copies of `step` at once and answers how many ended with each outcome '
+                      '(`ok`, or the error code); `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '
                       '`{"error": CODE}` (with `retryAfter` when throttled).',
             cases, 'accounts')

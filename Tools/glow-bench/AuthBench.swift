@@ -33,8 +33,8 @@ enum AuthBench {
         let service = try! AccountService(
             store: InMemoryAccountStore(), configuration: configuration, mailer: mailer, eraser: Eraser(),
             revoker: Revoker())
-        try! service.signUp(email: "mia@example.com", password: password)
-        _ = try! service.confirmSignUp(token: mailer.last.withLock { $0 }!.token!)
+        try! service.signUp(email: "mia@example.com", password: password, clientKey: "bench")
+        _ = try! service.confirmSignUp(token: mailer.last.withLock { $0 }!.token!, password: password)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let perCore = 8
         let clock = ContinuousClock()

@@ -11,6 +11,9 @@ public struct AccountRecords: Sendable {
         public let id: AccountID
         /// The address, as AUTH-36 normalises it; nil for an account made by a provider that gave none.
         public var email: String?
+        /// Whether ``email`` is proven (AUTH-44): confirmed through a mailed token, or brought by an
+        /// identity that may link by e-mail. Only a proven address links, resets and collides.
+        public var emailProven: Bool
         /// The password's stored hash; nil for an account that signs in only through a provider.
         public var passwordHash: String?
         /// Raised by every password change: reset tokens of an older epoch are dead (AUTH-40).
@@ -71,6 +74,14 @@ public struct AccountRecords: Sendable {
         public let expiresAt: Double
     }
 
+    /// Requests that may send mail, counted under one key in a window (AUTH-45).
+    public struct MailWindow: Sendable, Hashable, Codable {
+        /// Requests counted in the window.
+        public var requests: Int
+        /// When the window started: at the first request it counted.
+        public var start: Double
+    }
+
     /// Failed attempts under one throttling key (AUTH-39).
     public struct Throttle: Sendable, Hashable, Codable {
         /// Failures counted since the key was last cleared.
@@ -115,6 +126,8 @@ public struct AccountRecords: Sendable {
     public var pendingSignUpsByEmail = RecordMap<String, [String]>()
     /// Throttles by key.
     public var throttles = RecordMap<String, Throttle>()
+    /// Mail windows by key (AUTH-45).
+    public var mailWindows = RecordMap<String, MailWindow>()
     /// Revocations waiting, by id.
     public var revocations = RecordMap<String, Revocation>()
 
@@ -134,6 +147,7 @@ public struct AccountRecords: Sendable {
         pendingSignUps.keepChanges()
         pendingSignUpsByEmail.keepChanges()
         throttles.keepChanges()
+        mailWindows.keepChanges()
         revocations.keepChanges()
     }
 
@@ -150,6 +164,7 @@ public struct AccountRecords: Sendable {
         pendingSignUps.undoChanges()
         pendingSignUpsByEmail.undoChanges()
         throttles.undoChanges()
+        mailWindows.undoChanges()
         revocations.undoChanges()
     }
 }
@@ -164,10 +179,29 @@ extension AccountRecords: CustomStringConvertible, CustomReflectable {
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
+extension AccountRecords.Account {
+    private enum CodingKeys: String, CodingKey {
+        case id, email, emailProven, passwordHash, credentialEpoch, createdAt
+    }
+
+    /// Reads an account; one written before AUTH-44 has no `emailProven`, and then its address
+    /// counts as proven only when it has a password (made by a confirmed sign-up): an account a
+    /// provider made may hold an address nobody proved.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(AccountID.self, forKey: .id)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        passwordHash = try container.decodeIfPresent(String.self, forKey: .passwordHash)
+        credentialEpoch = try container.decode(Int.self, forKey: .credentialEpoch)
+        createdAt = try container.decode(Double.self, forKey: .createdAt)
+        emailProven = try container.decodeIfPresent(Bool.self, forKey: .emailProven) ?? (passwordHash != nil)
+    }
+}
+
 extension AccountRecords.Account: CustomStringConvertible, CustomReflectable {
     /// Counts, or the non-secret fields; never a hash.
     public var description: String {
-        "Account(\(id), \(email ?? "no address"), \(passwordHash == nil ? "no password" : "a password"))"
+        "Account(\(id), \(email.map { emailProven ? $0 : $0 + " (unproven)" } ?? "no address"), \(passwordHash == nil ? "no password" : "a password"))"
     }
     /// No children: `dump` shows the description only.
     public var customMirror: Mirror { Mirror(self, children: []) }

@@ -26,6 +26,12 @@ public struct AccountConfiguration: Sendable {
     public var usedTokenMemory = 64
     /// How many sign-ups may wait for one address at once.
     public var pendingSignUpsPerAddress = 3
+    /// How many requests that may send mail (sign-ups, resets) one address may make in a window (AUTH-45).
+    public var mailsPerAddress = 5
+    /// How many requests that may send mail one client may make in a window (AUTH-45).
+    public var mailsPerClient = 20
+    /// How long a mail window lasts from its first request, in seconds.
+    public var mailWindow = 3_600.0
 
     /// The spec's defaults.
     public init() {}
@@ -74,17 +80,24 @@ public final class AccountService: Sendable {
     // MARK: Sign-up (AUTH-36)
 
     /// Starts a sign-up. From outside it looks the same whether or not the address has an
-    /// account: a new address is mailed a confirmation link, a registered one a notice.
+    /// account: an address no account has proven is mailed a confirmation link, a proven one a
+    /// notice (AUTH-36, AUTH-44). `clientKey` (an IP address, a device id) is counted with the
+    /// address against the mail limits (AUTH-45).
     ///
-    /// - Throws: ``AuthError/Code/invalidEmail``; the password policy's errors.
-    public func signUp(email: String, password: String) throws(AuthError) {
+    /// - Throws: ``AuthError/Code/invalidEmail``; the password policy's errors;
+    ///   ``AuthError/Code/throttled`` past a mail limit.
+    public func signUp(email: String, password: String, clientKey: String) throws(AuthError) {
         let address = try Self.normalizedEmail(email)
         let checked = try configuration.policy.check(password, email: address)
+        let now = clock.now()
+        // Counted before the hashing, so a request past the limits costs no Argon2id work.
+        try store.update { (records) throws(AuthError) in
+            try self.countMail(address: address, client: clientKey, at: now, in: &records)
+        }
         let hash = try hasher.hash(checked).phc
         let token = SecretToken.random()
-        let now = clock.now()
         let mail: AuthMail = try store.update { (records) throws(AuthError) -> AuthMail in
-            if records.accountsByEmail[address] != nil { return .alreadyRegistered(to: address) }
+            if Self.provenHolder(of: address, in: records) != nil { return .alreadyRegistered(to: address) }
             var waiting = records.pendingSignUpsByEmail[address] ?? []
             while waiting.count >= max(configuration.pendingSignUpsPerAddress, 1) {
                 records.pendingSignUps[waiting.removeFirst()] = nil
@@ -98,37 +111,72 @@ public final class AccountService: Sendable {
         mailer.send(mail)
     }
 
-    /// Confirms a sign-up with the token of its e-mail: the account is made and signed in.
+    /// Confirms a sign-up with the token of its e-mail and the password chosen at that sign-up:
+    /// the account is made, holding the address proven, and signed in. Needing the password means
+    /// whoever reads the mail cannot confirm a stranger's sign-up for their address (AUTH-36).
     ///
     /// - Throws: ``AuthError/Code/signUpTokenInvalid`` for a token that is unknown, used, or whose
-    ///   address was registered since; ``AuthError/Code/signUpTokenExpired`` after a day.
-    public func confirmSignUp(token: SecretToken) throws(AuthError) -> Session {
+    ///   address was proven since; ``AuthError/Code/signUpTokenExpired`` after a day;
+    ///   ``AuthError/Code/invalidCredentials`` for another password, and the token stays usable.
+    public func confirmSignUp(token: SecretToken, password: String) throws(AuthError) -> Session {
         let now = clock.now()
         let key = token.storedHash
-        let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
-            guard let pending = records.pendingSignUps[key] else {
-                throw AuthError(.signUpTokenInvalid, "this sign-up link is not valid", rule: "AUTH-36")
-            }
+        let found: Result<AccountRecords.PendingSignUp, AuthError> = try store.update { (records) throws(AuthError) in
+            let pending = try Self.pendingSignUp(key, in: records)
             guard now < pending.expiresAt else {
                 records.pendingSignUps[key] = nil
                 records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
                 return .failure(
                     AuthError(.signUpTokenExpired, "this sign-up link has expired; sign up again", rule: "AUTH-36"))
             }
+            return .success(pending)
+        }
+        let pending = try found.get()
+        guard try hasher.verify(password, against: try PasswordHash(phc: pending.passwordHash)) else {
+            throw AuthError(
+                .invalidCredentials, "that is not the password this sign-up was made with", rule: "AUTH-36")
+        }
+        let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
+            _ = try Self.pendingSignUp(key, in: records)
             for other in records.pendingSignUpsByEmail.removeValue(forKey: pending.email) ?? [] {
                 records.pendingSignUps[other] = nil
             }
-            guard records.accountsByEmail[pending.email] == nil else {
+            guard Self.provenHolder(of: pending.email, in: records) == nil else {
                 return .failure(AuthError(.signUpTokenInvalid, "this sign-up link is not valid", rule: "AUTH-36"))
             }
-            let account = AccountRecords.Account(
-                id: AccountID.random(), email: pending.email, passwordHash: pending.passwordHash, credentialEpoch: 0,
-                createdAt: now)
-            records.accounts[account.id] = account
-            records.accountsByEmail[pending.email] = account.id
-            return .success(self.startSession(for: account.id, at: now, in: &records))
+            let id = AccountID.random()
+            Self.give(pending.email, to: id, in: &records)
+            records.accounts[id] = AccountRecords.Account(
+                id: id, email: pending.email, emailProven: true, passwordHash: pending.passwordHash,
+                credentialEpoch: 0, createdAt: now)
+            return .success(self.startSession(for: id, at: now, in: &records))
         }
         return try outcome.get()
+    }
+
+    private static func pendingSignUp(
+        _ key: String, in records: AccountRecords
+    ) throws(AuthError) -> AccountRecords.PendingSignUp {
+        guard let pending = records.pendingSignUps[key] else {
+            throw AuthError(.signUpTokenInvalid, "this sign-up link is not valid", rule: "AUTH-36")
+        }
+        return pending
+    }
+
+    /// The account that holds `address` proven, if one does (AUTH-44).
+    private static func provenHolder(of address: String, in records: AccountRecords) -> AccountID? {
+        guard let id = records.accountsByEmail[address], records.accounts[id]?.emailProven == true else { return nil }
+        return id
+    }
+
+    /// Points `address` at `account`, which proved it: an account that held it unproven loses it
+    /// and keeps everything else (AUTH-44).
+    private static func give(_ address: String, to account: AccountID, in records: inout AccountRecords) {
+        if let holder = records.accountsByEmail[address], holder != account {
+            records.accounts[holder]?.email = nil
+            records.accounts[holder]?.emailProven = false
+        }
+        records.accountsByEmail[address] = account
     }
 
     // MARK: Sign-in (AUTH-39)
@@ -141,10 +189,14 @@ public final class AccountService: Sendable {
     public func signIn(email: String, password: String, clientKey: String) throws(AuthError) -> Session {
         guard let address = try? Self.normalizedEmail(email) else { throw Self.invalidCredentials }
         let addressKey = "address " + address
-        let keys = [addressKey, "client " + clientKey]
+        let clientKeyName = "client " + clientKey
+        let keys = [addressKey, clientKeyName]
         let now = clock.now()
         let stored: (AccountID, String)? = try store.update { (records) throws(AuthError) in
             try self.checkThrottles(keys, at: now, in: records)
+            // AUTH-39: the attempt counts as a failure now, in the transaction that checked the
+            // throttle, so guesses running at the same time see each other.
+            self.recordFailure(keys, at: now, in: &records)
             guard let id = records.accountsByEmail[address], let hash = records.accounts[id]?.passwordHash else {
                 return nil
             }
@@ -154,14 +206,16 @@ public final class AccountService: Sendable {
         let rehashed =
             matches && hasher.needsRehash(parsed!)
             ? try hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
-        let outcome: Session? = try store.update { (records) throws(AuthError) in
-            guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else {
-                self.recordFailure(keys, at: now, in: &records)
-                return nil
-            }
+        let outcome: Session? = try store.update { (records) throws(AuthError) -> Session? in
+            guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else { return nil }
             // AUTH-39: a success proves the address's password and nothing about the client's
-            // other attempts, so only the address's failures are forgotten.
+            // other attempts, so only the address's failures are forgotten; the client's key gets
+            // back the one failure this attempt counted, and keeps its time.
             records.throttles[addressKey] = nil
+            if var client = records.throttles[clientKeyName] {
+                client.failures = max(client.failures - 1, 0)
+                records.throttles[clientKeyName] = client
+            }
             if let rehashed { records.accounts[id]?.passwordHash = rehashed }
             return self.startSession(for: id, at: now, in: &records)
         }
@@ -210,17 +264,27 @@ public final class AccountService: Sendable {
         let key = identity.provider + " " + identity.subject
         let address = identity.email.flatMap { try? Self.normalizedEmail($0) }
         return try store.update { (records) throws(AuthError) in
+            // AUTH-44: the linked account; else the account that proved the address, when the
+            // identity may link by e-mail; else a new account, which holds the address proven
+            // (taking it from an unproven holder) when the identity proves it, unproven when the
+            // address is free, and none otherwise.
             let id: AccountID
             if let linked = records.identities[key] {
                 id = linked.account
-            } else if identity.mayLinkByEmail, let address, let existing = records.accountsByEmail[address] {
+            } else if identity.mayLinkByEmail, let address, let existing = Self.provenHolder(of: address, in: records) {
                 id = existing
             } else {
                 id = AccountID.random()
-                let free = address.flatMap { records.accountsByEmail[$0] == nil ? $0 : nil }
+                var held: (address: String, proven: Bool)?
+                if let address, identity.mayLinkByEmail {
+                    held = (address, true)
+                } else if let address, records.accountsByEmail[address] == nil {
+                    held = (address, false)
+                }
+                if let held { Self.give(held.address, to: id, in: &records) }
                 records.accounts[id] = AccountRecords.Account(
-                    id: id, email: free, passwordHash: nil, credentialEpoch: 0, createdAt: now)
-                if let free { records.accountsByEmail[free] = id }
+                    id: id, email: held?.address, emailProven: held?.proven ?? false, passwordHash: nil,
+                    credentialEpoch: 0, createdAt: now)
             }
             var linked =
                 records.identities[key]
@@ -291,14 +355,13 @@ public final class AccountService: Sendable {
             let id = try self.familyID(accessToken, at: now, in: records)
             let account = records.sessions[id]!.account
             try self.checkThrottles(["account " + account.rawValue], at: now, in: records)
+            // Counted before the check, as a sign-in is (AUTH-39): attempts at once see each other.
+            self.recordFailure(["account " + account.rawValue], at: now, in: &records)
             return (id, records.accounts[account])
         }
         let (matches, _) = try check(password, against: account?.passwordHash)
         let accepted = try store.update { (records) throws(AuthError) -> Bool in
-            guard matches, records.sessions[id] != nil else {
-                if let account { self.recordFailure(["account " + account.id.rawValue], at: now, in: &records) }
-                return false
-            }
+            guard matches, records.sessions[id] != nil else { return false }
             records.sessions[id]?.authenticatedAt = now
             if let account { records.throttles["account " + account.id.rawValue] = nil }
             return true
@@ -325,19 +388,24 @@ public final class AccountService: Sendable {
             else { throw Self.invalidSession }
             self.setPassword(hash, of: account.id, keeping: id, in: &records)
         }
-        if let email = account.email { mailer.send(.passwordChanged(to: email)) }
+        if let email = Self.provenEmail(account) { mailer.send(.passwordChanged(to: email)) }
     }
 
-    /// Starts a password reset. An address without an account is told nothing and sends
-    /// nothing, and the caller cannot tell the two apart.
+    /// Starts a password reset. An address that no account holds proven is told nothing and sends
+    /// nothing, and the caller cannot tell the two apart (AUTH-40, AUTH-44). `clientKey` is
+    /// counted with the address against the mail limits (AUTH-45).
     ///
-    /// - Throws: ``AuthError/Code/invalidEmail`` only for text that is not an address.
-    public func requestPasswordReset(email: String) throws(AuthError) {
+    /// - Throws: ``AuthError/Code/invalidEmail`` for text that is not an address;
+    ///   ``AuthError/Code/throttled`` past a mail limit.
+    public func requestPasswordReset(email: String, clientKey: String) throws(AuthError) {
         let address = try Self.normalizedEmail(email)
         let token = SecretToken.random()
         let now = clock.now()
         let mail: AuthMail? = try store.update { (records) throws(AuthError) in
-            guard let id = records.accountsByEmail[address], let account = records.accounts[id] else { return nil }
+            try self.countMail(address: address, client: clientKey, at: now, in: &records)
+            guard let id = Self.provenHolder(of: address, in: records), let account = records.accounts[id] else {
+                return nil
+            }
             records.resets[token.storedHash] = AccountRecords.Reset(
                 account: id, expiresAt: now + configuration.resetLifetime, credentialEpoch: account.credentialEpoch)
             return .passwordReset(to: address, token: token)
@@ -372,7 +440,7 @@ public final class AccountService: Sendable {
             records.throttles["address " + (account.email ?? "")] = nil
             records.throttles["account " + account.id.rawValue] = nil
         }
-        if let email = account.email { mailer.send(.passwordChanged(to: email)) }
+        if let email = Self.provenEmail(account) { mailer.send(.passwordChanged(to: email)) }
     }
 
     // MARK: Deletion (AUTH-42)
@@ -422,7 +490,7 @@ public final class AccountService: Sendable {
             records.throttles["account " + account.id.rawValue] = nil
             if let email = account.email { records.throttles["address " + email] = nil }
         }
-        if let email = account.email { mailer.send(.accountDeleted(to: email)) }
+        if let email = Self.provenEmail(account) { mailer.send(.accountDeleted(to: email)) }
     }
 
     /// What ``processRevocations()`` did.
@@ -499,6 +567,10 @@ public final class AccountService: Sendable {
                 for (key, throttle) in records.throttles
                 where now - throttle.lastFailure >= configuration.throttleMemory {
                     records.throttles[key] = nil
+                    removed += 1
+                }
+                for (key, window) in records.mailWindows where now >= window.start + configuration.mailWindow {
+                    records.mailWindows[key] = nil
                     removed += 1
                 }
                 return removed
@@ -598,6 +670,38 @@ public final class AccountService: Sendable {
         let over = failures - configuration.freeAttempts
         guard over >= 0 else { return 0 }
         return min(Double(1 << min(over, 30)), configuration.maximumBackoff)
+    }
+
+    /// The address mail about `account` may go to: only one it holds proven (AUTH-44).
+    private static func provenEmail(_ account: AccountRecords.Account) -> String? {
+        account.emailProven ? account.email : nil
+    }
+
+    /// Counts a request that may send mail under its address and its client (AUTH-45), or
+    /// refuses it, counting nothing, when either key's window is full.
+    private func countMail(
+        address: String, client: String, at now: Double, in records: inout AccountRecords
+    ) throws(AuthError) {
+        let keys = [
+            ("address " + address, configuration.mailsPerAddress), ("client " + client, configuration.mailsPerClient),
+        ]
+        var wait = 0.0
+        var windows: [(String, AccountRecords.MailWindow)] = []
+        for (key, limit) in keys {
+            var window = records.mailWindows[key] ?? AccountRecords.MailWindow(requests: 0, start: now)
+            if now >= window.start + configuration.mailWindow {
+                window = AccountRecords.MailWindow(requests: 0, start: now)
+            }
+            if window.requests >= limit { wait = max(wait, window.start + configuration.mailWindow - now) }
+            window.requests += 1
+            windows.append((key, window))
+        }
+        guard wait <= 0 else {
+            throw AuthError(
+                .throttled, "too many mails asked for; try again in \(Int(wait.rounded(.up))) seconds",
+                rule: "AUTH-45", retryAfter: wait.rounded(.up))
+        }
+        for (key, window) in windows { records.mailWindows[key] = window }
     }
 
     private func recordFailure(_ keys: [String], at now: Double, in records: inout AccountRecords) {

@@ -1,3 +1,4 @@
+import Foundation
 import GlowAuth
 import Synchronization
 
@@ -26,9 +27,15 @@ package enum AccountOperations {
                 configuration.policy = try PasswordPolicy(minimumLength: try input.int("minimum"))
             }
             let eraser = FixtureEraser(fails: input["eraserFails"] == .bool(true))
+            // Each provider verifies with the key set its entry gives, fetched as often as asked.
+            let verifiers = try (input["providers"]?.array ?? []).map { entry in
+                let keys = FixtureFetcher.Response.set(
+                    try IDTokenOperations.setBytes(try entry.required("keySet")), maxAge: nil)
+                return try IDTokenOperations.verifier(entry, fetcher: FixtureFetcher(responses: [], repeating: keys))
+            }
             service = try AccountService(
                 store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: mailer,
-                eraser: eraser, revoker: FixtureRevoker())
+                eraser: eraser, revoker: FixtureRevoker(), verifiers: verifiers)
             steps = input["steps"]?.array ?? []
         }
 
@@ -88,18 +95,20 @@ package enum AccountOperations {
             let name = step["do"]?.string ?? ""
             let email = step["email"]?.string ?? ""
             let password = step["password"]?.string ?? ""
+            let client = step["client"]?.string ?? "c1"
             switch name {
             case "advance":
                 clock.advance(Double(step["seconds"]?.int ?? 0))
                 return Self.ok
             case "signUp":
-                try service.signUp(email: email, password: password)
+                try service.signUp(email: email, password: password, clientKey: client)
                 return Self.ok
             case "confirmSignUp":
-                return signedIn(try service.confirmSignUp(token: token(step, kind: "confirmSignUp")), step)
+                return signedIn(
+                    try service.confirmSignUp(token: token(step, kind: "confirmSignUp"), password: password), step)
             case "signIn":
                 return signedIn(
-                    try service.signIn(email: email, password: password, clientKey: step["client"]?.string ?? "c1"),
+                    try service.signIn(email: email, password: password, clientKey: client),
                     step)
             case "authenticate":
                 return .object([
@@ -119,7 +128,7 @@ package enum AccountOperations {
                 try service.changePassword(accessToken: access(step), newPassword: password)
                 return Self.ok
             case "requestReset":
-                try service.requestPasswordReset(email: email)
+                try service.requestPasswordReset(email: email, clientKey: client)
                 return Self.ok
             case "inspectReset":
                 return .object([
@@ -132,8 +141,10 @@ package enum AccountOperations {
             case "deleteAccount":
                 try service.deleteAccount(accessToken: access(step), confirmed: step["confirmed"] == .bool(true))
                 return Self.ok
+            case "concurrently":
+                return AccountOperations.concurrently(step, on: service)
             case "providerSignIn":
-                // The scripts' service is configured with no provider (AUTH-35).
+                // Only the script's `providers` are configured (AUTH-35).
                 return signedIn(
                     try service.signInSynchronously(
                         provider: step["provider"]?.string ?? "", idToken: step["token"]?.string ?? "",
@@ -159,6 +170,50 @@ package enum AccountOperations {
                 return .object(["error": .string("unknown_step")])
             }
         }
+    }
+
+    /// `times` copies of `step` (a `signIn`, `signUp` or `requestReset`) at once, on as many
+    /// threads released together; the answer counts their outcomes by code (`ok` for a success).
+    static func concurrently(_ step: JSONValue, on service: AccountService) -> JSONValue {
+        let count = min(max(step["times"]?.int ?? 0, 0), 1_000)
+        let inner = step["step"] ?? .null
+        let email = inner["email"]?.string ?? ""
+        let password = inner["password"]?.string ?? ""
+        let client = inner["client"]?.string ?? "c1"
+        let call: @Sendable () throws(AuthError) -> Void
+        switch inner["do"]?.string {
+        case "signIn":
+            call = { () throws(AuthError) in _ = try service.signIn(email: email, password: password, clientKey: client)
+            }
+        case "signUp":
+            call = { () throws(AuthError) in try service.signUp(email: email, password: password, clientKey: client) }
+        case "requestReset":
+            call = { () throws(AuthError) in try service.requestPasswordReset(email: email, clientKey: client) }
+        default: return .object(["error": .string("unknown_step")])
+        }
+        let outcomes = Mutex([String: Int]())
+        let start = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            Thread.detachNewThread {
+                start.wait()
+                let outcome: String
+                do throws(AuthError) {
+                    try call()
+                    outcome = "ok"
+                } catch {
+                    outcome = error.code.description
+                }
+                outcomes.withLock { $0[outcome, default: 0] += 1 }
+                group.leave()
+            }
+        }
+        for _ in 0..<count { start.signal() }
+        group.wait()
+        return .object([
+            "ok": .bool(true), "outcomes": .object(outcomes.withLock { $0 }.mapValues { JSONValue.int($0) }),
+        ])
     }
 
     /// A clock that moves only when told.

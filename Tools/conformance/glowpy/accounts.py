@@ -1,30 +1,40 @@
-"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-42), and the
+"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-45), and the
 corpus operation `auth.accounts` (Spec/corpus/auth/accounts.json) that runs scripts against it.
 
 Written from the spec text alone, with the standard library only:
 
-- records and secrets (AUTH-35): accounts (an id, an address or none, a password hash or none, a
-  credential epoch), session families, reset tokens, waiting sign-ups and throttling counters, in
-  memory; every change is one transaction in that each operation checks everything that can fail
-  before it changes anything. Passwords are kept only as AUTH-14 PHC strings (`auth.hash_password`,
-  Argon2id of `argon2.py`), and every token only as the lowercase hexadecimal SHA-256 of its text;
+- records and secrets (AUTH-35): accounts (an id, an address or none and whether it is proven, a
+  password hash or none, a credential epoch), provider identities, session families, reset tokens,
+  waiting sign-ups, throttling counters and mail counters, in memory; every change is one
+  transaction in that each operation checks everything that can fail before it changes anything
+  (and, the service being single-threaded, no two operations interleave). Passwords are kept only
+  as AUTH-14 PHC strings (`auth.hash_password`, Argon2id of `argon2.py`), and every token only as
+  the lowercase hexadecimal SHA-256 of its text;
 - addresses and sign-up (AUTH-36): the address rules, ASCII-lower-case comparison, the password
-  policy with the address as context, the same answer for a registered address (an
-  `alreadyRegistered` mail) as for a new one (a sign-up waiting 86,400 s and a `confirmSignUp` mail),
-  at most 3 waiting sign-ups per address, confirmation;
+  policy with the address as context, then the mail limits, the same answer for an address held
+  proven (an `alreadyRegistered` mail) as for any other (a sign-up waiting 86,400 s and a
+  `confirmSignUp` mail), at most 3 waiting sign-ups per address; confirmation with the sign-up's
+  password, checked in the order token, expiry, password (AUTH-16), address, making the account
+  with its address proven;
 - tokens (AUTH-37): 256 bits of `secrets`, 43 base64url characters;
 - sessions (AUTH-38): families with 900-second access tokens capped by the family's end 30 days
   after the sign-in, rotating refresh tokens, reuse of one of the last 64 used refresh tokens
   ending the family, sign-out;
 - sign-in and throttling (AUTH-39): one `invalid_credentials` for every failure, with the same
-  Argon2id work (a dummy hash of the same parameters when there is no hash to check), failures
-  counted under the address and the client, waits of min(2^(f-5), 900) seconds, forgotten after a
-  day, rehashing as AUTH-17 asks;
-- reset and change (AUTH-40), step-up (AUTH-41) and deletion (AUTH-42).
+  Argon2id work (a dummy hash of the same parameters when there is no hash to check); a sign-in
+  that passes the throttle counts as a failure under the address and the client before its
+  password is checked, and a success clears the address's key and takes its own failure back
+  from the client's; waits of min(2^(f-5), 900) seconds, forgotten after a day, rehashing as
+  AUTH-17 asks;
+- reset and change (AUTH-40), step-up (AUTH-41) and deletion (AUTH-42);
+- ID-token sign-in for the configured providers only (AUTH-35), verified by `idtoken.py`
+  (AUTH-22 ... AUTH-34), and proven addresses (AUTH-44): which account an identity signs in to,
+  the proof taking an address from an account that holds it unproven, resets, collisions and
+  mails about an account for proven addresses only;
+- mail limits (AUTH-45): 5 requests an address and 20 a client in fixed windows of 3,600 s.
 
-ID-token sign-in (AUTH-35's `unknown_provider`, provider identities and the revocation queue of
-AUTH-42) has no step in the corpus's scripts and is not implemented here; `idtoken.py` verifies
-the tokens themselves.
+The revocation queue of AUTH-42 has nothing to hold here: no provider refresh token is ever
+given to this service.
 
 The script runner (`accounts_operation`) is the outside world: a mailbox holding every mail sent
 (the only place a token's text is kept), the sessions the script names, and the labels A1, A2, ...
@@ -37,7 +47,7 @@ import math
 import secrets
 import unicodedata
 
-from . import auth
+from . import auth, idtoken
 from .errors import Failure
 
 SIGNUP_LIFETIME = 86_400          # AUTH-36, seconds
@@ -50,6 +60,9 @@ MAX_WAIT = 900                    # AUTH-39: 15 minutes
 FORGET_AFTER = 86_400             # AUTH-39
 RESET_LIFETIME = 3_600            # AUTH-40
 STEP_UP_WINDOW = 300              # AUTH-41
+MAIL_WINDOW = 3_600               # AUTH-45, seconds
+MAILS_PER_ADDRESS = 5             # AUTH-45, a window
+MAILS_PER_CLIENT = 20             # AUTH-45, a window
 TOKEN_BYTES = 32                  # AUTH-37: 256 bits
 START_TIME = 1_796_083_200        # the corpus's clock at the start of every script
 
@@ -62,7 +75,7 @@ PASSWORD_RESET, PASSWORD_CHANGED, ACCOUNT_DELETED = 'passwordReset', 'passwordCh
 
 
 class Throttled(Failure):
-    """AUTH-39: `throttled`, with the seconds to wait, rounded up."""
+    """AUTH-39, AUTH-45: `throttled`, with the seconds to wait, rounded up."""
 
     def __init__(self, retry_after):
         super().__init__('throttled', f'try again in {retry_after} seconds')
@@ -116,9 +129,10 @@ def require_address(text):
 # ---- Records (AUTH-35)
 
 class Account:
-    def __init__(self, number, email, password_hash):
+    def __init__(self, number, email, proven, password_hash):
         self.id = number
-        self.email = email                       # as it was given at sign-up, or None
+        self.email = email                       # as it was given (sign-up, ID token), or None
+        self.proven = proven                     # AUTH-44: whether it holds its address proven
         self.password_hash = password_hash       # an AUTH-14 PHC string, or None
         self.epoch = 0                           # the credential epoch (AUTH-40)
 
@@ -154,10 +168,13 @@ class AccountService:
     """The account service of section 7.5 over an in-memory store. `clock()` gives the time in
     seconds since 1970, `send(address, kind, token)` mails, `erase(account_id)` erases a person's
     data (AUTH-42: returns False or raises when it fails), `hashing` holds the Argon2id parameters
-    of new hashes (`m`, `t`, `p`; AUTH-12's when absent), also the current ones of AUTH-17."""
+    of new hashes (`m`, `t`, `p`; AUTH-12's when absent), also the current ones of AUTH-17.
+    `providers` maps the name of each provider the service offers (AUTH-35) to its
+    (`idtoken.Verifier`, `idtoken.KeySetCache`)."""
 
-    def __init__(self, clock, send, erase=lambda account_id: True, hashing=None):
+    def __init__(self, clock, send, erase=lambda account_id: True, hashing=None, providers=None):
         self.clock, self.send, self.erase = clock, send, erase
+        self.providers = dict(providers or {})
         params = dict(auth.OWASP)
         params.update(hashing or {})
         for key in ('m', 't', 'p'):
@@ -175,7 +192,8 @@ class AccountService:
                                      secrets.token_bytes(auth.NEW_SALT_BYTES),
                                      secrets.token_bytes(auth.NEW_TAG_BYTES))
         self.accounts = {}                       # id -> Account
-        self.by_address = {}                     # address key -> account id
+        self.by_address = {}                     # address key -> the one account holding it
+        self.identities = {}                     # (provider, subject) -> account id (AUTH-35)
         self.families = {}                       # id -> Family
         self.access_tokens = {}                  # digest -> (family id, expires at)
         self.refresh_tokens = {}                 # digest -> family id (current and used)
@@ -183,6 +201,7 @@ class AccountService:
         self.waiting = collections.defaultdict(list)   # address key -> digests, oldest first
         self.resets = {}                         # digest -> ResetToken
         self.failures = {}                       # throttling key -> [failures, time of the last]
+        self.mail_counts = {}                    # mail-limit key -> [requests, start of the window]
         self._next_account = 1
         self._next_family = 1
 
@@ -238,6 +257,68 @@ class AccountService:
         for key in keys:
             self.failures.pop(key, None)
 
+    def _take_back(self, key):
+        """AUTH-39: a successful sign-in takes its own failure back from the client's key; the
+        time of the last failure stays this sign-in's."""
+        entry = self.failures.get(key)
+        if entry is not None:
+            entry[0] -= 1
+            if entry[0] <= 0:
+                del self.failures[key]
+
+    # -- mail limits (AUTH-45)
+
+    def _mail_limit(self, email, client, now):
+        """AUTH-45: a request that may send mail counts under its address (5 a window) and its
+        client's key (20 a window); a window of 3,600 s starts at the first request it counts. A
+        request beyond either allowance is `throttled` with the seconds until that window ends
+        (the longer when both are full) and counts under neither key."""
+        limits = ((('address', address_key(email)), MAILS_PER_ADDRESS),
+                  (('client', str(client)), MAILS_PER_CLIENT))
+        waits = []
+        for key, allowance in limits:
+            entry = self.mail_counts.get(key)
+            if entry is not None and now >= entry[1] + MAIL_WINDOW:        # that window has ended
+                del self.mail_counts[key]
+                entry = None
+            if entry is not None and entry[0] >= allowance:
+                waits.append(entry[1] + MAIL_WINDOW - now)
+        if waits:
+            raise Throttled(math.ceil(max(waits)))
+        for key, _ in limits:
+            entry = self.mail_counts.setdefault(key, [0, now])
+            entry[0] += 1
+
+    # -- addresses (AUTH-44)
+
+    def _holder(self, email):
+        """The account holding an address (proven or not), or None."""
+        number = self.by_address.get(address_key(email)) if isinstance(email, str) else None
+        return self.accounts.get(number) if number is not None else None
+
+    def _proven_holder(self, email):
+        holder = self._holder(email)
+        return holder if holder is not None and holder.proven else None
+
+    def _new_account(self, email, proven, password_hash):
+        """A new account; an address it holds proven is taken from an account that held it
+        unproven (AUTH-44: the proof wins; the other keeps its identities, password and sessions)."""
+        if email is not None:
+            other = self._holder(email)
+            if other is not None:
+                other.email, other.proven = None, False
+        account = Account(self._next_account, email, proven and email is not None, password_hash)
+        self._next_account += 1
+        self.accounts[account.id] = account
+        if email is not None:
+            self.by_address[address_key(email)] = account.id
+        return account
+
+    def _mail_account(self, account, kind):
+        """AUTH-44: mail about an account goes only to an address it holds proven."""
+        if account.email is not None and account.proven:
+            self.send(account.email, kind, None)
+
     # -- sessions (AUTH-38)
 
     def _issue(self, family, now):
@@ -283,13 +364,14 @@ class AccountService:
 
     # -- sign-up (AUTH-36)
 
-    def sign_up(self, email, password):
+    def sign_up(self, email, password, client):
         now = self.clock()
         require_address(email)
         normalized = auth.check(password, auth.DEFAULT_MINIMUM, email)     # 7.1, AUTH-8 context
+        self._mail_limit(email, client, now)                              # AUTH-45
         password_hash = self._hash(normalized)       # the same work whether or not it is registered
         key = address_key(email)
-        if key in self.by_address:
+        if self._proven_holder(email) is not None:                        # AUTH-44: proven only
             self.send(email, ALREADY_REGISTERED, None)
             return
         waiting = [d for d in self.waiting[key]
@@ -302,22 +384,25 @@ class AccountService:
         self.waiting[key] = waiting + [digest]
         self.send(email, CONFIRM_SIGNUP, token)
 
-    def confirm_sign_up(self, token):
+    def confirm_sign_up(self, token, password):
+        """AUTH-36: checked in the order the token, its expiry, the password (AUTH-16 against the
+        sign-up's hash; a wrong one leaves the token usable), the address (proven since)."""
         now = self.clock()
         signup = self.signups.get(token_digest(token))
         if signup is None or signup.ended:
             raise Failure('signup_token_invalid', 'unknown, used or dropped')
-        if signup.key in self.by_address:
-            raise Failure('signup_token_invalid', 'the address has been registered since')
         if now >= signup.expires_at:
             raise Failure('signup_token_expired', 'the sign-up has expired')
+        match, _ = auth.verify(password if isinstance(password, str) else None,
+                               auth.parse_hash(signup.password_hash), self.hashing)
+        if not match:
+            raise Failure('invalid_credentials', 'not the password chosen at this sign-up')
+        if self._proven_holder(signup.email) is not None:
+            raise Failure('signup_token_invalid', 'an account has proven the address since')
         for digest in self.waiting.pop(signup.key, []):                   # ends every waiting one
             self.signups[digest].ended = True
         signup.ended = True
-        account = Account(self._next_account, signup.email, signup.password_hash)
-        self._next_account += 1
-        self.accounts[account.id] = account
-        self.by_address[signup.key] = account.id
+        account = self._new_account(signup.email, True, signup.password_hash)   # AUTH-44: proven
         return self._start_family(account, now)                           # AUTH-38
 
     # -- sign-in (AUTH-39)
@@ -326,14 +411,40 @@ class AccountService:
         now = self.clock()
         keys = (('address', address_key(email)), ('client', str(client)))
         self._throttle(keys, now)
-        account = None
-        if is_address(email):
-            number = self.by_address.get(address_key(email))
-            account = self.accounts.get(number) if number is not None else None
+        self._fail(keys, now)              # AUTH-39: counted with the throttle check, before the password
+        account = self._holder(email) if is_address(email) else None
         if not self._check_password(password, account):                   # the same work always
-            self._fail(keys, now)
             raise Failure('invalid_credentials', 'the address or the password is wrong')
-        self._clear(keys[:1])                     # AUTH-39: only the address's key; the client's stays
+        self._clear(keys[:1])                     # AUTH-39: the address's key is cleared;
+        self._take_back(keys[1])                  # the client's gives back this sign-in's failure only
+        return self._start_family(account, now)
+
+    # -- ID-token sign-in (AUTH-35, AUTH-44)
+
+    def provider_sign_in(self, provider, token, nonce=None):
+        """AUTH-44: to the account the identity is linked to; else, when it may link by e-mail and
+        an account holds its address proven, to that account (linking it); else to a new account
+        linked to it, holding its address proven when it may link by e-mail, unproven when it may
+        not and no account holds the address, and no address otherwise."""
+        now = self.clock()
+        entry = self.providers.get(provider) if isinstance(provider, str) else None
+        if entry is None:
+            raise Failure('unknown_provider', f'this service does not sign in with {provider!r}')
+        verifier, cache = entry
+        identity = idtoken.verify_id_token(token, verifier, cache, now, nonce)   # AUTH-22 ... AUTH-34
+        link = (provider, identity['subject'])
+        account = self.accounts.get(self.identities.get(link))
+        if account is None:
+            email = identity['email']
+            if identity['linkByEmail']:
+                account = self._proven_holder(email)
+                if account is None:
+                    account = self._new_account(email, True, None)
+            elif email is not None and self._holder(email) is None:
+                account = self._new_account(email, False, None)
+            else:
+                account = self._new_account(None, False, None)
+            self.identities[link] = account.id
         return self._start_family(account, now)
 
     def authenticate(self, access_token):
@@ -369,8 +480,8 @@ class AccountService:
         account = self.accounts[family.account]
         keys = (('account', account.id),)
         self._throttle(keys, now)
+        self._fail(keys, now)                     # AUTH-41: throttled as AUTH-39 says
         if not self._check_password(password, account):
-            self._fail(keys, now)
             raise Failure('invalid_credentials', 'the password is wrong')
         self._clear(keys)
         family.proof_at = now
@@ -399,16 +510,15 @@ class AccountService:
         self._replace_password(account, password_hash)
         for other in [f for f in self.families.values() if f.account == account.id and f is not family]:
             self._end_family(other)
-        if account.email is not None:
-            self.send(account.email, PASSWORD_CHANGED, None)
+        self._mail_account(account, PASSWORD_CHANGED)
 
-    def request_reset(self, email):
+    def request_reset(self, email, client):
         now = self.clock()
         require_address(email)
-        number = self.by_address.get(address_key(email))
-        if number is None:
-            return                                              # nothing at all, the same answer
-        account = self.accounts[number]
+        self._mail_limit(email, client, now)                    # AUTH-45
+        account = self._proven_holder(email)                    # AUTH-44: proven addresses only
+        if account is None:
+            return                                              # nothing more, the same answer
         token = new_token()
         self.resets[token_digest(token)] = ResetToken(account.id, account.epoch, now + RESET_LIFETIME)
         self.send(account.email, PASSWORD_RESET, token)
@@ -436,7 +546,7 @@ class AccountService:
             self._end_family(family)
         if account.email is not None:
             self._clear((('address', address_key(account.email)),))
-            self.send(account.email, PASSWORD_CHANGED, None)
+        self._mail_account(account, PASSWORD_CHANGED)
 
     # -- deletion (AUTH-42)
 
@@ -458,12 +568,14 @@ class AccountService:
         for digest in [d for d, r in self.resets.items() if r.account == account.id]:
             del self.resets[digest]
         self._clear((('account', account.id),))
+        for link in [link for link, number in self.identities.items() if number == account.id]:
+            del self.identities[link]
         del self.accounts[account.id]
         if account.email is not None:
             key = address_key(account.email)
             self.by_address.pop(key, None)
             self._clear((('address', key),))
-            self.send(account.email, ACCOUNT_DELETED, None)
+        self._mail_account(account, ACCOUNT_DELETED)
 
 
 # ---- The operation (Spec/corpus/auth/accounts.json)
@@ -481,9 +593,26 @@ class Script:
         self.mails = []                          # (address key, kind, token or None), in order
         eraser_fails = input.get('eraserFails') is True
         self.service = AccountService(lambda: self.now, self._send,
-                                      lambda account_id: not eraser_fails, input.get('hashing'))
+                                      lambda account_id: not eraser_fails, input.get('hashing'),
+                                      self._providers(input.get('providers')))
         self.sessions = {}                       # name -> (access token, refresh token)
         self.labels = {}                         # account id -> 'A1', ...
+
+    @staticmethod
+    def _providers(configs):
+        """The providers the service offers: each `provider` for the app's `clientIds` (with
+        `algorithms` when given), its keys fetched as `keySet` (or the text `keySetText`), every
+        fetch answering that set without max-age."""
+        if configs is None:
+            return {}
+        if not isinstance(configs, list) or any(not isinstance(c, dict) for c in configs):
+            raise Failure('invalid_input', 'providers is an array of objects')
+        providers = {}
+        for config in configs:
+            verifier = idtoken.Verifier(config.get('provider'), config.get('clientIds'), config.get('algorithms'))
+            text = idtoken._key_set_text(config)
+            providers[config['provider']] = (verifier, idtoken.KeySetCache(lambda text=text: (text, None)))
+        return providers
 
     def _send(self, address, kind, token):
         self.mails.append((address_key(address), kind, token))
@@ -521,6 +650,10 @@ class Script:
         return {'ok': True, 'account': self.label(account_id)}
 
     def run(self, step):
+        if not isinstance(step, dict):
+            raise Failure('invalid_input', 'a step is a JSON object')
+        if 'password' in step and not isinstance(step['password'], str):
+            raise Failure('invalid_input', 'a password is a string')
         service, do = self.service, step.get('do')
         if do == 'advance':
             seconds = step.get('seconds')
@@ -529,10 +662,10 @@ class Script:
             self.now += seconds
             return {'ok': True}
         if do == 'signUp':
-            service.sign_up(step.get('email'), step.get('password'))
+            service.sign_up(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT))
             return {'ok': True}
         if do == 'confirmSignUp':
-            return self._signed_in(step, service.confirm_sign_up(self._mail_token(step)))
+            return self._signed_in(step, service.confirm_sign_up(self._mail_token(step), step.get('password')))
         if do == 'signIn':
             result = service.sign_in(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT))
             return self._signed_in(step, result)
@@ -550,7 +683,7 @@ class Script:
             service.change_password(self._tokens(step)[0], step.get('password'))
             return {'ok': True}
         if do == 'requestReset':
-            service.request_reset(step.get('email'))
+            service.request_reset(step.get('email'), step.get('client', DEFAULT_CLIENT))
             return {'ok': True}
         if do == 'inspectReset':
             return {'ok': True, 'email': service.inspect_reset(self._mail_token(step))}
@@ -561,8 +694,27 @@ class Script:
             service.delete_account(self._tokens(step)[0], step.get('confirmed'))
             return {'ok': True}
         if do == 'providerSignIn':
-            # AUTH-35: ID-token sign-in only for configured providers; a script's service has none.
-            raise Failure('unknown_provider', f"this service does not sign in with {step.get('provider')!r}")
+            nonce = step.get('nonce')
+            if nonce is not None and not isinstance(nonce, str):
+                raise Failure('invalid_input', f'nonce must be a string, not {nonce!r}')
+            return self._signed_in(step, service.provider_sign_in(step.get('provider'), step.get('token'), nonce))
+        if do == 'concurrently':
+            # `times` copies of `step` at once. This service runs one operation at a time, each a
+            # whole transaction, so running them one after another is what they would do at once.
+            times, inner = step.get('times'), step.get('step')
+            if isinstance(times, bool) or not isinstance(times, int) or times < 0 or not isinstance(inner, dict):
+                raise Failure('invalid_input', 'concurrently needs a number of `times` and a `step`')
+            outcomes = {}
+            for _ in range(times):
+                try:
+                    self.run(inner)
+                    outcome = 'ok'
+                except Failure as failure:
+                    if failure.code == 'invalid_input':
+                        raise
+                    outcome = failure.code
+                outcomes[outcome] = outcomes.get(outcome, 0) + 1
+            return {'ok': True, 'outcomes': outcomes}
         if do == 'tokenShape':
             # AUTH-37: the lengths and alphabet of a session's tokens, or of the last mail of `kind`.
             if 'kind' in step:
@@ -585,10 +737,6 @@ def accounts_operation(input):
     script = Script(input)
     outputs = []
     for step in input.get('steps') or []:
-        if not isinstance(step, dict):
-            raise Failure('invalid_input', 'a step is a JSON object')
-        if 'password' in step and not isinstance(step['password'], str):
-            raise Failure('invalid_input', 'a password is a string')
         try:
             outputs.append(script.run(step))
         except Throttled as throttled:
