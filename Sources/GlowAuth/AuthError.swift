@@ -129,4 +129,10 @@ extension ErrorCode where Domain == AuthError {
     public static var confirmationRequired: Self { Self("confirmation_required") }
     /// A deletion whose data could not be erased; nothing was deleted (AUTH-42).
     public static var deletionFailed: Self { Self("deletion_failed") }
+    /// A sign-in nonce the service did not issue, already used or expired, or none (AUTH-46).
+    public static var nonceInvalid: Self { Self("nonce_invalid") }
+    /// A device name longer than 64 bytes or with a control character (AUTH-47).
+    public static var invalidDevice: Self { Self("invalid_device") }
+    /// A session id that is no live session of the caller's account (AUTH-47).
+    public static var sessionNotFound: Self { Self("session_not_found") }
 }

@@ -50,6 +50,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
                 case "throttles": records.throttles[key] = try decoder.decode(AccountRecords.Throttle.self, from: value)
                 case "mailWindows":
                     records.mailWindows[key] = try decoder.decode(AccountRecords.MailWindow.self, from: value)
+                case "nonces": records.nonces[key] = try decoder.decode(AccountRecords.IssuedNonce.self, from: value)
                 case "revocations":
                     records.revocations[key] = try decoder.decode(AccountRecords.Revocation.self, from: value)
                 default:
@@ -125,6 +126,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
         try changes("pendingSignUpsByEmail", records.pendingSignUpsByEmail, { $0 })
         try changes("throttles", records.throttles, { $0 })
         try changes("mailWindows", records.mailWindows, { $0 })
+        try changes("nonces", records.nonces, { $0 })
         try changes("revocations", records.revocations, { $0 })
         guard !rows.isEmpty else { return }
         let put = try connection.prepare("INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")

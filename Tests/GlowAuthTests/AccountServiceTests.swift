@@ -96,9 +96,11 @@ struct AccountServiceTests {
                 )
             }
             if let first = fixtures.first { clock.time.withLock { $0 = first.now } }
+            // The fixture tokens were signed for one nonce: the service issues that one each time.
+            let fixed = fixtures.first?.nonce
             service = try AccountService(
                 store: store, configuration: configuration, clock: clock, mailer: mailer, eraser: eraser,
-                revoker: revoker, verifiers: verifiers)
+                revoker: revoker, verifiers: verifiers, makeNonce: { fixed ?? SecretToken.random().reveal() })
         }
 
         /// Signs `email` up and confirms it.
@@ -113,20 +115,27 @@ struct AccountServiceTests {
         let google = try TokenFixture("idtoken-001")
         let world = try World(fixtures: [google])
         let existing = try world.account()
+        _ = try world.service.issueSignInNonce()
         let viaGoogle = try await world.service.signIn(provider: "google", idToken: google.token, nonce: google.nonce)
         #expect(viaGoogle.account == existing.account)
+        await #expect(throws: AuthError.self, "a used nonce does not sign in again") {
+            try await world.service.signIn(provider: "google", idToken: google.token, nonce: google.nonce)
+        }
+        _ = try world.service.issueSignInNonce()
         let again = try await world.service.signIn(provider: "google", idToken: google.token, nonce: google.nonce)
         #expect(again.account == existing.account, "the identity is linked now")
 
         let relay = try TokenFixture("idtoken-004")
         let appleWorld = try World(fixtures: [relay])
         let owner = try appleWorld.account("x7kq2p9d4m@privaterelay.appleid.com")
+        _ = try appleWorld.service.issueSignInNonce()
         let viaApple = try await appleWorld.service.signIn(provider: "apple", idToken: relay.token, nonce: relay.nonce)
         #expect(viaApple.account != owner.account, "a relay address never links by e-mail")
 
         let unverified = try TokenFixture("idtoken-007")
         let unverifiedWorld = try World(fixtures: [unverified])
         let holder = try unverifiedWorld.account()
+        _ = try unverifiedWorld.service.issueSignInNonce()
         let viaUnverified = try await unverifiedWorld.service.signIn(
             provider: "google", idToken: unverified.token, nonce: unverified.nonce)
         #expect(viaUnverified.account != holder.account, "an unverified address never links")
@@ -152,6 +161,7 @@ struct AccountServiceTests {
         let store = InMemoryAccountStore()
         let failing = Revoker(failures: 100)
         let first = try World(store: store, revoker: failing, fixtures: [apple])
+        _ = try first.service.issueSignInNonce()
         let session = try await first.service.signIn(
             provider: "apple", idToken: apple.token, nonce: apple.nonce, providerRefreshToken: SecretToken("r.apple.1"))
         try first.service.deleteAccount(accessToken: session.accessToken, confirmed: true)
@@ -311,9 +321,10 @@ struct AccountServiceTests {
         configuration.hashing = Self.tiny
         let service = try AccountService(
             store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: Mailer(),
-            eraser: Eraser(),
-            revoker: Revoker(failures: 0), verifiers: [verifier])
+            eraser: Eraser(), revoker: Revoker(failures: 0), verifiers: [verifier], makeNonce: { google.nonce })
+        #expect(try service.issueSignInNonce() == google.nonce)
         let first = try service.signInSynchronously(provider: "google", idToken: google.token, nonce: google.nonce)
+        _ = try service.issueSignInNonce()
         let again = try service.signInSynchronously(provider: "google", idToken: google.token, nonce: google.nonce)
         #expect(first.account == again.account)
         #expect(verifier.keys.fetchCount == 1)
@@ -356,7 +367,7 @@ struct SignInMethodTests {
         let existing = try world.account()
         let methods: [any SignInMethod] = [
             EmailSignIn(email: "ana@example.com", password: AccountServiceTests.password, clientKey: "c"),
-            ProviderSignIn.google(idToken: google.token, nonce: SignInNonce(raw: SecretToken(google.nonce))),
+            ProviderSignIn.google(idToken: google.token, nonce: try SignInNonce(issuedBy: world.service)),
         ]
         for method in methods {
             var flow = SignInFlow.signInChoices
@@ -365,7 +376,7 @@ struct SignInMethodTests {
             try flow.apply(.signedIn(hasGoals: false))
             #expect(flow == .welcome)
         }
-        let wrong = ProviderSignIn.google(idToken: google.token, nonce: SignInNonce())
+        let wrong = ProviderSignIn.google(idToken: google.token, nonce: SignInNonce(raw: SecretToken.random()))
         do {
             _ = try await wrong.signIn(with: world.service)
             Issue.record("a fresh nonce matched an old token")
@@ -377,12 +388,13 @@ struct SignInMethodTests {
     }
 
     @Test("Apple's request carries the nonce's SHA-256, Google's the nonce itself")
-    func nonces() {
+    func nonces() throws {
         let nonce = SignInNonce(raw: SecretToken("n-0S6_WzA2Mj"))
         #expect(nonce.requestValue(for: .google) == "n-0S6_WzA2Mj")
         #expect(nonce.requestValue(for: .apple) == Crypto.hex(Crypto.sha256(Array("n-0S6_WzA2Mj".utf8))))
-        #expect(SignInNonce().raw != SignInNonce().raw)
-        #expect(SignInNonce().raw.reveal().count == 43)
+        let service = try AccountServiceTests.World().service
+        let issued = try (0..<2).map { _ throws(AuthError) in try SignInNonce(issuedBy: service).raw.reveal() }
+        #expect(issued[0] != issued[1] && issued.allSatisfy { $0.count == 43 })
         #expect("\(nonce)" == "SignInNonce(redacted)")
     }
 }

@@ -24,7 +24,7 @@ struct RedactionTests {
 
     @Test("a provider sign-in shows its provider, never the token, the nonce or the refresh token")
     func providerSignIn() {
-        let nonce = SignInNonce()
+        let nonce = SignInNonce(raw: SecretToken.random())
         let refresh = SecretToken.random()
         let sign = ProviderSignIn.apple(idToken: Self.idToken, nonce: nonce, refreshToken: refresh)
         let shown = Self.shown(sign)

@@ -82,6 +82,25 @@ struct AccountStoreTests {
         #expect(records.throttles["address mia@example.com"]?.failures == 5)
     }
 
+    @Test("issued nonces, mail windows and each family's device and times survive the file being opened again")
+    func newRecordsReopen() throws {
+        let path = StorageTests.temporary()
+        let mailer = Mailer()
+        let first = try Self.service(try SQLiteAccountStore(path: path), mailer)
+        try first.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "k")
+        let session = try first.confirmSignUp(
+            token: try #require(mailer.last?.token), password: "violet lantern morning", device: "Mia's iPhone")
+        let nonce = try first.issueSignInNonce()
+        let second = try Self.service(try SQLiteAccountStore(path: path), mailer)
+        let listed = try second.sessions(accessToken: session.accessToken)
+        #expect(listed.map(\.device) == ["Mia's iPhone"] && listed.map(\.id) == [session.id])
+        let records = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
+        #expect(records.nonces.keys.sorted() == [SecretToken(nonce).storedHash])
+        #expect(records.mailWindows.keys.sorted() == ["address mia@example.com", "client k"])
+        try second.revokeSession(accessToken: session.accessToken, id: session.id)
+        #expect(throws: AuthError.self) { try first.sessions(accessToken: session.accessToken) }
+    }
+
     @Test("an account row written before AUTH-44 reads; its address is proven only when it has a password")
     func accountsBeforeProvenAddresses() throws {
         let old = #"{"createdAt":1796083200,"credentialEpoch":0,"email":"mia@example.com","id":{"rawValue":"%@"}%@}"#

@@ -9,7 +9,10 @@ rules do not depend on the cost.
 """
 
 from corpus_file import write_cases, command_line
-from jose_fixtures import GOOGLE_CLIENT, NONCE, RS, SET, google_claims, token
+import base64
+import hashlib
+
+from jose_fixtures import ES, GOOGLE_CLIENT, NONCE, RS, SET, b64u, google_claims, token
 
 command_line(__doc__)
 
@@ -244,8 +247,13 @@ script('reuse of an older token in a long chain is still caught', ['AUTH-38'], A
     (step('refresh', session='s0'), err('refresh_token_reused')),
     (step('authenticate', session='s3'), err('invalid_session')),
 ])
+# Refreshed less than 14 days apart, so only the 30 days end it.
 script('a family ends 30 days after its sign-in, refreshed or not', ['AUTH-38'], A + [
-    (step('advance', seconds=2591999), OK),
+    (step('advance', seconds=1000000), OK),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('advance', seconds=1000000), OK),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('advance', seconds=591999), OK),
     (step('refresh', session='s0'), acct('A1')),
     (step('authenticate', session='s0'), acct('A1')),
     (step('advance', seconds=1), OK),
@@ -526,32 +534,56 @@ script('sign-up and reset mails: 20 an hour per client; a refused request counts
     (step('requestReset', email='not an address', client='c7'), err('invalid_email')),
 ])
 
+# Provider sign-ins need a nonce the service issued (AUTH-46). The scripts' service hands out the
+# texts of `nonces` in order; each `google(...)` below asks for the next one and presents a token
+# signed for it. They are 43 base64url characters, as AUTH-37's tokens are.
+_nonces = []
+
+
+def nonce_text(index):
+    return b64u(hashlib.sha256(b'glow script nonce %d' % index).digest())
+
+
+def issue():
+    """The next nonce the script's service issues, and its step."""
+    n = nonce_text(len(_nonces))
+    _nonces.append(n)
+    return n, (step('issueNonce'), {'ok': True, 'nonce': n})
+
+
+def google(claims, expected, **extra):
+    """Asks for a nonce, then signs in with a Google token made for it with `claims` changed."""
+    n, asked = issue()
+    return [asked, (step('providerSignIn', provider='google', token=token(RS, google_claims(nonce=n, **claims)),
+                         nonce=n, **extra), expected)]
+
+
+def provider_script(comment, rules, pairs, providers=None):
+    script(comment, rules, pairs, providers=providers or GOOGLE['providers'], nonces=list(_nonces))
+    _nonces.clear()
+
+
 # AUTH-44: an address is used for linking, reset and sign-up collisions only once proven. The
 # attacker's Google account carries Ana's address unverified; Ana's own is verified.
 GOOGLE = {'providers': [{'provider': 'google', 'clientIds': [GOOGLE_CLIENT], 'keySet': SET}]}
-T_ATTACKER = token(RS, google_claims(sub='attacker-0001', email=ANA, email_verified=False))
-T_ANA = token(RS, google_claims(sub='ana-0001', email=ANA, email_verified=True))
-T_ANA_FALSE_TEXT = token(RS, google_claims(sub='ana-0002', email=ANA, email_verified='false'))
+ATTACKER = {'sub': 'attacker-0001', 'email': ANA, 'email_verified': False}
+ANA_G = {'sub': 'ana-0001', 'email': ANA, 'email_verified': True}
+ANA_FALSE_TEXT = {'sub': 'ana-0002', 'email': ANA, 'email_verified': 'false'}
 
-
-def google(tok, **extra):
-    return step('providerSignIn', provider='google', token=tok, nonce=NONCE, **extra)
-
-
-script("an unverified address never links: the verified owner's sign-in makes her own account", ['AUTH-44'], [
-    (google(T_ATTACKER, **{'as': 's0'}), acct('A1')),
-    (google(T_ANA, **{'as': 's1'}), acct('A2')),
-    (google(T_ATTACKER), acct('A1')),
-    (google(T_ANA), acct('A2')),
-    (google(T_ANA_FALSE_TEXT), acct('A3')),
+provider_script("an unverified address never links: the verified owner's sign-in makes her own account", ['AUTH-44'], [
+    *google(ATTACKER, acct('A1'), **{'as': 's0'}),
+    *google(ANA_G, acct('A2'), **{'as': 's1'}),
+    *google(ATTACKER, acct('A1')),
+    *google(ANA_G, acct('A2')),
+    *google(ANA_FALSE_TEXT, acct('A3')),
     (step('requestReset', email=ANA), OK),
     (step('mails', to=ANA), {'ok': True, 'kinds': ['passwordReset']}),
     (step('confirmReset', email=ANA, password=PW), OK),
     (step('signIn', email=ANA, password=PW), acct('A2')),
-], **GOOGLE)
-script('an address held unproven is not reset and does not collide; confirming a sign-up takes it over',
-       ['AUTH-44', 'AUTH-36', 'AUTH-40'], [
-    (google(T_ATTACKER, **{'as': 's0'}), acct('A1')),
+])
+provider_script('an address held unproven is not reset and does not collide; confirming a sign-up takes it over',
+                ['AUTH-44', 'AUTH-36', 'AUTH-40'], [
+    *google(ATTACKER, acct('A1'), **{'as': 's0'}),
     (step('changePassword', session='s0', password=PW3), OK),
     (step('signIn', email=ANA, password=PW3), acct('A1')),
     (step('requestReset', email=ANA), OK),
@@ -561,29 +593,162 @@ script('an address held unproven is not reset and does not collide; confirming a
     (step('confirmSignUp', email=ANA, password=PW), acct('A2')),
     (step('signIn', email=ANA, password=PW3), err('invalid_credentials')),
     (step('signIn', email=ANA, password=PW), acct('A2')),
-    (google(T_ATTACKER), acct('A1')),
+    *google(ATTACKER, acct('A1')),
     (step('authenticate', session='s0'), acct('A1')),
-    (google(T_ANA), acct('A2')),
+    *google(ANA_G, acct('A2')),
     (step('requestReset', email=ANA), OK),
     (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'passwordReset']}),
-], **GOOGLE)
-script('a verified identity links to the account that proved its address; an unverified one never does',
-       ['AUTH-44', 'AUTH-33'], A + [
-    (google(T_ATTACKER), acct('A2')),
-    (google(T_ANA), acct('A1')),
-    (google(T_ANA), acct('A1')),
+])
+provider_script('a verified identity links to the account that proved its address; an unverified one never does',
+                ['AUTH-44', 'AUTH-33'], A + [
+    *google(ATTACKER, acct('A2')),
+    *google(ANA_G, acct('A1')),
+    *google(ANA_G, acct('A1')),
     (step('signIn', email=ANA, password=PW), acct('A1')),
-    (google(T_ATTACKER), acct('A2')),
-], **GOOGLE)
-script('mail about an account goes only to an address it holds proven', ['AUTH-44', 'AUTH-40', 'AUTH-42'], [
-    (google(T_ATTACKER, **{'as': 's0'}), acct('A1')),
+    *google(ATTACKER, acct('A2')),
+])
+provider_script('mail about an account goes only to an address it holds proven', ['AUTH-44', 'AUTH-40', 'AUTH-42'], [
+    *google(ATTACKER, acct('A1'), **{'as': 's0'}),
     (step('changePassword', session='s0', password=PW3), OK),
     (step('deleteAccount', session='s0', confirmed=True), OK),
     (step('mails', to=ANA), {'ok': True, 'kinds': []}),
-    (google(T_ANA, **{'as': 's1'}), acct('A2')),
+    *google(ANA_G, acct('A2'), **{'as': 's1'}),
     (step('changePassword', session='s1', password=PW3), OK),
     (step('mails', to=ANA), {'ok': True, 'kinds': ['passwordChanged']}),
-], **GOOGLE)
+])
+
+# AUTH-46: issued, single-use nonces. A captured token is refused the second time; a nonce the
+# client made up, an expired one and none at all are refused; a failed verification leaves the
+# nonce usable.
+n1, ask1 = issue()
+T1 = token(RS, google_claims(nonce=n1, sub='ana-0001'))
+T1_OTHER_AUDIENCE = token(RS, google_claims(nonce=n1, sub='ana-0001', aud='someone-else', azp=None))
+n2, ask2 = issue()
+T2 = token(RS, google_claims(nonce=n2, sub='ana-0001'))
+provider_script('a captured ID token cannot sign in twice: its nonce is used up', ['AUTH-46'], [
+    ask1,
+    (step('providerSignIn', provider='google', token=T1_OTHER_AUDIENCE, nonce=n1), err('wrong_audience')),
+    (step('providerSignIn', provider='google', token=T1, nonce=n1, **{'as': 's0'}), acct('A1')),
+    (step('providerSignIn', provider='google', token=T1, nonce=n1), err('nonce_invalid')),
+    ask2,
+    (step('providerSignIn', provider='google', token=T1, nonce=n2), err('nonce_mismatch')),
+    (step('providerSignIn', provider='google', token=T2, nonce=n2), acct('A1')),
+])
+T_MADE_UP = token(RS, google_claims(nonce=NONCE, sub='ana-0001'))
+n3, ask3 = issue()
+T3 = token(RS, google_claims(nonce=n3, sub='ana-0001'))
+n4, ask4 = issue()
+T4 = token(RS, google_claims(nonce=n4, sub='ana-0001'))
+provider_script('a nonce the service never issued, none at all, or one past its 600 seconds is refused',
+                ['AUTH-46'], [
+    (step('providerSignIn', provider='google', token=T_MADE_UP, nonce=NONCE), err('nonce_invalid')),
+    (step('providerSignIn', provider='google', token=T_MADE_UP), err('nonce_invalid')),
+    (step('providerSignIn', provider='google', token='not even a token'), err('nonce_invalid')),
+    ask3,
+    (step('advance', seconds=600), OK),
+    (step('providerSignIn', provider='google', token=T3, nonce=n3), err('nonce_invalid')),
+    ask4,
+    (step('advance', seconds=599), OK),
+    (step('providerSignIn', provider='google', token=T4, nonce=n4), acct('A1')),
+])
+
+# The same ES256 token spelled twice: s and n - s both verify (AUTH-28), so telling tokens apart
+# by their bytes would let the second spelling in; the nonce refuses it.
+P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+n5, ask5 = issue()
+low = token(ES, google_claims(nonce=n5, sub='ana-0001'), key='ec-a')
+head, body, sig = low.split('.')
+raw = base64.urlsafe_b64decode(sig + '==')
+r, s_value = raw[:32], int.from_bytes(raw[32:], 'big')
+high = head + '.' + body + '.' + b64u(r + (P256_N - s_value).to_bytes(32, 'big'))
+EC_GOOGLE = [{'provider': 'google', 'clientIds': [GOOGLE_CLIENT], 'keySet': SET, 'algorithms': ['RS256', 'ES256']}]
+provider_script("a token's second spelling is the same sign-in: refused by its used nonce, not by its bytes",
+                ['AUTH-46', 'AUTH-28'], [
+    ask5,
+    (step('providerSignIn', provider='google', token=high, nonce=n5), acct('A1')),
+    (step('providerSignIn', provider='google', token=low, nonce=n5), err('nonce_invalid')),
+], providers=EC_GOOGLE)
+
+# AUTH-47: a person's sessions.
+provider_script('sessions listed with device, sign-in and last use; one revoked by its id', ['AUTH-47', 'AUTH-38'], [
+    (step('signUp', email=ANA, password=PW), OK),
+    (step('confirmSignUp', email=ANA, password=PW, device='iPhone', **{'as': 's0'}), acct('A1')),
+    (step('advance', seconds=10), OK),
+    (step('signIn', email=ANA, password=PW, device='iPad', **{'as': 's1'}), acct('A1')),
+    (step('advance', seconds=10), OK),
+    *google(ANA_G, acct('A1'), device='Pixel', **{'as': 's2'}),
+    (step('advance', seconds=10), OK),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('signIn', email=ANA, password=PW, **{'as': 's3'}), acct('A1')),
+    (step('sessions', session='s1'), {'ok': True, 'idsWellFormed': True, 'sessions': [
+        {'device': 'iPhone', 'signedInAt': 1796083200, 'lastUsedAt': 1796083230, 'current': False},
+        {'device': 'iPad', 'signedInAt': 1796083210, 'lastUsedAt': 1796083210, 'current': True},
+        {'device': 'Pixel', 'signedInAt': 1796083220, 'lastUsedAt': 1796083220, 'current': False},
+        {'device': None, 'signedInAt': 1796083230, 'lastUsedAt': 1796083230, 'current': False}]}),
+    (step('revokeSession', session='s1', target='s0'), OK),
+    (step('authenticate', session='s0'), err('invalid_session')),
+    (step('refresh', session='s0'), err('invalid_session')),
+    (step('revokeSession', session='s1', target='s0'), err('session_not_found')),
+    (step('sessions', session='s2'), {'ok': True, 'idsWellFormed': True, 'sessions': [
+        {'device': 'iPad', 'signedInAt': 1796083210, 'lastUsedAt': 1796083210, 'current': False},
+        {'device': 'Pixel', 'signedInAt': 1796083220, 'lastUsedAt': 1796083220, 'current': True},
+        {'device': None, 'signedInAt': 1796083230, 'lastUsedAt': 1796083230, 'current': False}]}),
+    (step('revokeSession', session='s2', target='s2'), OK),
+    (step('authenticate', session='s2'), err('invalid_session')),
+    (step('authenticate', session='s1'), acct('A1')),
+])
+script("another account's session cannot be revoked, and looks like none at all", ['AUTH-47'], A + [
+    (step('signUp', email=BOB, password=PW2), OK),
+    (step('confirmSignUp', email=BOB, password=PW2, **{'as': 'b0'}), acct('A2')),
+    (step('revokeSession', session='s0', target='b0'), err('session_not_found')),
+    (step('authenticate', session='b0'), acct('A2')),
+    (step('revokeSession', session='s0', target='never named'), err('session_not_found')),
+    (step('revokeSession', session='nobody', target='b0'), err('invalid_session')),
+    (step('sessions', session='nobody'), err('invalid_session')),
+])
+script('signing out everywhere ends every family of the account and nothing else', ['AUTH-47'], A + [
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('signUp', email=BOB, password=PW2), OK),
+    (step('confirmSignUp', email=BOB, password=PW2, **{'as': 'b0'}), acct('A2')),
+    (step('requestReset', email=ANA), OK),
+    (step('signOutEverywhere', session='s1'), OK),
+    (step('authenticate', session='s0'), err('invalid_session')),
+    (step('authenticate', session='s1'), err('invalid_session')),
+    (step('refresh', session='s0'), err('invalid_session')),
+    (step('authenticate', session='b0'), acct('A2')),
+    (step('signIn', email=ANA, password=PW, **{'as': 's2'}), acct('A1')),
+    (step('inspectReset', email=ANA), {'ok': True, 'email': ANA}),
+    (step('signOutEverywhere', session='s1'), err('invalid_session')),
+])
+script('a device name is at most 64 bytes with no control character, checked before anything else',
+       ['AUTH-47'], A + [
+    (step('signIn', email=ANA, password=PW, device='a' * 65), err('invalid_device')),
+    (step('signIn', email=ANA, password=PW2, device='a' * 65), err('invalid_device')),
+    (step('signIn', email=ANA, password=PW, device='\u00e9' * 32 + 'a'), err('invalid_device')),
+    (step('signIn', email=ANA, password=PW, device='Ana\nPhone'), err('invalid_device')),
+    (step('signIn', email=ANA, password=PW, device='Ana\u007fPhone'), err('invalid_device')),
+    (step('signIn', email=ANA, password=PW, device='\u00e9' * 32, **{'as': 's1'}), acct('A1')),
+    (step('signIn', email=ANA, password=PW, device='a' * 64, **{'as': 's2'}), acct('A1')),
+    (step('signIn', email=ANA, password=PW, device='', **{'as': 's3'}), acct('A1')),
+    (step('sessions', session='s3'), {'ok': True, 'idsWellFormed': True, 'sessions': [
+        {'device': None, 'signedInAt': 1796083200, 'lastUsedAt': 1796083200, 'current': False},
+        {'device': '', 'signedInAt': 1796083200, 'lastUsedAt': 1796083200, 'current': True},
+        {'device': 'a' * 64, 'signedInAt': 1796083200, 'lastUsedAt': 1796083200, 'current': False},
+        {'device': '\u00e9' * 32, 'signedInAt': 1796083200, 'lastUsedAt': 1796083200, 'current': False}]}),
+])
+
+# AUTH-38: 14 days without use end a family, before its 30 days.
+script('a family unused for 14 days ends; each refresh counts as use', ['AUTH-38'], A + [
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('advance', seconds=1209599), OK),
+    (step('refresh', session='s0'), acct('A1')),
+    (step('advance', seconds=1), OK),
+    (step('refresh', session='s1'), err('session_expired')),
+    (step('refresh', session='s1'), err('invalid_session')),
+    (step('advance', seconds=1209599), OK),
+    (step('refresh', session='s0'), err('session_expired')),
+    (step('authenticate', session='s0'), err('invalid_session')),
+])
 
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
@@ -595,6 +760,11 @@ write_cases('auth', 'accounts.json', 'auth.accounts',
                       'and the raw `nonce`, the service offering only the providers of `providers` (each with `provider`, `clientIds` and the '
                       '`keySet` its keys are fetched as, as in id_token.json), none when absent; `signIn`, `signUp` and '
                       '`requestReset` come from client key `client` (`c1` when absent); `confirmSignUp` presents its `password`; '
+                      '`issueNonce` asks for a sign-in nonce, which the scripts\' service takes in order from `nonces` instead of its '
+                      'generator; `providerSignIn`, `signIn` and `confirmSignUp` may name a `device`; `sessions` lists the '
+                      'sessions of `session`\'s account without their ids (`idsWellFormed` says whether all are 32 lowercase hexadecimal '
+                      'digits and distinct); `revokeSession` revokes, with `session`\'s token, the family of the session named `target` '
+                      '(an id nobody issued when the script never named it); `signOutEverywhere` uses `session`\'s token; '
                       '`concurrently` runs `times` copies of `step` at once and answers how many ended with each outcome '
                       '(`ok`, or the error code); `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '

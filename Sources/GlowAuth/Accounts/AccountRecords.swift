@@ -48,10 +48,26 @@ public struct AccountRecords: Sendable {
         public var usedRefreshHashes: [String]
         /// When the family ends: 30 days after its sign-in.
         public let refreshExpiresAt: Double
+        /// When it signed in (AUTH-47).
+        public var signedInAt: Double
+        /// Its sign-in or its last refresh: 14 days later, unused, it ends (AUTH-38).
+        public var lastUsedAt: Double
+        /// The device named at its sign-in, if one was (AUTH-47).
+        public var device: String?
+
+        /// The id a person sees and revokes it by: 32 hexadecimal digits of the SHA-256 of the
+        /// family's own id, so that it tells nothing about the id or the tokens (AUTH-47).
+        public var publicID: String { String(SecretToken(id).storedHash.prefix(32)) }
         /// The hash of the current access token.
         public var accessHash: String
         /// When the current access token stops working.
         public var accessExpiresAt: Double
+    }
+
+    /// A sign-in nonce the service issued, waiting to be used once (AUTH-46).
+    public struct IssuedNonce: Sendable, Hashable, Codable {
+        /// When it can no longer be used, in seconds since 1970.
+        public let expiresAt: Double
     }
 
     /// A password reset waiting to be confirmed (AUTH-40).
@@ -128,6 +144,8 @@ public struct AccountRecords: Sendable {
     public var throttles = RecordMap<String, Throttle>()
     /// Mail windows by key (AUTH-45).
     public var mailWindows = RecordMap<String, MailWindow>()
+    /// Issued sign-in nonces by the hash of their text (AUTH-46).
+    public var nonces = RecordMap<String, IssuedNonce>()
     /// Revocations waiting, by id.
     public var revocations = RecordMap<String, Revocation>()
 
@@ -148,6 +166,7 @@ public struct AccountRecords: Sendable {
         pendingSignUpsByEmail.keepChanges()
         throttles.keepChanges()
         mailWindows.keepChanges()
+        nonces.keepChanges()
         revocations.keepChanges()
     }
 
@@ -165,6 +184,7 @@ public struct AccountRecords: Sendable {
         pendingSignUpsByEmail.undoChanges()
         throttles.undoChanges()
         mailWindows.undoChanges()
+        nonces.undoChanges()
         revocations.undoChanges()
     }
 }
@@ -195,6 +215,30 @@ extension AccountRecords.Account {
         credentialEpoch = try container.decode(Int.self, forKey: .credentialEpoch)
         createdAt = try container.decode(Double.self, forKey: .createdAt)
         emailProven = try container.decodeIfPresent(Bool.self, forKey: .emailProven) ?? (passwordHash != nil)
+    }
+}
+
+extension AccountRecords.SessionFamily {
+    private enum CodingKeys: String, CodingKey {
+        case id, account, authenticatedAt, refreshHash, usedRefreshHashes, refreshExpiresAt, accessHash
+        case accessExpiresAt, signedInAt, lastUsedAt, device
+    }
+
+    /// Reads a family; one written before AUTH-47 has no sign-in time, last use or device, and
+    /// takes its last proof of presence for both times.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        account = try container.decode(AccountID.self, forKey: .account)
+        authenticatedAt = try container.decode(Double.self, forKey: .authenticatedAt)
+        refreshHash = try container.decode(String.self, forKey: .refreshHash)
+        usedRefreshHashes = try container.decode([String].self, forKey: .usedRefreshHashes)
+        refreshExpiresAt = try container.decode(Double.self, forKey: .refreshExpiresAt)
+        accessHash = try container.decode(String.self, forKey: .accessHash)
+        accessExpiresAt = try container.decode(Double.self, forKey: .accessExpiresAt)
+        signedInAt = try container.decodeIfPresent(Double.self, forKey: .signedInAt) ?? authenticatedAt
+        lastUsedAt = try container.decodeIfPresent(Double.self, forKey: .lastUsedAt) ?? authenticatedAt
+        device = try container.decodeIfPresent(String.self, forKey: .device)
     }
 }
 

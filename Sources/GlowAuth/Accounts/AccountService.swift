@@ -32,6 +32,10 @@ public struct AccountConfiguration: Sendable {
     public var mailsPerClient = 20
     /// How long a mail window lasts from its first request, in seconds.
     public var mailWindow = 3_600.0
+    /// How long a session family may go unused before it ends, in seconds (AUTH-38).
+    public var inactivityLimit = 14 * 86_400.0
+    /// How long an issued sign-in nonce can be used, in seconds (AUTH-46).
+    public var nonceLifetime = 600.0
 
     /// The spec's defaults.
     public init() {}
@@ -56,16 +60,31 @@ public final class AccountService: Sendable {
     /// A hash of nothing anyone knows, verified when an address has no password, so that an
     /// unknown address takes as long as a wrong password (AUTH-39).
     private let decoy: PasswordHash
+    /// Makes the text of each sign-in nonce: 256 random bits (AUTH-37), or a test's fixtures.
+    private let makeNonce: @Sendable () -> String
 
     /// A service over `store`, sending mail through `mailer`, erasing data through `eraser` and revoking
     /// provider tokens through `revoker`, signing in with the providers of `verifiers`.
     ///
     /// - Throws: ``AuthError/Code/invalidHashParameters`` when the configuration's hashing is outside AUTH-13.
-    public init(
+    public convenience init(
         store: any AccountStore, configuration: AccountConfiguration = AccountConfiguration(),
         clock: any AuthClock = SystemAuthClock(), mailer: any AuthMailer, eraser: any AccountEraser,
         revoker: any ProviderTokenRevoker, verifiers: [IDTokenVerifier] = []
     ) throws(AuthError) {
+        try self.init(
+            store: store, configuration: configuration, clock: clock, mailer: mailer, eraser: eraser,
+            revoker: revoker, verifiers: verifiers, makeNonce: { SecretToken.random().reveal() })
+    }
+
+    /// A service whose sign-in nonces are the texts `makeNonce` gives, for tests whose ID tokens
+    /// were signed in advance for known nonces.
+    package init(
+        store: any AccountStore, configuration: AccountConfiguration, clock: any AuthClock, mailer: any AuthMailer,
+        eraser: any AccountEraser, revoker: any ProviderTokenRevoker, verifiers: [IDTokenVerifier],
+        makeNonce: @escaping @Sendable () -> String
+    ) throws(AuthError) {
+        self.makeNonce = makeNonce
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -118,7 +137,9 @@ public final class AccountService: Sendable {
     /// - Throws: ``AuthError/Code/signUpTokenInvalid`` for a token that is unknown, used, or whose
     ///   address was proven since; ``AuthError/Code/signUpTokenExpired`` after a day;
     ///   ``AuthError/Code/invalidCredentials`` for another password, and the token stays usable.
-    public func confirmSignUp(token: SecretToken, password: String) throws(AuthError) -> Session {
+    public func confirmSignUp(token: SecretToken, password: String, device: String? = nil) throws(AuthError) -> Session
+    {
+        let device = try Self.checkedDevice(device)
         let now = clock.now()
         let key = token.storedHash
         let found: Result<AccountRecords.PendingSignUp, AuthError> = try store.update { (records) throws(AuthError) in
@@ -149,7 +170,7 @@ public final class AccountService: Sendable {
             records.accounts[id] = AccountRecords.Account(
                 id: id, email: pending.email, emailProven: true, passwordHash: pending.passwordHash,
                 credentialEpoch: 0, createdAt: now)
-            return .success(self.startSession(for: id, at: now, in: &records))
+            return .success(self.startSession(for: id, device: device, at: now, in: &records))
         }
         return try outcome.get()
     }
@@ -186,7 +207,10 @@ public final class AccountService: Sendable {
     /// alongside the address.
     ///
     /// - Throws: ``AuthError/Code/throttled`` while a key waits; ``AuthError/Code/invalidCredentials``.
-    public func signIn(email: String, password: String, clientKey: String) throws(AuthError) -> Session {
+    public func signIn(
+        email: String, password: String, clientKey: String, device: String? = nil
+    ) throws(AuthError) -> Session {
+        let device = try Self.checkedDevice(device)
         guard let address = try? Self.normalizedEmail(email) else { throw Self.invalidCredentials }
         let addressKey = "address " + address
         let clientKeyName = "client " + clientKey
@@ -217,7 +241,7 @@ public final class AccountService: Sendable {
                 records.throttles[clientKeyName] = client
             }
             if let rehashed { records.accounts[id]?.passwordHash = rehashed }
-            return self.startSession(for: id, at: now, in: &records)
+            return self.startSession(for: id, device: device, at: now, in: &records)
         }
         guard let outcome else { throw Self.invalidCredentials }
         return outcome
@@ -228,13 +252,21 @@ public final class AccountService: Sendable {
     /// `providerRefreshToken` (Sign in with Apple's, from the authorisation code) is kept to be
     /// revoked when the account is deleted.
     ///
-    /// - Throws: ``AuthError/Code/unknownProvider``; the verifier's errors.
+    /// `nonce` is one ``issueSignInNonce()`` gave, used up by the sign-in (AUTH-46).
+    ///
+    /// - Throws: ``AuthError/Code/unknownProvider``; ``AuthError/Code/nonceInvalid`` for a nonce
+    ///   the service did not issue, used or expired, or none; the verifier's errors.
     public func signIn(
-        provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil
+        provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil,
+        device: String? = nil
     ) async throws(AuthError) -> Session {
+        let device = try Self.checkedDevice(device)
         let now = clock.now()
-        let identity = try await verifier(provider).verify(idToken, nonce: nonce, at: now)
-        return try session(for: identity, providerRefreshToken: providerRefreshToken, at: now)
+        let verifier = try verifier(provider)
+        guard let nonce else { throw Self.nonceInvalid }
+        let identity = try await verifier.verify(idToken, nonce: nonce, at: now)
+        return try session(
+            for: identity, nonce: nonce, providerRefreshToken: providerRefreshToken, device: device, at: now)
     }
 
     /// The same sign-in while the caller waits, for a service whose verifiers fetch keys with a
@@ -242,11 +274,31 @@ public final class AccountService: Sendable {
     ///
     /// - Throws: as ``signIn(provider:idToken:nonce:providerRefreshToken:)``.
     public func signInSynchronously(
-        provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil
+        provider: String, idToken: String, nonce: String?, providerRefreshToken: SecretToken? = nil,
+        device: String? = nil
     ) throws(AuthError) -> Session {
+        let device = try Self.checkedDevice(device)
         let now = clock.now()
-        let identity = try verifier(provider).verifySynchronously(idToken, nonce: nonce, at: now)
-        return try session(for: identity, providerRefreshToken: providerRefreshToken, at: now)
+        let verifier = try verifier(provider)
+        guard let nonce else { throw Self.nonceInvalid }
+        let identity = try verifier.verifySynchronously(idToken, nonce: nonce, at: now)
+        return try session(
+            for: identity, nonce: nonce, providerRefreshToken: providerRefreshToken, device: device, at: now)
+    }
+
+    /// A sign-in nonce: hand it to the provider (Apple takes its SHA-256) and present it with the
+    /// ID token within ``AccountConfiguration/nonceLifetime`` seconds. Each works once, so a
+    /// captured ID token cannot sign in again (AUTH-46).
+    ///
+    /// - Throws: ``AuthError/Code/storageFailed`` when it cannot be kept.
+    public func issueSignInNonce() throws(AuthError) -> String {
+        let nonce = makeNonce()
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            records.nonces[SecretToken(nonce).storedHash] = AccountRecords.IssuedNonce(
+                expiresAt: now + configuration.nonceLifetime)
+        }
+        return nonce
     }
 
     private func verifier(_ provider: String) throws(AuthError) -> IDTokenVerifier {
@@ -259,11 +311,16 @@ public final class AccountService: Sendable {
     /// The session of a verified identity: its linked account, the account of its address when
     /// it may link by e-mail, or a new account.
     private func session(
-        for identity: VerifiedIdentity, providerRefreshToken: SecretToken?, at now: Double
+        for identity: VerifiedIdentity, nonce: String, providerRefreshToken: SecretToken?, device: String?,
+        at now: Double
     ) throws(AuthError) -> Session {
         let key = identity.provider + " " + identity.subject
         let address = identity.email.flatMap { try? Self.normalizedEmail($0) }
         return try store.update { (records) throws(AuthError) in
+            // AUTH-46: the nonce was issued here, is unused and in time; this sign-in uses it up.
+            let nonceKey = SecretToken(nonce).storedHash
+            guard let issued = records.nonces[nonceKey], now < issued.expiresAt else { throw Self.nonceInvalid }
+            records.nonces[nonceKey] = nil
             // AUTH-44: the linked account; else the account that proved the address, when the
             // identity may link by e-mail; else a new account, which holds the address proven
             // (taking it from an unproven holder) when the identity proves it, unproven when the
@@ -291,7 +348,7 @@ public final class AccountService: Sendable {
                 ?? AccountRecords.Identity(provider: identity.provider, subject: identity.subject, account: id)
             if let providerRefreshToken { linked.providerRefreshToken = providerRefreshToken }
             records.identities[key] = linked
-            return self.startSession(for: id, at: now, in: &records)
+            return self.startSession(for: id, device: device, at: now, in: &records)
         }
     }
 
@@ -317,7 +374,7 @@ public final class AccountService: Sendable {
         let hash = refreshToken.storedHash
         let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
             if let id = records.sessionsByRefreshHash[hash], let family = records.sessions[id] {
-                guard now < family.refreshExpiresAt else {
+                guard now < family.refreshExpiresAt, now < family.lastUsedAt + configuration.inactivityLimit else {
                     Self.end(id, in: &records)
                     return .failure(AuthError(.sessionExpired, "the session has ended; sign in again", rule: "AUTH-38"))
                 }
@@ -333,6 +390,55 @@ public final class AccountService: Sendable {
             throw Self.invalidSession
         }
         return try outcome.get()
+    }
+
+    /// The live session families of `accessToken`'s account, oldest sign-in first (AUTH-47).
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
+    public func sessions(accessToken: SecretToken) throws(AuthError) -> [SessionInfo] {
+        let now = clock.now()
+        return try store.update { (records) throws(AuthError) in
+            let own = try self.familyID(accessToken, at: now, in: records)
+            let account = records.sessions[own]!.account
+            return records.sessions.values.filter { $0.account == account }
+                .map {
+                    SessionInfo(
+                        id: $0.publicID, device: $0.device, signedInAt: $0.signedInAt, lastUsedAt: $0.lastUsedAt,
+                        isCurrent: $0.id == own)
+                }
+                .sorted(by: SessionInfo.listOrder)
+        }
+    }
+
+    /// Ends the family whose public id is `id`, which must be one of the caller's account's (AUTH-47).
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``;
+    ///   ``AuthError/Code/sessionNotFound`` for an id that is no live family of the account.
+    public func revokeSession(accessToken: SecretToken, id: String) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let account = records.sessions[try self.familyID(accessToken, at: now, in: records)]!.account
+            guard
+                let target = records.sessions.values.first(where: {
+                    $0.account == account && $0.publicID.utf8.elementsEqual(id.utf8)
+                })
+            else {
+                throw AuthError(.sessionNotFound, "there is no such session on this account", rule: "AUTH-47")
+            }
+            Self.end(target.id, in: &records)
+        }
+    }
+
+    /// Ends every session family of `accessToken`'s account, the caller's too; the password,
+    /// resets and identities stay (AUTH-47).
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
+    public func signOutEverywhere(accessToken: SecretToken) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let account = records.sessions[try self.familyID(accessToken, at: now, in: records)]!.account
+            for (id, family) in records.sessions where family.account == account { Self.end(id, in: &records) }
+        }
     }
 
     /// Ends the session family of `accessToken`.
@@ -573,6 +679,14 @@ public final class AccountService: Sendable {
                     records.mailWindows[key] = nil
                     removed += 1
                 }
+                for (key, nonce) in records.nonces where now >= nonce.expiresAt {
+                    records.nonces[key] = nil
+                    removed += 1
+                }
+                for (id, family) in records.sessions where now >= family.lastUsedAt + configuration.inactivityLimit {
+                    Self.end(id, in: &records)
+                    removed += 1
+                }
                 return removed
             }
     }
@@ -714,20 +828,34 @@ public final class AccountService: Sendable {
         }
     }
 
-    private func startSession(for account: AccountID, at now: Double, in records: inout AccountRecords) -> Session {
+    /// A device name as AUTH-47 takes it: at most 64 bytes, no control character.
+    private static func checkedDevice(_ device: String?) throws(AuthError) -> String? {
+        guard let device else { return nil }
+        guard device.utf8.count <= 64, !device.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
+            throw AuthError(
+                .invalidDevice, "a device name is at most 64 bytes of UTF-8 with no control character", rule: "AUTH-47")
+        }
+        return device
+    }
+
+    private func startSession(
+        for account: AccountID, device: String?, at now: Double, in records: inout AccountRecords
+    ) -> Session {
         let access = SecretToken.random()
         let refresh = SecretToken.random()
         let id = SecretToken.random().storedHash
         let family = AccountRecords.SessionFamily(
             id: id, account: account, authenticatedAt: now, refreshHash: refresh.storedHash, usedRefreshHashes: [],
-            refreshExpiresAt: now + configuration.refreshLifetime, accessHash: access.storedHash,
+            refreshExpiresAt: now + configuration.refreshLifetime, signedInAt: now, lastUsedAt: now, device: device,
+            accessHash: access.storedHash,
             accessExpiresAt: min(now + configuration.accessLifetime, now + configuration.refreshLifetime))
         records.sessions[id] = family
         records.sessionsByAccessHash[family.accessHash] = id
         records.sessionsByRefreshHash[family.refreshHash] = id
         return Session(
-            account: account, accessToken: access, refreshToken: refresh, accessExpiresAt: family.accessExpiresAt,
-            refreshExpiresAt: family.refreshExpiresAt)
+            account: account, id: family.publicID, accessToken: access, refreshToken: refresh,
+            accessExpiresAt: family.accessExpiresAt, refreshExpiresAt: family.refreshExpiresAt)
     }
 
     private func rotate(_ id: String, at now: Double, in records: inout AccountRecords) -> Session {
@@ -744,11 +872,12 @@ public final class AccountService: Sendable {
         family.refreshHash = refresh.storedHash
         family.accessHash = access.storedHash
         family.accessExpiresAt = min(now + configuration.accessLifetime, family.refreshExpiresAt)
+        family.lastUsedAt = now
         records.sessions[id] = family
         records.sessionsByAccessHash[family.accessHash] = id
         records.sessionsByRefreshHash[family.refreshHash] = id
         return Session(
-            account: family.account, accessToken: access, refreshToken: refresh,
+            account: family.account, id: family.publicID, accessToken: access, refreshToken: refresh,
             accessExpiresAt: family.accessExpiresAt,
             refreshExpiresAt: family.refreshExpiresAt)
     }
@@ -782,5 +911,8 @@ public final class AccountService: Sendable {
         .invalidCredentials, "that e-mail address and password do not match an account", rule: "AUTH-39")
     private static let invalidSession = AuthError(
         .invalidSession, "that session is not valid; sign in again", rule: "AUTH-38")
+    private static let nonceInvalid = AuthError(
+        .nonceInvalid, "that sign-in nonce was not issued here, was used already or has expired; ask for a new one",
+        rule: "AUTH-46")
     private static let resetInvalid = AuthError(.resetTokenInvalid, "this reset link is not valid", rule: "AUTH-40")
 }

@@ -16,7 +16,7 @@ public struct SecretToken: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     /// A new secret of 256 bits from the system's cryptographically secure generator, as 43
     /// base64url characters (AUTH-37).
-    static func random() -> SecretToken {
+    package static func random() -> SecretToken {
         SecretToken(Base64.url.encode(Crypto.randomBytes(32)))
     }
 
@@ -24,7 +24,7 @@ public struct SecretToken: Hashable, Sendable, CustomStringConvertible, CustomDe
     public func reveal() -> String { text }
 
     /// The SHA-256 of the secret, as it is stored: a stolen store gives no usable token.
-    var storedHash: String { Crypto.hex(Crypto.sha256(Array(text.utf8))) }
+    package var storedHash: String { Crypto.hex(Crypto.sha256(Array(text.utf8))) }
 
     /// Never the secret.
     public var description: String { "SecretToken(redacted)" }
@@ -74,6 +74,9 @@ public struct AccountID: Hashable, Sendable, Codable, CustomStringConvertible, C
 public struct Session: Sendable, Hashable, CustomStringConvertible {
     /// Whose session it is.
     public let account: AccountID
+    /// The session family's public id, as ``AccountService/sessions(accessToken:)`` lists it and
+    /// ``AccountService/revokeSession(accessToken:id:)`` takes it (AUTH-47).
+    public let id: String
     /// The token to present with requests, until ``accessExpiresAt``.
     public let accessToken: SecretToken
     /// The token that gets the next pair, once, until ``refreshExpiresAt``.
@@ -85,6 +88,32 @@ public struct Session: Sendable, Hashable, CustomStringConvertible {
 
     /// The account and the expiries; never a token.
     public var description: String {
-        "Session(account: \(account), access until \(accessExpiresAt), refresh until \(refreshExpiresAt))"
+        "Session(\(id), account: \(account), access until \(accessExpiresAt), refresh until \(refreshExpiresAt))"
+    }
+}
+
+/// One live session family of an account, as a person sees it in a list of their devices
+/// (AUTH-47): nothing in it opens the session.
+public struct SessionInfo: Sendable, Hashable {
+    /// The family's public id: 32 lowercase hexadecimal digits, the same for its whole life.
+    public let id: String
+    /// The device named at its sign-in, if one was.
+    public let device: String?
+    /// When it signed in, in seconds since 1970.
+    public let signedInAt: Double
+    /// Its sign-in or its last refresh, in seconds since 1970.
+    public let lastUsedAt: Double
+    /// Whether it is the session that asked.
+    public let isCurrent: Bool
+
+    /// AUTH-47's order: sign-in time, then device (none first, then by UTF-8 bytes), then id.
+    static func listOrder(_ a: SessionInfo, _ b: SessionInfo) -> Bool {
+        if a.signedInAt != b.signedInAt { return a.signedInAt < b.signedInAt }
+        if a.device != b.device {
+            guard let first = a.device else { return true }
+            guard let second = b.device else { return false }
+            return first.utf8.lexicographicallyPrecedes(second.utf8)
+        }
+        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }

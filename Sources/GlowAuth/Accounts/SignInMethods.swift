@@ -71,19 +71,25 @@ public struct ProviderSignIn: SignInMethod, CustomStringConvertible, CustomRefle
     public var customMirror: Mirror { Mirror(self, children: ["provider": provider]) }
 }
 
-/// The nonce of one provider sign-in (AUTH-32): 256 random bits the app keeps, and the form it
-/// puts in the provider's request: Apple's request carries the SHA-256 of the raw nonce (and the
-/// token then carries that hash), Google's the raw nonce itself.
+/// The nonce of one provider sign-in (AUTH-32, AUTH-46): one the account service issued, which
+/// the app keeps, and the form it puts in the provider's request: Apple's request carries the
+/// SHA-256 of the raw nonce (and the token then carries that hash), Google's the raw nonce itself.
+/// A nonce the app made itself is refused: only an issued one, used once, stops a captured ID
+/// token from signing in again.
 public struct SignInNonce: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The raw nonce, to keep until the token comes back.
     public let raw: SecretToken
 
-    /// A fresh nonce from the system's cryptographically secure generator.
-    public init() {
-        raw = SecretToken.random()
+    /// A nonce issued by `service` (in-process; a server's app asks it over the network and uses
+    /// ``init(raw:)``).
+    ///
+    /// - Throws: ``AuthError/Code/storageFailed`` when the service cannot keep it.
+    public init(issuedBy service: AccountService) throws(AuthError) {
+        raw = SecretToken(try service.issueSignInNonce())
     }
 
-    /// A nonce the app made earlier, restored (after the app was suspended during sign-in).
+    /// A nonce the service issued, as the app received or kept it (after the app was suspended
+    /// during sign-in).
     public init(raw: SecretToken) {
         self.raw = raw
     }

@@ -33,9 +33,13 @@ package enum AccountOperations {
                     try IDTokenOperations.setBytes(try entry.required("keySet")), maxAge: nil)
                 return try IDTokenOperations.verifier(entry, fetcher: FixtureFetcher(responses: [], repeating: keys))
             }
+            // Sign-in nonces come from the script's `nonces`, in order, so that its ID tokens, signed
+            // in advance, carry them; past the list they are random, as a service's are.
+            let fixtures = Mutex((input["nonces"]?.array ?? []).compactMap(\.string))
             service = try AccountService(
                 store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: mailer,
-                eraser: eraser, revoker: FixtureRevoker(), verifiers: verifiers)
+                eraser: eraser, revoker: FixtureRevoker(), verifiers: verifiers,
+                makeNonce: { fixtures.withLock { $0.isEmpty ? SecretToken.random().reveal() : $0.removeFirst() } })
             steps = input["steps"]?.array ?? []
         }
 
@@ -96,6 +100,7 @@ package enum AccountOperations {
             let email = step["email"]?.string ?? ""
             let password = step["password"]?.string ?? ""
             let client = step["client"]?.string ?? "c1"
+            let device = step["device"]?.string
             switch name {
             case "advance":
                 clock.advance(Double(step["seconds"]?.int ?? 0))
@@ -105,10 +110,11 @@ package enum AccountOperations {
                 return Self.ok
             case "confirmSignUp":
                 return signedIn(
-                    try service.confirmSignUp(token: token(step, kind: "confirmSignUp"), password: password), step)
+                    try service.confirmSignUp(
+                        token: token(step, kind: "confirmSignUp"), password: password, device: device), step)
             case "signIn":
                 return signedIn(
-                    try service.signIn(email: email, password: password, clientKey: client),
+                    try service.signIn(email: email, password: password, clientKey: client, device: device),
                     step)
             case "authenticate":
                 return .object([
@@ -148,7 +154,33 @@ package enum AccountOperations {
                 return signedIn(
                     try service.signInSynchronously(
                         provider: step["provider"]?.string ?? "", idToken: step["token"]?.string ?? "",
-                        nonce: step["nonce"]?.string), step)
+                        nonce: step["nonce"]?.string, device: device), step)
+            case "issueNonce":
+                return .object(["ok": .bool(true), "nonce": .string(try service.issueSignInNonce())])
+            case "sessions":
+                let listed = try service.sessions(accessToken: access(step))
+                let hex = Set("0123456789abcdef")
+                let wellFormed =
+                    Set(listed.map(\.id)).count == listed.count
+                    && listed.allSatisfy { $0.id.count == 32 && $0.id.allSatisfy(hex.contains) }
+                return .object([
+                    "ok": .bool(true), "idsWellFormed": .bool(wellFormed),
+                    "sessions": .array(
+                        listed.map {
+                            .object([
+                                "device": $0.device.map(JSONValue.string) ?? .null,
+                                "signedInAt": .int(Int($0.signedInAt)), "lastUsedAt": .int(Int($0.lastUsedAt)),
+                                "current": .bool($0.isCurrent),
+                            ])
+                        }),
+                ])
+            case "revokeSession":
+                let target = sessions[step["target"]?.string ?? ""]?.id ?? String(repeating: "0", count: 32)
+                try service.revokeSession(accessToken: access(step), id: target)
+                return Self.ok
+            case "signOutEverywhere":
+                try service.signOutEverywhere(accessToken: access(step))
+                return Self.ok
             case "tokenShape":
                 // AUTH-37: the issued tokens' lengths and alphabet, and that no two are equal.
                 let tokens =

@@ -1,4 +1,4 @@
-"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-45), and the
+"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-47), and the
 corpus operation `auth.accounts` (Spec/corpus/auth/accounts.json) that runs scripts against it.
 
 Written from the spec text alone, with the standard library only:
@@ -19,7 +19,8 @@ Written from the spec text alone, with the standard library only:
 - tokens (AUTH-37): 256 bits of `secrets`, 43 base64url characters;
 - sessions (AUTH-38): families with 900-second access tokens capped by the family's end 30 days
   after the sign-in, rotating refresh tokens, reuse of one of the last 64 used refresh tokens
-  ending the family, sign-out;
+  ending the family, a family unused (no sign-in or refresh) for 14 days ending at its next
+  refresh, sign-out;
 - sign-in and throttling (AUTH-39): one `invalid_credentials` for every failure, with the same
   Argon2id work (a dummy hash of the same parameters when there is no hash to check); a sign-in
   that passes the throttle counts as a failure under the address and the client before its
@@ -31,7 +32,18 @@ Written from the spec text alone, with the standard library only:
   (AUTH-22 ... AUTH-34), and proven addresses (AUTH-44): which account an identity signs in to,
   the proof taking an address from an account that holds it unproven, resets, collisions and
   mails about an account for proven addresses only;
-- mail limits (AUTH-45): 5 requests an address and 20 a client in fixed windows of 3,600 s.
+- mail limits (AUTH-45): 5 requests an address and 20 a client in fixed windows of 3,600 s;
+- sign-in nonces (AUTH-46): issued as tokens of AUTH-37, kept by digest for 600 s; an ID-token
+  sign-in needs one (`nonce_invalid` when absent, after the provider is found and before the token
+  is read), the token's verification compares it (AUTH-32), then it must be issued, unused and
+  unexpired (`nonce_invalid`), and only a successful sign-in uses it up. Replay is refused by the
+  nonce alone: nothing here remembers tokens;
+- a person's sessions (AUTH-47): a device named at sign-in (at most 64 bytes of UTF-8, no control
+  character, checked first: `invalid_device`), each family's opaque id (128 random bits as 32
+  lowercase hexadecimal digits, nothing to do with its tokens), its sign-in and last use; listing
+  the live families of the caller's account in the order sign-in time, device (none first, then
+  UTF-8 bytes), id; revoking one by id (`session_not_found` for any id that is not a live family
+  of the caller's account); signing out everywhere.
 
 The revocation queue of AUTH-42 has nothing to hold here: no provider refresh token is ever
 given to this service.
@@ -54,6 +66,10 @@ SIGNUP_LIFETIME = 86_400          # AUTH-36, seconds
 MAX_WAITING_SIGNUPS = 3           # AUTH-36, per address
 ACCESS_LIFETIME = 900             # AUTH-38
 FAMILY_LIFETIME = 2_592_000       # AUTH-38: 30 days
+INACTIVITY_LIMIT = 1_209_600      # AUTH-38: a family unused for 14 days ends
+NONCE_LIFETIME = 600              # AUTH-46, seconds
+MAX_DEVICE_BYTES = 64             # AUTH-47
+FAMILY_ID_BYTES = 16              # AUTH-47: 32 lowercase hexadecimal digits
 USED_REFRESH_KEPT = 64            # AUTH-38: a used refresh token among the last 64 is a reuse
 FREE_FAILURES = 5                 # AUTH-39: w = 0 for f < 5
 MAX_WAIT = 900                    # AUTH-39: 15 minutes
@@ -87,6 +103,29 @@ class Throttled(Failure):
 def new_token():
     """AUTH-37: 256 bits from the system's secure generator, as 43 base64url characters."""
     return base64.urlsafe_b64encode(secrets.token_bytes(TOKEN_BYTES)).rstrip(b'=').decode('ascii')
+
+
+def new_family_id():
+    """AUTH-47: a family's opaque id, random and unrelated to its tokens."""
+    return secrets.token_hex(FAMILY_ID_BYTES)
+
+
+def check_device(device):
+    """AUTH-47: the device named at a sign-in: none, or text of at most 64 bytes of UTF-8 with no
+    control character (U+0000 ... U+001F, U+007F), else `invalid_device`."""
+    if device is None:
+        return None
+    if not isinstance(device, str):
+        raise Failure('invalid_device', 'a device is named by text')
+    try:
+        data = device.encode('utf-8')
+    except UnicodeEncodeError:                   # a lone surrogate is not UTF-8
+        raise Failure('invalid_device', 'a device name is UTF-8 text') from None
+    if len(data) > MAX_DEVICE_BYTES:
+        raise Failure('invalid_device', f'a device name is at most {MAX_DEVICE_BYTES} bytes')
+    if any(byte <= 0x1F or byte == 0x7F for byte in data):
+        raise Failure('invalid_device', 'a device name has no control character')
+    return device
 
 
 def token_digest(token):
@@ -140,14 +179,22 @@ class Account:
 class Family:
     """AUTH-38: a session family. Its tokens are kept by digest only."""
 
-    def __init__(self, number, account, now):
+    def __init__(self, number, account, now, device=None):
         self.id = number
+        self.public_id = new_family_id()         # AUTH-47: the same for the family's whole life
         self.account = account
+        self.device = device                     # AUTH-47: named at its sign-in, or None
+        self.signed_in_at = now
+        self.last_used = now                     # AUTH-38: its sign-in or its last refresh
         self.ends_at = now + FAMILY_LIFETIME
         self.proof_at = now                      # AUTH-41: the sign-in, or the last reauthentication
         self.access = set()                      # digests of its access tokens
         self.current_refresh = None              # digest of its current refresh token
         self.used_refresh = collections.deque()  # digests of its last 64 used refresh tokens
+
+    def live(self, now):
+        """AUTH-38: before its 30 days end and used within the last 14 days."""
+        return now < self.ends_at and now < self.last_used + INACTIVITY_LIMIT
 
 
 class SignUp:
@@ -169,11 +216,14 @@ class AccountService:
     seconds since 1970, `send(address, kind, token)` mails, `erase(account_id)` erases a person's
     data (AUTH-42: returns False or raises when it fails), `hashing` holds the Argon2id parameters
     of new hashes (`m`, `t`, `p`; AUTH-12's when absent), also the current ones of AUTH-17.
+    `nonce_source()` gives the text of each sign-in nonce (AUTH-37's generator when absent).
     `providers` maps the name of each provider the service offers (AUTH-35) to its
     (`idtoken.Verifier`, `idtoken.KeySetCache`)."""
 
-    def __init__(self, clock, send, erase=lambda account_id: True, hashing=None, providers=None):
+    def __init__(self, clock, send, erase=lambda account_id: True, hashing=None, providers=None,
+                 nonce_source=None):
         self.clock, self.send, self.erase = clock, send, erase
+        self.nonce_source = nonce_source or new_token     # AUTH-46: a token of AUTH-37
         self.providers = dict(providers or {})
         params = dict(auth.OWASP)
         params.update(hashing or {})
@@ -195,6 +245,8 @@ class AccountService:
         self.by_address = {}                     # address key -> the one account holding it
         self.identities = {}                     # (provider, subject) -> account id (AUTH-35)
         self.families = {}                       # id -> Family
+        self.family_ids = {}                     # opaque id (AUTH-47) -> id
+        self.nonces = {}                         # digest -> expiry of an issued, unused nonce (AUTH-46)
         self.access_tokens = {}                  # digest -> (family id, expires at)
         self.refresh_tokens = {}                 # digest -> family id (current and used)
         self.signups = {}                        # digest -> SignUp
@@ -332,12 +384,14 @@ class AccountService:
         family.current_refresh = refresh_digest
         return access, refresh
 
-    def _start_family(self, account, now):
-        family = Family(self._next_family, account.id, now)
+    def _start_family(self, account, now, device=None):
+        """AUTH-38: a sign-in's new family: the account, the tokens and the family's opaque id."""
+        family = Family(self._next_family, account.id, now, device)
         self._next_family += 1
         self.families[family.id] = family
+        self.family_ids[family.public_id] = family.id
         access, refresh = self._issue(family, now)
-        return account.id, access, refresh
+        return account.id, access, refresh, family.public_id
 
     def _end_family(self, family):
         for digest in family.access:
@@ -345,6 +399,7 @@ class AccountService:
         for digest in list(family.used_refresh) + [family.current_refresh]:
             self.refresh_tokens.pop(digest, None)
         self.families.pop(family.id, None)
+        self.family_ids.pop(family.public_id, None)
 
     def _session(self, access_token, now, expired_ok=False):
         """AUTH-38: the live family of an access token: `invalid_session` when it belongs to none,
@@ -384,9 +439,11 @@ class AccountService:
         self.waiting[key] = waiting + [digest]
         self.send(email, CONFIRM_SIGNUP, token)
 
-    def confirm_sign_up(self, token, password):
+    def confirm_sign_up(self, token, password, device=None):
         """AUTH-36: checked in the order the token, its expiry, the password (AUTH-16 against the
-        sign-up's hash; a wrong one leaves the token usable), the address (proven since)."""
+        sign-up's hash; a wrong one leaves the token usable), the address (proven since); the
+        device first of all (AUTH-47)."""
+        device = check_device(device)
         now = self.clock()
         signup = self.signups.get(token_digest(token))
         if signup is None or signup.ended:
@@ -403,11 +460,12 @@ class AccountService:
             self.signups[digest].ended = True
         signup.ended = True
         account = self._new_account(signup.email, True, signup.password_hash)   # AUTH-44: proven
-        return self._start_family(account, now)                           # AUTH-38
+        return self._start_family(account, now, device)                   # AUTH-38
 
     # -- sign-in (AUTH-39)
 
-    def sign_in(self, email, password, client):
+    def sign_in(self, email, password, client, device=None):
+        device = check_device(device)             # AUTH-47: before anything else
         now = self.clock()
         keys = (('address', address_key(email)), ('client', str(client)))
         self._throttle(keys, now)
@@ -417,21 +475,41 @@ class AccountService:
             raise Failure('invalid_credentials', 'the address or the password is wrong')
         self._clear(keys[:1])                     # AUTH-39: the address's key is cleared;
         self._take_back(keys[1])                  # the client's gives back this sign-in's failure only
-        return self._start_family(account, now)
+        return self._start_family(account, now, device)
 
     # -- ID-token sign-in (AUTH-35, AUTH-44)
 
-    def provider_sign_in(self, provider, token, nonce=None):
-        """AUTH-44: to the account the identity is linked to; else, when it may link by e-mail and
-        an account holds its address proven, to that account (linking it); else to a new account
-        linked to it, holding its address proven when it may link by e-mail, unproven when it may
-        not and no account holds the address, and no address otherwise."""
+    def issue_nonce(self):
+        """AUTH-46: a sign-in nonce, kept as its digest for 600 seconds."""
+        now = self.clock()
+        for digest in [d for d, expires in self.nonces.items() if now >= expires]:
+            del self.nonces[digest]                                       # past their 600 seconds
+        nonce = self.nonce_source()
+        self.nonces[token_digest(nonce)] = now + NONCE_LIFETIME
+        return nonce
+
+    def provider_sign_in(self, provider, token, nonce=None, device=None):
+        """AUTH-47's device first; the provider (AUTH-35); a nonce presented (AUTH-46); the token
+        (AUTH-22 ... AUTH-34, comparing its nonce with the one presented); then the nonce issued,
+        unused and unexpired (AUTH-46), used up only by the sign-in's success. AUTH-44: to the
+        account the identity is linked to; else, when it may link by e-mail and an account holds
+        its address proven, to that account (linking it); else to a new account linked to it,
+        holding its address proven when it may link by e-mail, unproven when it may not and no
+        account holds the address, and no address otherwise."""
+        device = check_device(device)
         now = self.clock()
         entry = self.providers.get(provider) if isinstance(provider, str) else None
         if entry is None:
             raise Failure('unknown_provider', f'this service does not sign in with {provider!r}')
+        if not isinstance(nonce, str):
+            raise Failure('nonce_invalid', 'an ID-token sign-in needs a nonce the service issued')
         verifier, cache = entry
         identity = idtoken.verify_id_token(token, verifier, cache, now, nonce)   # AUTH-22 ... AUTH-34
+        nonce_digest = token_digest(nonce)
+        expires = self.nonces.get(nonce_digest)
+        if expires is None or now >= expires:                             # AUTH-46
+            raise Failure('nonce_invalid', 'not a nonce the service issued, or used, or expired')
+        del self.nonces[nonce_digest]                                     # used up by this sign-in
         link = (provider, identity['subject'])
         account = self.accounts.get(self.identities.get(link))
         if account is None:
@@ -445,7 +523,7 @@ class AccountService:
             else:
                 account = self._new_account(None, False, None)
             self.identities[link] = account.id
-        return self._start_family(account, now)
+        return self._start_family(account, now, device)
 
     def authenticate(self, access_token):
         return self._session(access_token, self.clock()).account
@@ -459,18 +537,52 @@ class AccountService:
         if digest != family.current_refresh:                              # one of the last 64 used
             self._end_family(family)
             raise Failure('refresh_token_reused', 'a used refresh token: the session has ended')
-        if now >= family.ends_at:
+        if not family.live(now):                  # its 30 days, or 14 days unused
             self._end_family(family)
             raise Failure('session_expired', 'the session has ended')
+        family.last_used = now
         family.used_refresh.append(digest)
         while len(family.used_refresh) > USED_REFRESH_KEPT:
             self.refresh_tokens.pop(family.used_refresh.popleft(), None)
         access, refresh = self._issue(family, now)
-        return family.account, access, refresh
+        return family.account, access, refresh, family.public_id
 
     def sign_out(self, access_token):
         family = self._session(access_token, self.clock(), expired_ok=True)
         self._end_family(family)
+
+    # -- a person's sessions (AUTH-47)
+
+    def _live_families(self, account_id, now):
+        return [f for f in self.families.values() if f.account == account_id and f.live(now)]
+
+    def list_sessions(self, access_token):
+        """The live families of the caller's account, ordered by sign-in time, then device (none
+        first, then by UTF-8 bytes), then id."""
+        now = self.clock()
+        caller = self._session(access_token, now)
+        families = sorted(self._live_families(caller.account, now),
+                          key=lambda f: (f.signed_in_at, f.device is not None,
+                                         (f.device or '').encode('utf-8'), f.public_id))
+        return [{'id': f.public_id, 'device': f.device, 'signedInAt': f.signed_in_at,
+                 'lastUsedAt': f.last_used, 'current': f is caller} for f in families]
+
+    def revoke_session(self, access_token, family_id):
+        """Ends a live family of the caller's account by its id; any other id, whoever's it is,
+        is `session_not_found`."""
+        now = self.clock()
+        caller = self._session(access_token, now)
+        number = self.family_ids.get(family_id) if isinstance(family_id, str) else None
+        family = self.families.get(number) if number is not None else None
+        if family is None or family.account != caller.account or not family.live(now):
+            raise Failure('session_not_found', 'no such session of this account')
+        self._end_family(family)
+
+    def sign_out_everywhere(self, access_token):
+        """Ends every family of the caller's account, the caller's included, and nothing else."""
+        caller = self._session(access_token, self.clock())
+        for family in [f for f in self.families.values() if f.account == caller.account]:
+            self._end_family(family)
 
     # -- step-up (AUTH-41)
 
@@ -592,10 +704,15 @@ class Script:
         self.now = START_TIME
         self.mails = []                          # (address key, kind, token or None), in order
         eraser_fails = input.get('eraserFails') is True
+        nonces = input.get('nonces', [])
+        if not isinstance(nonces, list) or any(not isinstance(n, str) for n in nonces):
+            raise Failure('invalid_input', 'nonces is an array of texts')
+        self.nonces = collections.deque(nonces)  # handed out in order, then the generator's
         self.service = AccountService(lambda: self.now, self._send,
                                       lambda account_id: not eraser_fails, input.get('hashing'),
-                                      self._providers(input.get('providers')))
+                                      self._providers(input.get('providers')), self._next_nonce)
         self.sessions = {}                       # name -> (access token, refresh token)
+        self.family_ids = {}                     # name -> the opaque id of its family (AUTH-47)
         self.labels = {}                         # account id -> 'A1', ...
 
     @staticmethod
@@ -613,6 +730,9 @@ class Script:
             text = idtoken._key_set_text(config)
             providers[config['provider']] = (verifier, idtoken.KeySetCache(lambda text=text: (text, None)))
         return providers
+
+    def _next_nonce(self):
+        return self.nonces.popleft() if self.nonces else new_token()
 
     def _send(self, address, kind, token):
         self.mails.append((address_key(address), kind, token))
@@ -643,11 +763,17 @@ class Script:
         return new_token(), new_token()
 
     def _signed_in(self, step, result):
-        account_id, access, refresh = result
+        account_id, access, refresh, family_id = result
         name = step.get('as', step.get('session'))
         if name is not None:
             self.sessions[name] = (access, refresh)
+            self.family_ids[name] = family_id
         return {'ok': True, 'account': self.label(account_id)}
+
+    def _family_id(self, name):
+        """The opaque id of the family of the session `name`; an id nobody issued when the script
+        never named it."""
+        return self.family_ids[name] if name in self.family_ids else new_family_id()
 
     def run(self, step):
         if not isinstance(step, dict):
@@ -665,9 +791,11 @@ class Script:
             service.sign_up(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT))
             return {'ok': True}
         if do == 'confirmSignUp':
-            return self._signed_in(step, service.confirm_sign_up(self._mail_token(step), step.get('password')))
+            return self._signed_in(step, service.confirm_sign_up(self._mail_token(step), step.get('password'),
+                                                                 step.get('device')))
         if do == 'signIn':
-            result = service.sign_in(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT))
+            result = service.sign_in(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT),
+                                     step.get('device'))
             return self._signed_in(step, result)
         if do == 'authenticate':
             return {'ok': True, 'account': self.label(service.authenticate(self._tokens(step)[0]))}
@@ -697,7 +825,22 @@ class Script:
             nonce = step.get('nonce')
             if nonce is not None and not isinstance(nonce, str):
                 raise Failure('invalid_input', f'nonce must be a string, not {nonce!r}')
-            return self._signed_in(step, service.provider_sign_in(step.get('provider'), step.get('token'), nonce))
+            return self._signed_in(step, service.provider_sign_in(step.get('provider'), step.get('token'), nonce,
+                                                                  step.get('device')))
+        if do == 'issueNonce':
+            return {'ok': True, 'nonce': service.issue_nonce()}
+        if do == 'sessions':
+            # AUTH-47: the list without its ids, and whether those are 32 lowercase hex digits, distinct.
+            listed = service.list_sessions(self._tokens(step)[0])
+            ids = [entry.pop('id') for entry in listed]
+            well_formed = all(len(i) == 32 and set(i) <= set('0123456789abcdef') for i in ids)
+            return {'ok': True, 'idsWellFormed': well_formed and len(set(ids)) == len(ids), 'sessions': listed}
+        if do == 'revokeSession':
+            service.revoke_session(self._tokens(step)[0], self._family_id(step.get('target')))
+            return {'ok': True}
+        if do == 'signOutEverywhere':
+            service.sign_out_everywhere(self._tokens(step)[0])
+            return {'ok': True}
         if do == 'concurrently':
             # `times` copies of `step` at once. This service runs one operation at a time, each a
             # whole transaction, so running them one after another is what they would do at once.
