@@ -135,4 +135,15 @@ extension ErrorCode where Domain == AuthError {
     public static var invalidDevice: Self { Self("invalid_device") }
     /// A session id that is no live session of the caller's account (AUTH-47).
     public static var sessionNotFound: Self { Self("session_not_found") }
+    /// An identity linked to another account (AUTH-48).
+    public static var identityInUse: Self { Self("identity_in_use") }
+    /// A provider with no identity on the account (AUTH-48).
+    public static var identityNotFound: Self { Self("identity_not_found") }
+    /// A change that would leave the account with no way to sign in (AUTH-48).
+    public static var lastSignInMethod: Self { Self("last_sign_in_method") }
+    /// A new address the account already holds (AUTH-49).
+    public static var emailUnchanged: Self { Self("email_unchanged") }
+    /// An address-change or undo token that is unknown, used, expired, another account's, or
+    /// whose address was proven since (AUTH-49).
+    public static var emailChangeInvalid: Self { Self("email_change_invalid") }
 }

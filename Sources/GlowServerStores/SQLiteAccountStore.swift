@@ -51,6 +51,8 @@ extension ServerStore: AccountStore where State == AccountRecords {
                 case "mailWindows":
                     records.mailWindows[key] = try decoder.decode(AccountRecords.MailWindow.self, from: value)
                 case "nonces": records.nonces[key] = try decoder.decode(AccountRecords.IssuedNonce.self, from: value)
+                case "emailChanges":
+                    records.emailChanges[key] = try decoder.decode(AccountRecords.EmailChange.self, from: value)
                 case "revocations":
                     records.revocations[key] = try decoder.decode(AccountRecords.Revocation.self, from: value)
                 default:
@@ -127,6 +129,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
         try changes("throttles", records.throttles, { $0 })
         try changes("mailWindows", records.mailWindows, { $0 })
         try changes("nonces", records.nonces, { $0 })
+        try changes("emailChanges", records.emailChanges, { $0 })
         try changes("revocations", records.revocations, { $0 })
         guard !rows.isEmpty else { return }
         let put = try connection.prepare("INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")

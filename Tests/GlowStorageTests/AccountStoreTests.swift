@@ -82,7 +82,9 @@ struct AccountStoreTests {
         #expect(records.throttles["address mia@example.com"]?.failures == 5)
     }
 
-    @Test("issued nonces, mail windows and each family's device and times survive the file being opened again")
+    @Test(
+        "issued nonces, mail windows, address changes and each family's device and times survive the file being opened again"
+    )
     func newRecordsReopen() throws {
         let path = StorageTests.temporary()
         let mailer = Mailer()
@@ -91,12 +93,20 @@ struct AccountStoreTests {
         let session = try first.confirmSignUp(
             token: try #require(mailer.last?.token), password: "violet lantern morning", device: "Mia's iPhone")
         let nonce = try first.issueSignInNonce()
+        try first.requestEmailChange(accessToken: session.accessToken, newEmail: "mia@example.org", clientKey: "k")
+        let change = try #require(mailer.last?.token)
         let second = try Self.service(try SQLiteAccountStore(path: path), mailer)
         let listed = try second.sessions(accessToken: session.accessToken)
         #expect(listed.map(\.device) == ["Mia's iPhone"] && listed.map(\.id) == [session.id])
         let records = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
         #expect(records.nonces.keys.sorted() == [SecretToken(nonce).storedHash])
-        #expect(records.mailWindows.keys.sorted() == ["address mia@example.com", "client k"])
+        #expect(
+            records.mailWindows.keys.sorted() == ["address mia@example.com", "address mia@example.org", "client k"])
+        try second.confirmEmailChange(accessToken: session.accessToken, token: change)
+        let methods = try second.signInMethods(accessToken: session.accessToken)
+        #expect(methods.hasPassword && methods.providers.isEmpty)
+        let moved = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
+        #expect(moved.accountsByEmail.keys.sorted() == ["mia@example.org"] && moved.emailChanges.count == 1)
         try second.revokeSession(accessToken: session.accessToken, id: session.id)
         #expect(throws: AuthError.self) { try first.sessions(accessToken: session.accessToken) }
     }

@@ -750,6 +750,138 @@ script('a family unused for 14 days ends; each refresh counts as use', ['AUTH-38
     (step('authenticate', session='s0'), err('invalid_session')),
 ])
 
+# AUTH-48: sign-in methods. Linking needs step-up, an identity is never moved from another
+# account, and an account always keeps a way to sign in.
+EVE = 'eve@example.com'
+BOB_G = {'sub': 'bob-0001', 'email': BOB, 'email_verified': True}
+
+
+def link(claims, expected, session='s0'):
+    """Asks for a nonce, then links the Google identity of a token made for it to `session`'s account."""
+    n, asked = issue()
+    return [asked, (step('linkIdentity', session=session, provider='google',
+                         token=token(RS, google_claims(nonce=n, **claims)), nonce=n), expected)]
+
+
+def methods(password, providers):
+    return {'ok': True, 'password': password, 'providers': providers}
+
+
+provider_script('linking an identity needs step-up; an identity linked elsewhere stays there', ['AUTH-48', 'AUTH-41'],
+                A + [
+    (step('signInMethods', session='s0'), methods(True, [])),
+    (step('advance', seconds=301), OK),
+    *link(ANA_G, err('reauthentication_required')),
+    (step('reauthenticate', session='s0', password=PW), OK),
+    *link(ANA_G, OK),
+    *link(ANA_G, OK),
+    (step('signInMethods', session='s0'), methods(True, ['google'])),
+    *google(ANA_G, acct('A1')),
+    *google(BOB_G, acct('A2')),
+    *link(BOB_G, err('identity_in_use')),
+    (step('unlinkIdentity', session='s0', provider='apple'), err('identity_not_found')),
+    (step('unlinkIdentity', session='s0', provider='google'), OK),
+    (step('signInMethods', session='s0'), methods(True, [])),
+    (step('signInMethods', session='nobody'), err('invalid_session')),
+])
+provider_script('an account always keeps a way to sign in', ['AUTH-48'], [
+    *google(ANA_G, acct('A1'), **{'as': 's0'}),
+    (step('signInMethods', session='s0'), methods(False, ['google'])),
+    (step('unlinkIdentity', session='s0', provider='google'), err('last_sign_in_method')),
+    (step('changePassword', session='s0', password=PW), OK),
+    (step('signInMethods', session='s0'), methods(True, ['google'])),
+    (step('removePassword', session='s0'), OK),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+    (step('changePassword', session='s0', password=PW2), OK),
+    (step('unlinkIdentity', session='s0', provider='google'), OK),
+    (step('removePassword', session='s0'), err('last_sign_in_method')),
+    (step('signInMethods', session='s0'), methods(True, [])),
+    (step('signIn', email=ANA, password=PW2), acct('A1')),
+])
+provider_script('removing the password kills its reset tokens; a refused removal changes nothing', ['AUTH-48'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('removePassword', session='s0'), err('last_sign_in_method')),
+    (step('inspectReset', email=ANA), {'ok': True, 'email': ANA}),
+    *link(ANA_G, OK),
+    (step('removePassword', session='s0'), OK),
+    (step('inspectReset', email=ANA), err('reset_token_invalid')),
+    (step('authenticate', session='s0'), acct('A1')),
+])
+
+# AUTH-49: changing the address. The attacker knows the password and changes the address; the
+# owner's old address is told and undoes it, which signs the attacker out.
+script("a changed address is told to the old one, which can undo it and sign everyone out", ['AUTH-49', 'AUTH-41'],
+       A + [
+    (step('advance', seconds=301), OK),
+    (step('requestEmailChange', session='s0', email=EVE), err('reauthentication_required')),
+    (step('reauthenticate', session='s0', password=PW), OK),
+    (step('requestEmailChange', session='s0', email=EVE), OK),
+    (step('mails', to=EVE), {'ok': True, 'kinds': ['confirmEmailChange']}),
+    (step('signIn', email=EVE, password=PW), err('invalid_credentials')),
+    (step('confirmEmailChange', session='s0', email=EVE), OK),
+    (step('signIn', email=EVE, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'emailChanged']}),
+    (step('undoEmailChange', email=ANA), OK),
+    (step('authenticate', session='s0'), err('invalid_session')),
+    (step('authenticate', session='s1'), err('invalid_session')),
+    (step('signIn', email=EVE, password=PW), err('invalid_credentials')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('undoEmailChange', email=ANA), err('email_change_invalid')),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmSignUp', 'emailChanged', 'passwordReset']}),
+])
+script("confirming a change needs a session of the same account: a stranger's link cannot take an address",
+       ['AUTH-49'], [
+    (step('signUp', email=EVE, password=PW), OK),
+    (step('confirmSignUp', email=EVE, password=PW, **{'as': 's0'}), acct('A1')),
+    (step('signUp', email=BOB, password=PW2), OK),
+    (step('confirmSignUp', email=BOB, password=PW2, **{'as': 'b0'}), acct('A2')),
+    (step('requestEmailChange', session='s0', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmEmailChange']}),
+    (step('confirmEmailChange', session='b0', email=ANA), err('email_change_invalid')),
+    (step('confirmEmailChange', session='nobody', email=ANA), err('invalid_session')),
+    (step('signIn', email=EVE, password=PW), acct('A1')),
+    (step('requestReset', email=ANA), OK),
+    (step('mails', to=ANA), {'ok': True, 'kinds': ['confirmEmailChange']}),
+])
+script('a change to a taken address looks the same; the checks come in order; a change expires in a day',
+       ['AUTH-49', 'AUTH-45'], A + [
+    (step('signUp', email=BOB, password=PW2), OK),
+    (step('confirmSignUp', email=BOB, password=PW2), acct('A2')),
+    (step('requestEmailChange', session='nobody', email='not an address'), err('invalid_session')),
+    (step('requestEmailChange', session='s0', email='not an address'), err('invalid_email')),
+    (step('requestEmailChange', session='s0', email='ANA@example.com'), err('email_unchanged')),
+    (step('requestEmailChange', session='s0', email=BOB), OK),
+    (step('mails', to=BOB), {'ok': True, 'kinds': ['confirmSignUp', 'alreadyRegistered']}),
+    (step('requestEmailChange', session='s0', email=EVE), OK),
+    (step('advance', seconds=86400), OK),
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('confirmEmailChange', session='s1', email=EVE), err('email_change_invalid')),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+])
+script('a confirmed change ends the other waiting changes and kills reset tokens; an undo expires in 7 days',
+       ['AUTH-49'], A + [
+    (step('requestReset', email=ANA), OK),
+    (step('requestEmailChange', session='s0', email=EVE), OK),
+    (step('requestEmailChange', session='s0', email='zoe@example.com'), OK),
+    (step('confirmEmailChange', session='s0', email=EVE), OK),
+    (step('confirmEmailChange', session='s0', email='zoe@example.com'), err('email_change_invalid')),
+    (step('confirmReset', email=ANA, password=PW3), err('reset_token_invalid')),
+    (step('advance', seconds=604800), OK),
+    (step('undoEmailChange', email=ANA), err('email_change_invalid')),
+    (step('signIn', email=EVE, password=PW), acct('A1')),
+])
+script('an undo finds its old address proven by someone since: the change stays', ['AUTH-49', 'AUTH-44'], A + [
+    (step('requestEmailChange', session='s0', email=EVE), OK),
+    (step('confirmEmailChange', session='s0', email=EVE), OK),
+    (step('signUp', email=ANA, password=PW2), OK),
+    (step('confirmSignUp', email=ANA, password=PW2), acct('A2')),
+    (step('undoEmailChange', email=ANA), err('email_change_invalid')),
+    (step('signIn', email=EVE, password=PW), acct('A1')),
+    (step('authenticate', session='s0'), acct('A1')),
+])
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
@@ -765,6 +897,10 @@ write_cases('auth', 'accounts.json', 'auth.accounts',
                       'sessions of `session`\'s account without their ids (`idsWellFormed` says whether all are 32 lowercase hexadecimal '
                       'digits and distinct); `revokeSession` revokes, with `session`\'s token, the family of the session named `target` '
                       '(an id nobody issued when the script never named it); `signOutEverywhere` uses `session`\'s token; '
+                      '`signInMethods`, `linkIdentity` (`provider`, `token`, `nonce`), `unlinkIdentity` (`provider`), `removePassword` and '
+                      '`requestEmailChange` (the new address `email`, from `client`) act with `session`\'s token; `confirmEmailChange` '
+                      'presents `session`\'s token and the token of the last `confirmEmailChange` mail to `email`; `undoEmailChange` the '
+                      'token of the last `emailChanged` mail to `email`; '
                       '`concurrently` runs `times` copies of `step` at once and answers how many ended with each outcome '
                       '(`ok`, or the error code); `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '

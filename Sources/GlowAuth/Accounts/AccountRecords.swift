@@ -64,6 +64,18 @@ public struct AccountRecords: Sendable {
         public var accessExpiresAt: Double
     }
 
+    /// An address change waiting to be confirmed, or a confirmed one waiting to be undone (AUTH-49).
+    public struct EmailChange: Sendable, Hashable, Codable {
+        /// The account it moves.
+        public let account: AccountID
+        /// The address it gives the account: the new one to confirm, or the old one to restore.
+        public let address: String
+        /// When it expires, in seconds since 1970.
+        public let expiresAt: Double
+        /// Whether it undoes a confirmed change rather than confirms a new one.
+        public let isUndo: Bool
+    }
+
     /// A sign-in nonce the service issued, waiting to be used once (AUTH-46).
     public struct IssuedNonce: Sendable, Hashable, Codable {
         /// When it can no longer be used, in seconds since 1970.
@@ -146,6 +158,8 @@ public struct AccountRecords: Sendable {
     public var mailWindows = RecordMap<String, MailWindow>()
     /// Issued sign-in nonces by the hash of their text (AUTH-46).
     public var nonces = RecordMap<String, IssuedNonce>()
+    /// Address changes and their undos by the hash of their token (AUTH-49).
+    public var emailChanges = RecordMap<String, EmailChange>()
     /// Revocations waiting, by id.
     public var revocations = RecordMap<String, Revocation>()
 
@@ -167,6 +181,7 @@ public struct AccountRecords: Sendable {
         throttles.keepChanges()
         mailWindows.keepChanges()
         nonces.keepChanges()
+        emailChanges.keepChanges()
         revocations.keepChanges()
     }
 
@@ -185,6 +200,7 @@ public struct AccountRecords: Sendable {
         throttles.undoChanges()
         mailWindows.undoChanges()
         nonces.undoChanges()
+        emailChanges.undoChanges()
         revocations.undoChanges()
     }
 }

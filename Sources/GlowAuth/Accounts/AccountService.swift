@@ -36,6 +36,10 @@ public struct AccountConfiguration: Sendable {
     public var inactivityLimit = 14 * 86_400.0
     /// How long an issued sign-in nonce can be used, in seconds (AUTH-46).
     public var nonceLifetime = 600.0
+    /// How long a new address waits for its confirmation, in seconds (AUTH-49).
+    public var emailChangeLifetime = 86_400.0
+    /// How long the old address can undo a confirmed change, in seconds (AUTH-49).
+    public var emailChangeUndoLifetime = 7 * 86_400.0
 
     /// The spec's defaults.
     public init() {}
@@ -286,6 +290,18 @@ public final class AccountService: Sendable {
             for: identity, nonce: nonce, providerRefreshToken: providerRefreshToken, device: device, at: now)
     }
 
+    /// AUTH-46: the nonce was issued here, is unused and in time; the caller uses it up.
+    private static func useNonce(_ nonce: String, at now: Double, in records: inout AccountRecords) throws(AuthError) {
+        try checkNonce(nonce, at: now, in: records)
+        records.nonces[SecretToken(nonce).storedHash] = nil
+    }
+
+    private static func checkNonce(_ nonce: String, at now: Double, in records: AccountRecords) throws(AuthError) {
+        guard let issued = records.nonces[SecretToken(nonce).storedHash], now < issued.expiresAt else {
+            throw nonceInvalid
+        }
+    }
+
     /// A sign-in nonce: hand it to the provider (Apple takes its SHA-256) and present it with the
     /// ID token within ``AccountConfiguration/nonceLifetime`` seconds. Each works once, so a
     /// captured ID token cannot sign in again (AUTH-46).
@@ -317,10 +333,7 @@ public final class AccountService: Sendable {
         let key = identity.provider + " " + identity.subject
         let address = identity.email.flatMap { try? Self.normalizedEmail($0) }
         return try store.update { (records) throws(AuthError) in
-            // AUTH-46: the nonce was issued here, is unused and in time; this sign-in uses it up.
-            let nonceKey = SecretToken(nonce).storedHash
-            guard let issued = records.nonces[nonceKey], now < issued.expiresAt else { throw Self.nonceInvalid }
-            records.nonces[nonceKey] = nil
+            try Self.useNonce(nonce, at: now, in: &records)
             // AUTH-44: the linked account; else the account that proved the address, when the
             // identity may link by e-mail; else a new account, which holds the address proven
             // (taking it from an unproven holder) when the identity proves it, unproven when the
@@ -584,12 +597,10 @@ public final class AccountService: Sendable {
             records.accounts[account.id] = nil
             if let email = account.email { records.accountsByEmail[email] = nil }
             for (key, identity) in records.identities where identity.account == account.id {
-                records.identities[key] = nil
-                if let token = identity.providerRefreshToken {
-                    let id = SecretToken.random().storedHash
-                    records.revocations[id] = AccountRecords.Revocation(
-                        id: id, provider: identity.provider, token: token, attempts: 0, nextAttempt: now)
-                }
+                Self.unlink(key, at: now, in: &records)
+            }
+            for (key, change) in records.emailChanges where change.account == account.id {
+                records.emailChanges[key] = nil
             }
             for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
             for (key, reset) in records.resets where reset.account == account.id { records.resets[key] = nil }
@@ -597,6 +608,243 @@ public final class AccountService: Sendable {
             if let email = account.email { records.throttles["address " + email] = nil }
         }
         if let email = Self.provenEmail(account) { mailer.send(.accountDeleted(to: email)) }
+    }
+
+    /// Unlinks the identity stored under `key`, queueing its provider refresh token for
+    /// revocation (AUTH-42, AUTH-48).
+    private static func unlink(_ key: String, at now: Double, in records: inout AccountRecords) {
+        guard let identity = records.identities.removeValue(forKey: key) else { return }
+        if let token = identity.providerRefreshToken {
+            let id = SecretToken.random().storedHash
+            records.revocations[id] = AccountRecords.Revocation(
+                id: id, provider: identity.provider, token: token, attempts: 0, nextAttempt: now)
+        }
+    }
+
+    // MARK: Sign-in methods (AUTH-48)
+
+    /// Whether the account of `accessToken` has a password, and the providers linked to it.
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
+    public func signInMethods(accessToken: SecretToken) throws(AuthError) -> SignInMethods {
+        let now = clock.now()
+        return try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: false, at: now, in: records)
+            return Self.methods(of: account.id, in: records)
+        }
+    }
+
+    private static func methods(of account: AccountID, in records: AccountRecords) -> SignInMethods {
+        let providers = Set(records.identities.values.filter { $0.account == account }.map(\.provider))
+        return SignInMethods(
+            hasPassword: records.accounts[account]?.passwordHash != nil,
+            providers: providers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    /// Links the identity of a provider's ID token to the account of `accessToken`; `nonce` is
+    /// one ``issueSignInNonce()`` gave. Needs step-up.
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/unknownProvider``;
+    ///   ``AuthError/Code/nonceInvalid``; the verifier's errors; ``AuthError/Code/identityInUse``.
+    public func linkIdentity(
+        accessToken: SecretToken, provider: String, idToken: String, nonce: String?,
+        providerRefreshToken: SecretToken? = nil
+    ) async throws(AuthError) {
+        let now = clock.now()
+        let verifier = try linkingVerifier(accessToken, provider: provider, nonce: nonce, at: now)
+        let identity = try await verifier.verify(idToken, nonce: nonce, at: now)
+        try link(identity, to: accessToken, nonce: nonce ?? "", providerRefreshToken: providerRefreshToken, at: now)
+    }
+
+    /// The same link while the caller waits, for verifiers with a blocking fetcher.
+    ///
+    /// - Throws: as ``linkIdentity(accessToken:provider:idToken:nonce:providerRefreshToken:)``.
+    public func linkIdentitySynchronously(
+        accessToken: SecretToken, provider: String, idToken: String, nonce: String?,
+        providerRefreshToken: SecretToken? = nil
+    ) throws(AuthError) {
+        let now = clock.now()
+        let verifier = try linkingVerifier(accessToken, provider: provider, nonce: nonce, at: now)
+        let identity = try verifier.verifySynchronously(idToken, nonce: nonce, at: now)
+        try link(identity, to: accessToken, nonce: nonce ?? "", providerRefreshToken: providerRefreshToken, at: now)
+    }
+
+    /// AUTH-48's checks before the token is looked at: the session, step-up, the provider, a nonce.
+    private func linkingVerifier(
+        _ accessToken: SecretToken, provider: String, nonce: String?, at now: Double
+    ) throws(AuthError) -> IDTokenVerifier {
+        _ = try store.update { (records) throws(AuthError) in
+            try self.account(of: accessToken, stepUp: true, at: now, in: records)
+        }
+        let verifier = try verifier(provider)
+        guard nonce != nil else { throw Self.nonceInvalid }
+        return verifier
+    }
+
+    private func link(
+        _ identity: VerifiedIdentity, to accessToken: SecretToken, nonce: String, providerRefreshToken: SecretToken?,
+        at now: Double
+    ) throws(AuthError) {
+        try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            try Self.checkNonce(nonce, at: now, in: records)
+            let key = identity.provider + " " + identity.subject
+            if let linked = records.identities[key] {
+                guard linked.account == account.id else {
+                    throw AuthError(
+                        .identityInUse, "that \(identity.provider) account is linked to another account",
+                        rule: "AUTH-48")
+                }
+                return
+            }
+            try Self.useNonce(nonce, at: now, in: &records)
+            records.identities[key] = AccountRecords.Identity(
+                provider: identity.provider, subject: identity.subject, account: account.id,
+                providerRefreshToken: providerRefreshToken)
+        }
+    }
+
+    /// Unlinks every identity of `provider` from the account of `accessToken`. Needs step-up.
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/identityNotFound``;
+    ///   ``AuthError/Code/lastSignInMethod`` when it would leave no way to sign in.
+    public func unlinkIdentity(accessToken: SecretToken, provider: String) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            let keys = records.identities.filter { $0.value.account == account.id }.map(\.key)
+            let matching = keys.filter { records.identities[$0]?.provider.utf8.elementsEqual(provider.utf8) == true }
+            guard !matching.isEmpty else {
+                throw AuthError(.identityNotFound, "no identity of that provider is linked", rule: "AUTH-48")
+            }
+            guard account.passwordHash != nil || keys.count > matching.count else { throw Self.lastMethod }
+            for key in matching { Self.unlink(key, at: now, in: &records) }
+        }
+    }
+
+    /// Takes the password away from the account of `accessToken`, which keeps its identities.
+    /// Needs step-up.
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/lastSignInMethod``
+    ///   when the account has no identity.
+    public func removePassword(accessToken: SecretToken) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            guard account.passwordHash != nil else { return }
+            guard records.identities.values.contains(where: { $0.account == account.id }) else { throw Self.lastMethod }
+            records.accounts[account.id]?.passwordHash = nil
+            Self.killResets(of: account.id, in: &records)
+        }
+    }
+
+    // MARK: Changing the address (AUTH-49)
+
+    /// Asks to move the account of `accessToken` to `newEmail`: the new address is mailed a link
+    /// to confirm from a session of the account. Needs step-up; counts against the mail limits.
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/invalidEmail``;
+    ///   ``AuthError/Code/emailUnchanged``; ``AuthError/Code/throttled``.
+    public func requestEmailChange(accessToken: SecretToken, newEmail: String, clientKey: String) throws(AuthError) {
+        let now = clock.now()
+        let current = try store.update { (records) throws(AuthError) in
+            try self.account(of: accessToken, stepUp: true, at: now, in: records)
+        }
+        let address = try Self.normalizedEmail(newEmail)
+        guard current.email != address else {
+            throw AuthError(.emailUnchanged, "the account already has that address", rule: "AUTH-49")
+        }
+        let token = SecretToken.random()
+        let mail: AuthMail = try store.update { (records) throws(AuthError) -> AuthMail in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            try self.countMail(address: address, client: clientKey, at: now, in: &records)
+            if let holder = Self.provenHolder(of: address, in: records), holder != account.id {
+                return .alreadyRegistered(to: address)
+            }
+            records.emailChanges[token.storedHash] = AccountRecords.EmailChange(
+                account: account.id, address: address, expiresAt: now + configuration.emailChangeLifetime,
+                isUndo: false)
+            return .confirmEmailChange(to: address, token: token)
+        }
+        mailer.send(mail)
+    }
+
+    /// Confirms an address change with the mailed token, from a session of the same account:
+    /// the account gets the new address, proven, and the old proven one is told, with a link
+    /// that undoes the change for a week.
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``;
+    ///   ``AuthError/Code/emailChangeInvalid``.
+    public func confirmEmailChange(accessToken: SecretToken, token: SecretToken) throws(AuthError) {
+        let now = clock.now()
+        let undo = SecretToken.random()
+        let mail: AuthMail? = try store.update { (records) throws(AuthError) -> AuthMail? in
+            let account = try self.account(of: accessToken, stepUp: false, at: now, in: records)
+            let change = try Self.emailChange(token, undo: false, at: now, in: records)
+            guard change.account == account.id else { throw Self.emailChangeInvalid }
+            for (key, other) in records.emailChanges where other.account == account.id && !other.isUndo {
+                records.emailChanges[key] = nil
+            }
+            Self.move(account, to: change.address, in: &records)
+            guard account.emailProven, let old = account.email else { return nil }
+            records.emailChanges[undo.storedHash] = AccountRecords.EmailChange(
+                account: account.id, address: old, expiresAt: now + configuration.emailChangeUndoLifetime, isUndo: true)
+            return .emailChanged(to: old, token: undo)
+        }
+        if let mail { mailer.send(mail) }
+    }
+
+    /// Undoes a confirmed address change with the token mailed to the old address: the account
+    /// gets it back, every session ends and reset tokens die. Needs no sign-in.
+    ///
+    /// - Throws: ``AuthError/Code/emailChangeInvalid``.
+    public func undoEmailChange(token: SecretToken) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let change = try Self.emailChange(token, undo: true, at: now, in: records)
+            guard let account = records.accounts[change.account] else { throw Self.emailChangeInvalid }
+            records.emailChanges[token.storedHash] = nil
+            Self.move(account, to: change.address, in: &records)
+            for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
+        }
+    }
+
+    /// The live change of `token`: of the kind asked, in time, and with an address nobody else
+    /// has proven since.
+    private static func emailChange(
+        _ token: SecretToken, undo: Bool, at now: Double, in records: AccountRecords
+    ) throws(AuthError) -> AccountRecords.EmailChange {
+        guard let change = records.emailChanges[token.storedHash], change.isUndo == undo, now < change.expiresAt,
+            records.accounts[change.account] != nil,
+            Self.provenHolder(of: change.address, in: records).map({ $0 == change.account }) ?? true
+        else { throw emailChangeInvalid }
+        return change
+    }
+
+    /// Gives `account` the proven address `address` in place of its own, which is freed; its
+    /// reset tokens die.
+    private static func move(_ account: AccountRecords.Account, to address: String, in records: inout AccountRecords) {
+        if let old = account.email, records.accountsByEmail[old] == account.id { records.accountsByEmail[old] = nil }
+        give(address, to: account.id, in: &records)
+        records.accounts[account.id]?.email = address
+        records.accounts[account.id]?.emailProven = true
+        killResets(of: account.id, in: &records)
+    }
+
+    /// Raises the credential epoch and drops every reset token of `account`.
+    private static func killResets(of account: AccountID, in records: inout AccountRecords) {
+        records.accounts[account]?.credentialEpoch += 1
+        for (key, reset) in records.resets where reset.account == account { records.resets[key] = nil }
+    }
+
+    /// The account of a live access token, after step-up when asked.
+    private func account(
+        of accessToken: SecretToken, stepUp: Bool, at now: Double, in records: AccountRecords
+    ) throws(AuthError) -> AccountRecords.Account {
+        let family = records.sessions[try familyID(accessToken, at: now, in: records)]!
+        if stepUp { try checkStepUp(family, at: now) }
+        guard let account = records.accounts[family.account] else { throw Self.invalidSession }
+        return account
     }
 
     /// What ``processRevocations()`` did.
@@ -677,6 +925,10 @@ public final class AccountService: Sendable {
                 }
                 for (key, window) in records.mailWindows where now >= window.start + configuration.mailWindow {
                     records.mailWindows[key] = nil
+                    removed += 1
+                }
+                for (key, change) in records.emailChanges where now >= change.expiresAt {
+                    records.emailChanges[key] = nil
                     removed += 1
                 }
                 for (key, nonce) in records.nonces where now >= nonce.expiresAt {
@@ -914,5 +1166,9 @@ public final class AccountService: Sendable {
     private static let nonceInvalid = AuthError(
         .nonceInvalid, "that sign-in nonce was not issued here, was used already or has expired; ask for a new one",
         rule: "AUTH-46")
+    private static let lastMethod = AuthError(
+        .lastSignInMethod, "that would leave the account with no way to sign in", rule: "AUTH-48")
+    private static let emailChangeInvalid = AuthError(
+        .emailChangeInvalid, "this address-change link is not valid", rule: "AUTH-49")
     private static let resetInvalid = AuthError(.resetTokenInvalid, "this reset link is not valid", rule: "AUTH-40")
 }

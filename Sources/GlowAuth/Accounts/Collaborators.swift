@@ -26,12 +26,16 @@ public enum AuthMail: Sendable, Hashable, CustomStringConvertible {
     case passwordChanged(to: String)
     /// "Your account was deleted" (AUTH-42).
     case accountDeleted(to: String)
+    /// "Confirm your new address": the link carries `token`, confirmed from a session (AUTH-49).
+    case confirmEmailChange(to: String, token: SecretToken)
+    /// "Your account moved to another address; not you? Undo": the link carries `token` (AUTH-49).
+    case emailChanged(to: String, token: SecretToken)
 
     /// The address it goes to.
     public var recipient: String {
         switch self {
         case .confirmSignUp(let to, _), .alreadyRegistered(let to), .passwordReset(let to, _), .passwordChanged(let to),
-            .accountDeleted(let to):
+            .accountDeleted(let to), .confirmEmailChange(let to, _), .emailChanged(let to, _):
             to
         }
     }
@@ -44,13 +48,17 @@ public enum AuthMail: Sendable, Hashable, CustomStringConvertible {
         case .passwordReset: "passwordReset"
         case .passwordChanged: "passwordChanged"
         case .accountDeleted: "accountDeleted"
+        case .confirmEmailChange: "confirmEmailChange"
+        case .emailChanged: "emailChanged"
         }
     }
 
     /// The token the mail carries, if any.
     public var token: SecretToken? {
         switch self {
-        case .confirmSignUp(_, let token), .passwordReset(_, let token): token
+        case .confirmSignUp(_, let token), .passwordReset(_, let token), .confirmEmailChange(_, let token),
+            .emailChanged(_, let token):
+            token
         default: nil
         }
     }

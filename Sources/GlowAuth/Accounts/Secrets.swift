@@ -117,3 +117,11 @@ public struct SessionInfo: Sendable, Hashable {
         return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
     }
 }
+
+/// An account's ways to sign in (AUTH-48).
+public struct SignInMethods: Sendable, Hashable {
+    /// Whether it has a password.
+    public let hasPassword: Bool
+    /// The providers of its linked identities, in byte order: `apple`, `google`.
+    public let providers: [String]
+}

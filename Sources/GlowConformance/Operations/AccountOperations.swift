@@ -178,6 +178,33 @@ package enum AccountOperations {
                 let target = sessions[step["target"]?.string ?? ""]?.id ?? String(repeating: "0", count: 32)
                 try service.revokeSession(accessToken: access(step), id: target)
                 return Self.ok
+            case "signInMethods":
+                let methods = try service.signInMethods(accessToken: access(step))
+                return .object([
+                    "ok": .bool(true), "password": .bool(methods.hasPassword),
+                    "providers": .array(methods.providers.map(JSONValue.string)),
+                ])
+            case "linkIdentity":
+                try service.linkIdentitySynchronously(
+                    accessToken: access(step), provider: step["provider"]?.string ?? "",
+                    idToken: step["token"]?.string ?? "", nonce: step["nonce"]?.string)
+                return Self.ok
+            case "unlinkIdentity":
+                try service.unlinkIdentity(accessToken: access(step), provider: step["provider"]?.string ?? "")
+                return Self.ok
+            case "removePassword":
+                try service.removePassword(accessToken: access(step))
+                return Self.ok
+            case "requestEmailChange":
+                try service.requestEmailChange(accessToken: access(step), newEmail: email, clientKey: client)
+                return Self.ok
+            case "confirmEmailChange":
+                try service.confirmEmailChange(
+                    accessToken: access(step), token: token(step, kind: "confirmEmailChange"))
+                return Self.ok
+            case "undoEmailChange":
+                try service.undoEmailChange(token: token(step, kind: "emailChanged"))
+                return Self.ok
             case "signOutEverywhere":
                 try service.signOutEverywhere(accessToken: access(step))
                 return Self.ok

@@ -1,4 +1,4 @@
-"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-47), and the
+"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-49), and the
 corpus operation `auth.accounts` (Spec/corpus/auth/accounts.json) that runs scripts against it.
 
 Written from the spec text alone, with the standard library only:
@@ -43,10 +43,27 @@ Written from the spec text alone, with the standard library only:
   lowercase hexadecimal digits, nothing to do with its tokens), its sign-in and last use; listing
   the live families of the caller's account in the order sign-in time, device (none first, then
   UTF-8 bytes), id; revoking one by id (`session_not_found` for any id that is not a live family
-  of the caller's account); signing out everywhere.
+  of the caller's account); signing out everywhere;
+- sign-in methods (AUTH-48): listing whether there is a password and the providers of the linked
+  identities (each once, in the byte order of their ids); linking an identity (access token,
+  step-up, then the checks of an ID-token sign-in in their order; `identity_in_use` for another
+  account's, nothing changed and the nonce kept for one already the account's, the nonce used up
+  by a link only); unlinking a provider's identities (step-up, `identity_not_found`); removing
+  the password (a valid access token only, as the rule asks step-up of linking and unlinking
+  alone; the epoch rises); `last_sign_in_method` for an unlinking or removal that would leave no
+  way to sign in;
+- changing the address (AUTH-49): a request checked in the order access token, step-up, the
+  text, `email_unchanged`, the mail limits, answered as a sign-up is (`alreadyRegistered` for an
+  address another account holds proven, else a `confirmEmailChange` mail whose token waits
+  86,400 s); a confirmation with that token and an access token of the same account
+  (`email_change_invalid` otherwise, or when an account has proven the address since), taking the
+  address proven, ending the account's other waiting changes, killing its reset tokens and
+  mailing the old proven address `emailChanged` with an undo token of 604,800 s; the undo, with no
+  session, giving the old address back proven (the replaced one freed), ending every family of
+  the account and killing its reset tokens.
 
-The revocation queue of AUTH-42 has nothing to hold here: no provider refresh token is ever
-given to this service.
+The revocation queue of AUTH-42 and AUTH-48 has nothing to hold here: no provider refresh token
+is ever given to this service.
 
 The script runner (`accounts_operation`) is the outside world: a mailbox holding every mail sent
 (the only place a token's text is kept), the sessions the script names, and the labels A1, A2, ...
@@ -75,6 +92,8 @@ FREE_FAILURES = 5                 # AUTH-39: w = 0 for f < 5
 MAX_WAIT = 900                    # AUTH-39: 15 minutes
 FORGET_AFTER = 86_400             # AUTH-39
 RESET_LIFETIME = 3_600            # AUTH-40
+EMAIL_CHANGE_LIFETIME = 86_400    # AUTH-49: a change waits a day for its confirmation
+UNDO_LIFETIME = 604_800           # AUTH-49: the old address may undo it for 7 days
 STEP_UP_WINDOW = 300              # AUTH-41
 MAIL_WINDOW = 3_600               # AUTH-45, seconds
 MAILS_PER_ADDRESS = 5             # AUTH-45, a window
@@ -88,6 +107,7 @@ MAX_LOCAL_BYTES = 64                              # AUTH-36
 # The mails of the service (AUTH-36, AUTH-40, AUTH-42).
 ALREADY_REGISTERED, CONFIRM_SIGNUP = 'alreadyRegistered', 'confirmSignUp'
 PASSWORD_RESET, PASSWORD_CHANGED, ACCOUNT_DELETED = 'passwordReset', 'passwordChanged', 'accountDeleted'
+CONFIRM_EMAIL_CHANGE, EMAIL_CHANGED = 'confirmEmailChange', 'emailChanged'         # AUTH-49
 
 
 class Throttled(Failure):
@@ -211,6 +231,15 @@ class ResetToken:
         self.used = False
 
 
+class EmailChange:
+    """AUTH-49: a change of an account's address waiting for its confirmation (`email` the new
+    address), or an undo of a confirmed one (`email` the old address)."""
+
+    def __init__(self, account, email, expires_at):
+        self.account, self.email, self.expires_at = account, email, expires_at
+        self.ended = False                       # used, or ended by another change's confirmation
+
+
 class AccountService:
     """The account service of section 7.5 over an in-memory store. `clock()` gives the time in
     seconds since 1970, `send(address, kind, token)` mails, `erase(account_id)` erases a person's
@@ -252,6 +281,8 @@ class AccountService:
         self.signups = {}                        # digest -> SignUp
         self.waiting = collections.defaultdict(list)   # address key -> digests, oldest first
         self.resets = {}                         # digest -> ResetToken
+        self.email_changes = {}                  # digest -> EmailChange waiting (AUTH-49)
+        self.undos = {}                          # digest -> EmailChange that undoes one (AUTH-49)
         self.failures = {}                       # throttling key -> [failures, time of the last]
         self.mail_counts = {}                    # mail-limit key -> [requests, start of the window]
         self._next_account = 1
@@ -488,16 +519,11 @@ class AccountService:
         self.nonces[token_digest(nonce)] = now + NONCE_LIFETIME
         return nonce
 
-    def provider_sign_in(self, provider, token, nonce=None, device=None):
-        """AUTH-47's device first; the provider (AUTH-35); a nonce presented (AUTH-46); the token
-        (AUTH-22 ... AUTH-34, comparing its nonce with the one presented); then the nonce issued,
-        unused and unexpired (AUTH-46), used up only by the sign-in's success. AUTH-44: to the
-        account the identity is linked to; else, when it may link by e-mail and an account holds
-        its address proven, to that account (linking it); else to a new account linked to it,
-        holding its address proven when it may link by e-mail, unproven when it may not and no
-        account holds the address, and no address otherwise."""
-        device = check_device(device)
-        now = self.clock()
+    def _verify_identity(self, provider, token, nonce, now):
+        """What an ID-token sign-in and a link check, in order: the provider (AUTH-35), a nonce
+        presented (AUTH-46), the token (AUTH-22 ... AUTH-34, comparing its nonce with the one
+        presented), then the nonce issued, unused and unexpired (AUTH-46). Uses nothing up: the
+        verified identity, its link (provider, subject) and the nonce's digest."""
         entry = self.providers.get(provider) if isinstance(provider, str) else None
         if entry is None:
             raise Failure('unknown_provider', f'this service does not sign in with {provider!r}')
@@ -509,8 +535,20 @@ class AccountService:
         expires = self.nonces.get(nonce_digest)
         if expires is None or now >= expires:                             # AUTH-46
             raise Failure('nonce_invalid', 'not a nonce the service issued, or used, or expired')
+        return identity, (provider, identity['subject']), nonce_digest
+
+    def provider_sign_in(self, provider, token, nonce=None, device=None):
+        """AUTH-47's device first; the provider (AUTH-35); a nonce presented (AUTH-46); the token
+        (AUTH-22 ... AUTH-34, comparing its nonce with the one presented); then the nonce issued,
+        unused and unexpired (AUTH-46), used up only by the sign-in's success. AUTH-44: to the
+        account the identity is linked to; else, when it may link by e-mail and an account holds
+        its address proven, to that account (linking it); else to a new account linked to it,
+        holding its address proven when it may link by e-mail, unproven when it may not and no
+        account holds the address, and no address otherwise."""
+        device = check_device(device)
+        now = self.clock()
+        identity, link, nonce_digest = self._verify_identity(provider, token, nonce, now)
         del self.nonces[nonce_digest]                                     # used up by this sign-in
-        link = (provider, identity['subject'])
         account = self.accounts.get(self.identities.get(link))
         if account is None:
             email = identity['email']
@@ -597,6 +635,138 @@ class AccountService:
             raise Failure('invalid_credentials', 'the password is wrong')
         self._clear(keys)
         family.proof_at = now
+
+    # -- sign-in methods (AUTH-48)
+
+    def _identities_of(self, account_id):
+        return [link for link, number in self.identities.items() if number == account_id]
+
+    def sign_in_methods(self, access_token):
+        """Whether the caller's account has a password, and the providers of its identities,
+        each once, in the byte order of their ids."""
+        family = self._session(access_token, self.clock())
+        account = self.accounts[family.account]
+        providers = sorted({provider for provider, _ in self._identities_of(account.id)},
+                           key=lambda provider: provider.encode('utf-8', 'surrogatepass'))
+        return account.password_hash is not None, providers
+
+    def link_identity(self, access_token, provider, token, nonce):
+        """The access token, step-up, then the checks of an ID-token sign-in in their order; an
+        identity of another account is `identity_in_use`, one of this account changes nothing
+        (its nonce is not used either: only a link that succeeds uses it up), any other is linked;
+        the account's address stays as it is."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        _, link, nonce_digest = self._verify_identity(provider, token, nonce, now)
+        holder = self.identities.get(link)
+        if holder is not None and holder != family.account:
+            raise Failure('identity_in_use', 'this identity signs in to another account')
+        if holder is None:
+            del self.nonces[nonce_digest]                                 # used up by the link
+            self.identities[link] = family.account
+
+    def unlink_identity(self, access_token, provider):
+        """The access token, step-up; the account's identities of `provider` go (no provider
+        refresh token is ever held here, so none is queued) and its sessions stay. None of that
+        provider is `identity_not_found`; leaving no way to sign in is `last_sign_in_method`."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        account = self.accounts[family.account]
+        links = self._identities_of(account.id)
+        gone = [link for link in links if isinstance(provider, str) and link[0] == provider]
+        if not gone:
+            raise Failure('identity_not_found', 'the account has no identity of this provider')
+        if account.password_hash is None and len(gone) == len(links):
+            raise Failure('last_sign_in_method', 'the account would have no way to sign in')
+        for link in gone:
+            del self.identities[link]
+
+    def remove_password(self, access_token):
+        """With a valid access token (AUTH-48 asks step-up of linking and unlinking only): the
+        password hash goes and the reset tokens die (the epoch rises); nothing changes on an
+        account without one, and `last_sign_in_method` when no identity is linked."""
+        family = self._session(access_token, self.clock())
+        account = self.accounts[family.account]
+        if account.password_hash is None:
+            return
+        if not self._identities_of(account.id):
+            raise Failure('last_sign_in_method', 'the account would have no way to sign in')
+        account.password_hash = None
+        account.epoch += 1
+
+    # -- changing the address (AUTH-49)
+
+    def _give_address(self, account, email):
+        """The account holds `email` proven: the address it held is freed, and an account that
+        held `email` unproven loses it (AUTH-44: the proof wins)."""
+        if account.email is not None and self.by_address.get(address_key(account.email)) == account.id:
+            del self.by_address[address_key(account.email)]
+        other = self._holder(email)
+        if other is not None and other is not account:
+            other.email, other.proven = None, False
+        account.email, account.proven = email, True
+        self.by_address[address_key(email)] = account.id
+
+    def request_email_change(self, access_token, email, client):
+        """In order: the access token, step-up, the text, the address already held, the mail
+        limits (AUTH-45). Then `alreadyRegistered` when another account holds the address proven,
+        else a change waiting a day and its `confirmEmailChange` mail; nothing else changes."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        require_address(email)
+        account = self.accounts[family.account]
+        if account.email is not None and address_key(account.email) == address_key(email):
+            raise Failure('email_unchanged', 'the account already holds this address')
+        self._mail_limit(email, client, now)                              # AUTH-45
+        if self._proven_holder(email) is not None:                        # the same answer
+            self.send(email, ALREADY_REGISTERED, None)
+            return
+        token = new_token()
+        self.email_changes[token_digest(token)] = EmailChange(account.id, email, now + EMAIL_CHANGE_LIFETIME)
+        self.send(email, CONFIRM_EMAIL_CHANGE, token)
+
+    def confirm_email_change(self, access_token, token):
+        """A valid access token, then a change token of the same account that is unused, before
+        its day ends and whose address nobody has proven since, else `email_change_invalid`. The
+        account holds the new address proven, its other waiting changes end, its reset tokens die;
+        an old address held proven is sent `emailChanged` with a token that undoes the change."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        change = self.email_changes.get(token_digest(token))
+        if (change is None or change.ended or now >= change.expires_at or change.account != family.account
+                or self._proven_holder(change.email) is not None):
+            raise Failure('email_change_invalid', 'unknown, used, expired, of another account, or taken since')
+        account = self.accounts[family.account]
+        for other in self.email_changes.values():
+            if other.account == account.id:
+                other.ended = True                                        # this one and every other
+        old_email, old_proven = account.email, account.proven
+        self._give_address(account, change.email)
+        account.epoch += 1                                                # every reset token dies
+        if old_email is not None and old_proven:
+            undo = new_token()
+            self.undos[token_digest(undo)] = EmailChange(account.id, old_email, now + UNDO_LIFETIME)
+            self.send(old_email, EMAIL_CHANGED, undo)
+
+    def undo_email_change(self, token):
+        """No sign-in needed: a token unknown, used, expired, of a deleted account or whose old
+        address an account has proven since is `email_change_invalid`. Otherwise the account holds
+        the old address proven again (the one it replaces is freed), every family of it ends and
+        its reset tokens die."""
+        now = self.clock()
+        undo = self.undos.get(token_digest(token))
+        account = self.accounts.get(undo.account) if undo is not None else None
+        if (undo is None or undo.ended or account is None or now >= undo.expires_at
+                or self._proven_holder(undo.email) is not None):
+            raise Failure('email_change_invalid', 'unknown, used, expired, or taken since')
+        undo.ended = True
+        self._give_address(account, undo.email)
+        account.epoch += 1
+        for family in [f for f in self.families.values() if f.account == account.id]:
+            self._end_family(family)
 
     # -- reset and change (AUTH-40)
 
@@ -692,7 +862,8 @@ class AccountService:
 
 # ---- The operation (Spec/corpus/auth/accounts.json)
 
-MAIL_KINDS = {'confirmSignUp': CONFIRM_SIGNUP, 'inspectReset': PASSWORD_RESET, 'confirmReset': PASSWORD_RESET}
+MAIL_KINDS = {'confirmSignUp': CONFIRM_SIGNUP, 'inspectReset': PASSWORD_RESET, 'confirmReset': PASSWORD_RESET,
+              'confirmEmailChange': CONFIRM_EMAIL_CHANGE, 'undoEmailChange': EMAIL_CHANGED}
 DEFAULT_CLIENT = 'c1'
 
 
@@ -840,6 +1011,30 @@ class Script:
             return {'ok': True}
         if do == 'signOutEverywhere':
             service.sign_out_everywhere(self._tokens(step)[0])
+            return {'ok': True}
+        if do == 'signInMethods':
+            password, providers = service.sign_in_methods(self._tokens(step)[0])
+            return {'ok': True, 'password': password, 'providers': providers}
+        if do == 'linkIdentity':
+            nonce = step.get('nonce')
+            if nonce is not None and not isinstance(nonce, str):
+                raise Failure('invalid_input', f'nonce must be a string, not {nonce!r}')
+            service.link_identity(self._tokens(step)[0], step.get('provider'), step.get('token'), nonce)
+            return {'ok': True}
+        if do == 'unlinkIdentity':
+            service.unlink_identity(self._tokens(step)[0], step.get('provider'))
+            return {'ok': True}
+        if do == 'removePassword':
+            service.remove_password(self._tokens(step)[0])
+            return {'ok': True}
+        if do == 'requestEmailChange':
+            service.request_email_change(self._tokens(step)[0], step.get('email'), step.get('client', DEFAULT_CLIENT))
+            return {'ok': True}
+        if do == 'confirmEmailChange':
+            service.confirm_email_change(self._tokens(step)[0], self._mail_token(step))
+            return {'ok': True}
+        if do == 'undoEmailChange':
+            service.undo_email_change(self._mail_token(step))
             return {'ok': True}
         if do == 'concurrently':
             # `times` copies of `step` at once. This service runs one operation at a time, each a
