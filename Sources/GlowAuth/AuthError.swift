@@ -146,4 +146,14 @@ extension ErrorCode where Domain == AuthError {
     /// An address-change or undo token that is unknown, used, expired, another account's, or
     /// whose address was proven since (AUTH-49).
     public static var emailChangeInvalid: Self { Self("email_change_invalid") }
+    /// A TOTP secret that is not base32 (AUTH-50).
+    public static var invalidSecret: Self { Self("invalid_secret") }
+    /// A sign-in or step-up of an account with a second factor, without a code (AUTH-51).
+    public static var secondFactorRequired: Self { Self("second_factor_required") }
+    /// A code or recovery code that is wrong, used or out of its window (AUTH-51).
+    public static var invalidSecondFactor: Self { Self("invalid_second_factor") }
+    /// Enrolling an account that already has a second factor (AUTH-51).
+    public static var secondFactorEnrolled: Self { Self("second_factor_enrolled") }
+    /// Confirming, turning off or renewing a second factor the account does not have (AUTH-51).
+    public static var noSecondFactor: Self { Self("no_second_factor") }
 }

@@ -53,6 +53,8 @@ extension ServerStore: AccountStore where State == AccountRecords {
                 case "nonces": records.nonces[key] = try decoder.decode(AccountRecords.IssuedNonce.self, from: value)
                 case "emailChanges":
                     records.emailChanges[key] = try decoder.decode(AccountRecords.EmailChange.self, from: value)
+                case "secondFactors":
+                    records.secondFactors[key] = try decoder.decode(AccountRecords.SecondFactor.self, from: value)
                 case "revocations":
                     records.revocations[key] = try decoder.decode(AccountRecords.Revocation.self, from: value)
                 default:
@@ -130,6 +132,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
         try changes("mailWindows", records.mailWindows, { $0 })
         try changes("nonces", records.nonces, { $0 })
         try changes("emailChanges", records.emailChanges, { $0 })
+        try changes("secondFactors", records.secondFactors, { $0 })
         try changes("revocations", records.revocations, { $0 })
         guard !rows.isEmpty else { return }
         let put = try connection.prepare("INSERT OR REPLACE INTO account_records (map, key, value) VALUES (?, ?, ?)")

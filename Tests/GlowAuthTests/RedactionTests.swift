@@ -35,6 +35,23 @@ struct RedactionTests {
         #expect(!Self.shown(nonce).contains(nonce.raw.reveal()))
     }
 
+    @Test("a second factor's enrollment, its stored record and recovery codes show no secret or code")
+    func secondFactor() throws {
+        let world = try AccountServiceTests.World()
+        let session = try world.account()
+        let enrollment = try world.service.beginSecondFactor(accessToken: session.accessToken)
+        let secret = enrollment.secret.reveal()
+        let code = TOTP.code(secret: try TOTP.bytes(base32: secret), time: Int(world.clock.now()))
+        let codes = try world.service.confirmSecondFactor(accessToken: session.accessToken, code: code)
+        let factor = try world.store.update { (records) throws(AuthError) in records.secondFactors.values.first }
+        #expect(codes.codes.count == 10 && "\(codes)" == "RecoveryCodes(10 codes)")
+        for text in [secret] + codes.codes.map({ $0.reveal() }) {
+            for value in [enrollment, codes, factor as Any] as [Any] {
+                #expect(!Self.shown(value).contains(text), "\(type(of: value)) shows a secret")
+            }
+        }
+    }
+
     @Test("a password hash shows its parameters, never its salt or tag")
     func passwordHash() throws {
         let salt: [UInt8] = Array(repeating: 0xAB, count: 16)

@@ -93,6 +93,10 @@ struct AccountStoreTests {
         let session = try first.confirmSignUp(
             token: try #require(mailer.last?.token), password: "violet lantern morning", device: "Mia's iPhone")
         let nonce = try first.issueSignInNonce()
+        let enrollment = try first.beginSecondFactor(accessToken: session.accessToken)
+        let code = TOTP.code(
+            secret: try TOTP.bytes(base32: enrollment.secret.reveal()), time: Int(Date().timeIntervalSince1970))
+        _ = try first.confirmSecondFactor(accessToken: session.accessToken, code: code)
         try first.requestEmailChange(accessToken: session.accessToken, newEmail: "mia@example.org", clientKey: "k")
         let change = try #require(mailer.last?.token)
         let second = try Self.service(try SQLiteAccountStore(path: path), mailer)
@@ -103,6 +107,10 @@ struct AccountStoreTests {
         #expect(
             records.mailWindows.keys.sorted() == ["address mia@example.com", "address mia@example.org", "client k"])
         try second.confirmEmailChange(accessToken: session.accessToken, token: change)
+        let asked = #expect(throws: AuthError.self, "the second factor is asked for after the file is opened again") {
+            try second.signIn(email: "mia@example.org", password: "violet lantern morning", clientKey: "k")
+        }
+        #expect(asked?.code == .secondFactorRequired)
         let methods = try second.signInMethods(accessToken: session.accessToken)
         #expect(methods.hasPassword && methods.providers.isEmpty)
         let moved = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }

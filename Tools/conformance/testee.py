@@ -32,11 +32,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cli                                              # noqa: E402
 from glowpy import (accounts, auth, checkins, dataset, feed, feeditems, feedwire, idtoken, model,   # noqa: E402
-                    streaks, themes)                    # (standard library only)
+                    streaks, themes, totp)              # (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
 
 OPERATIONS = {}
-for area in (model, checkins, dataset, streaks, themes, auth, idtoken, accounts, feed, feeditems,
+for area in (model, checkins, dataset, streaks, themes, auth, idtoken, totp, accounts, feed, feeditems,
              feedwire):                                  # after feed: its feed.script and feed.relay add the wire steps
     OPERATIONS.update(area.OPERATIONS)
 

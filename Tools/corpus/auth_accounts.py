@@ -11,6 +11,8 @@ rules do not depend on the cost.
 from corpus_file import write_cases, command_line
 import base64
 import hashlib
+import hmac
+import struct
 
 from jose_fixtures import ES, GOOGLE_CLIENT, NONCE, RS, SET, b64u, google_claims, token
 
@@ -882,6 +884,117 @@ script('an undo finds its old address proven by someone since: the change stays'
     (step('authenticate', session='s0'), acct('A1')),
 ])
 
+# AUTH-50, AUTH-51: a second factor. The scripts' service takes its secrets in order from
+# `totpSecrets`; each code below is computed here from AUTH-50 (HMAC-SHA-1 of the step, six digits).
+S1 = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'
+S2 = 'KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU'
+NOW = 1796083200
+
+
+def totp(secret, time):
+    key = base64.b32decode(secret)
+    digest = hmac.new(key, struct.pack('>Q', time // 30), hashlib.sha1).digest()
+    offset = digest[-1] & 15
+    return '%06d' % ((struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1000000)
+
+
+def uri(secret, address=ANA):
+    return ('otpauth://totp/Glow%20Ritual:' + address.replace('@', '%40') + '?secret=' + secret
+            + '&issuer=Glow%20Ritual&algorithm=SHA1&digits=6&period=30')
+
+
+assert totp(S1, NOW) != totp(S2, NOW)
+assert not {'12345%d' % i for i in range(5)} & {totp(S1, NOW + d) for d in (-30, 0, 30, 60)}
+CODES = {'ok': True, 'recoveryCodes': {'count': 10, 'wellFormed': True, 'distinct': True}}
+
+
+def second_factor_script(comment, rules, pairs, secrets=(S1,)):
+    script(comment, rules, pairs, totpSecrets=list(secrets))
+
+
+second_factor_script('a second factor: enrolled with a code, then asked at every password sign-in, each code once',
+                     ['AUTH-51', 'AUTH-50', 'AUTH-39'], A + [
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S1, 'uri': uri(S1)}),
+    (step('signIn', email=ANA, password=PW), acct('A1')),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW - 60)), err('invalid_second_factor')),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW)), CODES),
+    (step('signIn', email=ANA, password=PW), err('second_factor_required')),
+    (step('signIn', email=ANA, password=PW, code=totp(S1, NOW)), err('invalid_second_factor')),
+    (step('signIn', email=ANA, password=PW, code=totp(S1, NOW + 30)), acct('A1')),
+    (step('signIn', email=ANA, password=PW, code=totp(S1, NOW + 30)), err('invalid_second_factor')),
+    (step('signIn', email=ANA, password=PW2, code=totp(S1, NOW + 60)), err('invalid_credentials')),
+    (step('advance', seconds=30), OK),
+    (step('signIn', email=ANA, password=PW, code=totp(S1, NOW + 60)), acct('A1')),
+    (step('signIn', email=ANA, password=PW, recoveryCode=0), acct('A1')),
+    (step('signIn', email=ANA, password=PW, recoveryCode=0), err('invalid_second_factor')),
+    (step('signIn', email=ANA, password=PW, recoveryCode=1, recoveryForm='loose', client='c2'), acct('A1')),
+])
+second_factor_script('with a second factor, step-up needs a code; turned off, passwords alone sign in again',
+                     ['AUTH-51', 'AUTH-41'], A + [
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S1, 'uri': uri(S1)}),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW)), CODES),
+    (step('advance', seconds=60), OK),
+    (step('changePassword', session='s0', password=PW2), OK),
+    (step('advance', seconds=301), OK),
+    (step('changePassword', session='s0', password=PW3), err('reauthentication_required')),
+    (step('reauthenticate', session='s0', password=PW), err('invalid_credentials')),
+    (step('reauthenticate', session='s0', password=PW2), err('second_factor_required')),
+    (step('reauthenticate', session='s0', password=PW2, code=totp(S1, NOW + 361)), OK),
+    (step('changePassword', session='s0', password=PW3), OK),
+    (step('signIn', email=ANA, password=PW3, code=totp(S1, NOW + 391), **{'as': 's1'}), acct('A1')),
+    (step('disableSecondFactor', session='s1'), OK),
+    (step('signIn', email=ANA, password=PW3, **{'as': 's2'}), acct('A1')),
+    (step('disableSecondFactor', session='s2'), err('no_second_factor')),
+    (step('changePassword', session='s2', password=PW), OK),
+])
+second_factor_script('a sign-in without a code is no proof of presence once a second factor is on', ['AUTH-51', 'AUTH-41'],
+                     A + [
+    (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S1, 'uri': uri(S1)}),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW)), CODES),
+    (step('deleteAccount', session='s1', confirmed=True), err('reauthentication_required')),
+    (step('advance', seconds=30), OK),
+    (step('signIn', email=ANA, password=PW, recoveryCode=3, **{'as': 's2'}), acct('A1')),
+    (step('deleteAccount', session='s2', confirmed=True), OK),
+    (step('signIn', email=ANA, password=PW), err('invalid_credentials')),
+])
+second_factor_script('enrolling: a pending secret is replaced; an enrolled account cannot enroll again; new recovery codes '
+                     'replace the old', ['AUTH-51'], A + [
+    (step('confirmSecondFactor', session='s0', code='000000'), err('no_second_factor')),
+    (step('disableSecondFactor', session='s0'), err('no_second_factor')),
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S1, 'uri': uri(S1)}),
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S2, 'uri': uri(S2)}),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW)), err('invalid_second_factor')),
+    (step('confirmSecondFactor', session='s0', code=totp(S2, NOW)), CODES),
+    (step('beginSecondFactor', session='s0'), err('second_factor_enrolled')),
+    (step('newRecoveryCodes', session='s0'), CODES),
+    (step('reauthenticate', session='s0', password=PW, recoverySet=0, recoveryCode=0), err('invalid_second_factor')),
+    (step('reauthenticate', session='s0', password=PW, recoverySet=1, recoveryCode=0), OK),
+    (step('reauthenticate', session='s0', password=PW, recoverySet=1, recoveryCode=0), err('invalid_second_factor')),
+    (step('newRecoveryCodes', session='nobody'), err('invalid_session')),
+], secrets=(S1, S2))
+second_factor_script('wrong codes are throttled under the account key', ['AUTH-51', 'AUTH-41'], A + [
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S1, 'uri': uri(S1)}),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW)), CODES),
+] + [
+    (step('reauthenticate', session='s0', password=PW, code='12345%d' % i), err('invalid_second_factor')) for i in range(5)
+] + [
+    (step('reauthenticate', session='s0', password=PW, code=totp(S1, NOW + 30)), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('reauthenticate', session='s0', password=PW, code=totp(S1, NOW + 30)), OK),
+])
+
+second_factor_script('a new secret starts afresh: its code of a step already used with the old secret is accepted',
+                     ['AUTH-51'], A + [
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S1, 'uri': uri(S1)}),
+    (step('confirmSecondFactor', session='s0', code=totp(S1, NOW)), CODES),
+    (step('disableSecondFactor', session='s0'), OK),
+    (step('beginSecondFactor', session='s0'), {'ok': True, 'secret': S2, 'uri': uri(S2)}),
+    (step('confirmSecondFactor', session='s0', code=totp(S2, NOW)), CODES),
+    (step('signIn', email=ANA, password=PW, code=totp(S2, NOW)), err('invalid_second_factor')),
+    (step('signIn', email=ANA, password=PW, code=totp(S2, NOW + 30)), acct('A1')),
+], secrets=(S1, S2))
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
@@ -901,6 +1014,12 @@ write_cases('auth', 'accounts.json', 'auth.accounts',
                       '`requestEmailChange` (the new address `email`, from `client`) act with `session`\'s token; `confirmEmailChange` '
                       'presents `session`\'s token and the token of the last `confirmEmailChange` mail to `email`; `undoEmailChange` the '
                       'token of the last `emailChanged` mail to `email`; '
+                      '`beginSecondFactor`, `confirmSecondFactor` (`code`), `disableSecondFactor` and `newRecoveryCodes` act with '
+                      '`session`\'s token, the secrets coming in order from `totpSecrets` instead of the generator; the recovery codes '
+                      'a step shows are described (`count`, `wellFormed`: each four groups of four lower-case base32 characters '
+                      'joined by `-`, `distinct`) and kept: `signIn` and `reauthenticate` may present a `code`, or the recovery '
+                      'code at index `recoveryCode` of the set numbered `recoverySet` (0 for the first a script was shown, the '
+                      'latest when absent), written as shown or, with `recoveryForm` `loose`, in upper case with spaces for `-`; '
                       '`concurrently` runs `times` copies of `step` at once and answers how many ended with each outcome '
                       '(`ok`, or the error code); `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '

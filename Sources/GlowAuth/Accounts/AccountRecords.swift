@@ -54,6 +54,8 @@ public struct AccountRecords: Sendable {
         public var lastUsedAt: Double
         /// The device named at its sign-in, if one was (AUTH-47).
         public var device: String?
+        /// When it last proved presence with a second factor's code, if it did (AUTH-51).
+        public var secondFactorAt: Double?
 
         /// The id a person sees and revokes it by: 32 hexadecimal digits of the SHA-256 of the
         /// family's own id, so that it tells nothing about the id or the tokens (AUTH-47).
@@ -74,6 +76,18 @@ public struct AccountRecords: Sendable {
         public let expiresAt: Double
         /// Whether it undoes a confirmed change rather than confirms a new one.
         public let isUndo: Bool
+    }
+
+    /// An account's second factor (AUTH-51): a TOTP secret, pending until a code confirms it.
+    public struct SecondFactor: Sendable, Hashable, Codable {
+        /// The secret in base32, as the person's authenticator app holds it.
+        public var secret: SecretToken
+        /// Whether a code confirmed it: only then is it asked for.
+        public var confirmed: Bool
+        /// The last time step a code was accepted for: older and equal steps never again.
+        public var lastStep: Int?
+        /// The SHA-256 of each unused recovery code, in its compact form.
+        public var recoveryHashes: [String]
     }
 
     /// A sign-in nonce the service issued, waiting to be used once (AUTH-46).
@@ -160,6 +174,8 @@ public struct AccountRecords: Sendable {
     public var nonces = RecordMap<String, IssuedNonce>()
     /// Address changes and their undos by the hash of their token (AUTH-49).
     public var emailChanges = RecordMap<String, EmailChange>()
+    /// Second factors by account id (AUTH-51).
+    public var secondFactors = RecordMap<String, SecondFactor>()
     /// Revocations waiting, by id.
     public var revocations = RecordMap<String, Revocation>()
 
@@ -182,6 +198,7 @@ public struct AccountRecords: Sendable {
         mailWindows.keepChanges()
         nonces.keepChanges()
         emailChanges.keepChanges()
+        secondFactors.keepChanges()
         revocations.keepChanges()
     }
 
@@ -201,6 +218,7 @@ public struct AccountRecords: Sendable {
         mailWindows.undoChanges()
         nonces.undoChanges()
         emailChanges.undoChanges()
+        secondFactors.undoChanges()
         revocations.undoChanges()
     }
 }
@@ -237,7 +255,7 @@ extension AccountRecords.Account {
 extension AccountRecords.SessionFamily {
     private enum CodingKeys: String, CodingKey {
         case id, account, authenticatedAt, refreshHash, usedRefreshHashes, refreshExpiresAt, accessHash
-        case accessExpiresAt, signedInAt, lastUsedAt, device
+        case accessExpiresAt, signedInAt, lastUsedAt, device, secondFactorAt
     }
 
     /// Reads a family; one written before AUTH-47 has no sign-in time, last use or device, and
@@ -255,6 +273,7 @@ extension AccountRecords.SessionFamily {
         signedInAt = try container.decodeIfPresent(Double.self, forKey: .signedInAt) ?? authenticatedAt
         lastUsedAt = try container.decodeIfPresent(Double.self, forKey: .lastUsedAt) ?? authenticatedAt
         device = try container.decodeIfPresent(String.self, forKey: .device)
+        secondFactorAt = try container.decodeIfPresent(Double.self, forKey: .secondFactorAt)
     }
 }
 

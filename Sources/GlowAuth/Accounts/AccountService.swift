@@ -40,6 +40,8 @@ public struct AccountConfiguration: Sendable {
     public var emailChangeLifetime = 86_400.0
     /// How long the old address can undo a confirmed change, in seconds (AUTH-49).
     public var emailChangeUndoLifetime = 7 * 86_400.0
+    /// The service's name, as authenticator apps show it (AUTH-51).
+    public var serviceName = "Glow Ritual"
 
     /// The spec's defaults.
     public init() {}
@@ -66,6 +68,8 @@ public final class AccountService: Sendable {
     private let decoy: PasswordHash
     /// Makes the text of each sign-in nonce: 256 random bits (AUTH-37), or a test's fixtures.
     private let makeNonce: @Sendable () -> String
+    /// Makes each second factor's secret in base32: 20 random bytes (AUTH-50), or a test's fixtures.
+    private let makeSecret: @Sendable () -> String
 
     /// A service over `store`, sending mail through `mailer`, erasing data through `eraser` and revoking
     /// provider tokens through `revoker`, signing in with the providers of `verifiers`.
@@ -86,9 +90,11 @@ public final class AccountService: Sendable {
     package init(
         store: any AccountStore, configuration: AccountConfiguration, clock: any AuthClock, mailer: any AuthMailer,
         eraser: any AccountEraser, revoker: any ProviderTokenRevoker, verifiers: [IDTokenVerifier],
-        makeNonce: @escaping @Sendable () -> String
+        makeNonce: @escaping @Sendable () -> String,
+        makeSecret: @escaping @Sendable () -> String = { TOTP.base32(Crypto.randomBytes(20)) }
     ) throws(AuthError) {
         self.makeNonce = makeNonce
+        self.makeSecret = makeSecret
         self.configuration = configuration
         self.store = store
         self.clock = clock
@@ -212,7 +218,7 @@ public final class AccountService: Sendable {
     ///
     /// - Throws: ``AuthError/Code/throttled`` while a key waits; ``AuthError/Code/invalidCredentials``.
     public func signIn(
-        email: String, password: String, clientKey: String, device: String? = nil
+        email: String, password: String, clientKey: String, device: String? = nil, code: String? = nil
     ) throws(AuthError) -> Session {
         let device = try Self.checkedDevice(device)
         guard let address = try? Self.normalizedEmail(email) else { throw Self.invalidCredentials }
@@ -234,8 +240,18 @@ public final class AccountService: Sendable {
         let rehashed =
             matches && hasher.needsRehash(parsed!)
             ? try hasher.hash(Password(normalized: password.precomposedStringWithCompatibilityMapping)).phc : nil
-        let outcome: Session? = try store.update { (records) throws(AuthError) -> Session? in
-            guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else { return nil }
+        let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
+            guard matches, let (id, hash) = stored, records.accounts[id]?.passwordHash == hash else {
+                return .failure(Self.invalidCredentials)
+            }
+            // AUTH-51: with a second factor the password alone is a failure like a wrong one.
+            var proved = false
+            if var factor = records.secondFactors[id.rawValue], factor.confirmed {
+                guard let code else { return .failure(Self.secondFactorRequired) }
+                guard try Self.accept(code, for: &factor, at: now) else { return .failure(Self.invalidSecondFactor) }
+                records.secondFactors[id.rawValue] = factor
+                proved = true
+            }
             // AUTH-39: a success proves the address's password and nothing about the client's
             // other attempts, so only the address's failures are forgotten; the client's key gets
             // back the one failure this attempt counted, and keeps its time.
@@ -245,10 +261,11 @@ public final class AccountService: Sendable {
                 records.throttles[clientKeyName] = client
             }
             if let rehashed { records.accounts[id]?.passwordHash = rehashed }
-            return self.startSession(for: id, device: device, at: now, in: &records)
+            let session = self.startSession(for: id, device: device, at: now, in: &records)
+            if proved { records.sessions[Self.familyKey(of: session, in: records)]?.secondFactorAt = now }
+            return .success(session)
         }
-        guard let outcome else { throw Self.invalidCredentials }
-        return outcome
+        return try outcome.get()
     }
 
     /// Signs in with a provider's ID token (AUTH-22 ... AUTH-34): the identity's account, or
@@ -468,24 +485,195 @@ public final class AccountService: Sendable {
     /// Proves the person is there again, for the step-up of AUTH-41.
     ///
     /// - Throws: ``AuthError/Code/throttled``; ``AuthError/Code/invalidCredentials``.
-    public func reauthenticate(accessToken: SecretToken, password: String) throws(AuthError) {
+    ///
+    /// With a second factor, `code` (a TOTP code or a recovery code) is needed too, and an
+    /// account without a password gives the code alone (AUTH-51).
+    public func reauthenticate(accessToken: SecretToken, password: String, code: String? = nil) throws(AuthError) {
         let now = clock.now()
-        let (id, account) = try store.update { (records) throws(AuthError) in
+        let (id, account, hasFactor) = try store.update { (records) throws(AuthError) in
             let id = try self.familyID(accessToken, at: now, in: records)
             let account = records.sessions[id]!.account
             try self.checkThrottles(["account " + account.rawValue], at: now, in: records)
             // Counted before the check, as a sign-in is (AUTH-39): attempts at once see each other.
             self.recordFailure(["account " + account.rawValue], at: now, in: &records)
-            return (id, records.accounts[account])
+            return (id, records.accounts[account], records.secondFactors[account.rawValue]?.confirmed == true)
         }
-        let (matches, _) = try check(password, against: account?.passwordHash)
-        let accepted = try store.update { (records) throws(AuthError) -> Bool in
-            guard matches, records.sessions[id] != nil else { return false }
+        // An account without a password steps up with its second factor alone, when it has one.
+        let matches =
+            hasFactor && account?.passwordHash == nil
+            ? true : try check(password, against: account?.passwordHash).matches
+        let outcome: Result<Void, AuthError> = try store.update { (records) throws(AuthError) in
+            guard matches, records.sessions[id] != nil, let account else { return .failure(Self.invalidCredentials) }
+            if var factor = records.secondFactors[account.id.rawValue], factor.confirmed {
+                guard let code else { return .failure(Self.secondFactorRequired) }
+                guard try Self.accept(code, for: &factor, at: now) else { return .failure(Self.invalidSecondFactor) }
+                records.secondFactors[account.id.rawValue] = factor
+                records.sessions[id]?.secondFactorAt = now
+            }
             records.sessions[id]?.authenticatedAt = now
-            if let account { records.throttles["account " + account.id.rawValue] = nil }
-            return true
+            records.throttles["account " + account.id.rawValue] = nil
+            return .success(())
         }
-        guard accepted else { throw Self.invalidCredentials }
+        try outcome.get()
+    }
+
+    // MARK: A second factor (AUTH-50, AUTH-51)
+
+    /// Starts enrolling a second factor for the account of `accessToken`: a new secret for the
+    /// person's authenticator app, asked for only once a code confirms it. Needs step-up.
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/secondFactorEnrolled``.
+    public func beginSecondFactor(accessToken: SecretToken) throws(AuthError) -> SecondFactorEnrollment {
+        let now = clock.now()
+        let secret = makeSecret()
+        return try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            guard records.secondFactors[account.id.rawValue]?.confirmed != true else {
+                throw AuthError(.secondFactorEnrolled, "the account already has a second factor", rule: "AUTH-51")
+            }
+            records.secondFactors[account.id.rawValue] = AccountRecords.SecondFactor(
+                secret: SecretToken(secret), confirmed: false, lastStep: nil, recoveryHashes: [])
+            let issuer = Self.percentEncoded(configuration.serviceName)
+            let label = issuer + (account.email.map { ":" + Self.percentEncoded($0) } ?? "")
+            let uri =
+                "otpauth://totp/\(label)?secret=\(secret)&issuer=\(issuer)&algorithm=SHA1&digits=6&period=30"
+            return SecondFactorEnrollment(secret: SecretToken(secret), uri: SecretToken(uri))
+        }
+    }
+
+    /// Confirms the pending second factor with a code of its secret: from now on it is asked for.
+    /// Returns the 10 recovery codes, shown this once. Counts as a proof of presence.
+    ///
+    /// - Throws: ``AuthError/Code/noSecondFactor`` without a pending one;
+    ///   ``AuthError/Code/invalidSecondFactor``; ``AuthError/Code/throttled``.
+    public func confirmSecondFactor(accessToken: SecretToken, code: String) throws(AuthError) -> RecoveryCodes {
+        let now = clock.now()
+        let codes = Self.newRecoveryCodes()
+        let outcome: Result<RecoveryCodes, AuthError> = try store.update { (records) throws(AuthError) in
+            let id = try self.familyID(accessToken, at: now, in: records)
+            let account = records.sessions[id]!.account
+            guard var factor = records.secondFactors[account.rawValue], !factor.confirmed else {
+                throw AuthError(.noSecondFactor, "there is no second factor waiting to be confirmed", rule: "AUTH-51")
+            }
+            let key = "account " + account.rawValue
+            try self.checkThrottles([key], at: now, in: records)
+            guard try Self.accept(code, for: &factor, at: now, recovery: false) else {
+                self.recordFailure([key], at: now, in: &records)
+                return .failure(Self.invalidSecondFactor)
+            }
+            factor.confirmed = true
+            factor.recoveryHashes = codes.hashes
+            records.secondFactors[account.rawValue] = factor
+            records.throttles[key] = nil
+            records.sessions[id]?.secondFactorAt = now
+            records.sessions[id]?.authenticatedAt = now
+            return .success(codes.shown)
+        }
+        return try outcome.get()
+    }
+
+    /// Turns the second factor of `accessToken`'s account off. Needs step-up (with a code).
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/noSecondFactor``.
+    public func disableSecondFactor(accessToken: SecretToken) throws(AuthError) {
+        let now = clock.now()
+        try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            guard records.secondFactors[account.id.rawValue]?.confirmed == true else {
+                throw AuthError(.noSecondFactor, "the account has no second factor", rule: "AUTH-51")
+            }
+            records.secondFactors[account.id.rawValue] = nil
+        }
+    }
+
+    /// Replaces the recovery codes of `accessToken`'s account with 10 new ones, shown this once.
+    /// Needs step-up (with a code).
+    ///
+    /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/noSecondFactor``.
+    public func newRecoveryCodes(accessToken: SecretToken) throws(AuthError) -> RecoveryCodes {
+        let now = clock.now()
+        let codes = Self.newRecoveryCodes()
+        return try store.update { (records) throws(AuthError) in
+            let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
+            guard records.secondFactors[account.id.rawValue]?.confirmed == true else {
+                throw AuthError(.noSecondFactor, "the account has no second factor", rule: "AUTH-51")
+            }
+            records.secondFactors[account.id.rawValue]?.recoveryHashes = codes.hashes
+            return codes.shown
+        }
+    }
+
+    /// Whether `code` is accepted for `factor` at `now` (AUTH-51): a TOTP code of the steps
+    /// around now later than the last accepted, or (when `recovery`) an unused recovery code;
+    /// what it uses up is gone from `factor`.
+    ///
+    /// - Throws: ``AuthError/Code/storageFailed`` for a stored secret that does not read.
+    private static func accept(
+        _ code: String, for factor: inout AccountRecords.SecondFactor, at now: Double, recovery: Bool = true
+    ) throws(AuthError) -> Bool {
+        let bytes = Array(code.utf8)
+        if bytes.count == 6, bytes.allSatisfy({ (0x30...0x39).contains($0) }) {
+            let secret: [UInt8]
+            do {
+                secret = try TOTP.bytes(base32: factor.secret.reveal())
+            } catch {
+                throw AuthError.storage("a second factor's stored secret does not read: \(error.code)")
+            }
+            let current = TOTP.step(at: Int(now.rounded(.down)))
+            // The latest step first: a code of two steps uses the later up (AUTH-51).
+            for step in (current - 1...current + 1).reversed() where step > (factor.lastStep ?? Int.min) {
+                if Crypto.constantTimeEqual(Array(TOTP.code(secret: secret, step: step).utf8), bytes) {
+                    factor.lastStep = step
+                    return true
+                }
+            }
+            return false
+        }
+        guard recovery else { return false }
+        let compact = bytes.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: " ") }
+            .map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }
+        let hash = Crypto.hex(Crypto.sha256(compact))
+        guard let index = factor.recoveryHashes.firstIndex(where: { $0.utf8.elementsEqual(hash.utf8) }) else {
+            return false
+        }
+        factor.recoveryHashes.remove(at: index)
+        return true
+    }
+
+    /// Ten recovery codes of 80 random bits, `abcd-efgh-ijkl-mnop`, and the hashes kept of them.
+    private static func newRecoveryCodes() -> (shown: RecoveryCodes, hashes: [String]) {
+        let compact = (0..<10).map { _ in TOTP.base32(Crypto.randomBytes(10)).lowercased() }
+        let shown = compact.map { code in
+            stride(from: 0, to: 16, by: 4).map { start in
+                String(
+                    code[
+                        code.index(code.startIndex, offsetBy: start)..<code.index(code.startIndex, offsetBy: start + 4)]
+                )
+            }.joined(separator: "-")
+        }
+        return (
+            RecoveryCodes(codes: shown.map(SecretToken.init)), compact.map { Crypto.hex(Crypto.sha256(Array($0.utf8))) }
+        )
+    }
+
+    /// RFC 3986 percent-encoding of everything but the unreserved characters.
+    private static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E:
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF")
+                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 15)])
+            }
+        }
+        return out
+    }
+
+    /// The id of the family a session just started belongs to.
+    private static func familyKey(of session: Session, in records: AccountRecords) -> String {
+        records.sessionsByAccessHash[session.accessToken.storedHash] ?? ""
     }
 
     /// Sets a new password. Needs a sign-in within the step-up window; ends every other session
@@ -497,7 +685,7 @@ public final class AccountService: Sendable {
         let now = clock.now()
         let (id, account) = try store.update { (records) throws(AuthError) in
             let id = try self.familyID(accessToken, at: now, in: records)
-            try self.checkStepUp(records.sessions[id]!, at: now)
+            try self.checkStepUp(records.sessions[id]!, at: now, in: records)
             return (id, records.accounts[records.sessions[id]!.account]!)
         }
         let hash = try newHash(newPassword, for: account)
@@ -580,7 +768,7 @@ public final class AccountService: Sendable {
                     .confirmationRequired, "deleting an account needs the person's explicit confirmation",
                     rule: "AUTH-42")
             }
-            try self.checkStepUp(records.sessions[id]!, at: now)
+            try self.checkStepUp(records.sessions[id]!, at: now, in: records)
             return records.accounts[records.sessions[id]!.account]!
         }
         do {
@@ -602,6 +790,7 @@ public final class AccountService: Sendable {
             for (key, change) in records.emailChanges where change.account == account.id {
                 records.emailChanges[key] = nil
             }
+            records.secondFactors[account.id.rawValue] = nil
             for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
             for (key, reset) in records.resets where reset.account == account.id { records.resets[key] = nil }
             records.throttles["account " + account.id.rawValue] = nil
@@ -842,7 +1031,7 @@ public final class AccountService: Sendable {
         of accessToken: SecretToken, stepUp: Bool, at now: Double, in records: AccountRecords
     ) throws(AuthError) -> AccountRecords.Account {
         let family = records.sessions[try familyID(accessToken, at: now, in: records)]!
-        if stepUp { try checkStepUp(family, at: now) }
+        if stepUp { try checkStepUp(family, at: now, in: records) }
         guard let account = records.accounts[family.account] else { throw Self.invalidSession }
         return account
     }
@@ -1005,8 +1194,15 @@ public final class AccountService: Sendable {
         return account
     }
 
-    private func checkStepUp(_ family: AccountRecords.SessionFamily, at now: Double) throws(AuthError) {
-        guard now - family.authenticatedAt <= configuration.stepUpWindow else {
+    /// AUTH-41: a proof of presence within the window; with a second factor (AUTH-51), only one
+    /// that included a code.
+    private func checkStepUp(
+        _ family: AccountRecords.SessionFamily, at now: Double, in records: AccountRecords
+    ) throws(AuthError) {
+        let proof =
+            records.secondFactors[family.account.rawValue]?.confirmed == true
+            ? family.secondFactorAt : family.authenticatedAt
+        guard let proof, now - proof <= configuration.stepUpWindow else {
             throw AuthError(
                 .reauthenticationRequired,
                 "this needs a sign-in within the last \(Int(configuration.stepUpWindow)) seconds",
@@ -1166,6 +1362,11 @@ public final class AccountService: Sendable {
     private static let nonceInvalid = AuthError(
         .nonceInvalid, "that sign-in nonce was not issued here, was used already or has expired; ask for a new one",
         rule: "AUTH-46")
+    private static let secondFactorRequired = AuthError(
+        .secondFactorRequired, "this account has a second factor: give a code from the authenticator app",
+        rule: "AUTH-51")
+    private static let invalidSecondFactor = AuthError(
+        .invalidSecondFactor, "that code is wrong, was used already, or is from another time", rule: "AUTH-51")
     private static let lastMethod = AuthError(
         .lastSignInMethod, "that would leave the account with no way to sign in", rule: "AUTH-48")
     private static let emailChangeInvalid = AuthError(

@@ -125,3 +125,28 @@ public struct SignInMethods: Sendable, Hashable {
     /// The providers of its linked identities, in byte order: `apple`, `google`.
     public let providers: [String]
 }
+
+/// A second factor being enrolled (AUTH-51): the secret to show (as text and as a QR code of
+/// ``uri``) once, for the person's authenticator app. Its description shows neither.
+public struct SecondFactorEnrollment: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    /// The secret in RFC 4648 base32.
+    public let secret: SecretToken
+    /// The `otpauth://totp/` URI authenticator apps read.
+    public let uri: SecretToken
+
+    /// Never the secret.
+    public var description: String { "SecondFactorEnrollment(redacted)" }
+    /// Nothing: the secret shows only through ``secret``.
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+/// Recovery codes (AUTH-51), shown once: each signs in or steps up once in place of a code.
+public struct RecoveryCodes: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    /// The codes, `abcd-efgh-ijkl-mnop`.
+    public let codes: [SecretToken]
+
+    /// How many, never which.
+    public var description: String { "RecoveryCodes(\(codes.count) codes)" }
+    /// Nothing: the codes show only through ``codes``.
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}

@@ -22,21 +22,47 @@ enum Crypto {
         return digest
     }
 
+    /// The hash functions an HMAC may use here.
+    enum HashFunction {
+        case sha1, sha256, sha512
+
+        var size: Int {
+            switch self {
+            case .sha1: 20
+            case .sha256: 32
+            case .sha512: 64
+            }
+        }
+
+        fileprivate var evp: OpaquePointer? {
+            switch self {
+            case .sha1: EVP_sha1()
+            case .sha256: EVP_sha256()
+            case .sha512: EVP_sha512()
+            }
+        }
+    }
+
     /// HMAC-SHA-256 of `message` under `key`.
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
+        hmac(.sha256, key: key, message: message)
+    }
+
+    /// The HMAC of `message` under `key` with `function`.
+    static func hmac(_ function: HashFunction, key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: function.size)
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in
                 digest.withUnsafeMutableBytes { output in
                     HMAC(
-                        EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
+                        function.evp, keyBytes.baseAddress, Int32(keyBytes.count),
                         messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
                         output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
                 }
             }
         }
-        precondition(result != nil && length == 32, "libcrypto could not compute HMAC-SHA-256")
+        precondition(result != nil && Int(length) == function.size, "libcrypto could not compute an HMAC")
         return digest
     }
 

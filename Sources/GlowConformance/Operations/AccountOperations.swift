@@ -17,6 +17,8 @@ package enum AccountOperations {
         let steps: [JSONValue]
         var sessions: [String: Session] = [:]
         var labels: [AccountID: String] = [:]
+        /// Every set of recovery codes the script was shown, oldest first.
+        var recoverySets: [[String]] = []
 
         init(_ input: JSONValue) throws {
             var configuration = AccountConfiguration()
@@ -36,10 +38,17 @@ package enum AccountOperations {
             // Sign-in nonces come from the script's `nonces`, in order, so that its ID tokens, signed
             // in advance, carry them; past the list they are random, as a service's are.
             let fixtures = Mutex((input["nonces"]?.array ?? []).compactMap(\.string))
+            let secrets = Mutex((input["totpSecrets"]?.array ?? []).compactMap(\.string))
             service = try AccountService(
                 store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: mailer,
                 eraser: eraser, revoker: FixtureRevoker(), verifiers: verifiers,
-                makeNonce: { fixtures.withLock { $0.isEmpty ? SecretToken.random().reveal() : $0.removeFirst() } })
+                makeNonce: { fixtures.withLock { $0.isEmpty ? SecretToken.random().reveal() : $0.removeFirst() } },
+                makeSecret: {
+                    secrets.withLock {
+                        $0.isEmpty
+                            ? TOTP.base32(Array(SecretToken.random().reveal().utf8.prefix(20))) : $0.removeFirst()
+                    }
+                })
             steps = input["steps"]?.array ?? []
         }
 
@@ -95,6 +104,36 @@ package enum AccountOperations {
 
         static let ok: JSONValue = .object(["ok": .bool(true)])
 
+        /// A step's second factor: its `code`, or a recovery code the script was shown (the set
+        /// `recoverySet`, the latest when absent; index `recoveryCode`), written `loose`ly when asked.
+        func secondFactor(_ step: JSONValue) -> String? {
+            if let code = step["code"]?.string { return code }
+            guard let index = step["recoveryCode"]?.int else { return nil }
+            let set = step["recoverySet"]?.int ?? recoverySets.count - 1
+            guard recoverySets.indices.contains(set), recoverySets[set].indices.contains(index) else { return "" }
+            let code = recoverySets[set][index]
+            return step["recoveryForm"]?.string == "loose"
+                ? code.uppercased().replacingOccurrences(of: "-", with: " ") : code
+        }
+
+        /// Recovery codes kept for later steps, and described: how many, their form, distinct.
+        func shown(_ codes: RecoveryCodes) -> JSONValue {
+            let texts = codes.codes.map { $0.reveal() }
+            recoverySets.append(texts)
+            let alphabet = Set("abcdefghijklmnopqrstuvwxyz234567")
+            let wellFormed = texts.allSatisfy { text in
+                let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+                return groups.count == 4 && groups.allSatisfy { $0.count == 4 && $0.allSatisfy(alphabet.contains) }
+            }
+            return .object([
+                "ok": .bool(true),
+                "recoveryCodes": .object([
+                    "count": .int(texts.count), "wellFormed": .bool(wellFormed),
+                    "distinct": .bool(Set(texts).count == texts.count),
+                ]),
+            ])
+        }
+
         func perform(_ step: JSONValue) throws(AuthError) -> JSONValue {
             let name = step["do"]?.string ?? ""
             let email = step["email"]?.string ?? ""
@@ -114,7 +153,8 @@ package enum AccountOperations {
                         token: token(step, kind: "confirmSignUp"), password: password, device: device), step)
             case "signIn":
                 return signedIn(
-                    try service.signIn(email: email, password: password, clientKey: client, device: device),
+                    try service.signIn(
+                        email: email, password: password, clientKey: client, device: device, code: secondFactor(step)),
                     step)
             case "authenticate":
                 return .object([
@@ -128,7 +168,7 @@ package enum AccountOperations {
                 try service.signOut(accessToken: access(step))
                 return Self.ok
             case "reauthenticate":
-                try service.reauthenticate(accessToken: access(step), password: password)
+                try service.reauthenticate(accessToken: access(step), password: password, code: secondFactor(step))
                 return Self.ok
             case "changePassword":
                 try service.changePassword(accessToken: access(step), newPassword: password)
@@ -204,6 +244,20 @@ package enum AccountOperations {
                 return Self.ok
             case "undoEmailChange":
                 try service.undoEmailChange(token: token(step, kind: "emailChanged"))
+                return Self.ok
+            case "beginSecondFactor":
+                let enrollment = try service.beginSecondFactor(accessToken: access(step))
+                return .object([
+                    "ok": .bool(true), "secret": .string(enrollment.secret.reveal()),
+                    "uri": .string(enrollment.uri.reveal()),
+                ])
+            case "confirmSecondFactor":
+                return shown(
+                    try service.confirmSecondFactor(accessToken: access(step), code: step["code"]?.string ?? ""))
+            case "newRecoveryCodes":
+                return shown(try service.newRecoveryCodes(accessToken: access(step)))
+            case "disableSecondFactor":
+                try service.disableSecondFactor(accessToken: access(step))
                 return Self.ok
             case "signOutEverywhere":
                 try service.signOutEverywhere(accessToken: access(step))

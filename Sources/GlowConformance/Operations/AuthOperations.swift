@@ -5,6 +5,18 @@ import GlowWire
 /// The auth area's operations: the password policy (AUTH-1 ... AUTH-10).
 package enum AuthOperations {
     package static let all: [String: ModelOperations.Operation] = [
+        "auth.totp": { input in
+            // AUTH-50: a secret as text or as base32, a time, digits and an HMAC.
+            let secret =
+                try input["secretText"]?.string.map { Array($0.utf8) }
+                ?? TOTP.bytes(base32: try input.string("secretBase32"))
+            guard let algorithm = TOTP.Algorithm(rawValue: try input.string("algorithm")) else {
+                throw CorpusInputError(description: "unknown algorithm")
+            }
+            let code = TOTP.code(
+                secret: secret, time: try input.int("time"), digits: try input.int("digits"), algorithm: algorithm)
+            return .object(["code": .string(code)])
+        },
         "auth.checkPassword": { input in
             let policy =
                 try input["minimum"].map { _ in try PasswordPolicy(minimumLength: try input.int("minimum")) }

@@ -1,4 +1,4 @@
-"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-49), and the
+"""Section 7.5 of the spec (Spec/auth.md): the account service (AUTH-35 ... AUTH-51), and the
 corpus operation `auth.accounts` (Spec/corpus/auth/accounts.json) that runs scripts against it.
 
 Written from the spec text alone, with the standard library only:
@@ -60,7 +60,22 @@ Written from the spec text alone, with the standard library only:
   address proven, ending the account's other waiting changes, killing its reset tokens and
   mailing the old proven address `emailChanged` with an undo token of 604,800 s; the undo, with no
   session, giving the old address back proven (the replaced one freed), ending every family of
-  the account and killing its reset tokens.
+  the account and killing its reset tokens;
+- a second factor (AUTH-51), with the codes of `totp.py` (AUTH-50): enrolling (access token,
+  step-up, `second_factor_enrolled`; a new 20-byte secret replacing a pending one, shown in base32
+  with its `otpauth://` URI, issuer and address each percent-encoded), confirming it with a code of
+  the new secret (access token, `no_second_factor` without a pending enrollment, then the
+  account's key throttled and counted as a reauthentication's is, cleared by a success, which is
+  also the family's proof with a code) and 10 recovery codes kept as the SHA-256 of their
+  canonical form (no `-` or spaces, ASCII lower case); a code accepted at steps T - 1, T, T + 1
+  only past the last step accepted with the account's current secret (the latest step it matched
+  then becoming that; a new secret, pending or after turning the factor off, starts afresh), or
+  as an unused recovery code, which it uses up; at password sign-in after the password
+  (`second_factor_required`, `invalid_second_factor`, counted as the sign-in's one failure); in
+  reauthentication after the password, or alone for an account without one; step-up asking, of
+  an account with a second factor, for a proof with a code; turning it off and new recovery codes
+  (access token, step-up, `no_second_factor`). Provider sign-ins ask for no code (and so prove
+  nothing to step-up on such an account).
 
 The revocation queue of AUTH-42 and AUTH-48 has nothing to hold here: no provider refresh token
 is ever given to this service.
@@ -72,11 +87,12 @@ of the accounts in the order the script first meets them.
 import base64
 import collections
 import hashlib
+import hmac
 import math
 import secrets
 import unicodedata
 
-from . import auth, idtoken
+from . import auth, idtoken, totp
 from .errors import Failure
 
 SIGNUP_LIFETIME = 86_400          # AUTH-36, seconds
@@ -99,6 +115,10 @@ MAIL_WINDOW = 3_600               # AUTH-45, seconds
 MAILS_PER_ADDRESS = 5             # AUTH-45, a window
 MAILS_PER_CLIENT = 20             # AUTH-45, a window
 TOKEN_BYTES = 32                  # AUTH-37: 256 bits
+ISSUER = 'Glow Ritual'            # AUTH-51: the service's name unless configured
+RECOVERY_CODES = 10               # AUTH-51: a set of recovery codes
+RECOVERY_CODE_BYTES = 10          # AUTH-51: 80 random bits, 16 base32 characters
+CODE_WINDOW = (-1, 0, 1)          # AUTH-51: the steps T - 1, T and T + 1
 START_TIME = 1_796_083_200        # the corpus's clock at the start of every script
 
 MIN_ADDRESS_BYTES, MAX_ADDRESS_BYTES = 3, 254     # AUTH-36
@@ -155,6 +175,38 @@ def token_digest(token):
     return hashlib.sha256(token.encode('utf-8', 'surrogatepass')).hexdigest()
 
 
+# ---- A second factor (AUTH-50, AUTH-51)
+
+_UNRESERVED = frozenset(b'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~')
+
+
+def percent_encode(text):
+    """AUTH-51: every byte of the UTF-8 but RFC 3986's unreserved ones as `%` and two upper-case
+    hexadecimal digits."""
+    return ''.join(chr(byte) if byte in _UNRESERVED else '%%%02X' % byte for byte in text.encode('utf-8'))
+
+
+def otpauth_uri(secret, issuer, email):
+    """AUTH-51: the URI of an enrollment's secret (its base32 text): LABEL is the issuer, `:` and
+    the address (the issuer alone without one), each percent-encoded."""
+    label = percent_encode(issuer) + (':' + percent_encode(email) if email is not None else '')
+    return ('otpauth://totp/' + label + '?secret=' + secret + '&issuer=' + percent_encode(issuer)
+            + '&algorithm=SHA1&digits=6&period=30')
+
+
+def new_recovery_code():
+    """AUTH-51: 80 random bits as 16 lower-case base32 characters, four groups of four joined by `-`."""
+    text = totp.encode_secret(secrets.token_bytes(RECOVERY_CODE_BYTES)).lower()
+    return '-'.join(text[i:i + 4] for i in range(0, 16, 4))
+
+
+def recovery_digest(code):
+    """AUTH-51: a recovery code is kept, and compared, as the SHA-256 (lowercase hex) of its
+    canonical form: `-` and spaces removed, ASCII letters in lower case."""
+    canonical = auth.ascii_lower(code.replace('-', '').replace(' ', ''))
+    return hashlib.sha256(canonical.encode('utf-8', 'surrogatepass')).hexdigest()
+
+
 # ---- Addresses (AUTH-36)
 
 def is_address(text):
@@ -194,6 +246,11 @@ class Account:
         self.proven = proven                     # AUTH-44: whether it holds its address proven
         self.password_hash = password_hash       # an AUTH-14 PHC string, or None
         self.epoch = 0                           # the credential epoch (AUTH-40)
+        self.totp_key = None                     # AUTH-51: the second factor's secret (bytes), or None
+        self.pending_key = None                  # AUTH-51: the secret of an enrollment not yet confirmed
+        self.recovery = set()                    # AUTH-51: SHA-256 hex of each unused recovery code
+        self.last_step = None                    # AUTH-51: the last step of a code accepted with its
+                                                 # current (or pending) secret; a new secret starts afresh
 
 
 class Family:
@@ -208,6 +265,7 @@ class Family:
         self.last_used = now                     # AUTH-38: its sign-in or its last refresh
         self.ends_at = now + FAMILY_LIFETIME
         self.proof_at = now                      # AUTH-41: the sign-in, or the last reauthentication
+        self.code_proof_at = None                # AUTH-51: the last of those (or a confirmation) with a code
         self.access = set()                      # digests of its access tokens
         self.current_refresh = None              # digest of its current refresh token
         self.used_refresh = collections.deque()  # digests of its last 64 used refresh tokens
@@ -247,12 +305,16 @@ class AccountService:
     of new hashes (`m`, `t`, `p`; AUTH-12's when absent), also the current ones of AUTH-17.
     `nonce_source()` gives the text of each sign-in nonce (AUTH-37's generator when absent).
     `providers` maps the name of each provider the service offers (AUTH-35) to its
-    (`idtoken.Verifier`, `idtoken.KeySetCache`)."""
+    (`idtoken.Verifier`, `idtoken.KeySetCache`). `secret_source()` gives the bytes of each new
+    second-factor secret (20 from the secure generator when absent), `issuer` the service's name
+    in the URIs of enrollments (AUTH-51)."""
 
     def __init__(self, clock, send, erase=lambda account_id: True, hashing=None, providers=None,
-                 nonce_source=None):
+                 nonce_source=None, secret_source=None, issuer=ISSUER):
         self.clock, self.send, self.erase = clock, send, erase
         self.nonce_source = nonce_source or new_token     # AUTH-46: a token of AUTH-37
+        self.secret_source = secret_source or (lambda: secrets.token_bytes(totp.SECRET_BYTES))   # AUTH-50
+        self.issuer = issuer
         self.providers = dict(providers or {})
         params = dict(auth.OWASP)
         params.update(hashing or {})
@@ -415,9 +477,12 @@ class AccountService:
         family.current_refresh = refresh_digest
         return access, refresh
 
-    def _start_family(self, account, now, device=None):
-        """AUTH-38: a sign-in's new family: the account, the tokens and the family's opaque id."""
+    def _start_family(self, account, now, device=None, with_code=False):
+        """AUTH-38: a sign-in's new family: the account, the tokens and the family's opaque id.
+        `with_code`: the sign-in presented a second factor's code (AUTH-51)."""
         family = Family(self._next_family, account.id, now, device)
+        if with_code:
+            family.code_proof_at = now
         self._next_family += 1
         self.families[family.id] = family
         self.family_ids[family.public_id] = family.id
@@ -444,9 +509,111 @@ class AccountService:
         return family
 
     def _step_up(self, family, now):
-        """AUTH-41: a proof of presence no older than 300 seconds."""
-        if now - family.proof_at > STEP_UP_WINDOW:
+        """AUTH-41: a proof of presence no older than 300 seconds; for an account with a second
+        factor, one that included a code (AUTH-51)."""
+        account = self.accounts[family.account]
+        proof = family.code_proof_at if account.totp_key is not None else family.proof_at
+        if proof is None or now - proof > STEP_UP_WINDOW:
             raise Failure('reauthentication_required', 'sign in again to do this')
+
+    # -- a second factor (AUTH-50, AUTH-51)
+
+    def _accept_code(self, account, key, code, now, recovery=True):
+        """AUTH-51: whether `code` is the code of `key` at step T - 1, T or T + 1 for a step later
+        than the last one accepted with the account's current secret (which it then becomes: the
+        latest such step the code is, so it works once), or, with `recovery`, one of the account's unused recovery codes
+        (which it uses up)."""
+        if not isinstance(code, str):
+            return False
+        current = totp.step(now)
+        if len(code) == totp.SERVICE_DIGITS and code.isascii() and code.isdigit():
+            matched = None
+            for delta in CODE_WINDOW:
+                candidate = current + delta
+                if candidate < 0 or (account.last_step is not None and candidate <= account.last_step):
+                    continue
+                if hmac.compare_digest(totp.hotp(key, candidate).encode('ascii'), code.encode('ascii')):
+                    matched = candidate
+            if matched is not None:
+                account.last_step = matched
+                return True
+        if recovery:
+            digest = recovery_digest(code)
+            if digest in account.recovery:
+                account.recovery.discard(digest)
+                return True
+        return False
+
+    def _second_factor(self, account, code, now):
+        """AUTH-51: with a second factor, a missing code is `second_factor_required` and one not
+        accepted `invalid_second_factor`. Whether a code was checked and accepted."""
+        if account.totp_key is None:
+            return False                          # nothing to ask; a code given is not looked at
+        if code is None:
+            raise Failure('second_factor_required', 'this account asks for a code too')
+        if not self._accept_code(account, account.totp_key, code, now):
+            raise Failure('invalid_second_factor', 'not a code of this account')
+        return True
+
+    def _new_recovery_codes(self, account):
+        codes = [new_recovery_code() for _ in range(RECOVERY_CODES)]
+        account.recovery = {recovery_digest(code) for code in codes}
+        return codes
+
+    def begin_second_factor(self, access_token):
+        """The access token, step-up, then `second_factor_enrolled`; a new secret replaces any
+        pending one. Its base32 text and its URI."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        account = self.accounts[family.account]
+        if account.totp_key is not None:
+            raise Failure('second_factor_enrolled', 'this account has a second factor already')
+        account.pending_key = self.secret_source()
+        account.last_step = None                  # AUTH-51: a new secret starts afresh
+        secret = totp.encode_secret(account.pending_key)
+        return secret, otpauth_uri(secret, self.issuer, account.email)
+
+    def confirm_second_factor(self, access_token, code):
+        """The access token, a pending enrollment (`no_second_factor`), then the account's key
+        throttled and counted (AUTH-41) before a code of the new secret is checked (a missing one
+        is as wrong as any). The account then has the second factor and 10 recovery codes, the key
+        is cleared, and the confirmation is the family's proof with a code."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        account = self.accounts[family.account]
+        if account.pending_key is None:
+            raise Failure('no_second_factor', 'no enrollment is waiting for its confirmation')
+        keys = (('account', account.id),)
+        self._throttle(keys, now)
+        self._fail(keys, now)
+        if not self._accept_code(account, account.pending_key, code, now, recovery=False):
+            raise Failure('invalid_second_factor', 'not a code of the new secret')
+        self._clear(keys)
+        account.totp_key, account.pending_key = account.pending_key, None
+        family.proof_at = family.code_proof_at = now
+        return self._new_recovery_codes(account)
+
+    def disable_second_factor(self, access_token):
+        """The access token, step-up, then `no_second_factor`; the secret and recovery codes go."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        account = self.accounts[family.account]
+        if account.totp_key is None:
+            raise Failure('no_second_factor', 'this account has no second factor')
+        account.totp_key, account.pending_key, account.recovery = None, None, set()
+        account.last_step = None                  # AUTH-51: steps used count only with that secret
+
+    def new_recovery_codes(self, access_token):
+        """The access token, step-up, then `no_second_factor`; 10 new codes replace the old."""
+        now = self.clock()
+        family = self._session(access_token, now)
+        self._step_up(family, now)
+        account = self.accounts[family.account]
+        if account.totp_key is None:
+            raise Failure('no_second_factor', 'this account has no second factor')
+        return self._new_recovery_codes(account)
 
     # -- sign-up (AUTH-36)
 
@@ -495,7 +662,7 @@ class AccountService:
 
     # -- sign-in (AUTH-39)
 
-    def sign_in(self, email, password, client, device=None):
+    def sign_in(self, email, password, client, device=None, code=None):
         device = check_device(device)             # AUTH-47: before anything else
         now = self.clock()
         keys = (('address', address_key(email)), ('client', str(client)))
@@ -504,9 +671,10 @@ class AccountService:
         account = self._holder(email) if is_address(email) else None
         if not self._check_password(password, account):                   # the same work always
             raise Failure('invalid_credentials', 'the address or the password is wrong')
+        with_code = self._second_factor(account, code, now)  # AUTH-51: its failure stays counted
         self._clear(keys[:1])                     # AUTH-39: the address's key is cleared;
         self._take_back(keys[1])                  # the client's gives back this sign-in's failure only
-        return self._start_family(account, now, device)
+        return self._start_family(account, now, device, with_code)
 
     # -- ID-token sign-in (AUTH-35, AUTH-44)
 
@@ -624,17 +792,23 @@ class AccountService:
 
     # -- step-up (AUTH-41)
 
-    def reauthenticate(self, access_token, password):
+    def reauthenticate(self, access_token, password, code=None):
+        """AUTH-41 under the account's own key; with a second factor (AUTH-51) the password and a
+        code, the password first, or the code alone for an account without a password."""
         now = self.clock()
         family = self._session(access_token, now)
         account = self.accounts[family.account]
         keys = (('account', account.id),)
         self._throttle(keys, now)
         self._fail(keys, now)                     # AUTH-41: throttled as AUTH-39 says
-        if not self._check_password(password, account):
+        code_alone = account.totp_key is not None and account.password_hash is None
+        if not code_alone and not self._check_password(password, account):
             raise Failure('invalid_credentials', 'the password is wrong')
+        with_code = self._second_factor(account, code, now)
         self._clear(keys)
         family.proof_at = now
+        if with_code:
+            family.code_proof_at = now
 
     # -- sign-in methods (AUTH-48)
 
@@ -879,9 +1053,15 @@ class Script:
         if not isinstance(nonces, list) or any(not isinstance(n, str) for n in nonces):
             raise Failure('invalid_input', 'nonces is an array of texts')
         self.nonces = collections.deque(nonces)  # handed out in order, then the generator's
+        secrets_given = input.get('totpSecrets', [])
+        if not isinstance(secrets_given, list):
+            raise Failure('invalid_input', 'totpSecrets is an array of base32 texts')
+        self.totp_secrets = collections.deque(totp.decode_secret(text) for text in secrets_given)
+        self.recovery_sets = []                  # AUTH-51: each set of recovery codes shown, in order
         self.service = AccountService(lambda: self.now, self._send,
                                       lambda account_id: not eraser_fails, input.get('hashing'),
-                                      self._providers(input.get('providers')), self._next_nonce)
+                                      self._providers(input.get('providers')), self._next_nonce,
+                                      self._next_secret)
         self.sessions = {}                       # name -> (access token, refresh token)
         self.family_ids = {}                     # name -> the opaque id of its family (AUTH-47)
         self.labels = {}                         # account id -> 'A1', ...
@@ -904,6 +1084,42 @@ class Script:
 
     def _next_nonce(self):
         return self.nonces.popleft() if self.nonces else new_token()
+
+    def _next_secret(self):
+        return self.totp_secrets.popleft() if self.totp_secrets else secrets.token_bytes(totp.SECRET_BYTES)
+
+    def _shown(self, codes):
+        """AUTH-51: recovery codes a step showed, kept for later steps and described."""
+        self.recovery_sets.append(codes)
+        shape = all(len(code) == 19 and all(
+            (c == '-') if i % 5 == 4 else (c in 'abcdefghijklmnopqrstuvwxyz234567') for i, c in enumerate(code))
+            for code in codes)
+        return {'ok': True, 'recoveryCodes': {'count': len(codes), 'wellFormed': shape,
+                                              'distinct': len(set(codes)) == len(codes)}}
+
+    def _code(self, step):
+        """The second factor a step presents: its `code`, or the recovery code at index
+        `recoveryCode` of the set `recoverySet` (the latest when absent), as shown or, with
+        `recoveryForm` `loose`, in upper case with spaces for `-`; one nobody issued when there is
+        no such code; None when the step presents none."""
+        if 'code' in step:
+            if not isinstance(step['code'], str):
+                raise Failure('invalid_input', 'a code is a string')
+            return step['code']
+        if 'recoveryCode' not in step:
+            return None
+        number, index = step.get('recoverySet', -1), step['recoveryCode']
+        for value in (number, index):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Failure('invalid_input', 'recoverySet and recoveryCode are indexes')
+        sets = self.recovery_sets
+        if -len(sets) <= number < len(sets) and -len(sets[number]) <= index < len(sets[number]):
+            code = sets[number][index]
+        else:
+            code = new_recovery_code()
+        if step.get('recoveryForm') == 'loose':
+            code = code.upper().replace('-', ' ')
+        return code
 
     def _send(self, address, kind, token):
         self.mails.append((address_key(address), kind, token))
@@ -966,7 +1182,7 @@ class Script:
                                                                  step.get('device')))
         if do == 'signIn':
             result = service.sign_in(step.get('email'), step.get('password'), step.get('client', DEFAULT_CLIENT),
-                                     step.get('device'))
+                                     step.get('device'), self._code(step))
             return self._signed_in(step, result)
         if do == 'authenticate':
             return {'ok': True, 'account': self.label(service.authenticate(self._tokens(step)[0]))}
@@ -976,8 +1192,18 @@ class Script:
             service.sign_out(self._tokens(step)[0])
             return {'ok': True}
         if do == 'reauthenticate':
-            service.reauthenticate(self._tokens(step)[0], step.get('password'))
+            service.reauthenticate(self._tokens(step)[0], step.get('password'), self._code(step))
             return {'ok': True}
+        if do == 'beginSecondFactor':
+            secret, uri = service.begin_second_factor(self._tokens(step)[0])
+            return {'ok': True, 'secret': secret, 'uri': uri}
+        if do == 'confirmSecondFactor':
+            return self._shown(service.confirm_second_factor(self._tokens(step)[0], self._code(step)))
+        if do == 'disableSecondFactor':
+            service.disable_second_factor(self._tokens(step)[0])
+            return {'ok': True}
+        if do == 'newRecoveryCodes':
+            return self._shown(service.new_recovery_codes(self._tokens(step)[0]))
         if do == 'changePassword':
             service.change_password(self._tokens(step)[0], step.get('password'))
             return {'ok': True}
