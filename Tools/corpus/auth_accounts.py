@@ -995,6 +995,22 @@ second_factor_script('a new secret starts afresh: its code of a step already use
     (step('signIn', email=ANA, password=PW, code=totp(S2, NOW + 30)), acct('A1')),
 ], secrets=(S1, S2))
 
+# AUTH-39: text that is not an address fails as an unknown address does: the same work, and
+# counted under the client's key and the text's own.
+script('text that is not an address is counted like an unknown address', ['AUTH-39'], A + [
+    (step('signIn', email='Ana', password=PW, client='c3'), err('invalid_credentials')),
+    (step('signIn', email='ana', password=PW, client='c4'), err('invalid_credentials')),
+    (step('signIn', email='ana', password=PW, client='c5'), err('invalid_credentials')),
+    (step('signIn', email='ana', password=PW, client='c6'), err('invalid_credentials')),
+    (step('signIn', email='ANA', password=PW, client='c7'), err('invalid_credentials')),
+    (step('signIn', email='ana', password=PW, client='c8'), err('throttled', retryAfter=1)),
+] + [
+    (step('signIn', email='x%d' % i, password=PW, client='c9'), err('invalid_credentials')) for i in range(5)
+] + [
+    (step('signIn', email=ANA, password=PW, client='c9'), err('throttled', retryAfter=1)),
+    (step('signIn', email=ANA, password=PW, client='c1'), acct('A1')),
+])
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '

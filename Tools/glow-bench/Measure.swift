@@ -44,6 +44,32 @@ struct Timing: Encodable {
             })
     }
 
+    /// Times two bodies meant to cost the same, alternating them sample by sample (each sample
+    /// runs its body `repeats` times), so that a drift in the machine's speed falls on both alike.
+    static func pair(samples: Int, repeats: Int = 1, _ first: () -> Void, _ second: () -> Void) -> (Timing, Timing) {
+        first()
+        second()
+        let clock = ContinuousClock()
+        func once(_ body: () -> Void) -> Double {
+            let elapsed = clock.measure { for _ in 0..<repeats { body() } }
+            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                / Double(repeats)
+        }
+        var a: [Double] = []
+        var b: [Double] = []
+        for sample in 0..<samples {
+            // Which body goes first alternates too.
+            if sample % 2 == 0 {
+                a.append(once(first))
+                b.append(once(second))
+            } else {
+                b.append(once(second))
+                a.append(once(first))
+            }
+        }
+        return (Timing(samples: a), Timing(samples: b))
+    }
+
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(median, forKey: .median)

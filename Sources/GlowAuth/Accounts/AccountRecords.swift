@@ -182,6 +182,18 @@ public struct AccountRecords: Sendable {
     /// No records.
     public init() {}
 
+    /// How many records the changes since the last keep wrote or removed, in every map: what a
+    /// store is about to write (AUTH-39 and AUTH-40 want it the same whether or not an address
+    /// has an account).
+    public var changedRecordCount: Int {
+        accounts.changedKeys.count + accountsByEmail.changedKeys.count + identities.changedKeys.count
+            + sessions.changedKeys.count + sessionsByAccessHash.changedKeys.count
+            + sessionsByRefreshHash.changedKeys.count + sessionsByUsedRefreshHash.changedKeys.count
+            + resets.changedKeys.count + pendingSignUps.changedKeys.count + pendingSignUpsByEmail.changedKeys.count
+            + throttles.changedKeys.count + mailWindows.changedKeys.count + nonces.changedKeys.count
+            + emailChanges.changedKeys.count + secondFactors.changedKeys.count + revocations.changedKeys.count
+    }
+
     /// Forgets which records changed, in every map: a store calls it once the changes are kept.
     public mutating func keepChanges() {
         accounts.keepChanges()

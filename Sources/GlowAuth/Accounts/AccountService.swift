@@ -126,7 +126,10 @@ public final class AccountService: Sendable {
         let hash = try hasher.hash(checked).phc
         let token = SecretToken.random()
         let mail: AuthMail = try store.update { (records) throws(AuthError) -> AuthMail in
-            if Self.provenHolder(of: address, in: records) != nil { return .alreadyRegistered(to: address) }
+            // AUTH-36: the sign-up is kept whether or not the address is proven, so that the store's
+            // writes look the same; for a proven address its token is never sent, and confirming
+            // it could only find the address proven.
+            let registered = Self.provenHolder(of: address, in: records) != nil
             var waiting = records.pendingSignUpsByEmail[address] ?? []
             while waiting.count >= max(configuration.pendingSignUpsPerAddress, 1) {
                 records.pendingSignUps[waiting.removeFirst()] = nil
@@ -135,7 +138,7 @@ public final class AccountService: Sendable {
             records.pendingSignUpsByEmail[address] = waiting
             records.pendingSignUps[token.storedHash] = AccountRecords.PendingSignUp(
                 email: address, passwordHash: hash, expiresAt: now + configuration.signUpLifetime)
-            return .confirmSignUp(to: address, token: token)
+            return registered ? .alreadyRegistered(to: address) : .confirmSignUp(to: address, token: token)
         }
         mailer.send(mail)
     }
@@ -221,7 +224,9 @@ public final class AccountService: Sendable {
         email: String, password: String, clientKey: String, device: String? = nil, code: String? = nil
     ) throws(AuthError) -> Session {
         let device = try Self.checkedDevice(device)
-        guard let address = try? Self.normalizedEmail(email) else { throw Self.invalidCredentials }
+        // AUTH-39: text that is not an address fails as an unknown address does, with the same
+        // Argon2id work and the same counting (under the text, as given, in ASCII lower case).
+        let address = (try? Self.normalizedEmail(email)) ?? Self.asciiLowercased(email)
         let addressKey = "address " + address
         let clientKeyName = "client " + clientKey
         let keys = [addressKey, clientKeyName]
@@ -305,6 +310,10 @@ public final class AccountService: Sendable {
         let identity = try verifier.verifySynchronously(idToken, nonce: nonce, at: now)
         return try session(
             for: identity, nonce: nonce, providerRefreshToken: providerRefreshToken, device: device, at: now)
+    }
+
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// AUTH-46: the nonce was issued here, is unused and in time; the caller uses it up.
@@ -710,12 +719,14 @@ public final class AccountService: Sendable {
         let now = clock.now()
         let mail: AuthMail? = try store.update { (records) throws(AuthError) in
             try self.countMail(address: address, client: clientKey, at: now, in: &records)
-            guard let id = Self.provenHolder(of: address, in: records), let account = records.accounts[id] else {
-                return nil
-            }
+            // AUTH-40: without an account a reset of no account is kept, as large as a real one
+            // and never sent, so that the store's writes do not tell the two apart.
+            let holder = Self.provenHolder(of: address, in: records).flatMap { records.accounts[$0] }
+            let nobody = AccountID.random()  // made either way, so both answers do the same work
             records.resets[token.storedHash] = AccountRecords.Reset(
-                account: id, expiresAt: now + configuration.resetLifetime, credentialEpoch: account.credentialEpoch)
-            return .passwordReset(to: address, token: token)
+                account: holder?.id ?? nobody, expiresAt: now + configuration.resetLifetime,
+                credentialEpoch: holder?.credentialEpoch ?? 0)
+            return holder == nil ? nil : .passwordReset(to: address, token: token)
         }
         if let mail { mailer.send(mail) }
     }
@@ -1158,7 +1169,22 @@ public final class AccountService: Sendable {
         // the same (an unreadable record is the store's damage, not the person's wrong password).
         let parsed = stored.flatMap { try? PasswordHash(phc: $0) }
         let matches = try hasher.verify(password, against: parsed ?? decoy)
+        if let parsed { try topUp(from: parsed.parameters) }
         return (matches && parsed != nil, parsed)
+    }
+
+    /// AUTH-39: a stored hash cheaper than the current parameters is topped up with Argon2id work
+    /// of the difference in memory × passes, so that its answer costs what the decoy's does and
+    /// does not tell an old account from no account.
+    private func topUp(from stored: Argon2Parameters) throws(AuthError) {
+        let current = configuration.hashing
+        let missing = current.memoryKiB * current.iterations - stored.memoryKiB * stored.iterations
+        guard missing >= 8 else { return }
+        let passes = min((missing + Argon2Parameters.maximumMemoryKiB - 1) / Argon2Parameters.maximumMemoryKiB, 16)
+        let memory = min(max(missing / passes, 8), Argon2Parameters.maximumMemoryKiB)
+        _ = try Argon2id.tag(
+            password: [], salt: Crypto.randomBytes(PasswordHasher.saltLength),
+            parameters: Argon2Parameters(memoryKiB: memory, iterations: passes, parallelism: 1), tagLength: 16)
     }
 
     private func newHash(_ password: String, for account: AccountRecords.Account) throws(AuthError) -> String {
