@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "GlowRitual", targets: ["GlowRitual"]),
         .library(name: "GlowSDK", targets: ["GlowSDK"]),
         .library(name: "GlowReport", targets: ["GlowReport"]),
+        .library(name: "GlowServer", targets: ["GlowServer"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
@@ -85,6 +86,12 @@ let package = Package(
         .target(
             name: "GlowReport", dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowThemes"],
             swiftSettings: sharedSettings),
+        // glow-server's HTTP: Debian's GNU libmicrohttpd (issue 28).
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .target(name: "GlowServer", dependencies: ["GlowCore", "CMicroHTTPD"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowServerTests", dependencies: ["GlowServer"], swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         // The feed's replica, registers, items and messages: what a bundle carries and a device keeps.

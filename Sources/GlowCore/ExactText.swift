@@ -8,6 +8,12 @@ extension StringProtocol {
 }
 
 extension StringProtocol {
+    /// The text with the ASCII letters A-Z in lower case and everything else as it is: how
+    /// addresses and header names compare, whatever the reader's locale.
+    package var asciiLowercased: String {
+        String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
     /// The text as an error message may quote it: between single quotes, every control
     /// character, line or paragraph separator and bidirectional control written as `\u{…}`
     /// (and `'` and `\` escaped), cut to `limit` characters with `…`. A stranger's text (a

@@ -1,3 +1,5 @@
+import GlowCore
+
 /// How an account service behaves: its password policy and hashing cost, and the lifetimes and
 /// limits of AUTH-35 ... AUTH-42. The defaults are the spec's.
 public struct AccountConfiguration: Sendable {
@@ -226,7 +228,7 @@ public final class AccountService: Sendable {
         let device = try Self.checkedDevice(device)
         // AUTH-39: text that is not an address fails as an unknown address does, with the same
         // Argon2id work and the same counting (under the text, as given, in ASCII lower case).
-        let address = (try? Self.normalizedEmail(email)) ?? Self.asciiLowercased(email)
+        let address = (try? Self.normalizedEmail(email)) ?? email.asciiLowercased
         let addressKey = "address " + address
         let clientKeyName = "client " + clientKey
         let keys = [addressKey, clientKeyName]
@@ -310,10 +312,6 @@ public final class AccountService: Sendable {
         let identity = try verifier.verifySynchronously(idToken, nonce: nonce, at: now)
         return try session(
             for: identity, nonce: nonce, providerRefreshToken: providerRefreshToken, device: device, at: now)
-    }
-
-    private static func asciiLowercased(_ text: String) -> String {
-        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// AUTH-46: the nonce was issued here, is unused and in time; the caller uses it up.
@@ -1156,7 +1154,7 @@ public final class AccountService: Sendable {
         else {
             throw AuthError(.invalidEmail, "that is not an e-mail address", rule: "AUTH-36")
         }
-        return String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        return text.asciiLowercased
     }
 
     /// Whether `password` matches the stored PHC string, and the parsed hash. Without one (an

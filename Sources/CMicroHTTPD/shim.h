@@ -1,0 +1,39 @@
+// The C shim of glow-server's HTTP: Debian's GNU libmicrohttpd (libmicrohttpd-dev). The project
+// writes no HTTP parser of its own; this header only makes the library's variadic entry point
+// callable from Swift, which cannot call C variadic functions.
+#ifndef GLOW_CMICROHTTPD_SHIM_H
+#define GLOW_CMICROHTTPD_SHIM_H
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// Starts a daemon on an already listening socket, its requests served by a pool of `threads`
+// threads polling with epoll, each request's end reported to `completed`.
+static inline struct MHD_Daemon *glow_mhd_start(
+    MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed, void *context, int listen_socket,
+    unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds, size_t connection_memory) {
+    return MHD_start_daemon(
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, context,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_socket,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+        MHD_OPTION_END);
+}
+
+// Closed enums import into Swift under other names; these keep the C spelling in one place.
+static inline int glow_mhd_headers(
+    struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *context) {
+    return MHD_get_connection_values(connection, MHD_HEADER_KIND, iterator, context);
+}
+
+static inline struct MHD_Response *glow_mhd_copied_response(size_t size, const void *bytes) {
+    return MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+static inline enum MHD_Result glow_mhd_yes(void) { return MHD_YES; }
+static inline enum MHD_Result glow_mhd_no(void) { return MHD_NO; }
+#endif

@@ -1,0 +1,151 @@
+import CMicroHTTPD
+import GlowCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An HTTP/1.1 server on GNU libmicrohttpd: a pool of threads polling with epoll reads each
+/// request, this type gathers its headers and body within ``HTTPLimits``, and `handler` answers
+/// it. The project parses no HTTP itself. TLS belongs to a reverse proxy in front.
+///
+/// A body longer than ``HTTPLimits/maxBodyBytes`` is refused with `413` as soon as its length
+/// is known: from `Content-Length`, before a byte of it is read, or while a chunked body
+/// arrives, and what came is dropped. The handler runs on the pool's threads, one request per
+/// thread at a time, so it must be safe to call concurrently.
+public final class HTTPServer: Sendable {
+    /// Where the server listens, with the port the system chose when `0` was asked for.
+    public let address: ListenAddress
+    private let daemon: Mutex<Daemon?>
+    private let context: Context
+
+    /// Starts serving `address` with `handler`.
+    ///
+    /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
+    ///   address) or `cannot_start` (the library refused its options).
+    public init(
+        listen address: ListenAddress, limits: HTTPLimits = HTTPLimits(),
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws(ServerError) {
+        let (socket, bound) = try Listener.open(address)
+        let context = Context(limits: limits, handler: handler)
+        let pointer = glow_mhd_start(
+            accessCallback, completedCallback, Unmanaged.passUnretained(context).toOpaque(), socket,
+            UInt32(clamping: limits.threads), UInt32(clamping: limits.connectionLimit),
+            UInt32(clamping: limits.timeoutSeconds), limits.connectionMemoryBytes)
+        guard let pointer else {
+            _ = close(socket)
+            throw ServerError(.cannotStart, "libmicrohttpd refused to start on this socket", address: bound.description)
+        }
+        self.address = bound
+        self.context = context
+        self.daemon = Mutex(Daemon(pointer: pointer))
+    }
+
+    /// Stops accepting, lets the requests in progress end, and closes the listening socket.
+    /// Calling it again does nothing.
+    public func stop() {
+        daemon.withLock { daemon in
+            if let running = daemon { MHD_stop_daemon(running.pointer) }
+            daemon = nil
+        }
+        if case .unix(let path) = address { _ = unlink(path) }
+    }
+
+    deinit { stop() }
+
+    /// The library's handle; only ever used under the server's lock.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// What the callbacks reach through their context pointer.
+    final class Context: Sendable {
+        let limits: HTTPLimits
+        let handler: @Sendable (HTTPRequest) -> HTTPResponse
+
+        init(limits: HTTPLimits, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+            self.limits = limits
+            self.handler = handler
+        }
+    }
+
+    /// One request's state between the library's calls: its headers, its body so far, and
+    /// whether the body passed the limit.
+    final class Exchange {
+        var headers: [String: String] = [:]
+        var body: [UInt8] = []
+        var tooLarge = false
+    }
+}
+
+/// Called by the library for each request: first with its headers, then once per piece of
+/// its body, then once more with nothing, when the answer is queued.
+private let accessCallback: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    guard let context, let requestContext, let uploadDataSize else { return glow_mhd_no() }
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
+    guard let stored = requestContext.pointee else {
+        let exchange = HTTPServer.Exchange()
+        _ = glow_mhd_headers(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
+        requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        // A declared length past the limit is refused before a byte of the body is read.
+        if let length = exchange.headers["content-length"].flatMap(Int.init), length > server.limits.maxBodyBytes {
+            exchange.tooLarge = true
+            return queue(HTTPResponse.tooLarge(limit: server.limits.maxBodyBytes), on: connection)
+        }
+        return glow_mhd_yes()
+    }
+    let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(stored).takeUnretainedValue()
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        if !exchange.tooLarge, let uploadData {
+            if exchange.body.count + count > server.limits.maxBodyBytes {
+                exchange.tooLarge = true
+                exchange.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
+                    exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return glow_mhd_yes()
+    }
+    if exchange.tooLarge { return queue(HTTPResponse.tooLarge(limit: server.limits.maxBodyBytes), on: connection) }
+    let request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+        headers: exchange.headers, body: exchange.body)
+    return queue(server.handler(request), on: connection)
+}
+
+/// Gathers a request's headers, names in ASCII lower case; a repeated header keeps its values
+/// joined by `, `, as RFC 9110 allows.
+private let headerCallback: MHD_KeyValueIterator = { context, _, key, value in
+    guard let context, let key else { return glow_mhd_yes() }
+    let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(context).takeUnretainedValue()
+    let name = String(cString: key).asciiLowercased
+    let text = value.map { String(cString: $0) } ?? ""
+    exchange.headers[name] = exchange.headers[name].map { $0 + ", " + text } ?? text
+    return glow_mhd_yes()
+}
+
+/// Releases a request's state when the library is done with it, however it ended.
+private let completedCallback: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+    guard let requestContext, let stored = requestContext.pointee else { return }
+    Unmanaged<HTTPServer.Exchange>.fromOpaque(stored).release()
+    requestContext.pointee = nil
+}
+
+/// Hands `response` to the library, which copies it.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
+    let made = response.body.withUnsafeBytes { bytes in glow_mhd_copied_response(bytes.count, bytes.baseAddress) }
+    guard let made else { return glow_mhd_no() }
+    for header in response.headers { MHD_add_response_header(made, header.name, header.value) }
+    let result = MHD_queue_response(connection, UInt32(clamping: response.status), made)
+    MHD_destroy_response(made)
+    return result
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import GlowServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The HTTP layer of glow-server (issue 28) on loopback: requests reach the handler whole,
+/// bodies past the limit are refused before they are read, a slow client holds no worker, and
+/// an address that cannot be listened on is a typed error.
+@Suite("HTTP server")
+struct HTTPServerTests {
+    /// A raw HTTP/1.1 client on a socket, so that the tests send exactly the bytes they mean.
+    struct Client {
+        let socket: Int32
+
+        init(_ address: ListenAddress) throws {
+            switch address {
+            case .tcp(_, let port):
+                socket = Self.make(AF_INET)
+                var name = sockaddr_in()
+                name.sin_family = sa_family_t(AF_INET)
+                name.sin_port = in_port_t(UInt16(port).bigEndian)
+                name.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let done = withUnsafePointer(to: &name) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                try #require(done == 0, "connect: \(String(cString: strerror(errno)))")
+            case .unix(let path):
+                socket = Self.make(AF_UNIX)
+                var name = sockaddr_un()
+                name.sun_family = sa_family_t(AF_UNIX)
+                withUnsafeMutableBytes(of: &name.sun_path) { buffer in
+                    for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+                }
+                let done = withUnsafePointer(to: &name) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+                try #require(done == 0, "connect: \(String(cString: strerror(errno)))")
+            }
+            // No test waits for ever: a read gives up after 10 seconds.
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        static func make(_ family: Int32) -> Int32 {
+            #if canImport(Glibc)
+                Glibc.socket(family, Int32(SOCK_STREAM.rawValue), 0)
+            #else
+                Darwin.socket(family, SOCK_STREAM, 0)
+            #endif
+        }
+
+        func send(_ bytes: [UInt8]) {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+                guard sent > 0 else { return }
+                offset += sent
+            }
+        }
+
+        func send(_ text: String) { send(Array(text.utf8)) }
+
+        /// Everything until the server closes the connection, or the read times out.
+        func readAll() -> String {
+            var out: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                out += buffer[..<count]
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        func close() {
+            #if canImport(Glibc)
+                _ = Glibc.close(socket)
+            #else
+                _ = Darwin.close(socket)
+            #endif
+        }
+    }
+
+    /// A server on a free loopback port whose handler records what it was given and echoes it.
+    final class Recorder: Sendable {
+        let requests = Mutex<[HTTPRequest]>([])
+        func withLock<T>(_ body: (inout [HTTPRequest]) -> T) -> T { requests.withLock { body(&$0) } }
+    }
+
+    static func limits(maxBodyBytes: Int = 1 << 20, threads: Int = 4) -> HTTPLimits {
+        var limits = HTTPLimits()
+        limits.maxBodyBytes = maxBodyBytes
+        limits.threads = threads
+        return limits
+    }
+
+    static func echoServer(limits: HTTPLimits = HTTPLimits()) throws -> (HTTPServer, Recorder) {
+        let seen = Recorder()
+        let server = try HTTPServer(listen: .tcp(host: "127.0.0.1", port: 0), limits: limits) { request in
+            seen.withLock { $0.append(request) }
+            return HTTPResponse(
+                status: request.path == "/missing" ? 404 : 200, contentType: "application/octet-stream",
+                headers: [HTTPHeader("X-Method", request.method)], body: request.body)
+        }
+        return (server, seen)
+    }
+
+    @Test("a request reaches the handler whole: method, path, headers in lower case, body")
+    func roundTrip() throws {
+        let (server, seen) = try Self.echoServer()
+        defer { server.stop() }
+        guard case .tcp(_, let port) = server.address else { throw ServerError(.cannotListen, "", address: "") }
+        #expect(port > 0)
+        let body = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let client = try Client(server.address)
+        defer { client.close() }
+        client.send(
+            "POST /relay?x=1 HTTP/1.1\r\nHost: glow\r\nX-Request-Id: abc\r\nContent-Type: application/x-protobuf\r\n"
+                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+        client.send(body)
+        let answer = client.readAll()
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        #expect(answer.contains("X-Method: POST"))
+        let request = try #require(seen.withLock { $0.first })
+        #expect(request.method == "POST" && request.path == "/relay", "the path comes without its query")
+        #expect(request.header("X-REQUEST-ID") == "abc" && request.headers["content-type"] == "application/x-protobuf")
+        #expect(request.body == body)
+    }
+
+    @Test("a declared length past the limit is 413 before any of the body is sent; the handler never runs")
+    func declaredTooLarge() throws {
+        let (server, seen) = try Self.echoServer(limits: Self.limits(maxBodyBytes: 1_000))
+        defer { server.stop() }
+        let client = try Client(server.address)
+        defer { client.close() }
+        // The headers promise a gigabyte; none of it is ever sent.
+        client.send("POST /relay HTTP/1.1\r\nHost: glow\r\nContent-Length: 1000000000\r\n\r\n")
+        let answer = client.readAll()
+        #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(80))")
+        #expect(answer.contains("1000 bytes"))
+        #expect(seen.withLock { $0.isEmpty })
+    }
+
+    @Test("a chunked body that grows past the limit is 413, and what came is dropped")
+    func chunkedTooLarge() throws {
+        let (server, seen) = try Self.echoServer(limits: Self.limits(maxBodyBytes: 1_000))
+        defer { server.stop() }
+        let client = try Client(server.address)
+        defer { client.close() }
+        client.send("POST /relay HTTP/1.1\r\nHost: glow\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        for _ in 0..<3 { client.send("1F4\r\n" + String(repeating: "x", count: 500) + "\r\n") }
+        client.send("0\r\n\r\n")
+        #expect(client.readAll().hasPrefix("HTTP/1.1 413"))
+        #expect(seen.withLock { $0.isEmpty })
+    }
+
+    @Test("a body exactly at the limit is taken")
+    func atTheLimit() throws {
+        let (server, seen) = try Self.echoServer(limits: Self.limits(maxBodyBytes: 1_000))
+        defer { server.stop() }
+        let client = try Client(server.address)
+        defer { client.close() }
+        client.send("PUT /x HTTP/1.1\r\nHost: glow\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n")
+        client.send(String(repeating: "y", count: 1_000))
+        #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
+        #expect(seen.withLock { $0.first?.body.count } == 1_000)
+    }
+
+    @Test("a client that sends its headers one byte at a time holds no worker: others are served meanwhile")
+    func slowClient() throws {
+        let (server, _) = try Self.echoServer(limits: Self.limits(threads: 1))
+        defer { server.stop() }
+        let slow = try Client(server.address)
+        defer { slow.close() }
+        slow.send("GET /sl")
+        let started = ContinuousClock.now
+        for index in 0..<20 {
+            let client = try Client(server.address)
+            client.send("GET /fast/\(index) HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+            #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
+            client.close()
+            slow.send("o")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "twenty requests waited on a slow client")
+        slow.send("w HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(slow.readAll().hasPrefix("HTTP/1.1 200"))
+    }
+
+    @Test("a Unix socket serves as an address does, and is removed at stop")
+    func unixSocket() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-\(UUID().uuidString).sock").path
+        let server = try HTTPServer(listen: .unix(path: path)) { request in
+            HTTPResponse(status: 200, contentType: "text/plain", body: Array("hello \(request.path)".utf8))
+        }
+        let client = try Client(server.address)
+        client.send("GET /health HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        let answer = client.readAll()
+        client.close()
+        #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("hello /health"))
+        server.stop()
+        server.stop()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("an address already taken, or one that is not an address, is a typed error naming it")
+    func addressErrors() throws {
+        let (server, _) = try Self.echoServer()
+        defer { server.stop() }
+        #expect(throws: ServerError.self) { try HTTPServer(listen: server.address) { _ in HTTPResponse(status: 200) } }
+        do {
+            _ = try HTTPServer(listen: server.address) { _ in HTTPResponse(status: 200) }
+        } catch {
+            #expect(error.code == .cannotListen && error.description.contains(server.address.description))
+        }
+        for text in ["localhost", "127.0.0.1:99999", "127.0.0.1:", "unix:", "name.example:80"] {
+            do {
+                _ = try HTTPServer(listen: try ListenAddress(parsing: text)) { _ in HTTPResponse(status: 200) }
+                Issue.record("\(text) was listened on")
+            } catch {
+                #expect(error.code == .invalidAddress, "\(text): \(error)")
+            }
+        }
+    }
+
+    @Test(
+        "listen addresses parse and print",
+        arguments: [
+            ("127.0.0.1:8080", ListenAddress.tcp(host: "127.0.0.1", port: 8080)),
+            ("[::1]:0", ListenAddress.tcp(host: "::1", port: 0)),
+            ("unix:/tmp/glow.sock", ListenAddress.unix(path: "/tmp/glow.sock")),
+        ])
+    func parsing(_ text: String, _ expected: ListenAddress) throws {
+        let parsed = try ListenAddress(parsing: text)
+        #expect(parsed == expected && parsed.description == text)
+    }
+}
