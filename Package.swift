@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "GlowSDK", targets: ["GlowSDK"]),
         .library(name: "GlowReport", targets: ["GlowReport"]),
         .library(name: "GlowServer", targets: ["GlowServer"]),
+        .library(name: "GlowPostgres", targets: ["GlowPostgres"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
@@ -92,6 +93,10 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .target(name: "GlowServer", dependencies: ["GlowCore", "CMicroHTTPD"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowServerTests", dependencies: ["GlowServer"], swiftSettings: sharedSettings),
+        // glow-server's PostgreSQL store: Debian's libpq (issue 28).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(name: "GlowPostgres", dependencies: ["GlowCore", "CPostgres"], swiftSettings: sharedSettings),
+        .testTarget(name: "GlowPostgresTests", dependencies: ["GlowPostgres"], swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         // The feed's replica, registers, items and messages: what a bundle carries and a device keeps.

@@ -1,0 +1,248 @@
+import CPostgres
+import GlowCore
+
+/// A value bound to a statement's `$1`, `$2`, ... or read from a result's cell.
+public enum PostgresValue: Sendable, Hashable {
+    /// Text (`text`, `varchar`), sent in binary; PostgreSQL refuses text holding U+0000
+    /// (SQLSTATE 22021).
+    case text(String)
+    /// Bytes (`bytea`), sent in binary.
+    case bytes([UInt8])
+    /// A whole number (`int2`, `int4`, `int8`).
+    case int(Int64)
+    /// SQL's null.
+    case null
+}
+
+/// What went wrong talking to PostgreSQL: a stable code, the server's message, and its
+/// SQLSTATE when the server gave one (`23505` a unique violation, `40001` a serialisation
+/// failure), so that a caller can retry what may be retried.
+public struct PostgresError: CodedError {
+    /// A stable code.
+    public typealias Code = ErrorCode<PostgresError>
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// The server's or the library's words.
+    public let message: String
+    /// The five-character SQLSTATE, when the server sent one.
+    public let sqlState: String?
+
+    package init(_ code: Code, _ message: String, sqlState: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    /// No spec rule: these are the database's.
+    public var rule: String? { nil }
+    /// `(SQLSTATE 23505)`, when there is one.
+    public var location: String? { sqlState.map { "(SQLSTATE \($0))" } }
+}
+
+extension ErrorCode where Domain == PostgresError {
+    /// The server cannot be reached, or refused the connection.
+    public static var connectionFailed: Self { Self("connection_failed") }
+    /// A statement the server refused; ``PostgresError/sqlState`` says why.
+    public static var queryFailed: Self { Self("query_failed") }
+    /// A cell read as a type it does not hold.
+    public static var typeMismatch: Self { Self("type_mismatch") }
+}
+
+/// One connection to PostgreSQL through libpq. Statements take their values as parameters
+/// (never spliced into the text) and come back as ``PostgresResult``. A connection is used by
+/// one thread at a time; a server keeps one per worker.
+public final class PostgresConnection {
+    private let connection: OpaquePointer
+
+    /// Connects with a libpq connection string (`host=/run/glow dbname=glow user=glow`) or URL
+    /// (`postgres://glow@localhost/glow`).
+    ///
+    /// - Throws: ``PostgresError`` `connection_failed`, with libpq's reason.
+    public init(_ conninfo: String) throws(PostgresError) {
+        guard let connection = PQconnectdb(conninfo) else {
+            throw PostgresError(.connectionFailed, "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = Self.trimmed(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(.connectionFailed, reason)
+        }
+        self.connection = connection
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Runs `sql` with `parameters` bound to `$1`, `$2`, ...
+    ///
+    /// - Throws: ``PostgresError`` `query_failed` with the server's SQLSTATE, or
+    ///   `connection_failed` when the connection was lost.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+        // Text and bytes go in binary with their length, so a U+0000 in text reaches the server
+        // (which refuses it) instead of cutting the text short; numbers go as their decimal text.
+        let encoded: [[UInt8]?] = parameters.map { value in
+            switch value {
+            case .text(let text): Array(text.utf8)
+            case .bytes(let bytes): bytes
+            case .int(let number): Array(String(number).utf8) + [0]
+            case .null: nil
+            }
+        }
+        let lengths = zip(parameters, encoded).map { value, bytes -> Int32 in
+            if case .int = value { return 0 }
+            return Int32(clamping: bytes?.count ?? 0)
+        }
+        let formats = parameters.map { value -> Int32 in
+            if case .int = value { return 0 }
+            return 1
+        }
+        let result = withPointers(encoded) { pointers in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
+        }
+        guard let result else {
+            throw PostgresError(.connectionFailed, Self.trimmed(PQerrorMessage(connection)))
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = Self.trimmed(PQresultErrorMessage(result))
+            if PQstatus(connection) != CONNECTION_OK {
+                throw PostgresError(.connectionFailed, message, sqlState: state)
+            }
+            throw PostgresError(.queryFailed, message, sqlState: state)
+        }
+        return PostgresResult(result)
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws
+    /// (and the error passed on).
+    ///
+    /// - Throws: the body's error, or ``PostgresError`` when beginning or committing failed.
+    @discardableResult
+    public func transaction<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body(self)
+            try execute("COMMIT")
+            return value
+        } catch {
+            // The body's error is what the caller needs; a failed rollback means the connection
+            // is gone, and the next statement says so.
+            _ = PQexec(connection, "ROLLBACK").map { PQclear($0) }
+            throw error
+        }
+    }
+
+    /// `body` with a C string pointer per value (nil for null), valid for its duration.
+    private func withPointers<R>(_ values: [[UInt8]?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        let buffers: [UnsafeMutableRawBufferPointer?] = values.map { value in
+            value.map { bytes in
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+                bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                return buffer
+            }
+        }
+        defer { for buffer in buffers { buffer?.deallocate() } }
+        return body(buffers.map { $0.map { UnsafePointer($0.baseAddress!.assumingMemoryBound(to: CChar.self)) } })
+    }
+
+    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
+        let message = text.map { String(cString: $0) } ?? "no message"
+        return String(message.reversed().drop(while: \.isNewline).reversed())
+    }
+}
+
+/// The rows a statement returned, read into memory, and how many rows it changed.
+public struct PostgresResult: Sendable {
+    /// The columns' names, in order.
+    public let columns: [String]
+    /// Each row's cells, in the columns' order.
+    public let rows: [[PostgresValue]]
+    /// Rows inserted, updated or deleted (0 for a query).
+    public let affectedRows: Int
+
+    init(_ result: OpaquePointer) {
+        let count = Int(PQntuples(result))
+        let width = Int(PQnfields(result))
+        columns = (0..<width).map { String(cString: PQfname(result, Int32($0))) }
+        let types = (0..<width).map { PQftype(result, Int32($0)) }
+        rows = (0..<count).map { row in
+            (0..<width).map { column in
+                guard PQgetisnull(result, Int32(row), Int32(column)) == 0,
+                    let value = PQgetvalue(result, Int32(row), Int32(column))
+                else { return .null }
+                let text = String(cString: value)
+                switch types[column] {
+                case 20, 21, 23: return Int64(text).map(PostgresValue.int) ?? .text(text)
+                case 17: return Self.bytea(text).map(PostgresValue.bytes) ?? .text(text)
+                default: return .text(text)
+                }
+            }
+        }
+        affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// A `bytea` in the server's hexadecimal text form, `\x0a1b...`.
+    private static func bytea(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count >= 2, digits[0] == UInt8(ascii: "\\"), digits[1] == UInt8(ascii: "x"), digits.count % 2 == 0
+        else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x61...0x66: digit - 0x61 + 10
+            case 0x41...0x46: digit - 0x41 + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2 - 1)
+        var index = 2
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    /// The text in `column` of `row`.
+    ///
+    /// - Throws: ``PostgresError`` `type_mismatch` when it is not text.
+    public func text(_ row: Int, _ column: String) throws(PostgresError) -> String {
+        guard case .text(let text) = try cell(row, column) else { throw mismatch(column, "text") }
+        return text
+    }
+
+    /// The whole number in `column` of `row`.
+    ///
+    /// - Throws: ``PostgresError`` `type_mismatch` when it is not one.
+    public func int(_ row: Int, _ column: String) throws(PostgresError) -> Int64 {
+        guard case .int(let number) = try cell(row, column) else { throw mismatch(column, "a whole number") }
+        return number
+    }
+
+    /// The bytes in `column` of `row`.
+    ///
+    /// - Throws: ``PostgresError`` `type_mismatch` when they are not bytes.
+    public func bytes(_ row: Int, _ column: String) throws(PostgresError) -> [UInt8] {
+        guard case .bytes(let bytes) = try cell(row, column) else { throw mismatch(column, "bytes") }
+        return bytes
+    }
+
+    /// The cell in `column` of `row`, null included.
+    ///
+    /// - Throws: ``PostgresError`` `type_mismatch` for a row or column the result does not have.
+    public func cell(_ row: Int, _ column: String) throws(PostgresError) -> PostgresValue {
+        guard rows.indices.contains(row), let index = columns.firstIndex(where: { $0.isExactly(column) }) else {
+            throw PostgresError(.typeMismatch, "the result has no row \(row) with a column \(column.quoted())")
+        }
+        return rows[row][index]
+    }
+
+    private func mismatch(_ column: String, _ expected: String) -> PostgresError {
+        PostgresError(.typeMismatch, "column \(column.quoted()) does not hold \(expected)")
+    }
+}
