@@ -48,8 +48,8 @@ extension ServerStore: AccountStore where State == AccountRecords {
                 case "pendingSignUpsByEmail":
                     records.pendingSignUpsByEmail[key] = try decoder.decode([String].self, from: value)
                 case "throttles": records.throttles[key] = try decoder.decode(AccountRecords.Throttle.self, from: value)
-                case "mailWindows":
-                    records.mailWindows[key] = try decoder.decode(AccountRecords.MailWindow.self, from: value)
+                case "requestWindows":
+                    records.requestWindows[key] = try decoder.decode(AccountRecords.RequestWindow.self, from: value)
                 case "nonces": records.nonces[key] = try decoder.decode(AccountRecords.IssuedNonce.self, from: value)
                 case "emailChanges":
                     records.emailChanges[key] = try decoder.decode(AccountRecords.EmailChange.self, from: value)
@@ -129,7 +129,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
         try changes("pendingSignUps", records.pendingSignUps, { $0 })
         try changes("pendingSignUpsByEmail", records.pendingSignUpsByEmail, { $0 })
         try changes("throttles", records.throttles, { $0 })
-        try changes("mailWindows", records.mailWindows, { $0 })
+        try changes("requestWindows", records.requestWindows, { $0 })
         try changes("nonces", records.nonces, { $0 })
         try changes("emailChanges", records.emailChanges, { $0 })
         try changes("secondFactors", records.secondFactors, { $0 })

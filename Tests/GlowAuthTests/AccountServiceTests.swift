@@ -115,27 +115,27 @@ struct AccountServiceTests {
         let google = try TokenFixture("idtoken-001")
         let world = try World(fixtures: [google])
         let existing = try world.account()
-        _ = try world.service.issueSignInNonce()
+        _ = try world.service.issueSignInNonce(clientKey: "test")
         let viaGoogle = try await world.service.signIn(provider: "google", idToken: google.token, nonce: google.nonce)
         #expect(viaGoogle.account == existing.account)
         await #expect(throws: AuthError.self, "a used nonce does not sign in again") {
             try await world.service.signIn(provider: "google", idToken: google.token, nonce: google.nonce)
         }
-        _ = try world.service.issueSignInNonce()
+        _ = try world.service.issueSignInNonce(clientKey: "test")
         let again = try await world.service.signIn(provider: "google", idToken: google.token, nonce: google.nonce)
         #expect(again.account == existing.account, "the identity is linked now")
 
         let relay = try TokenFixture("idtoken-004")
         let appleWorld = try World(fixtures: [relay])
         let owner = try appleWorld.account("x7kq2p9d4m@privaterelay.appleid.com")
-        _ = try appleWorld.service.issueSignInNonce()
+        _ = try appleWorld.service.issueSignInNonce(clientKey: "test")
         let viaApple = try await appleWorld.service.signIn(provider: "apple", idToken: relay.token, nonce: relay.nonce)
         #expect(viaApple.account != owner.account, "a relay address never links by e-mail")
 
         let unverified = try TokenFixture("idtoken-007")
         let unverifiedWorld = try World(fixtures: [unverified])
         let holder = try unverifiedWorld.account()
-        _ = try unverifiedWorld.service.issueSignInNonce()
+        _ = try unverifiedWorld.service.issueSignInNonce(clientKey: "test")
         let viaUnverified = try await unverifiedWorld.service.signIn(
             provider: "google", idToken: unverified.token, nonce: unverified.nonce)
         #expect(viaUnverified.account != holder.account, "an unverified address never links")
@@ -161,7 +161,7 @@ struct AccountServiceTests {
         let store = InMemoryAccountStore()
         let failing = Revoker(failures: 100)
         let first = try World(store: store, revoker: failing, fixtures: [apple])
-        _ = try first.service.issueSignInNonce()
+        _ = try first.service.issueSignInNonce(clientKey: "test")
         let session = try await first.service.signIn(
             provider: "apple", idToken: apple.token, nonce: apple.nonce, providerRefreshToken: SecretToken("r.apple.1"))
         try first.service.deleteAccount(accessToken: session.accessToken, confirmed: true)
@@ -322,9 +322,9 @@ struct AccountServiceTests {
         let service = try AccountService(
             store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: Mailer(),
             eraser: Eraser(), revoker: Revoker(failures: 0), verifiers: [verifier], makeNonce: { google.nonce })
-        #expect(try service.issueSignInNonce() == google.nonce)
+        #expect(try service.issueSignInNonce(clientKey: "test") == google.nonce)
         let first = try service.signInSynchronously(provider: "google", idToken: google.token, nonce: google.nonce)
-        _ = try service.issueSignInNonce()
+        _ = try service.issueSignInNonce(clientKey: "test")
         let again = try service.signInSynchronously(provider: "google", idToken: google.token, nonce: google.nonce)
         #expect(first.account == again.account)
         #expect(verifier.keys.fetchCount == 1)
@@ -367,7 +367,8 @@ struct SignInMethodTests {
         let existing = try world.account()
         let methods: [any SignInMethod] = [
             EmailSignIn(email: "ana@example.com", password: AccountServiceTests.password, clientKey: "c"),
-            ProviderSignIn.google(idToken: google.token, nonce: try SignInNonce(issuedBy: world.service)),
+            ProviderSignIn.google(
+                idToken: google.token, nonce: try SignInNonce(issuedBy: world.service, clientKey: "test")),
         ]
         for method in methods {
             var flow = SignInFlow.signInChoices
@@ -393,7 +394,9 @@ struct SignInMethodTests {
         #expect(nonce.requestValue(for: .google) == "n-0S6_WzA2Mj")
         #expect(nonce.requestValue(for: .apple) == Crypto.hex(Crypto.sha256(Array("n-0S6_WzA2Mj".utf8))))
         let service = try AccountServiceTests.World().service
-        let issued = try (0..<2).map { _ throws(AuthError) in try SignInNonce(issuedBy: service).raw.reveal() }
+        let issued = try (0..<2).map { _ throws(AuthError) in
+            try SignInNonce(issuedBy: service, clientKey: "test").raw.reveal()
+        }
         #expect(issued[0] != issued[1] && issued.allSatisfy { $0.count == 43 })
         #expect("\(nonce)" == "SignInNonce(redacted)")
     }

@@ -92,7 +92,7 @@ struct AccountStoreTests {
         try first.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "k")
         let session = try first.confirmSignUp(
             token: try #require(mailer.last?.token), password: "violet lantern morning", device: "Mia's iPhone")
-        let nonce = try first.issueSignInNonce()
+        let nonce = try first.issueSignInNonce(clientKey: "test")
         let enrollment = try first.beginSecondFactor(accessToken: session.accessToken)
         let code = TOTP.code(
             secret: try TOTP.bytes(base32: enrollment.secret.reveal()), time: Int(Date().timeIntervalSince1970))
@@ -105,7 +105,9 @@ struct AccountStoreTests {
         let records = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
         #expect(records.nonces.keys.sorted() == [SecretToken(nonce).storedHash])
         #expect(
-            records.mailWindows.keys.sorted() == ["address mia@example.com", "address mia@example.org", "client k"])
+            records.requestWindows.keys.sorted() == [
+                "address mia@example.com", "address mia@example.org", "client k", "nonce client test",
+            ])
         try second.confirmEmailChange(accessToken: session.accessToken, token: change)
         let asked = #expect(throws: AuthError.self, "the second factor is asked for after the file is opened again") {
             try second.signIn(email: "mia@example.org", password: "violet lantern morning", clientKey: "k")

@@ -1011,6 +1011,19 @@ script('text that is not an address is counted like an unknown address', ['AUTH-
     (step('signIn', email=ANA, password=PW, client='c1'), acct('A1')),
 ])
 
+# AUTH-46: nonces are issued 30 per client per 600 seconds.
+asks = [issue() for _ in range(32)]
+provider_script('a client is issued 30 nonces in 600 seconds; a refusal issues and counts nothing', ['AUTH-46'], [
+    (step('issueNonce', client='c1'), expected) for _, (_, expected) in asks[:30]
+] + [
+    (step('issueNonce', client='c1'), err('throttled', retryAfter=600)),
+    (step('issueNonce', client='c2'), asks[30][1][1]),
+    (step('advance', seconds=599), OK),
+    (step('issueNonce', client='c1'), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('issueNonce', client='c1'), asks[31][1][1]),
+])
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
@@ -1021,7 +1034,7 @@ write_cases('auth', 'accounts.json', 'auth.accounts',
                       'and the raw `nonce`, the service offering only the providers of `providers` (each with `provider`, `clientIds` and the '
                       '`keySet` its keys are fetched as, as in id_token.json), none when absent; `signIn`, `signUp` and '
                       '`requestReset` come from client key `client` (`c1` when absent); `confirmSignUp` presents its `password`; '
-                      '`issueNonce` asks for a sign-in nonce, which the scripts\' service takes in order from `nonces` instead of its '
+                      '`issueNonce` asks, from client `client` (`c1` when absent), for a sign-in nonce, which the scripts\' service takes in order from `nonces` instead of its '
                       'generator; `providerSignIn`, `signIn` and `confirmSignUp` may name a `device`; `sessions` lists the '
                       'sessions of `session`\'s account without their ids (`idsWellFormed` says whether all are 32 lowercase hexadecimal '
                       'digits and distinct); `revokeSession` revokes, with `session`\'s token, the family of the session named `target` '

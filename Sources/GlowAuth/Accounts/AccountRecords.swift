@@ -116,8 +116,9 @@ public struct AccountRecords: Sendable {
         public let expiresAt: Double
     }
 
-    /// Requests that may send mail, counted under one key in a window (AUTH-45).
-    public struct MailWindow: Sendable, Hashable, Codable {
+    /// Requests counted under one key in a window: those that may send mail (AUTH-45) and
+    /// those for sign-in nonces (AUTH-46).
+    public struct RequestWindow: Sendable, Hashable, Codable {
         /// Requests counted in the window.
         public var requests: Int
         /// When the window started: at the first request it counted.
@@ -168,8 +169,9 @@ public struct AccountRecords: Sendable {
     public var pendingSignUpsByEmail = RecordMap<String, [String]>()
     /// Throttles by key.
     public var throttles = RecordMap<String, Throttle>()
-    /// Mail windows by key (AUTH-45).
-    public var mailWindows = RecordMap<String, MailWindow>()
+    /// Request windows by key: `address …` and `client …` for mail (AUTH-45), `nonce client …`
+    /// for sign-in nonces (AUTH-46).
+    public var requestWindows = RecordMap<String, RequestWindow>()
     /// Issued sign-in nonces by the hash of their text (AUTH-46).
     public var nonces = RecordMap<String, IssuedNonce>()
     /// Address changes and their undos by the hash of their token (AUTH-49).
@@ -190,7 +192,7 @@ public struct AccountRecords: Sendable {
             + sessions.changedKeys.count + sessionsByAccessHash.changedKeys.count
             + sessionsByRefreshHash.changedKeys.count + sessionsByUsedRefreshHash.changedKeys.count
             + resets.changedKeys.count + pendingSignUps.changedKeys.count + pendingSignUpsByEmail.changedKeys.count
-            + throttles.changedKeys.count + mailWindows.changedKeys.count + nonces.changedKeys.count
+            + throttles.changedKeys.count + requestWindows.changedKeys.count + nonces.changedKeys.count
             + emailChanges.changedKeys.count + secondFactors.changedKeys.count + revocations.changedKeys.count
     }
 
@@ -207,7 +209,7 @@ public struct AccountRecords: Sendable {
         pendingSignUps.keepChanges()
         pendingSignUpsByEmail.keepChanges()
         throttles.keepChanges()
-        mailWindows.keepChanges()
+        requestWindows.keepChanges()
         nonces.keepChanges()
         emailChanges.keepChanges()
         secondFactors.keepChanges()
@@ -227,7 +229,7 @@ public struct AccountRecords: Sendable {
         pendingSignUps.undoChanges()
         pendingSignUpsByEmail.undoChanges()
         throttles.undoChanges()
-        mailWindows.undoChanges()
+        requestWindows.undoChanges()
         nonces.undoChanges()
         emailChanges.undoChanges()
         secondFactors.undoChanges()

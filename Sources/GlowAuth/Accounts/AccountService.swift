@@ -34,6 +34,8 @@ public struct AccountConfiguration: Sendable {
     public var mailsPerClient = 20
     /// How long a mail window lasts from its first request, in seconds.
     public var mailWindow = 3_600.0
+    /// How many sign-in nonces one client may be issued in a window of ``nonceLifetime`` (AUTH-46).
+    public var noncesPerClient = 30
     /// How long a session family may go unused before it ends, in seconds (AUTH-38).
     public var inactivityLimit = 14 * 86_400.0
     /// How long an issued sign-in nonce can be used, in seconds (AUTH-46).
@@ -280,7 +282,7 @@ public final class AccountService: Sendable {
     /// `providerRefreshToken` (Sign in with Apple's, from the authorisation code) is kept to be
     /// revoked when the account is deleted.
     ///
-    /// `nonce` is one ``issueSignInNonce()`` gave, used up by the sign-in (AUTH-46).
+    /// `nonce` is one ``issueSignInNonce(clientKey:)`` gave, used up by the sign-in (AUTH-46).
     ///
     /// - Throws: ``AuthError/Code/unknownProvider``; ``AuthError/Code/nonceInvalid`` for a nonce
     ///   the service did not issue, used or expired, or none; the verifier's errors.
@@ -328,17 +330,23 @@ public final class AccountService: Sendable {
 
     /// A sign-in nonce: hand it to the provider (Apple takes its SHA-256) and present it with the
     /// ID token within ``AccountConfiguration/nonceLifetime`` seconds. Each works once, so a
-    /// captured ID token cannot sign in again (AUTH-46).
+    /// captured ID token cannot sign in again (AUTH-46). `clientKey` (an IP address, a device) is
+    /// issued at most ``AccountConfiguration/noncesPerClient`` in a window of the nonce's lifetime.
     ///
-    /// - Throws: ``AuthError/Code/storageFailed`` when it cannot be kept.
-    public func issueSignInNonce() throws(AuthError) -> String {
-        let nonce = makeNonce()
+    /// - Throws: ``AuthError/Code/throttled`` past that; ``AuthError/Code/storageFailed`` when it
+    ///   cannot be kept.
+    public func issueSignInNonce(clientKey: String) throws(AuthError) -> String {
         let now = clock.now()
-        try store.update { (records) throws(AuthError) in
+        return try store.update { (records) throws(AuthError) in
+            try self.count(
+                [("nonce client " + clientKey, configuration.noncesPerClient)], window: configuration.nonceLifetime,
+                at: now, in: &records, what: "sign-in nonces", rule: "AUTH-46")
+            // Made only once the request is counted: a refused one issues nothing.
+            let nonce = self.makeNonce()
             records.nonces[SecretToken(nonce).storedHash] = AccountRecords.IssuedNonce(
                 expiresAt: now + configuration.nonceLifetime)
+            return nonce
         }
-        return nonce
     }
 
     private func verifier(_ provider: String) throws(AuthError) -> IDTokenVerifier {
@@ -840,7 +848,7 @@ public final class AccountService: Sendable {
     }
 
     /// Links the identity of a provider's ID token to the account of `accessToken`; `nonce` is
-    /// one ``issueSignInNonce()`` gave. Needs step-up.
+    /// one ``issueSignInNonce(clientKey:)`` gave. Needs step-up.
     ///
     /// - Throws: ``AuthError/Code/reauthenticationRequired``; ``AuthError/Code/unknownProvider``;
     ///   ``AuthError/Code/nonceInvalid``; the verifier's errors; ``AuthError/Code/identityInUse``.
@@ -1121,8 +1129,9 @@ public final class AccountService: Sendable {
                     records.throttles[key] = nil
                     removed += 1
                 }
-                for (key, window) in records.mailWindows where now >= window.start + configuration.mailWindow {
-                    records.mailWindows[key] = nil
+                let longest = max(configuration.mailWindow, configuration.nonceLifetime)
+                for (key, window) in records.requestWindows where now >= window.start + longest {
+                    records.requestWindows[key] = nil
                     removed += 1
                 }
                 for (key, change) in records.emailChanges where now >= change.expiresAt {
@@ -1268,26 +1277,35 @@ public final class AccountService: Sendable {
     private func countMail(
         address: String, client: String, at now: Double, in records: inout AccountRecords
     ) throws(AuthError) {
-        let keys = [
-            ("address " + address, configuration.mailsPerAddress), ("client " + client, configuration.mailsPerClient),
-        ]
+        try count(
+            [
+                ("address " + address, configuration.mailsPerAddress),
+                ("client " + client, configuration.mailsPerClient),
+            ],
+            window: configuration.mailWindow, at: now, in: &records, what: "mails", rule: "AUTH-45")
+    }
+
+    /// Counts a request under each of `keys` in windows of `length` seconds that start at their
+    /// first request, or refuses it, counting nothing, when any key has reached its limit.
+    private func count(
+        _ keys: [(key: String, limit: Int)], window length: Double, at now: Double, in records: inout AccountRecords,
+        what: String, rule: String
+    ) throws(AuthError) {
         var wait = 0.0
-        var windows: [(String, AccountRecords.MailWindow)] = []
+        var windows: [(String, AccountRecords.RequestWindow)] = []
         for (key, limit) in keys {
-            var window = records.mailWindows[key] ?? AccountRecords.MailWindow(requests: 0, start: now)
-            if now >= window.start + configuration.mailWindow {
-                window = AccountRecords.MailWindow(requests: 0, start: now)
-            }
-            if window.requests >= limit { wait = max(wait, window.start + configuration.mailWindow - now) }
+            var window = records.requestWindows[key] ?? AccountRecords.RequestWindow(requests: 0, start: now)
+            if now >= window.start + length { window = AccountRecords.RequestWindow(requests: 0, start: now) }
+            if window.requests >= limit { wait = max(wait, window.start + length - now) }
             window.requests += 1
             windows.append((key, window))
         }
         guard wait <= 0 else {
             throw AuthError(
-                .throttled, "too many mails asked for; try again in \(Int(wait.rounded(.up))) seconds",
-                rule: "AUTH-45", retryAfter: wait.rounded(.up))
+                .throttled, "too many \(what) asked for; try again in \(Int(wait.rounded(.up))) seconds", rule: rule,
+                retryAfter: wait.rounded(.up))
         }
-        for (key, window) in windows { records.mailWindows[key] = window }
+        for (key, window) in windows { records.requestWindows[key] = window }
     }
 
     private func recordFailure(_ keys: [String], at now: Double, in records: inout AccountRecords) {

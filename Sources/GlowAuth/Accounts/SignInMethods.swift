@@ -80,12 +80,12 @@ public struct SignInNonce: Sendable, Hashable, CustomStringConvertible, CustomRe
     /// The raw nonce, to keep until the token comes back.
     public let raw: SecretToken
 
-    /// A nonce issued by `service` (in-process; a server's app asks it over the network and uses
-    /// ``init(raw:)``).
+    /// A nonce issued by `service` to `clientKey` (in-process; a server's app asks it over the
+    /// network and uses ``init(raw:)``).
     ///
-    /// - Throws: ``AuthError/Code/storageFailed`` when the service cannot keep it.
-    public init(issuedBy service: AccountService) throws(AuthError) {
-        raw = SecretToken(try service.issueSignInNonce())
+    /// - Throws: ``AuthError/Code/throttled``; ``AuthError/Code/storageFailed``.
+    public init(issuedBy service: AccountService, clientKey: String) throws(AuthError) {
+        raw = SecretToken(try service.issueSignInNonce(clientKey: clientKey))
     }
 
     /// A nonce the service issued, as the app received or kept it (after the app was suspended

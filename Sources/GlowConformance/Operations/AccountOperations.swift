@@ -196,7 +196,7 @@ package enum AccountOperations {
                         provider: step["provider"]?.string ?? "", idToken: step["token"]?.string ?? "",
                         nonce: step["nonce"]?.string, device: device), step)
             case "issueNonce":
-                return .object(["ok": .bool(true), "nonce": .string(try service.issueSignInNonce())])
+                return .object(["ok": .bool(true), "nonce": .string(try service.issueSignInNonce(clientKey: client))])
             case "sessions":
                 let listed = try service.sessions(accessToken: access(step))
                 let hex = Set("0123456789abcdef")

@@ -33,7 +33,9 @@ Written from the spec text alone, with the standard library only:
   the proof taking an address from an account that holds it unproven, resets, collisions and
   mails about an account for proven addresses only;
 - mail limits (AUTH-45): 5 requests an address and 20 a client in fixed windows of 3,600 s;
-- sign-in nonces (AUTH-46): issued as tokens of AUTH-37, kept by digest for 600 s; an ID-token
+- sign-in nonces (AUTH-46): at most 30 issued to a client's key in a fixed window of 600 s
+  (beyond that `throttled`, nothing issued or counted); issued as tokens of AUTH-37, kept by
+  digest for 600 s; an ID-token
   sign-in needs one (`nonce_invalid` when absent, after the provider is found and before the token
   is read), the token's verification compares it (AUTH-32), then it must be issued, unused and
   unexpired (`nonce_invalid`), and only a successful sign-in uses it up. Replay is refused by the
@@ -101,6 +103,8 @@ ACCESS_LIFETIME = 900             # AUTH-38
 FAMILY_LIFETIME = 2_592_000       # AUTH-38: 30 days
 INACTIVITY_LIMIT = 1_209_600      # AUTH-38: a family unused for 14 days ends
 NONCE_LIFETIME = 600              # AUTH-46, seconds
+NONCE_WINDOW = 600                # AUTH-46: a client's nonce window, seconds
+NONCES_PER_CLIENT = 30            # AUTH-46, a window
 MAX_DEVICE_BYTES = 64             # AUTH-47
 FAMILY_ID_BYTES = 16              # AUTH-47: 32 lowercase hexadecimal digits
 USED_REFRESH_KEPT = 64            # AUTH-38: a used refresh token among the last 64 is a reuse
@@ -347,6 +351,7 @@ class AccountService:
         self.undos = {}                          # digest -> EmailChange that undoes one (AUTH-49)
         self.failures = {}                       # throttling key -> [failures, time of the last]
         self.mail_counts = {}                    # mail-limit key -> [requests, start of the window]
+        self.nonce_counts = {}                   # client key -> [nonces issued, start of the window] (AUTH-46)
         self._next_account = 1
         self._next_family = 1
 
@@ -678,13 +683,24 @@ class AccountService:
 
     # -- ID-token sign-in (AUTH-35, AUTH-44)
 
-    def issue_nonce(self):
-        """AUTH-46: a sign-in nonce, kept as its digest for 600 seconds."""
+    def issue_nonce(self, client):
+        """AUTH-46: a sign-in nonce, kept as its digest for 600 seconds. A client's key is issued
+        at most 30 in a window of 600 s that starts at the first it counts; beyond that
+        `throttled` with the seconds until the window ends, nothing issued (no text drawn from
+        the source) and nothing counted."""
         now = self.clock()
+        key = str(client)
+        entry = self.nonce_counts.get(key)
+        if entry is not None and now >= entry[1] + NONCE_WINDOW:          # that window has ended
+            del self.nonce_counts[key]
+            entry = None
+        if entry is not None and entry[0] >= NONCES_PER_CLIENT:
+            raise Throttled(math.ceil(entry[1] + NONCE_WINDOW - now))
         for digest in [d for d, expires in self.nonces.items() if now >= expires]:
             del self.nonces[digest]                                       # past their 600 seconds
         nonce = self.nonce_source()
         self.nonces[token_digest(nonce)] = now + NONCE_LIFETIME
+        self.nonce_counts.setdefault(key, [0, now])[0] += 1
         return nonce
 
     def _verify_identity(self, provider, token, nonce, now):
@@ -1225,7 +1241,7 @@ class Script:
             return self._signed_in(step, service.provider_sign_in(step.get('provider'), step.get('token'), nonce,
                                                                   step.get('device')))
         if do == 'issueNonce':
-            return {'ok': True, 'nonce': service.issue_nonce()}
+            return {'ok': True, 'nonce': service.issue_nonce(step.get('client', DEFAULT_CLIENT))}
         if do == 'sessions':
             # AUTH-47: the list without its ids, and whether those are 32 lowercase hex digits, distinct.
             listed = service.list_sessions(self._tokens(step)[0])
