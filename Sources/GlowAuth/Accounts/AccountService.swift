@@ -270,9 +270,8 @@ public final class AccountService: Sendable {
                 records.throttles[clientKeyName] = client
             }
             if let rehashed { records.accounts[id]?.passwordHash = rehashed }
-            let session = self.startSession(for: id, device: device, at: now, in: &records)
-            if proved { records.sessions[Self.familyKey(of: session, in: records)]?.secondFactorAt = now }
-            return .success(session)
+            return .success(
+                self.startSession(for: id, device: device, secondFactorAt: proved ? now : nil, at: now, in: &records))
         }
         return try outcome.get()
     }
@@ -659,12 +658,8 @@ public final class AccountService: Sendable {
     private static func newRecoveryCodes() -> (shown: RecoveryCodes, hashes: [String]) {
         let compact = (0..<10).map { _ in TOTP.base32(Crypto.randomBytes(10)).lowercased() }
         let shown = compact.map { code in
-            stride(from: 0, to: 16, by: 4).map { start in
-                String(
-                    code[
-                        code.index(code.startIndex, offsetBy: start)..<code.index(code.startIndex, offsetBy: start + 4)]
-                )
-            }.joined(separator: "-")
+            let characters = Array(code)
+            return stride(from: 0, to: 16, by: 4).map { String(characters[$0..<$0 + 4]) }.joined(separator: "-")
         }
         return (
             RecoveryCodes(codes: shown.map(SecretToken.init)), compact.map { Crypto.hex(Crypto.sha256(Array($0.utf8))) }
@@ -684,11 +679,6 @@ public final class AccountService: Sendable {
             }
         }
         return out
-    }
-
-    /// The id of the family a session just started belongs to.
-    private static func familyKey(of session: Session, in records: AccountRecords) -> String {
-        records.sessionsByAccessHash[session.accessToken.storedHash] ?? ""
     }
 
     /// Sets a new password. Needs a sign-in within the step-up window; ends every other session
@@ -1329,8 +1319,10 @@ public final class AccountService: Sendable {
         return device
     }
 
+    /// A new session family of `account`; `secondFactorAt` when its sign-in gave a code (AUTH-51).
     private func startSession(
-        for account: AccountID, device: String?, at now: Double, in records: inout AccountRecords
+        for account: AccountID, device: String?, secondFactorAt: Double? = nil, at now: Double,
+        in records: inout AccountRecords
     ) -> Session {
         let access = SecretToken.random()
         let refresh = SecretToken.random()
@@ -1341,6 +1333,7 @@ public final class AccountService: Sendable {
             accessHash: access.storedHash,
             accessExpiresAt: min(now + configuration.accessLifetime, now + configuration.refreshLifetime))
         records.sessions[id] = family
+        records.sessions[id]?.secondFactorAt = secondFactorAt
         records.sessionsByAccessHash[family.accessHash] = id
         records.sessionsByRefreshHash[family.refreshHash] = id
         return Session(

@@ -599,26 +599,25 @@ class AccountService:
         family.proof_at = family.code_proof_at = now
         return self._new_recovery_codes(account)
 
-    def disable_second_factor(self, access_token):
-        """The access token, step-up, then `no_second_factor`; the secret and recovery codes go."""
+    def _enrolled_account(self, access_token):
+        """The access token, step-up, then `no_second_factor`: the account, which has a second factor."""
         now = self.clock()
         family = self._session(access_token, now)
         self._step_up(family, now)
         account = self.accounts[family.account]
         if account.totp_key is None:
             raise Failure('no_second_factor', 'this account has no second factor')
+        return account
+
+    def disable_second_factor(self, access_token):
+        """The access token, step-up, then `no_second_factor`; the secret and recovery codes go."""
+        account = self._enrolled_account(access_token)
         account.totp_key, account.pending_key, account.recovery = None, None, set()
         account.last_step = None                  # AUTH-51: steps used count only with that secret
 
     def new_recovery_codes(self, access_token):
         """The access token, step-up, then `no_second_factor`; 10 new codes replace the old."""
-        now = self.clock()
-        family = self._session(access_token, now)
-        self._step_up(family, now)
-        account = self.accounts[family.account]
-        if account.totp_key is None:
-            raise Failure('no_second_factor', 'this account has no second factor')
-        return self._new_recovery_codes(account)
+        return self._new_recovery_codes(self._enrolled_account(access_token))
 
     # -- sign-up (AUTH-36)
 
