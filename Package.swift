@@ -28,7 +28,10 @@ let package = Package(
         .library(name: "GlowReport", targets: ["GlowReport"]),
         .library(name: "GlowServer", targets: ["GlowServer"]),
         .library(name: "GlowPostgres", targets: ["GlowPostgres"]),
+        .library(name: "GlowProtocol", targets: ["GlowProtocol"]),
+        .library(name: "GlowService", targets: ["GlowService"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
+        .executable(name: "glow-server", targets: ["glow-server"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
         // replay in the tests; not for apps.
         .library(name: "GlowFuzzing", targets: ["GlowFuzzing"]),
@@ -50,7 +53,7 @@ let package = Package(
             name: "GlowConformance",
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowRelay", "GlowActivity",
+                "GlowRelay", "GlowActivity", "GlowProtocol",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -97,6 +100,27 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(name: "GlowPostgres", dependencies: ["GlowCore", "CPostgres"], swiftSettings: sharedSettings),
         .testTarget(name: "GlowPostgresTests", dependencies: ["GlowPostgres"], swiftSettings: sharedSettings),
+        // The server's protocol (Spec/server.md): its calls and messages, for the server, its
+        // clients and the conformance runner alike.
+        .target(name: "GlowProtocol", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
+        // The server's request handler over the account service and the relay.
+        .target(
+            name: "GlowService",
+            dependencies: ["GlowProtocol", "GlowServer", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire", "GlowCore"],
+            swiftSettings: sharedSettings),
+        .executableTarget(
+            name: "glow-server",
+            dependencies: [
+                "GlowService", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowToolSupport",
+            ],
+            path: "Tools/glow-server", swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowServiceTests",
+            dependencies: [
+                "GlowService", "GlowProtocol", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed",
+                "GlowWire", "GlowConformance", "GlowModel", "glow-server",
+            ],
+            swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),
         // The feed's replica, registers, items and messages: what a bundle carries and a device keeps.

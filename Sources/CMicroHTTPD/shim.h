@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
 
 // Starts a daemon on an already listening socket, its requests served by a pool of `threads`
@@ -32,6 +34,25 @@ static inline int glow_mhd_headers(
 
 static inline struct MHD_Response *glow_mhd_copied_response(size_t size, const void *bytes) {
     return MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+// The peer's address as text ("127.0.0.1", "::1"), or "unix" for a Unix socket's peer; 0 when the
+// library knows no address.
+static inline int glow_mhd_peer(struct MHD_Connection *connection, char *text, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        return inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, text, (socklen_t)size) != NULL;
+    }
+    if (address->sa_family == AF_INET6) {
+        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, text, (socklen_t)size) != NULL;
+    }
+    if (address->sa_family == AF_UNIX && size > 4) {
+        text[0] = 'u'; text[1] = 'n'; text[2] = 'i'; text[3] = 'x'; text[4] = 0;
+        return 1;
+    }
+    return 0;
 }
 
 static inline enum MHD_Result glow_mhd_yes(void) { return MHD_YES; }

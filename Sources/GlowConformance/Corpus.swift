@@ -40,6 +40,14 @@ package struct Corpus: Sendable {
         self.directory = directory
     }
 
+    /// The area whose cases a server plays, not a testee (Spec/server.md 9.6).
+    package static let serverArea = "server"
+
+    /// The areas a testee plays: every one but the server's.
+    package static func testeeAreas(_ areas: [String]) -> [String] {
+        areas.filter { $0 != serverArea }
+    }
+
     /// The areas: the folders of the corpus.
     package var areas: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -81,7 +89,7 @@ package struct Corpus: Sendable {
         (names ?? areas).flatMap { cases(area: $0) }
     }
 
-    static func load(_ url: URL, area: String) throws -> [CorpusCase] {
+    package static func load(_ url: URL, area: String) throws -> [CorpusCase] {
         let document = try JSONValue.parse(try Data(contentsOf: url))
         let operation = try document.string("operation")
         guard let cases = document["cases"]?.array else {

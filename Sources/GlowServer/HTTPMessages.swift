@@ -11,15 +11,19 @@ public struct HTTPRequest: Sendable, Hashable {
     public let headers: [String: String]
     /// The body, at most ``HTTPLimits/maxBodyBytes``.
     public let body: [UInt8]
+    /// The peer's address as text (`127.0.0.1`, `::1`), `unix` for a Unix socket's peer, or
+    /// empty when it is not known.
+    public let peer: String
 
     /// A request; the header names are put in ASCII lower case.
-    public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], peer: String = "") {
         self.method = method
         self.path = path
         self.headers = Dictionary(
             headers.map { ($0.key.asciiLowercased, $0.value) },
             uniquingKeysWith: { first, second in first + ", " + second })
         self.body = body
+        self.peer = peer
     }
 
     /// The value of the header `name`, in any case.
@@ -58,8 +62,8 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
-    /// `413`, naming the limit.
-    static func tooLarge(limit: Int) -> HTTPResponse {
+    /// `413`, naming the limit: what a server answers a body past it unless told otherwise.
+    public static func tooLarge(limit: Int) -> HTTPResponse {
         HTTPResponse(
             status: 413, contentType: "text/plain; charset=utf-8", headers: [HTTPHeader("Connection", "close")],
             body: Array("the body is longer than this server takes (\(limit) bytes)\n".utf8))

@@ -22,16 +22,18 @@ public final class HTTPServer: Sendable {
     private let daemon: Mutex<Daemon?>
     private let context: Context
 
-    /// Starts serving `address` with `handler`.
+    /// Starts serving `address` with `handler`; `tooLarge` answers a body past the limit (the
+    /// limit in bytes in, the answer out).
     ///
     /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
     ///   address) or `cannot_start` (the library refused its options).
     public init(
         listen address: ListenAddress, limits: HTTPLimits = HTTPLimits(),
+        tooLarge: @escaping @Sendable (Int) -> HTTPResponse = { HTTPResponse.tooLarge(limit: $0) },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
-        let context = Context(limits: limits, handler: handler)
+        let context = Context(limits: limits, tooLarge: tooLarge, handler: handler)
         let pointer = glow_mhd_start(
             accessCallback, completedCallback, Unmanaged.passUnretained(context).toOpaque(), socket,
             UInt32(clamping: limits.threads), UInt32(clamping: limits.connectionLimit),
@@ -65,10 +67,15 @@ public final class HTTPServer: Sendable {
     /// What the callbacks reach through their context pointer.
     final class Context: Sendable {
         let limits: HTTPLimits
+        let tooLarge: @Sendable (Int) -> HTTPResponse
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
 
-        init(limits: HTTPLimits, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        init(
+            limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
+            handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        ) {
             self.limits = limits
+            self.tooLarge = tooLarge
             self.handler = handler
         }
     }
@@ -95,7 +102,7 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         // A declared length past the limit is refused before a byte of the body is read.
         if let length = exchange.headers["content-length"].flatMap(Int.init), length > server.limits.maxBodyBytes {
             exchange.tooLarge = true
-            return queue(HTTPResponse.tooLarge(limit: server.limits.maxBodyBytes), on: connection)
+            return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection)
         }
         return glow_mhd_yes()
     }
@@ -115,10 +122,13 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         uploadDataSize.pointee = 0
         return glow_mhd_yes()
     }
-    if exchange.tooLarge { return queue(HTTPResponse.tooLarge(limit: server.limits.maxBodyBytes), on: connection) }
+    if exchange.tooLarge { return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection) }
+    var peer = [CChar](repeating: 0, count: 64)
+    let known = glow_mhd_peer(connection, &peer, peer.count) != 0
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
-        headers: exchange.headers, body: exchange.body)
+        headers: exchange.headers, body: exchange.body,
+        peer: known ? String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
     return queue(server.handler(request), on: connection)
 }
 

@@ -20,3 +20,36 @@ public final class ServerStore<State: Sendable>: Sendable {
         store = try SQLiteStore(path: path, schema: schema, load: load)
     }
 }
+
+/// A server's accounts and relay in one SQLite file, glow-server's embedded default: an account
+/// store and a relay store on the same file, each seeing the other's commits (``ServerStore``).
+public struct SQLiteServerDatabase: Sendable {
+    /// The file's path.
+    public let path: String
+    /// The account service's records.
+    public let accounts: SQLiteAccountStore
+    /// The relay's state.
+    public let relay: SQLiteFeedRelayStore
+
+    /// Opens the server database at `path`, making it when there is no file.
+    ///
+    /// - Throws: ``StoreError``: `newer_schema`, `corrupt` (another application's file, or a
+    ///   row that does not read), `cannot_open`.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        accounts = try ServerStore(path: path, schema: .server, load: SQLiteAccountStore.load)
+        relay = try ServerStore(path: path, schema: .server, load: SQLiteFeedRelayStore.load)
+    }
+
+    /// Reads from the file: nil when it answers, else what is wrong (SERVER-7).
+    public func problem() -> String? {
+        do {
+            _ = try accounts.store.withConnection { (connection) throws(StoreError) in
+                try connection.integer("SELECT count(*) FROM relay_clock")
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}

@@ -50,6 +50,13 @@ extension DatabaseSchema {
                     + "PRIMARY KEY (map, key)) WITHOUT ROWID;")
         ])
 
+    /// A server's accounts and relay in one file ("GLSV"): glow-server's embedded default, whose
+    /// two stores share the file and see each other's commits. Its steps are the account and relay
+    /// databases' own.
+    package static let server = DatabaseSchema(
+        kind: "server database", applicationID: 0x474C_5356,
+        migrations: accounts.migrations + relay.migrations)
+
     /// Every kind, for checks that span them (no two share an `application_id`).
-    package static let all = [person, relay, accounts]
+    package static let all = [person, relay, accounts, server]
 }

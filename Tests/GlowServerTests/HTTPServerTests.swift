@@ -136,6 +136,7 @@ struct HTTPServerTests {
         #expect(request.method == "POST" && request.path == "/relay", "the path comes without its query")
         #expect(request.header("X-REQUEST-ID") == "abc" && request.headers["content-type"] == "application/x-protobuf")
         #expect(request.body == body)
+        #expect(request.peer == "127.0.0.1", "the peer's address reaches the handler")
     }
 
     @Test("a declared length past the limit is 413 before any of the body is sent; the handler never runs")
@@ -201,13 +202,14 @@ struct HTTPServerTests {
     func unixSocket() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-\(UUID().uuidString).sock").path
         let server = try HTTPServer(listen: .unix(path: path)) { request in
-            HTTPResponse(status: 200, contentType: "text/plain", body: Array("hello \(request.path)".utf8))
+            HTTPResponse(
+                status: 200, contentType: "text/plain", body: Array("hello \(request.path) from \(request.peer)".utf8))
         }
         let client = try Client(server.address)
         client.send("GET /health HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
         let answer = client.readAll()
         client.close()
-        #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("hello /health"))
+        #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("hello /health from unix"))
         server.stop()
         server.stop()
         #expect(!FileManager.default.fileExists(atPath: path))

@@ -236,7 +236,7 @@ struct SQLiteStoreTests {
     @Test("every kind of Glow database has an application id of its own, and refuses the others' files")
     func kinds() throws {
         let kinds = DatabaseSchema.all
-        #expect(Set(kinds.map(\.applicationID)).count == kinds.count && kinds.count == 3)
+        #expect(Set(kinds.map(\.applicationID)).count == kinds.count && kinds.count == 4)
         for kind in kinds {
             let path = StorageTests.temporary()
             _ = try SQLiteStore(path: path, schema: kind) { (_: SQLiteConnection) throws(StoreError) in () }

@@ -43,7 +43,12 @@ struct TokenOptions: Equatable {
 
 /// The options of `glow-tool conformance`.
 struct ConformanceOptions: Equatable {
-    var testee: String
+    /// The testee command, or nil when a server is played instead.
+    var testee: String?
+    /// A server's base URL, played the `server` area (Spec/server.md 9.6).
+    var server: String?
+    /// The folder that server writes its mail into.
+    var mailDirectory: String?
     var corpus = "Spec/corpus"
     var failureList: String?
     var junit: String?
@@ -157,7 +162,8 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
 
 /// Options that take a value, so that `--to json` is one option, not an option and a file.
 let valuedOptions: Set<String> = [
-    "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--corpus",
+    "-o", "--output", "--to", "--level", "--day", "--created-at", "--theme", "--mode", "--testee", "--server",
+    "--mail-dir", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
     "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value", "--person",
     "--weeks",
@@ -268,13 +274,19 @@ extension OptionParser {
         return .verifyToken(options)
     }
 
-    /// `conformance --testee COMMAND [--corpus DIR] [--failure-list F] [--junit F] [--area A]
-    /// [--timeout SECONDS]`.
+    /// `conformance (--testee COMMAND | --server URL [--mail-dir DIR]) [--corpus DIR]
+    /// [--failure-list F] [--junit F] [--area A] [--timeout SECONDS]`.
     mutating func conformanceOptions() throws(UsageError) -> ConformanceOptions {
-        guard let testee = try value("--testee") else {
-            throw UsageError(message: "missing --testee COMMAND", command: command)
+        let testee = try value("--testee")
+        let server = try value("--server")
+        guard (testee == nil) != (server == nil) else {
+            throw UsageError(message: "give --testee COMMAND or --server URL, one of them", command: command)
         }
-        var options = ConformanceOptions(testee: testee)
+        var options = ConformanceOptions(testee: testee, server: server)
+        options.mailDirectory = try value("--mail-dir")
+        if options.mailDirectory != nil, server == nil {
+            throw UsageError(message: "--mail-dir goes with --server", command: command)
+        }
         options.corpus = try value("--corpus") ?? options.corpus
         options.failureList = try value("--failure-list")
         options.junit = try value("--junit")

@@ -162,16 +162,35 @@ enum Commands {
             }
             list = FailureList(text: String(decoding: data, as: UTF8.self))
         }
-        var runner = ConformanceRunner(command: options.testee, corpus: corpus)
-        runner.timeout = options.timeout
-        let cases = corpus.cases(areas: options.area.map { [$0] })
         let results: [ConformanceRunner.Result]
-        do {
-            results = try runner.run(cases, failureList: list)
-        } catch {
-            throw DataFailure(message: "cannot start the testee '\(options.testee)': \(error)")
+        let subject: String
+        if let server = options.server {
+            // A server plays the server area only (Spec/server.md 9.6).
+            if let area = options.area, area != Corpus.serverArea {
+                throw UsageErrorInRun(message: "a server plays the \(Corpus.serverArea) area, not '\(area)'")
+            }
+            guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
+                throw UsageErrorInRun(message: "--server takes an http:// or https:// URL, not '\(server)'")
+            }
+            let runner = ServerRunner(base: server, mailDirectory: options.mailDirectory, timeout: options.timeout)
+            results = runner.run(corpus.cases(area: Corpus.serverArea), failureList: list)
+            subject = server
+        } else {
+            let testee = options.testee ?? ""
+            if options.area == Corpus.serverArea {
+                throw UsageErrorInRun(message: "the \(Corpus.serverArea) area is played against a server: --server URL")
+            }
+            var runner = ConformanceRunner(command: testee, corpus: corpus)
+            runner.timeout = options.timeout
+            let cases = corpus.cases(areas: options.area.map { [$0] } ?? Corpus.testeeAreas(areas))
+            do {
+                results = try runner.run(cases, failureList: list)
+            } catch {
+                throw DataFailure(message: "cannot start the testee '\(testee)': \(error)")
+            }
+            subject = testee
         }
-        print(ConformanceReport.summary(results, testee: options.testee), terminator: "")
+        print(ConformanceReport.summary(results, testee: subject), terminator: "")
         if let junit = options.junit { try Files.write(Array(ConformanceReport.junit(results).utf8), to: junit) }
         return results.contains { $0.unexpectedFailure || $0.unexpectedPass } ? 1 : 0
     }

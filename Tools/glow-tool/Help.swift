@@ -82,12 +82,15 @@ enum Help {
                 ("--json", "Print the verdict as JSON."),
             ]),
         Command(
-            name: "conformance", abstract: "Run the conformance corpus against any implementation's testee.",
+            name: "conformance",
+            abstract: "Run the conformance corpus against any implementation's testee, or against a server.",
             usage:
-                "glow-tool conformance --testee <command> [--corpus <dir>] [--failure-list <file>] [--junit <file>] [--area <name>] [--timeout <s>]",
+                "glow-tool conformance (--testee <command> | --server <url> [--mail-dir <dir>]) [--corpus <dir>] [--failure-list <file>] [--junit <file>] [--area <name>] [--timeout <s>]",
             arguments: [],
             options: [
                 ("--testee <command>", "The testee to start (run by /bin/sh), e.g. \"glow-tool testee\"."),
+                ("--server <url>", "Play the server area's exchanges against this server instead (Spec/server.md)."),
+                ("--mail-dir <dir>", "The folder that server writes each mail into (glow-server --mail-dir)."),
                 ("--corpus <dir>", "The corpus folder (default Spec/corpus)."),
                 ("--failure-list <file>", "Cases expected to fail: area/id or area/* per line."),
                 ("--junit <file>", "Also write a JUnit XML report."),

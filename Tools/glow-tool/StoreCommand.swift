@@ -5,6 +5,7 @@ import GlowFeed
 import GlowModel
 import GlowRitual
 import GlowStorage
+import GlowToolSupport
 
 /// `glow-tool store`: the SDK without an app, on a durable database (issue 17). Every command
 /// that changes something has committed it when it prints.
@@ -41,11 +42,7 @@ enum StoreCommand {
     static func path(_ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {
-        if let explicit { return explicit }
-        let base =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return base + "/glow/glow.sqlite"
+        explicit ?? DataFolder.path("glow", environment: environment) + "/glow.sqlite"
     }
 
     /// Whether the action may make the database: only `init` and `import` do; every other one

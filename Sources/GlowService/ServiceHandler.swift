@@ -1,0 +1,307 @@
+import GlowAuth
+import GlowCore
+import GlowFeed
+import GlowProtocol
+import GlowRelay
+import GlowServer
+import GlowWire
+
+/// The server's protocol (`Spec/server.md`) over an account service and a relay: one HTTP
+/// request in, its answer out. It holds no state of its own: every call goes to the services,
+/// whose stores keep what they change before they answer, so any number of handlers over the same
+/// database answer alike.
+public final class ServiceHandler: Sendable {
+    /// The accounts the handler signs people in to.
+    public let accounts: AccountService
+    /// The feed's relay.
+    public let relay: FeedRelay
+    private let settings: Settings
+    private let clock: any AuthClock
+    private let healthCheck: @Sendable () -> String?
+
+    /// How a handler answers beyond the services.
+    public struct Settings: Sendable, Hashable {
+        /// `server` of `Health`: the implementation and its version.
+        public var serverName = "glow-server"
+        /// Whether the client's address for throttling (AUTH-39, AUTH-45) is the last entry of
+        /// `X-Forwarded-For`, as a reverse proxy in front appends it, rather than the peer's. Only
+        /// for a server that a proxy alone can reach.
+        public var trustForwardedFor = false
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// A handler over `accounts` and `relay`. `healthCheck` reads the database and says what is
+    /// wrong with it, or nil when it answers (SERVER-7); `clock` times the relay's receipts.
+    public init(
+        accounts: AccountService, relay: FeedRelay, settings: Settings = Settings(),
+        clock: any AuthClock = SystemAuthClock(), healthCheck: @escaping @Sendable () -> String?
+    ) {
+        self.accounts = accounts
+        self.relay = relay
+        self.settings = settings
+        self.clock = clock
+        self.healthCheck = healthCheck
+    }
+
+    /// The answer to `request` (SERVER-1 ... SERVER-7).
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let call = ServiceCalls.call(path: request.path) else {
+            return Self.refusal(
+                "unknown_call", "this server has no call \(request.path.quoted()); calls are /v1/NAME",
+                rule: "SERVER-4", location: "path \(request.path.quoted())")
+        }
+        guard request.method == call.method else {
+            return Self.refusal(
+                "method_not_allowed", "\(call.path) is called with \(call.method), not \(request.method)",
+                rule: "SERVER-7", location: "call \(call.name)", headers: [HTTPHeader("Allow", call.method)])
+        }
+        if !request.body.isEmpty {
+            let media = request.header("content-type").map(Self.mediaType) ?? ""
+            guard media == ServiceCalls.contentType else {
+                return Self.refusal(
+                    "unsupported_media_type",
+                    "a body is \(ServiceCalls.contentType), not \(media.isEmpty ? "untyped" : media.quoted())",
+                    rule: "SERVER-6", location: "call \(call.name)")
+            }
+        }
+        do throws(ServiceRefusal) {
+            let answer = try serve(call, request)
+            return HTTPResponse(status: 200, contentType: ServiceCalls.contentType, body: answer)
+        } catch {
+            return Self.refusal(
+                error.code, error.message, rule: error.rule, location: error.location, retryAfter: error.retryAfter)
+        }
+    }
+
+    /// `413 body_too_large`, for ``HTTPServer``'s `tooLarge` (SERVER-6).
+    public static func tooLarge(limit: Int) -> HTTPResponse {
+        var response = refusal(
+            "body_too_large", "the body is longer than this server takes (\(limit) bytes)", rule: "SERVER-6",
+            location: "")
+        response.headers.append(HTTPHeader("Connection", "close"))
+        return response
+    }
+
+    // MARK: Calls
+
+    private func serve(_ call: ServiceCall, _ request: HTTPRequest) throws(ServiceRefusal) -> [UInt8] {
+        if call.name == "health" { return try health() }
+        guard let requestType = call.request else { preconditionFailure("every call but health takes a message") }
+        let token = call.needsSession ? try Self.accessToken(request) : nil
+        let message: ProtocolMessage
+        do {
+            message = try ProtocolMessage(requestType, wire: request.body)
+        } catch {
+            throw ServiceRefusal(
+                error.code.description, "the body is not a \(requestType.name): \(error.message)", rule: error.rule,
+                location: "at offset \(error.offset)")
+        }
+        if call.name == "relay", let token { return try relayAnswer(request.body, token: token) }
+        let client = clientKey(request)
+        do throws(AuthError) {
+            return try answer(call, message, token: token, client: client)
+        } catch {
+            throw ServiceRefusal(error)
+        }
+    }
+
+    private func answer(
+        _ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken?, client: String
+    ) throws(AuthError) -> [UInt8] {
+        let done = ProtocolMessage("Done").wireEncoded()
+        // Every call but these has a session: `token` is set.
+        let access = token ?? SecretToken("")
+        switch call.name {
+        case "sign-up":
+            try accounts.signUp(email: message.string("email"), password: message.string("password"), clientKey: client)
+            return done
+        case "confirm-sign-up":
+            return Self.tokens(
+                try accounts.confirmSignUp(
+                    token: SecretToken(message.string("token")), password: message.string("password"),
+                    device: message.text("device")))
+        case "sign-in":
+            return Self.tokens(
+                try accounts.signIn(
+                    email: message.string("email"), password: message.string("password"), clientKey: client,
+                    device: message.text("device"), code: message.text("code")))
+        case "sign-in-nonce":
+            let nonce = try accounts.issueSignInNonce(clientKey: client)
+            let expires = Self.milliseconds(clock.now() + accounts.configuration.nonceLifetime)
+            return ProtocolMessage("SignInNonce").with("nonce", nonce).with("expires_at", .unsigned(expires))
+                .wireEncoded()
+        case "provider-sign-in":
+            return Self.tokens(
+                try accounts.signInSynchronously(
+                    provider: message.string("provider"), idToken: message.string("id_token"),
+                    nonce: message.text("nonce"),
+                    providerRefreshToken: message.text("provider_refresh_token").map(SecretToken.init),
+                    device: message.text("device")))
+        case "refresh":
+            return Self.tokens(try accounts.refresh(refreshToken: SecretToken(message.string("refresh_token"))))
+        case "request-reset":
+            try accounts.requestPasswordReset(email: message.string("email"), clientKey: client)
+        case "confirm-reset":
+            try accounts.confirmReset(
+                token: SecretToken(message.string("token")), newPassword: message.string("new_password"))
+        case "undo-email-change":
+            try accounts.undoEmailChange(token: SecretToken(message.string("token")))
+        case "sessions":
+            let entries = try accounts.sessions(accessToken: access).map { info in
+                ProtocolValue.message(
+                    ProtocolMessage("SessionEntry").with("id", info.id).with("device", info.device ?? "")
+                        .with("signed_in_at", .unsigned(Self.milliseconds(info.signedInAt)))
+                        .with("last_used_at", .unsigned(Self.milliseconds(info.lastUsedAt)))
+                        .with("current", .bool(info.isCurrent)))
+            }
+            return ProtocolMessage("SessionList").with("sessions", .list(entries)).wireEncoded()
+        case "revoke-session":
+            try accounts.revokeSession(accessToken: access, id: message.string("id"))
+        case "sign-out":
+            try accounts.signOut(accessToken: access)
+        case "sign-out-everywhere":
+            try accounts.signOutEverywhere(accessToken: access)
+        case "step-up":
+            try accounts.reauthenticate(
+                accessToken: access, password: message.string("password"), code: message.text("code"))
+        case "change-password":
+            try accounts.changePassword(accessToken: access, newPassword: message.string("new_password"))
+        case "change-email":
+            try accounts.requestEmailChange(
+                accessToken: access, newEmail: message.string("new_email"), clientKey: client)
+        case "confirm-email-change":
+            try accounts.confirmEmailChange(accessToken: access, token: SecretToken(message.string("token")))
+        case "delete-account":
+            try accounts.deleteAccount(accessToken: access, confirmed: message.bool("confirmed"))
+        default:
+            preconditionFailure("call \(call.name) is in the table but not served")
+        }
+        return done
+    }
+
+    /// SERVER-3, SERVER-5: the relay's answer for the token's account; its refusals as errors.
+    private func relayAnswer(_ body: [UInt8], token: SecretToken) throws(ServiceRefusal) -> [UInt8] {
+        let person: AccountID
+        do throws(AuthError) {
+            person = try accounts.authenticate(accessToken: token)
+        } catch {
+            throw ServiceRefusal(error)
+        }
+        let response = relay.respond(to: body, from: person.rawValue, now: Int64(Self.milliseconds(clock.now())))
+        if case .error(let code, let message, let rule) = response {
+            throw ServiceRefusal(code, message, rule: rule.isEmpty ? nil : rule)
+        }
+        return response.wireEncoded()
+    }
+
+    private func health() throws(ServiceRefusal) -> [UInt8] {
+        if let problem = healthCheck() {
+            throw ServiceRefusal("storage_failed", "the database does not answer: \(problem)", rule: "SERVER-7")
+        }
+        return ProtocolMessage("Health").with("status", "ok")
+            .with("protocol", .unsigned(ServiceCalls.protocolVersion)).with("server", settings.serverName)
+            .wireEncoded()
+    }
+
+    // MARK: Helpers
+
+    /// SERVER-3: `Authorization: Bearer TOKEN`, the scheme in any case.
+    static func accessToken(_ request: HTTPRequest) throws(ServiceRefusal) -> SecretToken {
+        guard let header = request.header("authorization") else {
+            throw ServiceRefusal(
+                "unauthenticated", "this call needs Authorization: Bearer ACCESS_TOKEN", rule: "SERVER-3")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].asciiLowercased == "bearer", !parts[1].isEmpty else {
+            throw ServiceRefusal(
+                "unauthenticated", "the Authorization header is not Bearer ACCESS_TOKEN", rule: "SERVER-3")
+        }
+        return SecretToken(String(parts[1]))
+    }
+
+    /// The client's address for throttling: the peer, or behind a trusted proxy the last hop
+    /// the proxy appended to `X-Forwarded-For`.
+    func clientKey(_ request: HTTPRequest) -> String {
+        if settings.trustForwardedFor, let forwarded = request.header("x-forwarded-for"),
+            let last = forwarded.split(separator: ",").last
+        {
+            let hop = last.trimmingASCIISpaces()
+            if !hop.isEmpty { return hop }
+        }
+        return request.peer.isEmpty ? "unknown" : request.peer
+    }
+
+    /// `application/x-protobuf; charset=x` → `application/x-protobuf`, in ASCII lower case.
+    static func mediaType(_ header: String) -> String {
+        String(header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            .trimmingASCIISpaces().asciiLowercased
+    }
+
+    static func tokens(_ session: Session) -> [UInt8] {
+        ProtocolMessage("SessionTokens").with("account", session.account.rawValue).with("session", session.id)
+            .with("access_token", session.accessToken.reveal()).with("refresh_token", session.refreshToken.reveal())
+            .with("access_expires_at", .unsigned(milliseconds(session.accessExpiresAt)))
+            .with("refresh_expires_at", .unsigned(milliseconds(session.refreshExpiresAt)))
+            .wireEncoded()
+    }
+
+    /// Seconds since 1970 as whole milliseconds, rounded down; 0 for a time before 1970 or none.
+    static func milliseconds(_ seconds: Double) -> UInt64 {
+        UInt64(exactly: (seconds * 1_000).rounded(.down)) ?? 0
+    }
+
+    /// A refusal's answer (SERVER-5, SERVER-6).
+    static func refusal(
+        _ code: String, _ message: String, rule: String?, location: String, retryAfter: UInt64? = nil,
+        headers: [HTTPHeader] = []
+    ) -> HTTPResponse {
+        let status = ServiceCalls.status(for: code)
+        var error = ProtocolMessage("ServiceError").with("code", code).with("message", message)
+            .with("rule", rule ?? "").with("location", location)
+        var extra = headers
+        let wait = retryAfter ?? (status == 429 || status == 503 ? 1 : nil)
+        if let wait {
+            error = error.with("retry_after_seconds", .unsigned(wait))
+            extra.append(HTTPHeader("Retry-After", String(wait)))
+        }
+        if status == 401 { extra.append(HTTPHeader("WWW-Authenticate", "Bearer")) }
+        return HTTPResponse(
+            status: status, contentType: ServiceCalls.contentType, headers: extra, body: error.wireEncoded())
+    }
+}
+
+/// Why a call was refused: what a `ServiceError` carries (SERVER-5).
+struct ServiceRefusal: Error {
+    let code: String
+    let message: String
+    let rule: String?
+    let location: String
+    let retryAfter: UInt64?
+
+    init(_ code: String, _ message: String, rule: String?, location: String = "", retryAfter: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.location = location
+        self.retryAfter = retryAfter
+    }
+
+    /// An account service's or the relay's refusal; `throttled` with its wait in whole seconds.
+    init(_ error: AuthError) {
+        let wait = error.retryAfter.map { UInt64(exactly: max($0, 1).rounded(.up)) ?? UInt64(UInt32.max) }
+        self.init(error.code.description, error.message, rule: error.rule, retryAfter: wait)
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingASCIISpaces() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
+            let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
+        else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+}

@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+import GlowAuth
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Delivers the account service's mail (SERVER-8) away from the request that asked for it, so a
+/// request takes as long whether or not it sends a mail (AUTH-39): each mail is an RFC 5322
+/// message handed to a command's standard input (`sendmail -t`), written as a file into a folder
+/// (for development and for conformance runs), or printed to standard error.
+public final class ServiceMailer: AuthMailer {
+    /// Where mail goes.
+    public enum Destination: Sendable, Hashable {
+        /// `/bin/sh -c COMMAND`, the message on its standard input.
+        case command(String)
+        /// One file per message, put in place whole.
+        case directory(String)
+        /// Standard error, for development.
+        case standardError
+    }
+
+    private let destination: Destination
+    private let sender: String
+    private let linkBase: String
+    private let queue = DispatchQueue(label: "glow-server.mail")
+    private let report: @Sendable (String) -> Void
+
+    /// A mailer to `destination`, from `sender`, whose links start with `linkBase` (the app's
+    /// URL scheme or a web page that opens it); `report` hears of each mail that could not be
+    /// handed over.
+    public init(
+        destination: Destination, sender: String = "Glow Ritual <no-reply@localhost>",
+        linkBase: String = "glowritual://", report: @escaping @Sendable (String) -> Void
+    ) {
+        self.destination = destination
+        self.sender = sender
+        self.linkBase = linkBase
+        self.report = report
+        // A mail command that exits without reading its input must fail the delivery, not end
+        // the server: a write to its closed pipe is an error, not SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Queues `mail`; it is delivered after the call returns.
+    public func send(_ mail: AuthMail) {
+        let text = message(mail, date: Date(), id: UUID().uuidString.lowercased())
+        queue.async { [destination, report] in
+            if let problem = Self.deliver(text, to: destination) { report("mail \(mail) not delivered: \(problem)") }
+        }
+    }
+
+    /// Waits until every mail queued so far was handed over.
+    public func flush() {
+        queue.sync {}
+    }
+
+    /// The RFC 5322 text of `mail` (SERVER-8).
+    func message(_ mail: AuthMail, date: Date, id: String) -> String {
+        let (subject, body) = Self.content(mail, link: { linkBase + $0 })
+        var headers = [
+            "From: \(Self.clean(sender))", "To: \(Self.clean(mail.recipient))", "Subject: \(subject)",
+            "Date: \(Self.rfc5322(date))", "Message-ID: <\(id)@glow-server>", "MIME-Version: 1.0",
+            "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit", "X-Glow-Mail: \(mail.kind)",
+        ]
+        if let token = mail.token { headers.append("X-Glow-Token: \(Self.clean(token.reveal()))") }
+        return headers.joined(separator: "\r\n") + "\r\n\r\n" + body.replacingOccurrences(of: "\n", with: "\r\n")
+    }
+
+    static func content(_ mail: AuthMail, link: (String) -> String) -> (subject: String, body: String) {
+        func url(_ action: String, _ token: SecretToken) -> String { link("\(action)?token=\(token.reveal())") }
+        switch mail {
+        case .confirmSignUp(_, let token):
+            return (
+                "Confirm your address",
+                "Welcome to Glow Ritual. To finish signing up, open this link in the app:\n\n"
+                    + url("confirm-sign-up", token) + "\n\nIf you did not sign up, ignore this mail.\n"
+            )
+        case .alreadyRegistered:
+            return (
+                "Someone tried to sign up with your address",
+                "Your address already has a Glow Ritual account. If that was you, sign in, or reset your "
+                    + "password from the sign-in screen. If not, ignore this mail: nothing changed.\n"
+            )
+        case .passwordReset(_, let token):
+            return (
+                "Reset your password",
+                "To choose a new password, open this link in the app:\n\n" + url("reset-password", token)
+                    + "\n\nIf you did not ask, ignore this mail: your password stays as it is.\n"
+            )
+        case .passwordChanged:
+            return (
+                "Your password was changed",
+                "The password of your Glow Ritual account was changed. If that was not you, reset it now.\n"
+            )
+        case .accountDeleted:
+            return ("Your account was deleted", "Your Glow Ritual account and its data were deleted.\n")
+        case .confirmEmailChange(_, let token):
+            return (
+                "Confirm your new address",
+                "To move your Glow Ritual account to this address, open this link in the app:\n\n"
+                    + url("confirm-email-change", token) + "\n"
+            )
+        case .emailChanged(_, let token):
+            return (
+                "Your account moved to another address",
+                "Your Glow Ritual account now signs in with another address. If that was not you, undo it:\n\n"
+                    + url("undo-email-change", token) + "\n"
+            )
+        }
+    }
+
+    /// A header value without line breaks, so no text can add a header.
+    static func clean(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }.map(Character.init))
+    }
+
+    static func rfc5322(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        return formatter.string(from: date)
+    }
+
+    /// Hands `text` over; what went wrong, or nil.
+    static func deliver(_ text: String, to destination: Destination) -> String? {
+        switch destination {
+        case .standardError:
+            FileHandle.standardError.write(Data(("---- mail\n" + text + "\n----\n").utf8))
+            return nil
+        case .directory(let folder):
+            let name = "\(Int64(Date().timeIntervalSince1970 * 1_000))-\(UUID().uuidString.lowercased())"
+            let temporary = folder + "/." + name + ".tmp"
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            } catch {
+                return "cannot write into \(folder): \(error.localizedDescription)"
+            }
+            guard rename(temporary, folder + "/" + name + ".eml") == 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = unlink(temporary)
+                return "cannot put the mail in place in \(folder): \(reason)"
+            }
+            return nil
+        case .command(let command):
+            return run(command, input: Array(text.utf8))
+        }
+    }
+
+    /// Runs `/bin/sh -c command` with `input` on its standard input; what went wrong, or nil.
+    static func run(_ command: String, input: [UInt8]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        do {
+            try process.run()
+        } catch {
+            return "the mail command cannot start: \(error.localizedDescription)"
+        }
+        // A command may exit before it read everything: its status then says more than the
+        // closed pipe, so it is waited for before the write's failure is reported.
+        var writeProblem: String?
+        do {
+            try pipe.fileHandleForWriting.write(contentsOf: input)
+        } catch {
+            writeProblem = error.localizedDescription
+        }
+        do {
+            try pipe.fileHandleForWriting.close()
+        } catch {
+            writeProblem = writeProblem ?? error.localizedDescription
+        }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            return "the mail command failed with status \(process.terminationStatus)"
+        }
+        if let writeProblem { return "the mail command did not take the whole message: \(writeProblem)" }
+        return nil
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The built `glow-server` as a person starts it, and `glow-tool conformance --server` against it.
+@Suite("glow-server end to end")
+struct ServerExecutableTests {
+    static let products: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("glow-server").path) {
+                return url
+            }
+        }
+        return ServerConformanceTests.root.appendingPathComponent(".build/debug")
+    }()
+
+    static func temporaryFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-server-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs a product to its end: its exit status, standard output and standard error.
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+        Int32, String, String
+    ) {
+        let process = Process()
+        process.executableURL = products.appendingPathComponent(tool)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("glow-server serves the corpus to glow-tool conformance --server, and stops on SIGTERM")
+    func serveAndStop() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+        let server = Process()
+        server.executableURL = Self.products.appendingPathComponent("glow-server")
+        server.arguments = [
+            "--listen", "127.0.0.1:0", "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail",
+            "--trust-forwarded-for",
+        ]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        // The first line names the address: "glow-server listening on 127.0.0.1:PORT, database ...".
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let address = try #require(
+            text.components(separatedBy: "listening on ").dropFirst().first?.components(separatedBy: ",").first)
+        let corpus = ServerConformanceTests.root.appendingPathComponent("Spec/corpus").path
+        let (status, summary, errors) = try Self.run(
+            "glow-tool",
+            ["conformance", "--server", "http://" + address, "--mail-dir", folder + "/mail", "--corpus", corpus])
+        #expect(status == 0, "\(summary)\(errors)")
+        #expect(summary.contains("server"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/server.sqlite"))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.contains("glow-server stopped"))
+    }
+
+    @Test(
+        "bad options are refused with a message and exit 64 or 66, before anything is made",
+        arguments: [
+            (["--database", "postgres://db.example/glow"], Int32(64), "PostgreSQL is not served yet"),
+            (["--listen", "localhost"], 64, "HOST:PORT"),
+            (["--mail-dir", "/no/such/folder"], 66, "no such folder"),
+            (["--mail-dir", "/tmp", "--mail-command", "cat"], 64, "one or the other"),
+            (["--threads", "0"], 64, "at least 1"),
+            (["--frobnicate"], 64, "unknown option"),
+        ])
+    func badOptions(_ arguments: [String], _ expected: Int32, _ message: String) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (status, _, errors) = try Self.run(
+            "glow-server", arguments, environment: ["HOME": folder, "XDG_DATA_HOME": folder + "/data"])
+        #expect(status == expected, "\(errors)")
+        #expect(errors.contains(message), "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/data"), "nothing is made for a refused start")
+    }
+
+    @Test("a database that is another application's is refused and left byte for byte")
+    func foreignDatabase() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/notes.txt"
+        let bytes = Data("my notes, not a database\n".utf8)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let (status, _, errors) = try Self.run("glow-server", ["--listen", "127.0.0.1:0", "--database", path])
+        #expect(status == 1)
+        #expect(errors.contains("corrupt") && errors.contains(path), "\(errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+    }
+}

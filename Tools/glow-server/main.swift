@@ -1,0 +1,171 @@
+import Foundation
+import GlowAuth
+import GlowRelay
+import GlowServer
+import GlowServerStores
+import GlowService
+import GlowToolSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// glow-server: accounts and the Glow feed's relay for people's devices, speaking the protocol
+// of Spec/server.md over HTTP/1.1. TLS belongs to a reverse proxy in front (see the README).
+
+let usage = """
+    usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
+                       [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
+                       [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
+                       [--trust-forwarded-for]
+      --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
+      --database        the SQLite file of accounts and relay (default
+                        $XDG_DATA_HOME/glow-server/server.sqlite, else ~/.local/share/glow-server/)
+      --mail-command    hand each mail to this command's standard input (e.g. "sendmail -t")
+      --mail-dir        write each mail as a file into this folder (development, conformance runs)
+                        without either, mail is printed to standard error
+      --mail-from       the From: of every mail (default "Glow Ritual <no-reply@localhost>")
+      --link-base       what the links in mails start with (default glowritual://)
+      --threads         threads serving requests (default 4)
+      --max-body-bytes  the longest body taken (default 1048576)
+      --timeout         seconds a connection may stay idle (default 30)
+      --connections     connections open at once (default 1000)
+      --trust-forwarded-for  throttle by the last X-Forwarded-For entry (only behind a proxy)
+    """
+
+/// Prints `message` to standard error.
+func complain(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+
+struct Configuration {
+    var listen = ListenAddress.tcp(host: "127.0.0.1", port: 8080)
+    var database: String
+    var explicitDatabase = false
+    var mail = ServiceMailer.Destination.standardError
+    var mailFrom = "Glow Ritual <no-reply@localhost>"
+    var linkBase = "glowritual://"
+    var limits = HTTPLimits()
+    var settings = ServiceHandler.Settings()
+
+    init(_ arguments: [String]) throws {
+        var parser = try OptionParser(
+            arguments, command: "glow-server",
+            valued: [
+                "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
+                "--max-body-bytes", "--timeout", "--connections",
+            ])
+        if let text = try parser.value("--listen") { listen = try ListenAddress(parsing: text) }
+        if let path = try parser.value("--database") {
+            guard !path.hasPrefix("postgres://"), !path.hasPrefix("postgresql://") else {
+                throw UsageError(
+                    message: "--database \(path): this glow-server keeps its data in a SQLite file; "
+                        + "PostgreSQL is not served yet", command: "glow-server")
+            }
+            database = path
+            explicitDatabase = true
+        } else {
+            database = DataFolder.path("glow-server") + "/server.sqlite"
+        }
+        let command = try parser.value("--mail-command")
+        let folder = try parser.value("--mail-dir")
+        switch (command, folder) {
+        case (let command?, nil): mail = .command(command)
+        case (nil, let folder?): mail = .directory(folder)
+        case (nil, nil): mail = .standardError
+        case (.some, .some):
+            throw UsageError(message: "--mail-command and --mail-dir are one or the other", command: "glow-server")
+        }
+        if let from = try parser.value("--mail-from") { mailFrom = from }
+        if let base = try parser.value("--link-base") { linkBase = base }
+        if let threads = try parser.integer("--threads", atLeast: 1) { limits.threads = threads }
+        if let bytes = try parser.integer("--max-body-bytes", atLeast: 1) { limits.maxBodyBytes = bytes }
+        if let seconds = try parser.integer("--timeout", atLeast: 1) { limits.timeoutSeconds = seconds }
+        if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
+        settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
+        try parser.finish()
+    }
+}
+
+let configuration: Configuration
+do {
+    configuration = try Configuration(arguments)
+} catch {
+    complain("glow-server: \(error)\n\(usage)")
+    exit(64)
+}
+
+if case .directory(let folder) = configuration.mail {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        complain("glow-server: --mail-dir \(folder): there is no such folder")
+        exit(66)
+    }
+}
+
+// The default database's folder is made; a folder named by --database must be there.
+if !configuration.explicitDatabase {
+    let folder = (configuration.database as NSString).deletingLastPathComponent
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+        complain("glow-server: cannot make the data folder \(folder): \(error.localizedDescription)")
+        exit(73)
+    }
+}
+
+let service: (handler: ServiceHandler, database: SQLiteServerDatabase, mailer: ServiceMailer)
+do {
+    let database = try SQLiteServerDatabase(path: configuration.database)
+    let relay = FeedRelay(store: database.relay)
+    let mailer = ServiceMailer(
+        destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
+        report: { complain("glow-server: \($0)") })
+    let accounts = try AccountService(
+        store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay),
+        revoker: UnconfiguredRevoker())
+    let handler = ServiceHandler(
+        accounts: accounts, relay: relay, settings: configuration.settings, healthCheck: database.problem)
+    service = (handler, database, mailer)
+} catch {
+    complain("glow-server: \(error)")
+    exit(1)
+}
+
+let server: HTTPServer
+do {
+    let handler = service.handler
+    server = try HTTPServer(
+        listen: configuration.listen, limits: configuration.limits,
+        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, handler: { handler.respond(to: $0) })
+} catch {
+    complain("glow-server: \(error)")
+    exit(1)
+}
+
+FileHandle.standardOutput.write(
+    Data("glow-server listening on \(server.address), database \(configuration.database)\n".utf8))
+
+// Runs until SIGINT or SIGTERM, then stops taking requests, lets the mail queue drain and exits.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let stopping = DispatchSemaphore(value: 0)
+let sources = [SIGINT, SIGTERM].map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    source.setEventHandler { stopping.signal() }
+    source.resume()
+    return source
+}
+stopping.wait()
+server.stop()
+service.mailer.flush()
+print("glow-server stopped")
+exit(0)
