@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "GlowReport", targets: ["GlowReport"]),
         .library(name: "GlowServer", targets: ["GlowServer"]),
         .library(name: "GlowPostgres", targets: ["GlowPostgres"]),
+        .library(name: "GlowPostgresStores", targets: ["GlowPostgresStores"]),
         .library(name: "GlowProtocol", targets: ["GlowProtocol"]),
         .library(name: "GlowService", targets: ["GlowService"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
@@ -99,7 +100,20 @@ let package = Package(
         // glow-server's PostgreSQL store: Debian's libpq (issue 28).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(name: "GlowPostgres", dependencies: ["GlowCore", "CPostgres"], swiftSettings: sharedSettings),
-        .testTarget(name: "GlowPostgresTests", dependencies: ["GlowPostgres"], swiftSettings: sharedSettings),
+        // The server's accounts and relay in PostgreSQL, shared by every process of a deployment.
+        .target(
+            name: "GlowPostgresStores",
+            dependencies: [
+                "GlowPostgres", "GlowStorage", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire",
+            ],
+            swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowPostgresTests",
+            dependencies: [
+                "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
+                "GlowServer", "GlowConformance", "GlowModel",
+            ],
+            swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
         // clients and the conformance runner alike.
         .target(name: "GlowProtocol", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
@@ -111,7 +125,8 @@ let package = Package(
         .executableTarget(
             name: "glow-server",
             dependencies: [
-                "GlowService", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowToolSupport",
+                "GlowService", "GlowServer", "GlowServerStores", "GlowPostgresStores", "GlowAuth", "GlowRelay",
+                "GlowToolSupport",
             ],
             path: "Tools/glow-server", swiftSettings: sharedSettings),
         .testTarget(

@@ -10,8 +10,10 @@ import Synchronization
 /// Plays the `server` area's scripts of exchanges against a running server over HTTP
 /// (`Spec/server.md` 9.6): `glow-tool conformance --server URL --mail-dir DIR`.
 package final class ServerRunner: Sendable {
-    /// The server's base URL, without a trailing `/`.
-    package let base: String
+    /// The servers' base URLs, without a trailing `/`: the processes of one deployment, each
+    /// exchange sent to the next in turn, so a case shows that any process sees what another
+    /// committed.
+    package let bases: [String]
     /// The folder the server writes each mail into, or nil when the server's mail is not readable.
     package let mailDirectory: String?
     /// What replaces `{run}`: new for each runner, so addresses never meet an earlier run's.
@@ -20,10 +22,17 @@ package final class ServerRunner: Sendable {
     package let timeout: Double
     private let taken = Mutex<Set<String>>([])
     private let played = Mutex(0)
+    private let sent = Mutex(0)
     private let session: URLSession
 
-    package init(base: String, mailDirectory: String?, timeout: Double = 10, run: String? = nil) {
-        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    package convenience init(base: String, mailDirectory: String?, timeout: Double = 10, run: String? = nil) {
+        self.init(bases: [base], mailDirectory: mailDirectory, timeout: timeout, run: run)
+    }
+
+    /// A runner that sends each exchange to the next of `bases` in turn.
+    package init(bases: [String], mailDirectory: String?, timeout: Double = 10, run: String? = nil) {
+        precondition(!bases.isEmpty, "a runner needs a server")
+        self.bases = bases.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.mailDirectory = mailDirectory
         self.timeout = timeout
         self.run = run ?? String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(12))
@@ -94,6 +103,10 @@ package final class ServerRunner: Sendable {
         if let name = exchange["call"]?.string, call == nil { throw Failure("no call named \(name) in SERVER-2") }
         guard let path = call?.path ?? exchange["path"]?.string else {
             throw Failure("an exchange names a call or a path")
+        }
+        let base = sent.withLock { count in
+            count += 1
+            return bases[count % bases.count]
         }
         guard let url = URL(string: base + substitute(path, captured)) else { throw Failure("\(path) makes no URL") }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)

@@ -1,4 +1,4 @@
-import CPostgres
+internal import CPostgres
 import GlowCore
 
 /// A value bound to a statement's `$1`, `$2`, ... or read from a result's cell.
@@ -51,8 +51,9 @@ extension ErrorCode where Domain == PostgresError {
 
 /// One connection to PostgreSQL through libpq. Statements take their values as parameters
 /// (never spliced into the text) and come back as ``PostgresResult``. A connection is used by
-/// one thread at a time; a server keeps one per worker.
-public final class PostgresConnection {
+/// one thread at a time (libpq allows a connection to move between threads, never to be shared
+/// by two at once): its owner keeps it under a lock, as the PostgreSQL stores of glow-server do.
+public final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
 
     /// Connects with a libpq connection string (`host=/run/glow dbname=glow user=glow`) or URL
@@ -100,6 +101,19 @@ public final class PostgresConnection {
         let result = withPointers(encoded) { pointers in
             PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
         }
+        return try read(result)
+    }
+
+    /// Runs `sql`, which may hold several statements and takes no parameters: a schema's step.
+    ///
+    /// - Throws: ``PostgresError`` as ``execute(_:_:)`` does; the statements before a failing one
+    ///   stand unless a transaction around them is rolled back.
+    public func executeScript(_ sql: String) throws(PostgresError) {
+        _ = try read(PQexec(connection, sql))
+    }
+
+    /// A result's rows, or its failure as a typed error; the result is freed.
+    private func read(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {
         guard let result else {
             throw PostgresError(.connectionFailed, Self.trimmed(PQerrorMessage(connection)))
         }

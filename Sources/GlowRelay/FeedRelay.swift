@@ -394,14 +394,24 @@ extension FeedRelayState {
     /// numbers, a log of one entry per register, and the indexes fan-out reads.
     public init(restoring registers: [StoredRegister], lastReceipt: Int64) {
         self.init()
-        for register in registers.sorted(by: { $0.sequence < $1.sequence }) {
+        restore(registers, lastReceipt: lastReceipt)
+    }
+
+    /// Takes in registers another process of the relay stored since this state was read, each
+    /// as it is now, and the receipt clock: what a store shared by several processes reads to
+    /// catch up, in proportion to what changed. A register already held at a later sequence
+    /// number is left as it is.
+    public mutating func restore(_ registers: [StoredRegister], lastReceipt: Int64) {
+        for register in registers.sorted(by: { $0.sequence < $1.sequence })
+        where (sequences[register.key] ?? 0) < register.sequence {
             replica.merge(register.delta)
             sequences[register.key] = register.sequence
             log.append((register.sequence, register.key))
             sequence = max(sequence, register.sequence)
+            index(register.key)
         }
-        for entry in log { index(entry.key) }
-        self.lastReceipt = lastReceipt
+        self.lastReceipt = max(self.lastReceipt, lastReceipt)
+        if log.count >= 2 * sequences.count + 64 { compactLog() }
     }
 }
 

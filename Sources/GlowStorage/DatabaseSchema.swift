@@ -135,6 +135,27 @@ package struct DatabaseSchema: Sendable {
         return connection
     }
 
+    /// How many of these steps a database whose record names `names`, in order, has run: the
+    /// check every database of this kind passes, whatever engine keeps it.
+    ///
+    /// - Throws: ``StoreError`` `newer_schema` for more steps than these, `corrupt` for a step
+    ///   whose name differs from this schema's at its position.
+    package func stepsDone(recorded names: [String], path: String) throws(StoreError) -> Int {
+        guard names.count <= migrations.count else {
+            throw StoreError(
+                .newerSchema,
+                "the \(kind) has schema \(names.count); this version of the SDK reads up to \(migrations.count): "
+                    + "update the app", path: path)
+        }
+        for (position, name) in names.enumerated() where migrations[position].name != name {
+            throw StoreError(
+                .corrupt,
+                "step \(position + 1) of the \(kind) is '\(name)', where this version of the SDK has "
+                    + "'\(migrations[position].name)': it was not written by this app", path: path)
+        }
+        return names.count
+    }
+
     /// The first 16 bytes of every SQLite database file.
     package static let sqliteMagic = Array("SQLite format 3\0".utf8)
 

@@ -88,9 +88,9 @@ struct ServerExecutableTests {
     }
 
     @Test(
-        "bad options are refused with a message and exit 64 or 66, before anything is made",
+        "bad options and an unreachable database are refused with a message, before anything is made",
         arguments: [
-            (["--database", "postgres://db.example/glow"], Int32(64), "PostgreSQL is not served yet"),
+            (["--database", "postgres://glow@127.0.0.1:1/glow"], Int32(1), "cannot be reached"),
             (["--listen", "localhost"], 64, "HOST:PORT"),
             (["--mail-dir", "/no/such/folder"], 66, "no such folder"),
             (["--mail-dir", "/tmp", "--mail-command", "cat"], 64, "one or the other"),

@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowPostgresStores
 import GlowRelay
 import GlowServer
 import GlowServerStores
@@ -21,7 +22,8 @@ let usage = """
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
                        [--trust-forwarded-for]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
-      --database        the SQLite file of accounts and relay (default
+      --database        postgres://USER@HOST/DB for a deployment of several processes over one
+                        PostgreSQL, or the SQLite file of a single process (default
                         $XDG_DATA_HOME/glow-server/server.sqlite, else ~/.local/share/glow-server/)
       --mail-command    hand each mail to this command's standard input (e.g. "sendmail -t")
       --mail-dir        write each mail as a file into this folder (development, conformance runs)
@@ -50,6 +52,8 @@ struct Configuration {
     var listen = ListenAddress.tcp(host: "127.0.0.1", port: 8080)
     var database: String
     var explicitDatabase = false
+    /// Whether `database` is a PostgreSQL URL rather than a SQLite file.
+    var postgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
     var mail = ServiceMailer.Destination.standardError
     var mailFrom = "Glow Ritual <no-reply@localhost>"
     var linkBase = "glowritual://"
@@ -65,11 +69,6 @@ struct Configuration {
             ])
         if let text = try parser.value("--listen") { listen = try ListenAddress(parsing: text) }
         if let path = try parser.value("--database") {
-            guard !path.hasPrefix("postgres://"), !path.hasPrefix("postgresql://") else {
-                throw UsageError(
-                    message: "--database \(path): this glow-server keeps its data in a SQLite file; "
-                        + "PostgreSQL is not served yet", command: "glow-server")
-            }
             database = path
             explicitDatabase = true
         } else {
@@ -112,7 +111,7 @@ if case .directory(let folder) = configuration.mail {
 }
 
 // The default database's folder is made; a folder named by --database must be there.
-if !configuration.explicitDatabase {
+if !configuration.explicitDatabase, !configuration.postgres {
     let folder = (configuration.database as NSString).deletingLastPathComponent
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -122,19 +121,26 @@ if !configuration.explicitDatabase {
     }
 }
 
-let service: (handler: ServiceHandler, database: SQLiteServerDatabase, mailer: ServiceMailer)
+let service: (handler: ServiceHandler, mailer: ServiceMailer)
 do {
-    let database = try SQLiteServerDatabase(path: configuration.database)
-    let relay = FeedRelay(store: database.relay)
+    // PostgreSQL for a deployment of several processes; else the embedded SQLite file.
+    let stores: (accounts: any AccountStore, relay: any FeedRelayStore, problem: @Sendable () -> String?)
+    if configuration.postgres {
+        let database = try PostgresServerDatabase(url: configuration.database)
+        stores = (database.accounts, database.relay, { database.problem() })
+    } else {
+        let database = try SQLiteServerDatabase(path: configuration.database)
+        stores = (database.accounts, database.relay, { database.problem() })
+    }
+    let relay = FeedRelay(store: stores.relay)
     let mailer = ServiceMailer(
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
         report: { complain("glow-server: \($0)") })
     let accounts = try AccountService(
-        store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay),
-        revoker: UnconfiguredRevoker())
+        store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
     let handler = ServiceHandler(
-        accounts: accounts, relay: relay, settings: configuration.settings, healthCheck: database.problem)
-    service = (handler, database, mailer)
+        accounts: accounts, relay: relay, settings: configuration.settings, healthCheck: stores.problem)
+    service = (handler, mailer)
 } catch {
     complain("glow-server: \(error)")
     exit(1)

@@ -1,0 +1,154 @@
+import GlowPostgres
+import GlowStorage
+
+extension DatabaseSchema {
+    /// A server's accounts and relay in PostgreSQL ("GLSP"), shared by every process of a
+    /// deployment. Its steps, once shipped, never change; a new one is added at the end.
+    package static let postgresServer = DatabaseSchema(
+        kind: "server database", applicationID: 0x474C_5350,
+        migrations: [
+            Migration(
+                "store clocks",
+                """
+                CREATE TABLE glow_clock (name TEXT PRIMARY KEY, version BIGINT NOT NULL, purged BIGINT NOT NULL);
+                INSERT INTO glow_clock (name, version, purged) VALUES ('accounts', 0, 0), ('relay', 0, 0);
+                """),
+            Migration(
+                "account records",
+                """
+                CREATE TABLE accounts (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX accounts_version ON accounts (version);
+                CREATE TABLE accounts_by_email (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX accounts_by_email_version ON accounts_by_email (version);
+                CREATE TABLE account_identities (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_identities_version ON account_identities (version);
+                CREATE TABLE account_sessions (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_sessions_version ON account_sessions (version);
+                CREATE TABLE account_sessions_by_access_hash (key TEXT PRIMARY KEY, value BYTEA,
+                    version BIGINT NOT NULL);
+                CREATE INDEX account_sessions_by_access_hash_version ON account_sessions_by_access_hash (version);
+                CREATE TABLE account_sessions_by_refresh_hash (key TEXT PRIMARY KEY, value BYTEA,
+                    version BIGINT NOT NULL);
+                CREATE INDEX account_sessions_by_refresh_hash_version ON account_sessions_by_refresh_hash (version);
+                CREATE TABLE account_sessions_by_used_refresh_hash (key TEXT PRIMARY KEY, value BYTEA,
+                    version BIGINT NOT NULL);
+                CREATE INDEX account_sessions_by_used_refresh_hash_version
+                    ON account_sessions_by_used_refresh_hash (version);
+                CREATE TABLE account_resets (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_resets_version ON account_resets (version);
+                CREATE TABLE account_pending_sign_ups (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_pending_sign_ups_version ON account_pending_sign_ups (version);
+                CREATE TABLE account_pending_sign_ups_by_email (key TEXT PRIMARY KEY, value BYTEA,
+                    version BIGINT NOT NULL);
+                CREATE INDEX account_pending_sign_ups_by_email_version ON account_pending_sign_ups_by_email (version);
+                CREATE TABLE account_throttles (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_throttles_version ON account_throttles (version);
+                CREATE TABLE account_request_windows (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_request_windows_version ON account_request_windows (version);
+                CREATE TABLE account_nonces (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_nonces_version ON account_nonces (version);
+                CREATE TABLE account_email_changes (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_email_changes_version ON account_email_changes (version);
+                CREATE TABLE account_second_factors (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_second_factors_version ON account_second_factors (version);
+                CREATE TABLE account_revocations (key TEXT PRIMARY KEY, value BYTEA, version BIGINT NOT NULL);
+                CREATE INDEX account_revocations_version ON account_revocations (version);
+                """),
+            Migration(
+                "relay registers",
+                """
+                CREATE TABLE relay_registers (key TEXT PRIMARY KEY, sequence BIGINT NOT NULL, register BYTEA NOT NULL,
+                    version BIGINT NOT NULL);
+                CREATE INDEX relay_registers_version ON relay_registers (version);
+                CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    last_receipt BIGINT NOT NULL);
+                INSERT INTO relay_clock (singleton, last_receipt) VALUES (1, 0);
+                """),
+        ])
+
+    /// The table of each account map (``AccountRows/maps``) in ``postgresServer``.
+    package static let postgresAccountTables: [String: String] = [
+        "accounts": "accounts", "accountsByEmail": "accounts_by_email", "identities": "account_identities",
+        "sessions": "account_sessions", "sessionsByAccessHash": "account_sessions_by_access_hash",
+        "sessionsByRefreshHash": "account_sessions_by_refresh_hash",
+        "sessionsByUsedRefreshHash": "account_sessions_by_used_refresh_hash", "resets": "account_resets",
+        "pendingSignUps": "account_pending_sign_ups", "pendingSignUpsByEmail": "account_pending_sign_ups_by_email",
+        "throttles": "account_throttles", "requestWindows": "account_request_windows", "nonces": "account_nonces",
+        "emailChanges": "account_email_changes", "secondFactors": "account_second_factors",
+        "revocations": "account_revocations",
+    ]
+}
+
+/// Runs a ``DatabaseSchema``'s steps on a PostgreSQL database: the storage layer's migrator with
+/// PostgreSQL's marks. `glow_database` says whose database it is (the schema's kind and
+/// application id) and `glow_migrations` which steps ran, by position, as in a SQLite file. A
+/// database of another kind, one that holds tables but no mark, or one whose steps are not a
+/// prefix of these is refused before anything is written. Each step runs in one transaction under
+/// an advisory lock, so processes starting together run each step once.
+package enum PostgresMigrator {
+    /// Brings the database on `connection` to `schema`'s last step.
+    ///
+    /// - Throws: ``StoreError`` `corrupt` (not this kind's database), `newer_schema`, or
+    ///   `write_failed` when a statement failed.
+    package static func migrate(_ schema: DatabaseSchema, on connection: PostgresConnection, name: String)
+        throws(StoreError)
+    {
+        while true {
+            let outcome: Result<Bool, StoreError>
+            do {
+                outcome = try connection.transaction { (connection) throws(PostgresError) -> Result<Bool, StoreError> in
+                    try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(schema.applicationID)])
+                    let done: Int
+                    switch try steps(schema, connection, name: name) {
+                    case .success(let count): done = count
+                    case .failure(let refusal): return .failure(refusal)
+                    }
+                    guard done < schema.migrations.count else { return .success(true) }
+                    try connection.executeScript(schema.migrations[done].sql)
+                    try connection.execute(
+                        "INSERT INTO glow_migrations (position, name) VALUES ($1, $2)",
+                        [.int(Int64(done + 1)), .text(schema.migrations[done].name)])
+                    return .success(false)
+                }
+            } catch {
+                throw StoreError(.writeFailed, "a step of the \(schema.kind) failed: \(error.message)", path: name)
+            }
+            if try outcome.get() { return }
+        }
+    }
+
+    /// The steps the database has run, marking a database with no tables as this kind's first.
+    private static func steps(_ schema: DatabaseSchema, _ connection: PostgresConnection, name: String)
+        throws(PostgresError) -> Result<Int, StoreError>
+    {
+        let marked = try connection.execute("SELECT to_regclass('glow_database') IS NOT NULL AS marked")
+        if try marked.text(0, "marked") != "t" {
+            let tables = try connection.execute(
+                "SELECT count(*) AS tables FROM pg_tables WHERE schemaname = current_schema()")
+            guard try tables.int(0, "tables") == 0 else {
+                return .failure(
+                    StoreError(
+                        .corrupt, "the database holds tables but is not a Glow \(schema.kind): it is refused as it is",
+                        path: name))
+            }
+            try connection.executeScript(
+                """
+                CREATE TABLE glow_database (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), kind TEXT NOT NULL,
+                    application_id BIGINT NOT NULL);
+                CREATE TABLE glow_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                """)
+            try connection.execute(
+                "INSERT INTO glow_database (singleton, kind, application_id) VALUES (1, $1, $2)",
+                [.text(schema.kind), .int(schema.applicationID)])
+        }
+        let mark = try connection.execute("SELECT kind, application_id FROM glow_database")
+        guard mark.rows.count == 1, try mark.int(0, "application_id") == schema.applicationID else {
+            return .failure(
+                StoreError(.corrupt, "the database is not a Glow \(schema.kind): it is refused as it is", path: name))
+        }
+        let names = try connection.execute("SELECT name FROM glow_migrations ORDER BY position")
+        var recorded: [String] = []
+        for row in 0..<names.rows.count { recorded.append(try names.text(row, "name")) }
+        return Result { () throws(StoreError) in try schema.stepsDone(recorded: recorded, path: name) }
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import GlowAuth
+import GlowFeed
+import GlowPostgres
+import GlowRelay
+import GlowServerStores
+import GlowStorage
+import GlowWire
+
+/// A server's accounts and relay in one PostgreSQL database, shared by every process of a
+/// deployment (``PostgresStateStore``): open one per process, and any number of processes answer
+/// alike.
+public final class PostgresServerDatabase: Sendable {
+    /// The database's URL without its password.
+    public let name: String
+    /// The account service's records.
+    public let accounts: PostgresAccountStore
+    /// The relay's state.
+    public let relay: PostgresFeedRelayStore
+
+    /// Connects to the database at `url` (`postgres://user@host/db`, or a libpq connection
+    /// string) and brings it to the server's schema.
+    ///
+    /// - Throws: ``StoreError``: `cannot_open` when it cannot be reached, `corrupt` for a database
+    ///   that is another's, `newer_schema`, `write_failed`.
+    public init(url: String) throws(StoreError) {
+        let name = Self.redacted(url)
+        self.name = name
+        let connect: @Sendable () throws(PostgresError) -> PostgresConnection = { () throws(PostgresError) in
+            try PostgresConnection(url)
+        }
+        do {
+            let connection = try connect()
+            try PostgresMigrator.migrate(.postgresServer, on: connection, name: name)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.cannotOpen, "the database cannot be reached: \(error)", path: name)
+        }
+        accounts = PostgresAccountStore(
+            store: PostgresStateStore(name: name, clockName: "accounts", behaviour: .accounts, connect: connect))
+        relay = PostgresFeedRelayStore(
+            store: PostgresStateStore(name: name, clockName: "relay", behaviour: .relay, connect: connect))
+    }
+
+    /// Reads from the database: nil when it answers, else what is wrong (SERVER-7).
+    public func problem() -> String? {
+        do {
+            _ = try accounts.store.withConnection { (connection) throws(PostgresError) in
+                try connection.execute("SELECT version FROM glow_clock WHERE name = 'accounts'")
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `postgres://user:secret@host/db` without the secret.
+    static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+            let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return url.contains("password=") ? "the configured database" : url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+}
+
+/// The account service's records in PostgreSQL, one table per map (AUTH-35 ... AUTH-51).
+public final class PostgresAccountStore: AccountStore {
+    let store: PostgresStateStore<AccountRecords>
+
+    init(store: PostgresStateStore<AccountRecords>) {
+        self.store = store
+    }
+
+    /// Runs `body` on the records as the database holds them now and keeps what it changed
+    /// before returning.
+    ///
+    /// - Throws: the body's ``AuthError`` (nothing written), or
+    ///   ``AuthError/Code/storageFailed`` when the records cannot be read or kept.
+    public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
+        let outcome: Result<T, AuthError>
+        do {
+            outcome = try store.update { records -> Result<T, AuthError> in
+                do throws(AuthError) {
+                    return .success(try body(&records))
+                } catch {
+                    // A refused update leaves the records as they were.
+                    records.undoChanges()
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw AuthError.storage("the account records could not be read or kept: \(error)")
+        }
+        return try outcome.get()
+    }
+}
+
+/// The relay's state in PostgreSQL: each register a row with its last sequence number (FEED-25,
+/// FEED-28). Sequence numbers are given under the store's clock, so they commit in order.
+public final class PostgresFeedRelayStore: FeedRelayStore {
+    let store: PostgresStateStore<FeedRelayState>
+
+    init(store: PostgresStateStore<FeedRelayState>) {
+        self.store = store
+    }
+
+    /// Runs `body` on the relay's state as the database holds it now, and keeps what it changed
+    /// before returning.
+    ///
+    /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``.
+    public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
+        let outcome: Result<T, FeedError>
+        do {
+            outcome = try store.update { relay -> Result<T, FeedError> in
+                let original = relay
+                do throws(FeedError) {
+                    return .success(try body(&relay))
+                } catch {
+                    relay = original
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw FeedError.storage("the relay's state could not be read or kept: \(error)")
+        }
+        return try outcome.get()
+    }
+}
+
+extension PostgresStateStore.Behaviour where State == AccountRecords {
+    /// The account records: a row per record, its map's table, its JSON or null when removed.
+    static var accounts: Self {
+        Self(
+            empty: { AccountRecords() },
+            catchUp: { (records, connection, after) throws(StoreError) in
+                let query = AccountRows.maps.map { map in
+                    "SELECT '\(map)' AS map, key, value FROM \(DatabaseSchema.postgresAccountTables[map] ?? map) "
+                        + "WHERE version > $1"
+                }.joined(separator: " UNION ALL ")
+                let rows: PostgresResult
+                do throws(PostgresError) {
+                    rows = try connection.execute(query, [.int(after)])
+                } catch {
+                    throw StoreError(.writeFailed, "the account records cannot be read: \(error.message)", path: "")
+                }
+                for index in 0..<rows.rows.count {
+                    let cells = rows.rows[index]
+                    guard cells.count == 3, case .text(let map) = cells[0], case .text(let key) = cells[1] else {
+                        throw StoreError(.corrupt, "an account row is not (map, key, value)", path: "")
+                    }
+                    let value: Data?
+                    switch cells[2] {
+                    case .bytes(let bytes): value = Data(bytes)
+                    case .null: value = nil
+                    default: throw StoreError(.corrupt, "an account row's value is not bytes", path: "")
+                    }
+                    try AccountRows.apply(map: map, key: key, value: value, to: &records, path: "")
+                }
+                records.keepChanges()
+            },
+            changed: { _, after in AccountRows.hasChanges(after) },
+            persist: { (_, records, connection, version) throws(StoreError) in
+                let rows = try AccountRows.changed(records, path: "")
+                do throws(PostgresError) {
+                    for row in rows {
+                        guard let table = DatabaseSchema.postgresAccountTables[row.map] else {
+                            preconditionFailure("every map has a table")
+                        }
+                        try connection.execute(
+                            "INSERT INTO \(table) (key, value, version) VALUES ($1, $2, $3) "
+                                + "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, version = EXCLUDED.version",
+                            [.text(row.key), row.value.map { .bytes(Array($0)) } ?? .null, .int(version)])
+                    }
+                    // Removed records are kept as rows without a value, so other processes learn of
+                    // the removal; every 256 versions, those older than 256 versions go, and a
+                    // process that has not read since then reads everything again.
+                    if version % 256 == 0 {
+                        for table in DatabaseSchema.postgresAccountTables.values.sorted() {
+                            try connection.execute(
+                                "DELETE FROM \(table) WHERE value IS NULL AND version <= $1", [.int(version - 256)])
+                        }
+                        try connection.execute(
+                            "UPDATE glow_clock SET purged = $1 WHERE name = 'accounts'", [.int(version - 256)])
+                    }
+                } catch {
+                    throw StoreError(.writeFailed, "the account records cannot be written: \(error.message)", path: "")
+                }
+                records.keepChanges()
+            })
+    }
+}
+
+extension PostgresStateStore.Behaviour where State == FeedRelayState {
+    /// The relay: a row per register, and the receipt clock.
+    static var relay: Self {
+        Self(
+            empty: { FeedRelayState() },
+            catchUp: { (relay, connection, after) throws(StoreError) in
+                var registers: [FeedRelayState.StoredRegister] = []
+                let lastReceipt: Int64
+                do {
+                    let rows = try connection.execute(
+                        "SELECT sequence, register FROM relay_registers WHERE version > $1", [.int(after)])
+                    for index in 0..<rows.rows.count {
+                        let sequence = try rows.int(index, "sequence")
+                        let bytes = try rows.bytes(index, "register")
+                        let delta: FeedReplica
+                        do {
+                            delta = try FeedReplica(wire: bytes)
+                        } catch {
+                            throw StoreError(.corrupt, "a relay register does not read: \(error)", path: "")
+                        }
+                        guard sequence > 0,
+                            let register = FeedRelayState.StoredRegister(
+                                sequence: UInt64(sequence), delta: delta)
+                        else { throw StoreError(.corrupt, "a relay row holds no register", path: "") }
+                        registers.append(register)
+                    }
+                    lastReceipt = try connection.execute("SELECT last_receipt FROM relay_clock").int(0, "last_receipt")
+                } catch let error as StoreError {
+                    throw error
+                } catch {
+                    throw StoreError(.writeFailed, "the relay's registers cannot be read: \(error)", path: "")
+                }
+                relay.restore(registers, lastReceipt: lastReceipt)
+            },
+            changed: { before, after in before.sequence != after.sequence || before.lastReceipt != after.lastReceipt },
+            persist: { (before, relay, connection, version) throws(StoreError) in
+                do throws(PostgresError) {
+                    for register in relay.registers(after: before.sequence) {
+                        try connection.execute(
+                            "INSERT INTO relay_registers (key, sequence, register, version) VALUES ($1, $2, $3, $4) "
+                                + "ON CONFLICT (key) DO UPDATE SET sequence = EXCLUDED.sequence, "
+                                + "register = EXCLUDED.register, version = EXCLUDED.version",
+                            [
+                                .text(register.key.storageKey), .int(Int64(register.sequence)),
+                                .bytes(register.delta.wireEncoded()), .int(version),
+                            ])
+                    }
+                    try connection.execute("UPDATE relay_clock SET last_receipt = $1", [.int(relay.lastReceipt)])
+                } catch {
+                    throw StoreError(
+                        .writeFailed, "the relay's registers cannot be written: \(error.message)", path: "")
+                }
+            })
+    }
+}

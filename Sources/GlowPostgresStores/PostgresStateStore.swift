@@ -1,0 +1,204 @@
+import GlowPostgres
+import GlowStorage
+import Synchronization
+
+/// A service's state kept in PostgreSQL, shared by any number of server processes: the mechanism
+/// under the PostgreSQL account and relay stores.
+///
+/// The state is held in memory so a request costs what it changes, never what the store holds,
+/// and is never trusted without checking: every table row carries the version of the change that
+/// wrote it, and one row of `glow_clock` per store holds the last version. An update
+///
+/// 1. begins a `REPEATABLE READ` transaction and reads the clock: when another process changed
+///    the store since this one read it, the rows of the later versions are read and taken in,
+///    so every answer includes every write committed before it began;
+/// 2. runs the body on the state;
+/// 3. when the body changed something, moves the clock on by one (a row lock every writer of
+///    the store takes, so writers commit one after another, in version order: a reader paging by
+///    version never passes a version that commits later) and writes the rows it changed under
+///    the new version; a writer that lost the race to the clock gets PostgreSQL's serialization
+///    failure, and the update starts again from 1 with what the winner wrote;
+/// 4. commits before it returns.
+///
+/// A failure drops the held state (and a lost connection), so the next update reads again:
+/// memory never runs ahead of the database. Within a process, updates of a store take turns.
+package final class PostgresStateStore<State: Sendable>: Sendable {
+    /// The database, as its owner named it (without a password).
+    package let name: String
+    /// The store's row in `glow_clock`.
+    package let clockName: String
+    private let connect: @Sendable () throws(PostgresError) -> PostgresConnection
+    private let held: Mutex<Held>
+    private let behaviour: Behaviour
+
+    /// What a kind of state does with its rows.
+    package struct Behaviour: Sendable {
+        /// The state of an empty store.
+        let empty: @Sendable () -> State
+        /// Takes in the rows written after `version` (every row for -1), inside the update's
+        /// transaction.
+        let catchUp: @Sendable (inout State, PostgresConnection, _ after: Int64) throws(StoreError) -> Void
+        /// Whether the body changed anything to write.
+        let changed: @Sendable (_ before: State, _ after: State) -> Bool
+        /// Writes what changed under `version`, and marks the state as written.
+        let persist:
+            @Sendable (_ before: State, inout State, PostgresConnection, _ version: Int64) throws(StoreError)
+                -> Void
+
+        package init(
+            empty: @escaping @Sendable () -> State,
+            catchUp: @escaping @Sendable (inout State, PostgresConnection, Int64) throws(StoreError) -> Void,
+            changed: @escaping @Sendable (State, State) -> Bool,
+            persist: @escaping @Sendable (State, inout State, PostgresConnection, Int64) throws(StoreError) -> Void
+        ) {
+            self.empty = empty
+            self.catchUp = catchUp
+            self.changed = changed
+            self.persist = persist
+        }
+    }
+
+    private struct Held: ~Copyable {
+        var connection: PostgresConnection?
+        /// Nil until read, and after a failure.
+        var state: State?
+        /// The clock's version the state is at.
+        var version: Int64 = -1
+    }
+
+    /// How many times an update starts again after losing the race to the clock.
+    static var attempts: Int { 32 }
+
+    /// A store whose row in `glow_clock` is `clockName`, connecting with `connect`.
+    package init(
+        name: String, clockName: String, behaviour: Behaviour,
+        connect: @escaping @Sendable () throws(PostgresError) -> PostgresConnection
+    ) {
+        self.name = name
+        self.clockName = clockName
+        self.behaviour = behaviour
+        self.connect = connect
+        held = Mutex(Held())
+    }
+
+    /// Runs `body` on the state as the database holds it now and keeps what it changed before
+    /// returning. The body may run more than once (after a lost race), each time on the state
+    /// as it then is, so it must only change the state it is given.
+    ///
+    /// - Throws: ``StoreError``: `busy` when the race was lost every time, `cannot_open` when the
+    ///   database cannot be reached, `write_failed` when a statement failed, `corrupt` when a row
+    ///   does not read.
+    package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
+        // The result leaves through a variable of the caller's, not through the lock's return.
+        var output: T?
+        try held.withLock { (held) throws(StoreError) in
+            for _ in 0..<Self.attempts {
+                if let result = try attempt(&held, body) {
+                    output = result
+                    return
+                }
+            }
+        }
+        guard let output else {
+            throw StoreError(
+                .busy, "other processes changed the \(clockName) store \(Self.attempts) times while this one tried",
+                path: name)
+        }
+        return output
+    }
+
+    /// One try: the result, or nil when another writer won the race to the clock.
+    private func attempt<T>(_ held: inout Held, _ body: (inout State) -> T) throws(StoreError) -> T? {
+        let connection = try connection(&held)
+        var state = held.state
+        let version = held.version
+        held.state = nil
+        do {
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            let clock = try connection.execute(
+                "SELECT version, purged FROM glow_clock WHERE name = $1", [.text(clockName)])
+            guard clock.rows.count == 1 else {
+                throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
+            }
+            let current = try clock.int(0, "version")
+            let purged = try clock.int(0, "purged")
+            if state == nil || version < purged {
+                var fresh = behaviour.empty()
+                try behaviour.catchUp(&fresh, connection, -1)
+                state = fresh
+            } else if current != version, var caught = state {
+                try behaviour.catchUp(&caught, connection, version)
+                state = caught
+            }
+            guard let before = state else { preconditionFailure("the state was just read") }
+            var after = before
+            let result = body(&after)
+            guard behaviour.changed(before, after) else {
+                try connection.execute("COMMIT")
+                (held.state, held.version) = (after, current)
+                return result
+            }
+            let next = current + 1
+            try connection.execute(
+                "UPDATE glow_clock SET version = $1 WHERE name = $2", [.int(next), .text(clockName)])
+            try behaviour.persist(before, &after, connection, next)
+            try connection.execute("COMMIT")
+            (held.state, held.version) = (after, next)
+            return result
+        } catch let error as PostgresError {
+            rollBack(connection)
+            if Self.lostRace(error) {
+                // What was read is the database as of the snapshot: keep it, and try again.
+                return nil
+            }
+            if error.code == .connectionFailed { held.connection = nil }
+            throw StoreError(.writeFailed, "the \(clockName) store: \(error.message)", path: name)
+        } catch let error as StoreError {
+            rollBack(connection)
+            throw error
+        } catch {
+            rollBack(connection)
+            throw StoreError(.writeFailed, "the \(clockName) store: \(error)", path: name)
+        }
+    }
+
+    /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock): another transaction won.
+    static func lostRace(_ error: PostgresError) -> Bool {
+        error.sqlState == "40001" || error.sqlState == "40P01"
+    }
+
+    private func rollBack(_ connection: PostgresConnection) {
+        // A failed rollback means the connection is gone; the next statement says so.
+        do { try connection.execute("ROLLBACK") } catch {}
+    }
+
+    /// Runs `body` on the store's connection outside any update (a health check).
+    ///
+    /// - Throws: ``StoreError`` `cannot_open`, or the body's.
+    package func withConnection<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(StoreError) -> T {
+        var output: T?
+        try held.withLock { (held) throws(StoreError) in
+            let connection = try connection(&held)
+            do throws(PostgresError) {
+                output = try body(connection)
+            } catch {
+                if error.code == .connectionFailed { held.connection = nil }
+                throw StoreError(.cannotOpen, "the database does not answer: \(error.message)", path: name)
+            }
+        }
+        guard let output else { preconditionFailure("the body ran") }
+        return output
+    }
+
+    /// The held connection, or a new one.
+    private func connection(_ held: inout Held) throws(StoreError) -> PostgresConnection {
+        if let connection = held.connection { return connection }
+        do throws(PostgresError) {
+            let connection = try connect()
+            held.connection = connection
+            return connection
+        } catch {
+            throw StoreError(.cannotOpen, "the database cannot be reached: \(error.message)", path: name)
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import GlowAuth
+import GlowConformance
+import GlowFeed
+import GlowPostgres
+import GlowPostgresStores
+import GlowRelay
+import GlowServer
+import GlowService
+import GlowStorage
+import Synchronization
+import Testing
+
+/// glow-server's state in PostgreSQL, shared by several processes (issue 28): each
+/// `PostgresServerDatabase` here stands for one server process with its own connections.
+@Suite("PostgreSQL stores", .enabled(if: TemporaryPostgres.available), .serialized)
+final class PostgresStoreTests {
+    let cluster: TemporaryPostgres
+
+    init() throws { cluster = try TemporaryPostgres() }
+    deinit { cluster.stop() }
+
+    final class Mailer: AuthMailer {
+        let sent = Mutex<[AuthMail]>([])
+        func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
+    }
+
+    func service(_ database: PostgresServerDatabase, _ mailer: Mailer) throws -> AccountService {
+        let relay = FeedRelay(store: database.relay)
+        return try AccountService(
+            store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
+    }
+
+    @Test("a fresh database takes the schema once; every process after that opens it as it is")
+    func migrations() throws {
+        _ = try PostgresServerDatabase(url: cluster.conninfo)
+        _ = try PostgresServerDatabase(url: cluster.conninfo)
+        let connection = try PostgresConnection(cluster.conninfo)
+        let steps = try connection.execute("SELECT name FROM glow_migrations ORDER BY position")
+        #expect(steps.rows == [[.text("store clocks")], [.text("account records")], [.text("relay registers")]])
+        // A step this version does not know is a newer schema; a renamed step a stranger's.
+        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (4, 'from the future')")
+        #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
+            ($0 as? StoreError)?.code == .newerSchema
+        }
+        try connection.execute("DELETE FROM glow_migrations WHERE position = 4")
+        try connection.execute("UPDATE glow_migrations SET name = 'renamed' WHERE position = 2")
+        #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
+            ($0 as? StoreError)?.code == .corrupt
+        }
+    }
+
+    @Test("a database holding another application's tables is refused and left as it was")
+    func foreignDatabase() throws {
+        let connection = try PostgresConnection(cluster.conninfo)
+        try connection.execute("CREATE DATABASE other")
+        let other = cluster.conninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=other")
+        let stranger = try PostgresConnection(other)
+        try stranger.execute("CREATE TABLE invoices (id bigint PRIMARY KEY, total bigint)")
+        try stranger.execute("INSERT INTO invoices VALUES (1, 100)")
+        #expect { try PostgresServerDatabase(url: other) } throws: { ($0 as? StoreError)?.code == .corrupt }
+        let tables = try stranger.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
+        #expect(tables.rows == [[.text("invoices")]])
+        #expect(try stranger.execute("SELECT total FROM invoices").rows == [[.int(100)]])
+    }
+
+    @Test("what one process commits, another answers from at once: a sign-up confirmed elsewhere, a session revoked")
+    func sharedAccounts() throws {
+        let mailer = Mailer()
+        let first = try service(try PostgresServerDatabase(url: cluster.conninfo), mailer)
+        let second = try service(try PostgresServerDatabase(url: cluster.conninfo), mailer)
+        try first.signUp(email: "ana@example.com", password: "correct horse battery staple", clientKey: "c")
+        guard case .confirmSignUp(_, let token)? = mailer.sent.withLock({ $0.last }) else {
+            Issue.record("no confirmation mail")
+            return
+        }
+        let session = try second.confirmSignUp(token: token, password: "correct horse battery staple")
+        #expect(try first.authenticate(accessToken: session.accessToken) == session.account)
+        // Refreshing in one process rotates the tokens for every other; a replay of the old
+        // refresh token in another process ends the family everywhere (AUTH-37).
+        let renewed = try first.refresh(refreshToken: session.refreshToken)
+        #expect(try second.authenticate(accessToken: renewed.accessToken) == session.account)
+        #expect(throws: AuthError.self) { try second.refresh(refreshToken: session.refreshToken) }
+        #expect(throws: AuthError.self) { try first.authenticate(accessToken: renewed.accessToken) }
+        let again = try first.signIn(email: "ana@example.com", password: "correct horse battery staple", clientKey: "c")
+        try second.signOutEverywhere(accessToken: again.accessToken)
+        #expect(throws: AuthError.self) { try first.authenticate(accessToken: again.accessToken) }
+        // A third process that starts now reads it all from the tables.
+        let third = try service(try PostgresServerDatabase(url: cluster.conninfo), mailer)
+        #expect(throws: AuthError.self) { try third.authenticate(accessToken: again.accessToken) }
+        #expect(
+            try third.signIn(email: "ana@example.com", password: "correct horse battery staple", clientKey: "c")
+                .account == session.account)
+    }
+
+    @Test("removed records are purged every 256 versions; a process that read before then reads everything again")
+    func purge() throws {
+        let ahead = try PostgresServerDatabase(url: cluster.conninfo).accounts
+        let behind = try PostgresServerDatabase(url: cluster.conninfo).accounts
+        let throttle = try JSONDecoder().decode(
+            AccountRecords.Throttle.self, from: Data(#"{"failures": 1, "lastFailure": 0}"#.utf8))
+        try behind.update { (records) throws(AuthError) in records.throttles["stays"] = throttle }
+        for index in 0..<300 {
+            try ahead.update { (records) throws(AuthError) in records.throttles["key \(index)"] = throttle }
+            try ahead.update { (records) throws(AuthError) in records.throttles["key \(index)"] = nil }
+        }
+        let connection = try PostgresConnection(cluster.conninfo)
+        let clock = try connection.execute("SELECT version, purged FROM glow_clock WHERE name = 'accounts'")
+        #expect(try clock.int(0, "version") == 601 && clock.int(0, "purged") == 256)
+        let removed = try connection.execute("SELECT count(*) AS n FROM account_throttles WHERE value IS NULL")
+        #expect(try removed.int(0, "n") == 173, "the removals above version 256 (257, 259, ... 601) remain")
+        let seen = try behind.update { (records) throws(AuthError) in
+            (records.throttles.count, records.throttles["stays"] != nil, records.throttles["key 5"] == nil)
+        }
+        #expect(seen == (1, true, true))
+    }
+
+    static func stance(_ from: String, _ to: String, wall: Int64) throws -> FeedReplica {
+        var delta = FeedReplica()
+        delta.writeStance(.want, from: from, to: to, at: try Stamp(wall: wall, counter: 0, device: "phone"))
+        return delta
+    }
+
+    @Test("a viewer paging by cursor sees every write, though the writer with the lower number commits last")
+    func lateCommit() throws {
+        let writerA = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        let writerB = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        let viewer = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        try writerA.submit(try Self.stance("ana", "vic", wall: 1), from: "ana", now: 1)
+        let start = try viewer.changes(for: "vic", since: 0)
+        #expect(start.delta.stances.count == 1)
+
+        // A third connection holds the row every relay write ends with, so writer A stops in the
+        // middle of its transaction: its sequence number taken, its register written, uncommitted.
+        let blocker = try PostgresConnection(cluster.conninfo)
+        try blocker.execute("BEGIN")
+        try blocker.execute("SELECT last_receipt FROM relay_clock FOR UPDATE")
+        let done = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for (relay, person) in [(writerA, "bob"), (writerB, "cat")] {
+            group.enter()
+            Thread.detachNewThread {
+                do {
+                    try relay.submit(try Self.stance(person, "vic", wall: 2), from: person, now: 2)
+                    done.withLock { $0.append(person) }
+                } catch {
+                    done.withLock { $0.append("\(person) failed: \(error)") }
+                }
+                group.leave()
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        // Neither has committed: the first waits on the blocker, the second on the first.
+        #expect(done.withLock { $0 }.isEmpty)
+        var cursor = start.cursor
+        var seen = Set(start.delta.stances.keys.map(\.from))
+        let middle = try viewer.changes(for: "vic", since: cursor)
+        #expect(middle.delta.stances.isEmpty && middle.cursor == cursor)
+        try blocker.execute("ROLLBACK")
+        // The viewer pages while the two commit: whatever it has seen, no write is ever passed.
+        let deadline = Date().addingTimeInterval(10)
+        while seen.count < 3, Date() < deadline {
+            let page = try viewer.changes(for: "vic", since: cursor)
+            for key in page.delta.stances.keys { seen.insert(key.from) }
+            cursor = page.cursor
+        }
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(Set(done.withLock { $0 }) == ["bob", "cat"])
+        #expect(seen == ["ana", "bob", "cat"], "a cursor never passes a write that commits later")
+    }
+
+    @Test(
+        "a sequence taken at insert and seen at commit lets a cursor pass a late commit: the hazard the clock prevents")
+    func naiveSequenceSkips() throws {
+        let setup = try PostgresConnection(cluster.conninfo)
+        try setup.execute("CREATE TABLE naive_log (id bigserial PRIMARY KEY, what text NOT NULL)")
+        let early = try PostgresConnection(cluster.conninfo)
+        let late = try PostgresConnection(cluster.conninfo)
+        try early.execute("BEGIN")
+        try early.execute("INSERT INTO naive_log (what) VALUES ('first number, commits last')")
+        try late.execute("INSERT INTO naive_log (what) VALUES ('second number, commits first')")
+        let page = try setup.execute("SELECT id FROM naive_log WHERE id > 0 ORDER BY id")
+        let cursor = try page.int(page.rows.count - 1, "id")
+        try early.execute("COMMIT")
+        let next = try setup.execute("SELECT id FROM naive_log WHERE id > $1", [.int(cursor)])
+        #expect(page.rows.count == 1 && next.rows.isEmpty, "the early number is never seen by this cursor")
+    }
+
+    @Test("the server corpus passes against three glow-server handlers over one database, each exchange to the next")
+    func corpusAcrossProcesses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-pg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var servers: [HTTPServer] = []
+        var mailers: [ServiceMailer] = []
+        for _ in 0..<3 {
+            let database = try PostgresServerDatabase(url: cluster.conninfo)
+            let relay = FeedRelay(store: database.relay)
+            let mailer = ServiceMailer(destination: .directory(folder), report: { Issue.record("\($0)") })
+            let accounts = try AccountService(
+                store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay),
+                revoker: UnconfiguredRevoker())
+            var settings = ServiceHandler.Settings()
+            settings.trustForwardedFor = true
+            let handler = ServiceHandler(
+                accounts: accounts, relay: relay, settings: settings, healthCheck: { database.problem() })
+            servers.append(
+                try HTTPServer(
+                    listen: .tcp(host: "127.0.0.1", port: 0), tooLarge: { ServiceHandler.tooLarge(limit: $0) },
+                    handler: { handler.respond(to: $0) }))
+            mailers.append(mailer)
+        }
+        defer { for server in servers { server.stop() } }
+        let bases = servers.map { server -> String in
+            guard case .tcp(let host, let port) = server.address else { return "" }
+            return "http://\(host):\(port)"
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let corpus = Corpus(directory: root.appendingPathComponent("Spec/corpus"))
+        let runner = ServerRunner(bases: bases, mailDirectory: folder)
+        for testCase in corpus.cases(area: Corpus.serverArea) {
+            #expect(runner.play(testCase) == .passed, "\(testCase.reference): \(testCase.comment)")
+        }
+    }
+
+    @Test("health says what is wrong when the database is gone, and the store reconnects when it is back")
+    func health() throws {
+        let database = try PostgresServerDatabase(url: cluster.conninfo)
+        #expect(database.problem() == nil)
+        let admin = try PostgresConnection(cluster.conninfo)
+        try admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = 'postgres'"
+        )
+        // The killed connection fails once, is dropped, and the next call connects again.
+        let first = database.problem()
+        let second = database.problem()
+        #expect(first != nil, "the lost connection is reported")
+        #expect(second == nil, "reconnected after \(first ?? "no failure")")
+    }
+}
