@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "GlowPostgresStores", targets: ["GlowPostgresStores"]),
         .library(name: "GlowProtocol", targets: ["GlowProtocol"]),
         .library(name: "GlowService", targets: ["GlowService"]),
+        .library(name: "GlowClient", targets: ["GlowClient"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         .executable(name: "glow-server", targets: ["glow-server"]),
         // The fuzzing harnesses, for FuzzTesting/ (a package of its own) and its regression
@@ -117,6 +118,9 @@ let package = Package(
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
         // clients and the conformance runner alike.
         .target(name: "GlowProtocol", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
+        // A device's side of the server's protocol, over URLSession.
+        .target(
+            name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire"], swiftSettings: sharedSettings),
         // The server's request handler over the account service and the relay.
         .target(
             name: "GlowService",
@@ -133,7 +137,8 @@ let package = Package(
             name: "GlowServiceTests",
             dependencies: [
                 "GlowService", "GlowProtocol", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed",
-                "GlowWire", "GlowConformance", "GlowModel", "glow-server",
+                "GlowWire", "GlowConformance", "GlowModel", "GlowClient", "GlowRitual", "GlowBundle", "GlowStorage",
+                "glow-server",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),

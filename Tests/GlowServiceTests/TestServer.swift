@@ -21,7 +21,10 @@ final class TestServer: Sendable {
         return "http://\(host):\(port)"
     }
 
-    init(trustForwardedFor: Bool = true, limits: HTTPLimits = HTTPLimits()) throws {
+    init(
+        trustForwardedFor: Bool = true, limits: HTTPLimits = HTTPLimits(),
+        configuration: AccountConfiguration = AccountConfiguration()
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-service-\(UUID().uuidString)").path
         mailFolder = folder + "/mail"
         try FileManager.default.createDirectory(atPath: mailFolder, withIntermediateDirectories: true)
@@ -29,7 +32,8 @@ final class TestServer: Sendable {
         relay = FeedRelay(store: database.relay)
         mailer = ServiceMailer(destination: .directory(mailFolder), report: { print("mail: \($0)") })
         accounts = try AccountService(
-            store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
+            store: database.accounts, configuration: configuration, mailer: mailer, eraser: RelayEraser(relay: relay),
+            revoker: UnconfiguredRevoker())
         var settings = ServiceHandler.Settings()
         settings.trustForwardedFor = trustForwardedFor
         let handler = ServiceHandler(
@@ -37,6 +41,31 @@ final class TestServer: Sendable {
         server = try HTTPServer(
             listen: .tcp(host: "127.0.0.1", port: 0), limits: limits, tooLarge: { ServiceHandler.tooLarge(limit: $0) },
             handler: { handler.respond(to: $0) })
+    }
+
+    /// The token of the newest mail of `kind` to `address`, waiting up to five seconds for it.
+    func mailedToken(to address: String, kind: String) throws -> String {
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            mailer.flush()
+            let names = try FileManager.default.contentsOfDirectory(atPath: mailFolder).filter { $0.hasSuffix(".eml") }
+                .sorted().reversed()
+            for name in names {
+                let text = try String(contentsOfFile: mailFolder + "/" + name, encoding: .utf8)
+                let head = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+                guard head.contains("To: \(address)"), head.contains("X-Glow-Mail: \(kind)"),
+                    let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") })
+                else { continue }
+                return String(token.dropFirst("X-Glow-Token: ".count))
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        throw MailMissing(address: address, kind: kind)
+    }
+
+    struct MailMissing: Error {
+        let address: String
+        let kind: String
     }
 
     func stop() {

@@ -1,0 +1,220 @@
+import Foundation
+import GlowCore
+import GlowProtocol
+import GlowWire
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why a call to a Glow server failed: the server's refusal (its `ServiceError`, SERVER-5) or
+/// the network's.
+public struct ServiceFailure: CodedError {
+    /// A stable code.
+    public typealias Code = ErrorCode<ServiceFailure>
+
+    /// The server's code (`invalid_credentials`, `throttled`, ...), or `network` /
+    /// `malformed_response` when no refusal came back.
+    public let code: Code
+    /// A sentence a person can act on.
+    public let message: String
+    /// The spec rule the server named, if any.
+    public let rule: String?
+    /// The HTTP status, or 0 when no answer came.
+    public let status: Int
+    /// The call it was about.
+    public let call: String
+    /// For `throttled` and `storage_failed`: the seconds to wait.
+    public let retryAfter: Double?
+
+    package init(
+        _ code: Code, _ message: String, call: String, status: Int = 0, rule: String? = nil, retryAfter: Double? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.call = call
+        self.status = status
+        self.rule = rule
+        self.retryAfter = retryAfter
+    }
+
+    /// `in call sign-in (401)`.
+    public var location: String? { "in call \(call)" + (status == 0 ? "" : " (\(status))") }
+}
+
+extension ErrorCode where Domain == ServiceFailure {
+    /// No answer: the server cannot be reached, or the connection broke.
+    public static var network: Self { Self("network") }
+    /// An answer that is not the protocol's.
+    public static var malformedResponse: Self { Self("malformed_response") }
+    /// No session: sign in first.
+    public static var signedOut: Self { Self("signed_out") }
+    /// The access token expired (AUTH-37).
+    public static var sessionExpired: Self { Self("session_expired") }
+    /// The server refused with this code.
+    public static var throttled: Self { Self("throttled") }
+}
+
+/// A session a device holds: what sign-in, sign-up confirmation and refresh answer (SERVER-2).
+public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The account's id: the person of the feed.
+    public let account: String
+    /// The session's public id (AUTH-47).
+    public let id: String
+    /// The access token, sent with every call of a session.
+    public let accessToken: String
+    /// The refresh token, used once to get the next pair.
+    public let refreshToken: String
+    /// When the access token expires, in milliseconds since 1970.
+    public let accessExpiresAt: UInt64
+    /// When the refresh token expires.
+    public let refreshExpiresAt: UInt64
+
+    init(_ message: ProtocolMessage) {
+        account = message.string("account")
+        id = message.string("session")
+        accessToken = message.string("access_token")
+        refreshToken = message.string("refresh_token")
+        accessExpiresAt = message.unsigned("access_expires_at")
+        refreshExpiresAt = message.unsigned("refresh_expires_at")
+    }
+
+    /// The account and the session's id; never a token.
+    public var description: String { "ClientSession(\(id), account \(account))" }
+}
+
+/// A device's side of the server's protocol (`Spec/server.md`) over `URLSession`: each call's
+/// message out, its answer or typed refusal back. A call the server answered `503` or `429`
+/// was not carried out, and is sent again after the wait it names (at most `retries` times); a
+/// call whose answer was lost on the network is sent again only when doing it twice is harmless
+/// (the relay's calls, which merge; reading sessions; health), never a refresh, whose second use
+/// would end the session (AUTH-37).
+public final class ServiceClient: Sendable {
+    /// The server's base URL.
+    public let base: URL
+    private let session: URLSession
+    private let retries: Int
+    private let backoff: Double
+
+    /// The calls that may be sent again after a network failure.
+    static let idempotent: Set<String> = ["health", "relay", "sessions"]
+
+    /// A client of the server at `base` (`https://glow.example.com`), trying each call at most
+    /// `retries` more times, waiting `backoff` seconds, then twice that, and so on.
+    public init(base: URL, retries: Int = 3, backoff: Double = 0.2, timeout: Double = 30) {
+        self.base = base
+        self.retries = max(retries, 0)
+        self.backoff = max(backoff, 0)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Calls `name` with `request`, as the caller `accessToken` when given.
+    ///
+    /// - Throws: ``ServiceFailure``: the server's refusal with its code, or `network`,
+    ///   `malformed_response`.
+    public func call(_ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"), accessToken: String? = nil)
+        async throws(ServiceFailure) -> ProtocolMessage
+    {
+        guard let call = ServiceCalls.call(named: name) else {
+            preconditionFailure("\(name) is not a call of SERVER-2")
+        }
+        var urlRequest = URLRequest(url: base.appendingPathComponent("v1").appendingPathComponent(name))
+        urlRequest.httpMethod = call.method
+        if call.request != nil {
+            urlRequest.httpBody = Data(request.wireEncoded())
+            urlRequest.setValue(ServiceCalls.contentType, forHTTPHeaderField: "Content-Type")
+        }
+        if let accessToken { urlRequest.setValue("Bearer " + accessToken, forHTTPHeaderField: "Authorization") }
+        var attempt = 0
+        while true {
+            let failure: ServiceFailure
+            do {
+                return try await send(urlRequest, call)
+            } catch {
+                failure = error
+            }
+            let again =
+                failure.code == .network
+                ? Self.idempotent.contains(name) : failure.status == 503 || failure.status == 429
+            guard again, attempt < retries else { throw failure }
+            let wait = failure.retryAfter ?? backoff * Double(1 << min(attempt, 16))
+            attempt += 1
+            do {
+                try await Task.sleep(nanoseconds: UInt64(min(wait, 60) * 1_000_000_000))
+            } catch {
+                throw failure
+            }
+        }
+    }
+
+    private func send(_ request: URLRequest, _ call: ServiceCall) async throws(ServiceFailure) -> ProtocolMessage {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw ServiceFailure(.network, "the server did not answer: \(error.localizedDescription)", call: call.name)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw ServiceFailure(.malformedResponse, "the answer is not HTTP", call: call.name)
+        }
+        let type = http.statusCode == 200 ? call.response : ProtocolSchema.type("ServiceError")
+        guard let type else { preconditionFailure("ServiceError is declared") }
+        let message: ProtocolMessage
+        do {
+            message = try ProtocolMessage(type, wire: Array(data))
+        } catch {
+            throw ServiceFailure(
+                .malformedResponse, "the answer is not a \(type.name): \(error)", call: call.name,
+                status: http.statusCode)
+        }
+        guard http.statusCode == 200 else {
+            let wait = message.unsigned("retry_after_seconds")
+            throw ServiceFailure(
+                ServiceFailure.Code(message.text("code") ?? "http_\(http.statusCode)"),
+                message.text("message") ?? "the server answered \(http.statusCode)", call: call.name,
+                status: http.statusCode, rule: message.text("rule"), retryAfter: wait > 0 ? Double(wait) : nil)
+        }
+        return message
+    }
+
+    // MARK: The account calls (AUTH-36 ... AUTH-47)
+
+    /// Starts a sign-up; the server mails the confirmation (SERVER-8).
+    public func signUp(email: String, password: String) async throws(ServiceFailure) {
+        _ = try await call("sign-up", ProtocolMessage("SignUpRequest").with("email", email).with("password", password))
+    }
+
+    /// Confirms a sign-up with the mailed token and the password chosen with it.
+    public func confirmSignUp(token: String, password: String, device: String? = nil) async throws(ServiceFailure)
+        -> ClientSession
+    {
+        ClientSession(
+            try await call(
+                "confirm-sign-up",
+                ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password)
+                    .with("device", device ?? "")))
+    }
+
+    /// Signs in with an address and a password (and the second factor's code, when the account
+    /// has one).
+    public func signIn(email: String, password: String, device: String? = nil, code: String? = nil)
+        async throws(ServiceFailure) -> ClientSession
+    {
+        ClientSession(
+            try await call(
+                "sign-in",
+                ProtocolMessage("SignInRequest").with("email", email).with("password", password)
+                    .with("device", device ?? "").with("code", code ?? "")))
+    }
+
+    /// The next pair of tokens for a refresh token, which is used up.
+    public func refresh(_ refreshToken: String) async throws(ServiceFailure) -> ClientSession {
+        ClientSession(try await call("refresh", ProtocolMessage("RefreshRequest").with("refresh_token", refreshToken)))
+    }
+}

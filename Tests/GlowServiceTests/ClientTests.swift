@@ -1,0 +1,204 @@
+import Foundation
+import GlowAuth
+import GlowBundle
+import GlowClient
+import GlowFeed
+import GlowModel
+import GlowProtocol
+import GlowRitual
+import GlowServer
+import GlowService
+import Synchronization
+import Testing
+
+/// A device's side of the protocol (GlowClient) against glow-server's handler over HTTP.
+@Suite("glow-server's clients")
+struct ClientTests {
+    static let password = "correct horse battery staple"
+
+    /// Signs `name` up and in on `server`, reading the mailed token: the person's first session.
+    static func account(_ name: String, on server: TestServer) async throws -> (ServiceClient, ClientSession) {
+        let client = ServiceClient(base: try #require(URL(string: server.url)))
+        let address = "\(name)@example.com"
+        try await client.signUp(email: address, password: password)
+        let token = try server.mailedToken(to: address, kind: "confirmSignUp")
+        let session = try await client.confirmSignUp(token: token, password: password, device: "\(name)-phone")
+        return (client, session)
+    }
+
+    @Test("sign-up, confirmation and a session's calls; a refusal is typed with the server's code and status")
+    func accountCalls() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (client, session) = try await Self.account("ana", on: server)
+        let keeper = SessionKeeper(client: client, session: session)
+        let list = try await keeper.call("sessions")
+        #expect(list.list("sessions").count == 1)
+        do {
+            _ = try await client.signIn(email: "ana@example.com", password: "not the password at all")
+            Issue.record("a wrong password signed in")
+        } catch {
+            #expect(error.code.description == "invalid_credentials" && error.status == 401 && error.rule == "AUTH-39")
+        }
+        try await keeper.signOut()
+        #expect(keeper.session == nil)
+        do {
+            _ = try await keeper.call("sessions")
+            Issue.record("a signed-out keeper called")
+        } catch {
+            #expect(error.code == .signedOut)
+        }
+    }
+
+    @Test("an expired access token is refreshed once and the call made again; the new pair is kept first")
+    func refreshOnExpiry() async throws {
+        var configuration = AccountConfiguration()
+        configuration.accessLifetime = 1
+        let server = try TestServer(configuration: configuration)
+        defer { server.stop() }
+        let (client, session) = try await Self.account("bo", on: server)
+        let kept = Mutex<[ClientSession?]>([])
+        let keeper = SessionKeeper(client: client, session: session, keep: { new in kept.withLock { $0.append(new) } })
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        let list = try await keeper.call("sessions")
+        #expect(list.list("sessions").count == 1)
+        let renewed = try #require(keeper.session)
+        #expect(renewed.accessToken != session.accessToken && renewed.id == session.id)
+        #expect(kept.withLock { $0 } == [renewed])
+        // The old refresh token is spent: using it again would end the session (AUTH-37).
+        do {
+            _ = try await client.refresh(session.refreshToken)
+            Issue.record("a spent refresh token was taken")
+        } catch {
+            #expect(error.code.description == "refresh_token_reused")
+        }
+    }
+
+    /// A server that answers `503` without a wait `failures` times, then as glow-server does.
+    final class Flaky: Sendable {
+        let failures: Int
+        let seen = Mutex(0)
+        init(failures: Int) { self.failures = failures }
+    }
+
+    @Test("a 503 is tried again after a backoff; a network failure is tried again only for calls that may repeat")
+    func retries() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let flaky = Flaky(failures: 2)
+        let handler = ServiceHandler(accounts: server.accounts, relay: server.relay, healthCheck: { nil })
+        let front = try HTTPServer(listen: .tcp(host: "127.0.0.1", port: 0)) { request in
+            let count = flaky.seen.withLock { count in
+                count += 1
+                return count
+            }
+            guard count > flaky.failures else {
+                let error = ProtocolMessage("ServiceError").with("code", "storage_failed").with("message", "busy")
+                return HTTPResponse(status: 503, contentType: ServiceCalls.contentType, body: error.wireEncoded())
+            }
+            return handler.respond(to: request)
+        }
+        defer { front.stop() }
+        guard case .tcp(let host, let port) = front.address else { return }
+        let client = ServiceClient(base: try #require(URL(string: "http://\(host):\(port)")), backoff: 0.01)
+        let health = try await client.call("health")
+        #expect(health.string("status") == "ok" && flaky.seen.withLock { $0 } == 3)
+        let impatient = ServiceClient(base: try #require(URL(string: "http://\(host):\(port)")), retries: 0)
+        flaky.seen.withLock { $0 = 0 }
+        do {
+            _ = try await impatient.call("health")
+            Issue.record("a 503 passed without retries")
+        } catch {
+            #expect(error.code.description == "storage_failed" && error.status == 503)
+        }
+        // Nothing listens here: sign-up is sent once, and fails as a network failure.
+        let closed = ServiceClient(base: try #require(URL(string: "http://127.0.0.1:1")), backoff: 0.01)
+        do {
+            try await closed.signUp(email: "cy@example.com", password: Self.password)
+            Issue.record("a sign-up reached nothing")
+        } catch {
+            #expect(error.code == .network && error.status == 0)
+        }
+    }
+
+    /// The sample person, as a database a RitualApp opens.
+    static func samplePath() throws -> String {
+        let root = ServerConformanceTests.root
+        let data = try GlowJSON.decode(
+            DataSet.self, from: Data(contentsOf: root.appendingPathComponent("Spec/examples/sample.json")))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-app-\(UUID().uuidString).sqlite")
+            .path
+        let database = try RitualDatabase(path: path)
+        try database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
+        return path
+    }
+
+    @MainActor
+    @Test("two apps on their own databases sign up, make friends, publish, cheer and read the badge through a server")
+    func twoApps() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (miaClient, miaSession) = try await Self.account("mia", on: server)
+        let (bobClient, bobSession) = try await Self.account("bob", on: server)
+        let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
+        let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
+        for app in [mia, bob] {
+            // The app's flow to its sign-in choices, where a sign-in lands (AUTH-20).
+            try app.auth.startOnboarding()
+            try app.auth.proceed()
+        }
+        try mia.signedIn(account: miaSession.account)
+        try bob.signedIn(account: bobSession.account)
+        #expect(mia.route == .main(.today))
+        let toMia = SessionKeeper(client: miaClient, session: miaSession).relayTransport
+        let toBob = SessionKeeper(client: bobClient, session: bobSession).relayTransport
+        let miaFeed = try #require(mia.activity)
+        let bobFeed = try #require(bob.activity)
+
+        try miaFeed.act(.request, toward: bobSession.account)
+        try await miaFeed.sync(through: toMia)
+        try await bobFeed.sync(through: toBob)
+        #expect(bobFeed.friends[miaSession.account] == .incoming)
+        try bobFeed.act(.accept, toward: miaSession.account)
+        try bobFeed.publish()
+        try await bobFeed.sync(through: toBob)
+        try await miaFeed.sync(through: toMia)
+        #expect(miaFeed.friends[bobSession.account] == .friends)
+        let fromBob = miaFeed.items.filter { $0.owner == bobSession.account }
+        #expect(!fromBob.isEmpty && miaFeed.badge >= fromBob.count)
+        let cheered = try #require(fromBob.first)
+        try miaFeed.react(.heart, on: cheered.key)
+        try miaFeed.markSeen()
+        #expect(miaFeed.badge == 0)
+        try await miaFeed.sync(through: toMia)
+        try await bobFeed.sync(through: toBob)
+        #expect(bobFeed.reactions[cheered.key]?.counts[.heart] == 1)
+        // A stranger's token reads only what anyone may see: items of public goals, and of stances
+        // only those between such an item's owner and its reactors, which reaction counts need
+        // (FEED-9, FEED-27 over HTTP); never an item of a friends-only goal.
+        let (_, eveSession) = try await Self.account("eve", on: server)
+        let eve = SessionKeeper(client: miaClient, session: eveSession)
+        let answer = try await eve.call("relay", ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0)))
+        let delta = try #require(answer.message("changes")?.message("delta"))
+        let pair: Set = [miaSession.account, bobSession.account]
+        #expect(
+            delta.list("stances").allSatisfy { value in
+                guard case .message(let stance) = value else { return false }
+                return pair == [stance.string("from"), stance.string("to")]
+            })
+        var publicGoals: Set<String> = []
+        for case .message(let register) in delta.list("visibility") where register.unsigned("visibility") == 2 {
+            publicGoals.insert(register.string("owner") + "/" + register.string("goal"))
+        }
+        let items = delta.list("items").compactMap { value -> ProtocolMessage? in
+            guard case .message(let register) = value else { return nil }
+            return register.message("item")
+        }
+        #expect(items.allSatisfy { publicGoals.contains($0.string("owner") + "/" + $0.string("goal")) })
+        let friendsOnly = fromBob.filter { item in !publicGoals.contains(item.owner + "/" + item.goal) }
+        #expect(!friendsOnly.isEmpty, "bob has friends-only items, which mia sees and eve does not")
+        let seenByEve = Set(items.map { $0.string("owner") + "/" + $0.string("goal") })
+        #expect(friendsOnly.allSatisfy { !seenByEve.contains($0.owner + "/" + $0.goal) })
+        if !publicGoals.contains(cheered.owner + "/" + cheered.goal) { #expect(delta.list("stances").isEmpty) }
+    }
+}
