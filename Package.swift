@@ -112,7 +112,8 @@ let package = Package(
             name: "GlowPostgresTests",
             dependencies: [
                 "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
-                "GlowServer", "GlowConformance", "GlowModel",
+                "GlowServer", "GlowConformance", "GlowModel", "GlowClient", "GlowProtocol", "GlowServerStores",
+                "glow-server",
             ],
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its

@@ -113,13 +113,15 @@ public final class ServiceClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// Calls `name` with `request`, as the caller `accessToken` when given.
+    /// Calls `name` with `request`, as the caller `accessToken` when given, with `headers` besides
+    /// the protocol's (an app's version, a proxy's `X-Forwarded-For` in a test).
     ///
     /// - Throws: ``ServiceFailure``: the server's refusal with its code, or `network`,
     ///   `malformed_response`.
-    public func call(_ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"), accessToken: String? = nil)
-        async throws(ServiceFailure) -> ProtocolMessage
-    {
+    public func call(
+        _ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"), accessToken: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws(ServiceFailure) -> ProtocolMessage {
         guard let call = ServiceCalls.call(named: name) else {
             preconditionFailure("\(name) is not a call of SERVER-2")
         }
@@ -130,6 +132,7 @@ public final class ServiceClient: Sendable {
             urlRequest.setValue(ServiceCalls.contentType, forHTTPHeaderField: "Content-Type")
         }
         if let accessToken { urlRequest.setValue("Bearer " + accessToken, forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         var attempt = 0
         while true {
             let failure: ServiceFailure
