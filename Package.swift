@@ -163,7 +163,7 @@ let package = Package(
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
                 "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport", "GlowStorage", "GlowActivity",
-                "GlowRelay",
+                "GlowRelay", "GlowClient", "GlowProtocol",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),

@@ -19,6 +19,7 @@ enum Invocation: Equatable {
     case verifyToken(TokenOptions)
     case feed(FeedCommand.Options)
     case store(StoreCommand.Options)
+    case account(AccountCommand.Options)
     case report(ReportCommand.Options)
 }
 
@@ -112,6 +113,8 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             invocation = try parser.auth()
         case "store":
             invocation = .store(try parser.store())
+        case "account":
+            invocation = .account(try parser.account())
         case "report":
             let output = try parser.value("-o", "--output")
             let theme = try parser.value("--theme")
@@ -166,13 +169,13 @@ let valuedOptions: Set<String> = [
     "--mail-dir", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
     "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value", "--person",
-    "--weeks",
+    "--weeks", "--email", "--token", "--device",
 ]
 
 extension OptionParser {
     /// `store init|import B|tap G|undo G|today|overview|export -o F [--db P] [--day D] [--json]`.
     mutating func store() throws(UsageError) -> StoreCommand.Options {
-        let action = try positional("init|import|tap|undo|today|overview|feed|export")
+        let action = try positional("init|import|tap|undo|today|overview|feed|export|sync")
         let database = try value("--db")
         let day = try value("--day")
         let json = flag("--json")
@@ -215,12 +218,41 @@ extension OptionParser {
                 throw UsageError(message: "missing -o OUTPUT", command: command)
             }
             chosen = .export(output: output)
+        case "sync": chosen = .sync(server: try value("--server"))
         default:
             throw UsageError(
-                message: "store takes init, import, tap, undo, today, overview, feed or export, not '\(action)'",
+                message: "store takes init, import, tap, undo, today, overview, feed, export or sync, not '\(action)'",
                 command: command)
         }
         return StoreCommand.Options(action: chosen, database: database, day: day, json: json)
+    }
+
+    /// `account sign-up --email E | confirm --token T | sign-in --email E | sessions | sign-out
+    /// [--server URL] [--db PATH] [--device NAME]`.
+    mutating func account() throws(UsageError) -> AccountCommand.Options {
+        let action = try positional("sign-up|confirm|sign-in|sessions|sign-out")
+        let server = try value("--server")
+        let database = try value("--db")
+        let device = try value("--device")
+        func required(_ option: String) throws(UsageError) -> String {
+            guard let text = try value(option) else {
+                throw UsageError(message: "account \(action) needs \(option)", command: command)
+            }
+            return text
+        }
+        let chosen: AccountCommand.Options.Action
+        switch action {
+        case "sign-up": chosen = .signUp(email: try required("--email"))
+        case "confirm": chosen = .confirm(token: try required("--token"))
+        case "sign-in": chosen = .signIn(email: try required("--email"))
+        case "sessions": chosen = .sessions
+        case "sign-out": chosen = .signOut
+        default:
+            throw UsageError(
+                message: "account takes sign-up, confirm, sign-in, sessions or sign-out, not '\(action)'",
+                command: command)
+        }
+        return AccountCommand.Options(action: chosen, server: server, database: database, device: device)
     }
 
     /// `themes audit|tokens [--theme ID] [--mode M] [--json]`.

@@ -56,6 +56,8 @@ enum Commands {
             try stats(input, day: day, json: json)
         case .feed(let options):
             try FeedCommand.run(options)
+        case .account:
+            preconditionFailure("an account command waits for its server: main.swift runs it")
         case .store(let options):
             try StoreCommand.run(options)
         case .report(let options):

@@ -111,9 +111,27 @@ enum Help {
                 ("--json", "Print the feed as JSON."),
             ]),
         Command(
+            name: "account",
+            abstract: "Sign up, in and out with a Glow server, and see the account's sessions (Spec/server.md).",
+            usage:
+                "glow-tool account sign-up --email <address>|confirm --token <token>|sign-in --email <address>|sessions|sign-out [--server <url>] [--db <path>] [--device <name>]",
+            arguments: [
+                ("sign-up", "Start a sign-up: the server mails a token to confirm it with."),
+                ("confirm", "Confirm a sign-up with the mailed token, and keep the session in the database."),
+                ("sign-in", "Sign in, and keep the session in the database."),
+                ("sessions", "The account's sessions: device, since when, which is this one."),
+                ("sign-out", "End this session, on the server and in the database."),
+            ],
+            options: [
+                ("--server <url>", "The server (default: the one the database's session is with)."),
+                ("--db <path>", "The database that keeps the session (as glow-tool store)."),
+                ("--device <name>", "What the session is called in the account's list."),
+                ("(standard input)", "The password, on its first line: never an argument."),
+            ]),
+        Command(
             name: "store", abstract: "Use the SDK without an app: a person's data in a durable database.",
             usage:
-                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|feed|export -o <file> [--db <path>] [--day YYYY-MM-DD] [--json]",
+                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|feed|export -o <file>|sync [--server <url>] [--db <path>] [--day YYYY-MM-DD] [--json]",
             arguments: [
                 ("init", "Create the database (nothing else)."),
                 ("import <bundle>", "Import a bundle, all or nothing."),
@@ -122,6 +140,7 @@ enum Help {
                 ("today", "The goals to look at today."), ("overview", "Every goal's status, streaks and consistency."),
                 ("feed", "The Glow feed: the person's items published, and what the relay sent."),
                 ("export -o <file>", "The data as a bundle."),
+                ("sync", "Send the person's feed writes to the server and take in what it has (glow-tool account)."),
             ],
             options: [
                 ("--db <path>", "The database (default $XDG_DATA_HOME/glow/glow.sqlite, else ~/.local/share/glow/)."),

@@ -21,6 +21,8 @@ enum StoreCommand {
             case overview
             case feed(person: String?, limit: Int)
             case export(output: String)
+            /// Sends the person's writes to the server and takes in what it has for them.
+            case sync(server: String?)
         }
 
         var action: Action
@@ -136,6 +138,8 @@ enum StoreCommand {
                 print("\(goal.title) on \(day): undone")
             case .today, .overview, .export:
                 preconditionFailure("a read goes through reading(_:path:)")
+            case .sync:
+                preconditionFailure("a sync goes through AccountCommand.sync")
             case .feed(let person, let limit):
                 try FeedCommand.check(limit: limit)
                 // The person's items as their device publishes them (FEED-22, FEED-23), beside

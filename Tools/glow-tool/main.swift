@@ -28,7 +28,18 @@ case .failure(let error):
     fail(error.message, usage: Help.usage(for: error.command), code: 64)
 case .success(let invocation):
     do {
-        let status = try Commands.run(invocation)
+        // The commands that talk to a server wait for it; the rest run as they are.
+        let status: Int32
+        switch invocation {
+        case .account(let options): status = try await AccountCommand.run(options)
+        case .store(let options):
+            if case .sync(let server) = options.action {
+                status = try await AccountCommand.sync(database: options.database, server: server)
+            } else {
+                status = try Commands.run(invocation)
+            }
+        default: status = try Commands.run(invocation)
+        }
         flushStandardOutput()
         exit(status)
     } catch let failure as DataFailure {

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `glow-tool account` and `glow-tool store sync` against a running server: two people try the
+/// Glow feed from a terminal.
+@Suite("glow-tool against a server")
+struct ToolAccountTests {
+    /// Runs glow-tool with `input` on its standard input: status, output, errors.
+    static func tool(_ arguments: [String], input: String = "") throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = ServerExecutableTests.products.appendingPathComponent("glow-tool")
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    static let sample = ServerConformanceTests.root.appendingPathComponent("Spec/examples/sample.glow").path
+    static let password = "correct horse battery staple\n"
+
+    /// A database holding the sample person, signed up and in on `server` as `name`.
+    static func person(_ name: String, _ server: TestServer, _ folder: String) throws -> (
+        database: String, account: String
+    ) {
+        let database = folder + "/\(name).sqlite"
+        #expect(try tool(["store", "import", sample, "--db", database]).0 == 0)
+        let address = "\(name)@example.com"
+        let signUp = try tool(["account", "sign-up", "--server", server.url, "--email", address], input: password)
+        #expect(signUp.0 == 0 && signUp.1.contains("confirmation mail"), "\(signUp)")
+        let token = try server.mailedToken(to: address, kind: "confirmSignUp")
+        let confirm = try tool(
+            ["account", "confirm", "--server", server.url, "--token", token, "--db", database, "--device", "laptop"],
+            input: password)
+        #expect(confirm.0 == 0 && confirm.1.contains("signed up and in as"), "\(confirm)")
+        let account = confirm.1.components(separatedBy: "signed up and in as ").last?.split(separator: " ").first
+        return (database, account.map(String.init) ?? "")
+    }
+
+    @Test("sign up, confirm, list sessions, publish and sync, see a stranger's public items, sign out")
+    func twoPeople() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = server.folder
+        let (ana, anaAccount) = try Self.person("ana", server, folder)
+        let (bob, _) = try Self.person("bob", server, folder)
+
+        let sessions = try Self.tool(["account", "sessions", "--db", ana])
+        #expect(sessions.0 == 0 && sessions.1.contains("laptop") && sessions.1.contains("(this one)"), "\(sessions)")
+        // Ana's device publishes her items, and the sync sends them; the session's server is kept.
+        #expect(try Self.tool(["store", "feed", "--db", ana]).0 == 0)
+        let sent = try Self.tool(["store", "sync", "--db", ana])
+        #expect(sent.0 == 0 && sent.1.hasPrefix("synced "), "\(sent)")
+        // Bob, a stranger, is sent her public goals' items, and nothing of her friends-only ones.
+        let received = try Self.tool(["store", "sync", "--db", bob])
+        #expect(received.0 == 0, "\(received)")
+        let feed = try Self.tool(["store", "feed", "--db", bob, "--json", "--limit", "100"])
+        #expect(feed.0 == 0, "\(feed)")
+        let view = try JSONSerialization.jsonObject(with: Data(feed.1.utf8)) as? [String: Any]
+        let items = (view?["items"] as? [[String: Any]]) ?? []
+        let fromAna = Set(items.filter { $0["owner"] as? String == anaAccount }.compactMap { $0["title"] as? String })
+        #expect(fromAna == ["Work out"], "only ana's public goal reaches a stranger: \(fromAna)")
+
+        let out = try Self.tool(["account", "sign-out", "--db", ana])
+        #expect(out.0 == 0 && out.1.contains("signed out"), "\(out)")
+        let after = try Self.tool(["account", "sessions", "--db", ana])
+        #expect(after.0 == 1 && after.2.contains("nobody is signed in"), "\(after)")
+    }
+
+    @Test("a wrong password, an empty one, a missing option and a server that is not a URL are each refused")
+    func refusals() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (database, _) = try Self.person("cy", server, server.folder)
+        let wrong = try Self.tool(
+            ["account", "sign-in", "--email", "cy@example.com", "--db", database], input: "not the password at all\n")
+        #expect(wrong.0 == 1 && wrong.2.contains("invalid_credentials"), "\(wrong)")
+        let empty = try Self.tool(["account", "sign-up", "--server", server.url, "--email", "dee@example.com"])
+        #expect(empty.0 == 64 && empty.2.contains("standard input"), "\(empty)")
+        let missing = try Self.tool(["account", "confirm", "--server", server.url])
+        #expect(missing.0 == 64 && missing.2.contains("--token"), "\(missing)")
+        let bad = try Self.tool(
+            ["account", "sign-up", "--server", "ftp://x", "--email", "e@example.com"], input: "pw\n")
+        #expect(bad.0 == 64 && bad.2.contains("http://"), "\(bad)")
+    }
+}
