@@ -270,13 +270,16 @@ public final class FeedRelay: Sendable {
                 // (4): the viewer's own pairs, and the pairs that decide whether a reactor counts.
                 if key.from == viewer || key.to == viewer {
                     sendStance(key, &delta)
-                } else if let items = state.reactedItems[key.from]?[key.to]?.union(
-                    state.reactedItems[key.to]?[key.from] ?? []),
-                    items.contains(where: { id in
+                } else {
+                    // Either may be the owner: a reactor's block of the owner counts as the owner's of
+                    // the reactor does.
+                    let items = (state.reactedItems[key.from]?[key.to] ?? []).union(
+                        state.reactedItems[key.to]?[key.from] ?? [])
+                    if items.contains(where: { id in
                         state.replica.item(id).map { state.replica.canSee(viewer, $0) } ?? false
-                    })
-                {
-                    sendStance(key, &delta)
+                    }) {
+                        sendStance(key, &delta)
+                    }
                 }
             case .visibility(let key):
                 // (5)

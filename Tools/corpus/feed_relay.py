@@ -121,6 +121,16 @@ script('asking from an older cursor answers from there', ['FEED-27'], SETUP + [
     fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS), since=4),
     fetch('cat', delta(6), since=5)])
 
+# cat's block of ana (seq 8) is a stance between the owner of an item dan may see (PUB) and a
+# reactor on it (cat), in the direction from the reactor: FEED-27 (4) sends it, so dan's device stops
+# counting cat's heart (FEED-12 counts reactors who may see the item). Nothing else changed for dan.
+script("a reactor's block of the owner reaches a stranger who was sent the reaction", ['FEED-27', 'FEED-12'],
+       SETUP + [
+    submit('cat', 4000, [w_reaction(PUB, 'cat', 'heart', st(60, 'cat1'))], {'sequence': 7}),
+    fetch('dan', delta(7, [PUB], receipts={PUB: 1001}, visibility=VIS, reactions=[[PUB, 'cat', 'heart', True]])),
+    submit('cat', 4000, [w_stance('cat', 'ana', 'block', st(70, 'cat1'))], {'sequence': 8}),
+    fetch('dan', delta(8, stances=[['cat', 'ana', 'block']]))])
+
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
