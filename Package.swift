@@ -113,7 +113,7 @@ let package = Package(
             dependencies: [
                 "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
                 "GlowServer", "GlowConformance", "GlowModel", "GlowClient", "GlowProtocol", "GlowServerStores",
-                "glow-server",
+                "GlowToolSupport", "glow-server",
             ],
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
@@ -172,7 +172,7 @@ let package = Package(
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
                 "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores", "GlowRelay",
-                "GlowActivity",
+                "GlowActivity", "GlowService", "GlowServer", "GlowClient", "GlowProtocol", "GlowPostgresStores",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),

@@ -9,6 +9,8 @@ import Synchronization
 /// and is never trusted without checking: every table row carries the version of the change that
 /// wrote it, and one row of `glow_clock` per store holds the last version. An update
 ///
+/// 0. reads the clock: when nobody changed the store since this process read it and the body
+///    changes nothing (a read), that is the answer, in one round trip;
 /// 1. begins a `REPEATABLE READ` transaction and reads the clock: when another process changed
 ///    the store since this one read it, the rows of the later versions are read and taken in,
 ///    so every answer includes every write committed before it began;
@@ -114,6 +116,21 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         let version = held.version
         held.state = nil
         do {
+            // A read costs one round trip: when nobody wrote since the state was read, the body
+            // runs on it as of the clock just read, and a body that changes nothing is done.
+            if let current = state {
+                let clock = try connection.execute(
+                    "SELECT version, purged FROM glow_clock WHERE name = $1", [.text(clockName)])
+                if clock.rows.count == 1, try clock.int(0, "version") == version, try clock.int(0, "purged") <= version
+                {
+                    var after = current
+                    let result = body(&after)
+                    if !behaviour.changed(current, after) {
+                        (held.state, held.version) = (current, version)
+                        return result
+                    }
+                }
+            }
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
             let clock = try connection.execute(
                 "SELECT version, purged FROM glow_clock WHERE name = $1", [.text(clockName)])

@@ -1,93 +1,27 @@
 import Foundation
+import GlowToolSupport
 import Testing
 
-/// A throwaway PostgreSQL cluster for one test suite: `initdb` into a temporary folder, the
-/// server listening only on a Unix socket there (no TCP port at all), stopped and removed at the
-/// end. PostgreSQL refuses to run as root, so as root (as CI runs) the folder is given to the
-/// `postgres` user and every command runs as that user.
-///
-/// Without Debian's `postgresql` installed the suites are skipped, unless
-/// `GLOW_REQUIRE_POSTGRES=1` (as in CI) makes its absence a failure.
+/// A throwaway PostgreSQL cluster for one test suite (GlowToolSupport's `ThrowawayPostgres`),
+/// whose failure to stop is the test's.
 final class TemporaryPostgres {
-    let folder: URL
-    private let bin: String
-    private let asRoot: Bool
+    let cluster: ThrowawayPostgres
 
-    /// The binaries of the newest PostgreSQL installed, if any.
-    static var binaries: String? {
-        let root = "/usr/lib/postgresql"
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return versions.compactMap(Int.init).sorted().last.map { "\(root)/\($0)/bin" }
-            .flatMap { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") ? $0 : nil }
-    }
+    /// Whether the tests that need PostgreSQL run: it is installed, or CI requires it.
+    static var available: Bool { ThrowawayPostgres.available }
 
-    static var available: Bool {
-        binaries != nil || ProcessInfo.processInfo.environment["GLOW_REQUIRE_POSTGRES"] == "1"
-    }
+    typealias Failure = ThrowawayPostgres.Failure
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    init() throws { cluster = try ThrowawayPostgres() }
 
-    init() throws {
-        guard let bin = Self.binaries else {
-            throw Failure(description: "PostgreSQL is not installed (Debian's postgresql package)")
-        }
-        self.bin = bin
-        asRoot = getuid() == 0
-        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("glow-pg-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        if asRoot { try run("/usr/bin/chown", ["postgres:postgres", folder.path], asPostgres: false) }
-        try run(
-            bin + "/initdb",
-            ["-D", folder.path + "/data", "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
-        try run(
-            bin + "/pg_ctl",
-            [
-                "-D", folder.path + "/data", "-l", folder.path + "/log", "-w", "-o",
-                "-k \(folder.path) -c listen_addresses='' -F", "start",
-            ])
-    }
+    var folder: URL { cluster.folder }
+    var conninfo: String { cluster.conninfo }
 
-    /// How to connect: the socket folder as the host.
-    var conninfo: String { "host=\(folder.path) dbname=postgres user=postgres" }
-
-    /// Stops the server at once and removes the folder; a failure is the test's.
     func stop() {
         do {
-            try run(bin + "/pg_ctl", ["-D", folder.path + "/data", "-m", "immediate", "-w", "stop"])
-            try FileManager.default.removeItem(at: folder)
+            try cluster.stop()
         } catch {
             Issue.record("the throwaway cluster did not stop: \(error)")
-        }
-    }
-
-    /// Runs `tool` and waits for it with `waitpid`, its output in a file: the server that
-    /// `pg_ctl start` leaves running must hold none of this process's pipes.
-    private func run(_ tool: String, _ arguments: [String], asPostgres: Bool = true) throws {
-        let argv = (asRoot && asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", tool] : [tool]) + arguments
-        let transcript = folder.deletingLastPathComponent().appendingPathComponent(
-            "glow-pg-\(UUID().uuidString).out")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, transcript.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var pointers = argv.map { strdup($0) } + [nil]
-        defer { for pointer in pointers { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &pointers, environ)
-        guard spawned == 0 else {
-            throw Failure(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOf: transcript, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: transcript)
-        // Exited normally with status 0: the low 7 bits (a signal) and the exit code all zero.
-        guard status == 0 else {
-            throw Failure(description: "\(argv.joined(separator: " ")) failed (\(status)): \(text)")
         }
     }
 }

@@ -37,13 +37,13 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store or report
+      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store, report or server
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
 let measurementNames = [
     "encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth", "feed", "store",
-    "report",
+    "report", "server",
 ]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
@@ -330,6 +330,16 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
 // Accounts and ID tokens, once per run: not per data set (AuthBench.swift).
 if wanted("auth") && (onlySet == nil || only == "auth") {
     AuthBench.run()
+}
+
+// glow-server's, once per run (ServerBench.swift): the devices are URLSession's tasks.
+if wanted("server") && (onlySet == nil || only == "server") {
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached {
+        await ServerBench.run()
+        finished.signal()
+    }
+    finished.wait()
 }
 
 // The feed's figures, once per run (FeedBench.swift).

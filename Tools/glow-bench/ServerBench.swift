@@ -1,0 +1,272 @@
+import Foundation
+import GlowAuth
+import GlowClient
+import GlowFeed
+import GlowModel
+import GlowPostgresStores
+import GlowProtocol
+import GlowRelay
+import GlowServer
+import GlowServerStores
+import GlowService
+import GlowToolSupport
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// glow-server's figures (issue 28): small syncs per second and their latency with 100 devices
+/// at once against one process, on SQLite and on PostgreSQL, beside the in-process relay doing
+/// the same work; one new item reaching 1,000 friends' next pulls; and sign-ins per second,
+/// which Argon2id bounds. Everything runs in this process on loopback: the server's handler on
+/// libmicrohttpd's threads, the devices on URLSession.
+enum ServerBench {
+    /// A server in this process over `accounts` and `relay`, on a free loopback port.
+    final class Running: Sendable {
+        let server: HTTPServer
+        let accounts: AccountService
+        let relay: FeedRelay
+        let url: URL
+        let mail: MailBox
+
+        init(accounts store: any AccountStore, relay relayStore: any FeedRelayStore, hashing: Argon2Parameters) throws {
+            var configuration = AccountConfiguration()
+            configuration.hashing = hashing
+            // The devices all come from 127.0.0.1: the per-client limits would stop the setup.
+            configuration.mailsPerClient = 1_000_000
+            configuration.mailsPerAddress = 1_000_000
+            let mail = MailBox()
+            let relay = FeedRelay(store: relayStore)
+            let accounts = try AccountService(
+                store: store, configuration: configuration, mailer: mail, eraser: RelayEraser(relay: relay),
+                revoker: UnconfiguredRevoker())
+            let handler = ServiceHandler(accounts: accounts, relay: relay, healthCheck: { nil })
+            var limits = HTTPLimits()
+            limits.threads = 4
+            server = try HTTPServer(
+                listen: .tcp(host: "127.0.0.1", port: 0), limits: limits,
+                tooLarge: { ServiceHandler.tooLarge(limit: $0) }, handler: { handler.respond(to: $0) })
+            guard case .tcp(let host, let port) = server.address, let url = URL(string: "http://\(host):\(port)") else {
+                throw ThrowawayPostgres.Failure(description: "the server has no TCP address")
+            }
+            (self.accounts, self.relay, self.url, self.mail) = (accounts, relay, url, mail)
+        }
+    }
+
+    /// The tokens the service mails, by address.
+    final class MailBox: AuthMailer {
+        let tokens = Mutex<[String: String]>([:])
+        func send(_ mail: AuthMail) {
+            if let token = mail.token { tokens.withLock { $0[mail.recipient] = token.reveal() } }
+        }
+    }
+
+    /// Signs `count` people up through the server: their sessions.
+    static func people(_ count: Int, on running: Running, prefix: String) async throws -> [ClientSession] {
+        let client = ServiceClient(base: running.url)
+        var sessions: [ClientSession] = []
+        for index in 0..<count {
+            let address = "\(prefix)\(index)@example.com"
+            try await client.signUp(email: address, password: password)
+            guard let token = running.mail.tokens.withLock({ $0[address] }) else {
+                throw ThrowawayPostgres.Failure(description: "no mail to \(address)")
+            }
+            sessions.append(try await client.confirmSignUp(token: token, password: password))
+        }
+        return sessions
+    }
+
+    static let password = "correct horse battery staple"
+    static let cheap = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+
+    /// Latencies of `devices` devices each calling `body` in a loop for `seconds`, each waiting
+    /// `think` seconds between calls (0: as fast as the server answers).
+    static func load(
+        devices: Int, seconds: Double, think: Double = 0, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async -> (latencies: [Double], failures: Int, elapsed: Double) {
+        let start = Date()
+        let deadline = start.addingTimeInterval(seconds)
+        return await withTaskGroup(of: ([Double], Int).self) { group in
+            for device in 0..<devices {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var failures = 0
+                    while Date() < deadline {
+                        let begun = DispatchTime.now().uptimeNanoseconds
+                        do { try await body(device) } catch { failures += 1 }
+                        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begun) / 1e9)
+                        if think > 0 {
+                            // Jittered, so the devices do not march in step.
+                            let wait = think * Double.random(in: 0.5...1.5)
+                            do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { break }
+                        }
+                    }
+                    return (latencies, failures)
+                }
+            }
+            var all: [Double] = []
+            var failures = 0
+            for await (latencies, failed) in group {
+                all += latencies
+                failures += failed
+            }
+            return (all.sorted(), failures, Date().timeIntervalSince(start))
+        }
+    }
+
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+
+    /// 100 devices pulling small syncs (nothing new): as fast as the server answers for 5 seconds
+    /// (the throughput), then each every 100 ms on average, 1,000 a second offered (the latency
+    /// a device sees when the server is not saturated).
+    static func syncs(_ name: String, _ running: Running) async throws {
+        let sessions = try await people(100, on: running, prefix: "\(name.lowercased())-sync-")
+        let client = ServiceClient(base: running.url, retries: 0)
+        let request = ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0))
+        let call: @Sendable (Int) async throws -> Void = { device in
+            _ = try await client.call("relay", request, accessToken: sessions[device].accessToken)
+        }
+        let saturated = await load(devices: 100, seconds: 5, call)
+        let perSecond = Double(saturated.latencies.count) / saturated.elapsed
+        let paced = await load(devices: 100, seconds: 5, think: 0.1, call)
+        let p50 = percentile(paced.latencies, 0.5)
+        let p99 = percentile(paced.latencies, 0.99)
+        record("server", "\(name)SyncsPerSecond", perSecond)
+        record("server", "\(name)SyncP50", p50)
+        record("server", "\(name)SyncP99", p99)
+        say(
+            "server   small syncs, 100 devices, one process on \(name): \(String(format: "%.0f", perSecond))/s saturated (p50 \(milliseconds(percentile(saturated.latencies, 0.5))) queued); at \(String(format: "%.0f", Double(paced.latencies.count) / paced.elapsed))/s offered: p50 \(milliseconds(p50)), p99 \(milliseconds(p99)); \(saturated.failures + paced.failures) failed (targets ≥ 2,000/s, p50 < 2 ms, p99 < 20 ms)"
+        )
+    }
+
+    /// The same small sync answered by the relay in this process, without HTTP or a database.
+    static func inProcess() async {
+        let relay = FeedRelay()
+        let request = RelayRequest.changes(since: 0).wireEncoded()
+        let result = await load(devices: 100, seconds: 3) { device in
+            blackHole(relay.handle(request, from: "p\(device)", now: 1))
+        }
+        let perSecond = Double(result.latencies.count) / result.elapsed
+        record("server", "inProcessSyncsPerSecond", perSecond)
+        say(
+            "server   the same small sync, in-process relay (no HTTP, memory only): \(String(format: "%.0f", perSecond))/s, p50 \(milliseconds(percentile(result.latencies, 0.5)))"
+        )
+    }
+
+    /// One person with 1,000 friends publishes an item; every friend pulls once.
+    static func fanOut(_ running: Running) async throws {
+        let sessions = try await people(1_001, on: running, prefix: "fan-")
+        let owner = sessions[0]
+        var friendships = FeedReplica()
+        var wall: Int64 = 1
+        for friend in sessions.dropFirst() {
+            wall += 1
+            friendships.writeStance(
+                .want, from: owner.account, to: friend.account, at: try Stamp(wall: wall, counter: 0, device: "o"))
+        }
+        try running.relay.submit(friendships, from: owner.account, now: 1)
+        var cursors: [UInt64] = []
+        for friend in sessions.dropFirst() {
+            var theirs = FeedReplica()
+            theirs.writeStance(
+                .want, from: friend.account, to: owner.account, at: try Stamp(wall: 2, counter: 0, device: "f"))
+            try running.relay.submit(theirs, from: friend.account, now: 2)
+        }
+        for friend in sessions.dropFirst() {
+            cursors.append(try running.relay.changes(for: friend.account, since: 0).cursor)
+        }
+        var post = FeedReplica()
+        let item = try FeedItem(
+            owner: owner.account, kind: .checkIn, goal: "g", time: 3, title: "Walk", emoji: "", goalKind: "single",
+            day: try Day(daysSince1970: 20_000))
+        post.writeVisibility(
+            .friends, owner: owner.account, goal: "g", at: try Stamp(wall: wall + 1, counter: 0, device: "o"))
+        post.writeItem(item, id: item.key, at: try Stamp(wall: wall + 2, counter: 0, device: "o"))
+        let client = ServiceClient(base: running.url, retries: 0)
+        let friends = Array(sessions.dropFirst())
+        let start = Date()
+        try running.relay.submit(post, from: owner.account, now: 4)
+        let received = Mutex(0)
+        await withTaskGroup(of: Bool.self) { group in
+            for (index, friend) in friends.enumerated() {
+                let request = ProtocolMessage("RelayRequest").with("changes_since", .unsigned(cursors[index]))
+                group.addTask {
+                    do {
+                        let answer = try await client.call("relay", request, accessToken: friend.accessToken)
+                        return answer.message("changes")?.message("delta")?.list("items").count == 1
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            for await got in group where got { received.withLock { $0 += 1 } }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        record("server", "fanOut1000", elapsed)
+        say(
+            "server   one item to 1,000 friends' next pulls over HTTP (SQLite): all \(received.withLock { $0 }) in \(milliseconds(elapsed)), \(milliseconds(elapsed / 1_000)) per pull"
+        )
+    }
+
+    /// Sign-ins with the service's own Argon2id parameters (OWASP's), as many at once as cores.
+    static func signIns() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { remove(folder) }
+        let database = try SQLiteServerDatabase(path: folder.appendingPathComponent("server.sqlite").path)
+        let running = try Running(accounts: database.accounts, relay: database.relay, hashing: .owasp)
+        defer { running.server.stop() }
+        let people = 8
+        _ = try await Self.people(people, on: running, prefix: "signin-")
+        let client = ServiceClient(base: running.url, retries: 0)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let result = await load(devices: cores, seconds: 5) { device in
+            _ = try await client.signIn(email: "signin-\(device % people)@example.com", password: password)
+        }
+        let perSecond = Double(result.latencies.count) / result.elapsed
+        record("server", "signInsPerSecond", perSecond)
+        say(
+            "server   sign-ins, \(cores) at once, Argon2id m=19 MiB t=2: \(String(format: "%.1f", perSecond))/s, p50 \(milliseconds(percentile(result.latencies, 0.5))), \(result.failures) failed"
+        )
+    }
+
+    /// Removes a temporary folder, saying so when it cannot.
+    static func remove(_ folder: URL) {
+        do { try FileManager.default.removeItem(at: folder) } catch { say("server   \(folder.path) stays: \(error)") }
+    }
+
+    static func run() async {
+        say("\n== server: glow-server's handler over HTTP on loopback (one process)")
+        do {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "glow-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { remove(folder) }
+            let database = try SQLiteServerDatabase(path: folder.appendingPathComponent("server.sqlite").path)
+            let sqlite = try Running(accounts: database.accounts, relay: database.relay, hashing: cheap)
+            try await syncs("SQLite", sqlite)
+            try await fanOut(sqlite)
+            sqlite.server.stop()
+            if ThrowawayPostgres.binaries != nil {
+                let cluster = try ThrowawayPostgres()
+                defer {
+                    do { try cluster.stop() } catch { say("server   the throwaway cluster did not stop: \(error)") }
+                }
+                let postgres = try PostgresServerDatabase(url: cluster.url)
+                let running = try Running(accounts: postgres.accounts, relay: postgres.relay, hashing: cheap)
+                try await syncs("PostgreSQL", running)
+                running.server.stop()
+            } else {
+                say("server   PostgreSQL: not installed (Debian's postgresql), not measured")
+            }
+            await inProcess()
+            try await signIns()
+        } catch {
+            say("server   failed: \(error)")
+        }
+    }
+}
