@@ -125,7 +125,10 @@ let package = Package(
         // The server's request handler over the account service and the relay.
         .target(
             name: "GlowService",
-            dependencies: ["GlowProtocol", "GlowServer", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire", "GlowCore"],
+            dependencies: [
+                "GlowProtocol", "GlowServer", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire", "GlowCore",
+                "GlowStorage", "GlowServerStores",
+            ],
             swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-server",

@@ -64,6 +64,13 @@ extension DatabaseSchema {
                     last_receipt BIGINT NOT NULL);
                 INSERT INTO relay_clock (singleton, last_receipt) VALUES (1, 0);
                 """),
+            Migration(
+                "mail outbox",
+                """
+                CREATE TABLE mail_outbox (id BIGSERIAL PRIMARY KEY, recipient TEXT NOT NULL, kind TEXT NOT NULL,
+                    message TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+                    claimed_until TIMESTAMPTZ NOT NULL DEFAULT 'epoch');
+                """),
         ])
 
     /// The table of each account map (``AccountRows/maps``) in ``postgresServer``.

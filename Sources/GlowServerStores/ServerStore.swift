@@ -1,4 +1,6 @@
+import Foundation
 import GlowStorage
+import Synchronization
 
 /// A server-side store: a database of one kind on the storage layer (``SQLiteStore``), whose
 /// state is what a service's storage protocol hands its bodies. ``SQLiteFeedRelayStore`` and
@@ -52,4 +54,69 @@ public struct SQLiteServerDatabase: Sendable {
             return "\(error)"
         }
     }
+}
+
+/// The mail outbox of a server's SQLite file (`mail_outbox`), on a connection of its own.
+public final class SQLiteMailOutbox: MailOutbox {
+    private let connection: Mutex<SQLiteConnection>
+    /// The file's path.
+    public let path: String
+
+    /// The outbox of the server database at `path`, which must be there.
+    ///
+    /// - Throws: ``StoreError`` as opening the server database does.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        connection = Mutex(try DatabaseSchema.server.open(path: path, create: false))
+    }
+
+    public func add(recipient: String, kind: String, message: String) throws(StoreError) {
+        try connection.withLock { (connection) throws(StoreError) in
+            try connection.prepare(
+                "INSERT INTO mail_outbox (recipient, kind, message, created_at) VALUES (?, ?, ?, ?)"
+            ).run([.text(recipient), .text(kind), .text(message), .integer(Self.now())])
+        }
+    }
+
+    public func claim(limit: Int, for seconds: Int) throws(StoreError) -> [OutboxMail] {
+        try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
+            try connection.transaction { () throws(StoreError) -> [OutboxMail] in
+                let now = Self.now()
+                let mails = try Self.read(
+                    connection, "WHERE claimed_until <= ? ORDER BY id LIMIT ?", [.integer(now), .integer(Int64(limit))])
+                let hold = try connection.prepare("UPDATE mail_outbox SET claimed_until = ? WHERE id = ?")
+                for mail in mails { try hold.run([.integer(now + Int64(seconds) * 1_000), .integer(mail.id)]) }
+                return mails
+            }
+        }
+    }
+
+    public func remove(_ id: Int64) throws(StoreError) {
+        try connection.withLock { (connection) throws(StoreError) in
+            try connection.prepare("DELETE FROM mail_outbox WHERE id = ?").run([.integer(id)])
+        }
+    }
+
+    public func waiting() throws(StoreError) -> [OutboxMail] {
+        try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
+            try Self.read(connection, "ORDER BY id", [])
+        }
+    }
+
+    static func read(_ connection: SQLiteConnection, _ clause: String, _ values: [Statement.Value])
+        throws(StoreError) -> [OutboxMail]
+    {
+        let statement = try connection.prepare("SELECT id, recipient, kind, message FROM mail_outbox \(clause)")
+        try statement.bind(values)
+        var mails: [OutboxMail] = []
+        while try statement.step() {
+            mails.append(
+                OutboxMail(
+                    id: statement.integer(0), recipient: statement.text(1), kind: statement.text(2),
+                    message: statement.text(3)))
+        }
+        return mails
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
 }

@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import GlowAuth
+import GlowServerStores
+import GlowStorage
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,6 +15,10 @@ import GlowAuth
 /// request takes as long whether or not it sends a mail (AUTH-39): each mail is an RFC 5322
 /// message handed to a command's standard input (`sendmail -t`), written as a file into a folder
 /// (for development and for conformance runs), or printed to standard error.
+///
+/// With an outbox, each mail is first kept in the database's outbox, then delivered and taken
+/// out; a mail whose delivery failed stays and is tried again every `retry` seconds, and the
+/// mail a stopped process left is delivered by the next one.
 public final class ServiceMailer: AuthMailer {
     /// Where mail goes.
     public enum Destination: Sendable, Hashable {
@@ -28,32 +35,102 @@ public final class ServiceMailer: AuthMailer {
     private let linkBase: String
     private let queue = DispatchQueue(label: "glow-server.mail")
     private let report: @Sendable (String) -> Void
+    private let outbox: (any MailOutbox)?
+    private let retry: Double
+    private let started = Mutex(false)
+    /// Seconds a mail is held by this mailer once claimed: the time before another try.
+    private let hold: Int
 
     /// A mailer to `destination`, from `sender`, whose links start with `linkBase` (the app's
     /// URL scheme or a web page that opens it); `report` hears of each mail that could not be
     /// handed over.
     public init(
         destination: Destination, sender: String = "Glow Ritual <no-reply@localhost>",
-        linkBase: String = "glowritual://", report: @escaping @Sendable (String) -> Void
+        linkBase: String = "glowritual://", outbox: (any MailOutbox)? = nil, retry: Double = 30,
+        report: @escaping @Sendable (String) -> Void
     ) {
         self.destination = destination
         self.sender = sender
         self.linkBase = linkBase
         self.report = report
+        self.outbox = outbox
+        self.retry = min(max(retry, 0.01), 86_400)
+        hold = max(1, Int(self.retry.rounded(.up)))
         // A mail command that exits without reading its input must fail the delivery, not end
         // the server: a write to its closed pipe is an error, not SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Queues `mail`; it is delivered after the call returns.
+    /// Queues `mail`; it is kept in the outbox and delivered after the call returns.
     public func send(_ mail: AuthMail) {
         let text = message(mail, date: Date(), id: UUID().uuidString.lowercased())
-        queue.async { [destination, report] in
-            if let problem = Self.deliver(text, to: destination) { report("mail \(mail) not delivered: \(problem)") }
+        queue.async { [self] in
+            guard let outbox else {
+                if let problem = Self.deliver(text, to: destination) {
+                    report("mail \(mail) not delivered: \(problem)")
+                }
+                return
+            }
+            do {
+                try outbox.add(recipient: mail.recipient, kind: mail.kind, message: text)
+            } catch {
+                // The outbox is the database: a mail it cannot keep is delivered at once, or lost
+                // and said so.
+                report("mail \(mail) could not be kept in the outbox: \(error)")
+                if let problem = Self.deliver(text, to: destination) {
+                    report("mail \(mail) not delivered: \(problem)")
+                }
+                return
+            }
+            drain()
         }
     }
 
-    /// Waits until every mail queued so far was handed over.
+    /// Starts delivering what the outbox holds, now and every `retry` seconds.
+    public func start() {
+        guard outbox != nil,
+            started.withLock({ started in
+                defer { started = true }
+                return !started
+            })
+        else { return }
+        queue.async { [weak self] in self?.tick() }
+    }
+
+    /// Drains, then comes back after `retry` seconds for as long as the mailer is there.
+    private func tick() {
+        drain()
+        queue.asyncAfter(deadline: .now() + retry) { [weak self] in self?.tick() }
+    }
+
+    /// Delivers every mail of the outbox no one else holds; one that fails stays for the next try.
+    private func drain() {
+        guard let outbox else { return }
+        while true {
+            let claimed: [OutboxMail]
+            do {
+                claimed = try outbox.claim(limit: 20, for: hold)
+            } catch {
+                report("the outbox cannot be read: \(error)")
+                return
+            }
+            if claimed.isEmpty { return }
+            for mail in claimed {
+                if let problem = Self.deliver(mail.message, to: destination) {
+                    report("mail \(mail.kind) to \(mail.recipient) not delivered, kept to try again: \(problem)")
+                    return
+                }
+                do {
+                    try outbox.remove(mail.id)
+                } catch {
+                    report("mail \(mail.id) was delivered but stays in the outbox: \(error)")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Waits until every mail queued so far was handed over, or kept for a later try.
     public func flush() {
         queue.sync {}
     }

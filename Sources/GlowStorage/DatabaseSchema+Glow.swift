@@ -50,12 +50,20 @@ extension DatabaseSchema {
                     + "PRIMARY KEY (map, key)) WITHOUT ROWID;")
         ])
 
-    /// A server's accounts and relay in one file ("GLSV"): glow-server's embedded default, whose
-    /// two stores share the file and see each other's commits. Its steps are the account and relay
-    /// databases' own.
+    /// A server's accounts, relay and mail outbox in one file ("GLSV"): glow-server's embedded
+    /// default, whose stores share the file and see each other's commits. Its first steps are the
+    /// account and relay databases' own.
     package static let server = DatabaseSchema(
         kind: "server database", applicationID: 0x474C_5356,
-        migrations: accounts.migrations + relay.migrations)
+        migrations: accounts.migrations + relay.migrations + [
+            Migration(
+                "mail outbox",
+                """
+                CREATE TABLE mail_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, recipient TEXT NOT NULL,
+                    kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
+                    claimed_until INTEGER NOT NULL DEFAULT 0);
+                """)
+        ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).
     package static let all = [person, relay, accounts, server]

@@ -6,6 +6,7 @@ import GlowPostgres
 import GlowPostgresStores
 import GlowRelay
 import GlowServer
+import GlowServerStores
 import GlowService
 import GlowStorage
 import Synchronization
@@ -37,13 +38,16 @@ final class PostgresStoreTests {
         _ = try PostgresServerDatabase(url: cluster.conninfo)
         let connection = try PostgresConnection(cluster.conninfo)
         let steps = try connection.execute("SELECT name FROM glow_migrations ORDER BY position")
-        #expect(steps.rows == [[.text("store clocks")], [.text("account records")], [.text("relay registers")]])
+        #expect(
+            steps.rows == [
+                [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
+            ])
         // A step this version does not know is a newer schema; a renamed step a stranger's.
-        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (4, 'from the future')")
+        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (5, 'from the future')")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .newerSchema
         }
-        try connection.execute("DELETE FROM glow_migrations WHERE position = 4")
+        try connection.execute("DELETE FROM glow_migrations WHERE position = 5")
         try connection.execute("UPDATE glow_migrations SET name = 'renamed' WHERE position = 2")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .corrupt
@@ -114,6 +118,31 @@ final class PostgresStoreTests {
             (records.throttles.count, records.throttles["stays"] != nil, records.throttles["key 5"] == nil)
         }
         #expect(seen == (1, true, true))
+    }
+
+    @Test("two processes draining one outbox deliver each of forty mails once")
+    func sharedOutbox() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-pg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try PostgresMailOutbox(url: cluster.conninfo)
+        for index in 0..<40 {
+            try first.add(
+                recipient: "p\(index)@example.com", kind: "passwordChanged",
+                message: "To: p\(index)@example.com\r\n\r\n")
+        }
+        let mailers = try (0..<2).map { _ in
+            ServiceMailer(
+                destination: .directory(folder), outbox: try PostgresMailOutbox(url: cluster.conninfo), retry: 0.05,
+                report: { Issue.record("\($0)") })
+        }
+        for mailer in mailers { mailer.start() }
+        let deadline = Date().addingTimeInterval(10)
+        while try !first.waiting().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        for mailer in mailers { mailer.flush() }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".eml") }
+        let recipients = try files.map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
+        #expect(files.count == 40 && Set(recipients).count == 40, "each mail once: \(files.count) files")
     }
 
     static func stance(_ from: String, _ to: String, wall: Int64) throws -> FeedReplica {

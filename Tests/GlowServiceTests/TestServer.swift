@@ -30,7 +30,10 @@ final class TestServer: Sendable {
         try FileManager.default.createDirectory(atPath: mailFolder, withIntermediateDirectories: true)
         database = try SQLiteServerDatabase(path: folder + "/server.sqlite")
         relay = FeedRelay(store: database.relay)
-        mailer = ServiceMailer(destination: .directory(mailFolder), report: { print("mail: \($0)") })
+        mailer = ServiceMailer(
+            destination: .directory(mailFolder), outbox: try SQLiteMailOutbox(path: folder + "/server.sqlite"),
+            report: { print("mail: \($0)") })
+        mailer.start()
         accounts = try AccountService(
             store: database.accounts, configuration: configuration, mailer: mailer, eraser: RelayEraser(relay: relay),
             revoker: UnconfiguredRevoker())

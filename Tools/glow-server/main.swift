@@ -124,18 +124,30 @@ if !configuration.explicitDatabase, !configuration.postgres {
 let service: (handler: ServiceHandler, mailer: ServiceMailer)
 do {
     // PostgreSQL for a deployment of several processes; else the embedded SQLite file.
-    let stores: (accounts: any AccountStore, relay: any FeedRelayStore, problem: @Sendable () -> String?)
+    let stores:
+        (
+            accounts: any AccountStore, relay: any FeedRelayStore, outbox: any MailOutbox,
+            problem: @Sendable () -> String?
+        )
     if configuration.postgres {
         let database = try PostgresServerDatabase(url: configuration.database)
-        stores = (database.accounts, database.relay, { database.problem() })
+        stores = (
+            database.accounts, database.relay, try PostgresMailOutbox(url: configuration.database),
+            { database.problem() }
+        )
     } else {
         let database = try SQLiteServerDatabase(path: configuration.database)
-        stores = (database.accounts, database.relay, { database.problem() })
+        stores = (
+            database.accounts, database.relay, try SQLiteMailOutbox(path: configuration.database),
+            { database.problem() }
+        )
     }
     let relay = FeedRelay(store: stores.relay)
+    // Every mail goes into the database's outbox first, and out from there.
     let mailer = ServiceMailer(
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
-        report: { complain("glow-server: \($0)") })
+        outbox: stores.outbox, report: { complain("glow-server: \($0)") })
+    mailer.start()
     let accounts = try AccountService(
         store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
     let handler = ServiceHandler(

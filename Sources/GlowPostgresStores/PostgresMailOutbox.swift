@@ -1,0 +1,93 @@
+import GlowPostgres
+import GlowServerStores
+import GlowStorage
+import Synchronization
+
+/// The mail outbox of a server's PostgreSQL database (`mail_outbox`), shared by every process: a
+/// claim takes waiting mails no other process holds (`FOR UPDATE SKIP LOCKED`) and holds them for
+/// a while, so two processes never deliver one mail at once.
+public final class PostgresMailOutbox: MailOutbox {
+    private let connect: @Sendable () throws(PostgresError) -> PostgresConnection
+    private let held = Mutex<PostgresConnection?>(nil)
+    /// The database, without its password.
+    public let name: String
+
+    /// The outbox of the server database at `url`, brought to the server's schema.
+    ///
+    /// - Throws: ``StoreError`` as ``PostgresServerDatabase/init(url:)`` does.
+    public init(url: String) throws(StoreError) {
+        name = PostgresServerDatabase.redacted(url)
+        connect = { () throws(PostgresError) in try PostgresConnection(url) }
+        do {
+            let connection = try connect()
+            try PostgresMigrator.migrate(.postgresServer, on: connection, name: name)
+            held.withLock { $0 = connection }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.cannotOpen, "the database cannot be reached: \(error)", path: name)
+        }
+    }
+
+    /// Runs `body` on the held connection (a new one after a loss).
+    private func run<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(StoreError) -> T {
+        var output: T?
+        try held.withLock { (held) throws(StoreError) in
+            do throws(PostgresError) {
+                let connection: PostgresConnection
+                if let existing = held { connection = existing } else { connection = try connect() }
+                held = connection
+                output = try body(connection)
+            } catch {
+                if error.code == .connectionFailed { held = nil }
+                throw StoreError(.writeFailed, "the mail outbox: \(error.message)", path: name)
+            }
+        }
+        guard let output else { preconditionFailure("the body ran") }
+        return output
+    }
+
+    public func add(recipient: String, kind: String, message: String) throws(StoreError) {
+        _ = try run { (connection) throws(PostgresError) in
+            try connection.execute(
+                "INSERT INTO mail_outbox (recipient, kind, message) VALUES ($1, $2, $3)",
+                [.text(recipient), .text(kind), .text(message)])
+        }
+    }
+
+    public func claim(limit: Int, for seconds: Int) throws(StoreError) -> [OutboxMail] {
+        try run { (connection) throws(PostgresError) -> [OutboxMail] in
+            let rows = try connection.execute(
+                """
+                UPDATE mail_outbox SET claimed_until = now() + make_interval(secs => $2)
+                WHERE id IN (SELECT id FROM mail_outbox WHERE claimed_until <= now() ORDER BY id LIMIT $1
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING id, recipient, kind, message
+                """, [.int(Int64(limit)), .int(Int64(seconds))])
+            return try Self.mails(rows).sorted { $0.id < $1.id }
+        }
+    }
+
+    public func remove(_ id: Int64) throws(StoreError) {
+        _ = try run { (connection) throws(PostgresError) in
+            try connection.execute("DELETE FROM mail_outbox WHERE id = $1", [.int(id)])
+        }
+    }
+
+    public func waiting() throws(StoreError) -> [OutboxMail] {
+        try run { (connection) throws(PostgresError) -> [OutboxMail] in
+            try Self.mails(connection.execute("SELECT id, recipient, kind, message FROM mail_outbox ORDER BY id"))
+        }
+    }
+
+    static func mails(_ rows: PostgresResult) throws(PostgresError) -> [OutboxMail] {
+        var mails: [OutboxMail] = []
+        for index in 0..<rows.rows.count {
+            mails.append(
+                OutboxMail(
+                    id: try rows.int(index, "id"), recipient: try rows.text(index, "recipient"),
+                    kind: try rows.text(index, "kind"), message: try rows.text(index, "message")))
+        }
+        return mails
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GlowAuth
+import GlowServerStores
+import GlowService
+import Testing
+
+/// glow-server's mail outbox: every mail is kept in the database until a delivery takes it.
+@Suite("mail outbox")
+struct OutboxTests {
+    @Test("a mail whose delivery fails stays in the outbox, and the next mailer delivers it")
+    func keptUntilDelivered() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/server.sqlite"
+        _ = try SQLiteServerDatabase(path: path)
+        let reports = ReportBox()
+        let failing = ServiceMailer(
+            destination: .command("exit 3"), outbox: try SQLiteMailOutbox(path: path), retry: 1,
+            report: { reports.add($0) })
+        failing.send(.passwordReset(to: "ana@example.com", token: SecretToken("tok")))
+        failing.flush()
+        let outbox = try SQLiteMailOutbox(path: path)
+        let waiting = try outbox.waiting()
+        #expect(
+            waiting.count == 1 && waiting.first?.kind == "passwordReset"
+                && waiting.first?.recipient == "ana@example.com")
+        #expect(waiting.first?.message.contains("X-Glow-Token: tok") == true)
+        #expect(reports.all.contains { $0.contains("kept to try again") && $0.contains("status 3") }, "\(reports.all)")
+
+        // A process that starts later (its claim on the mail expired) delivers what was left.
+        let working = ServiceMailer(
+            destination: .directory(folder + "/mail"), outbox: try SQLiteMailOutbox(path: path), retry: 0.2,
+            report: { Issue.record("\($0)") })
+        working.start()
+        let deadline = Date().addingTimeInterval(5)
+        while try !outbox.waiting().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        working.flush()
+        #expect(try outbox.waiting().isEmpty)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/mail").filter {
+            $0.hasSuffix(".eml")
+        }
+        #expect(files.count == 1)
+    }
+
+    @Test("the outbox's table belongs to the server database: another file is refused as it is")
+    func foreignFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/notes.txt"
+        let bytes = Data("not a database".utf8)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(throws: (any Error).self) { try SQLiteMailOutbox(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(throws: (any Error).self) { try SQLiteMailOutbox(path: folder + "/missing.sqlite") }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/missing.sqlite"))
+    }
+}
