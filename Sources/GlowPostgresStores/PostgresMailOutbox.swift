@@ -47,6 +47,7 @@ public final class PostgresMailOutbox: MailOutbox {
         return output
     }
 
+    /// Keeps a mail to send.
     public func add(recipient: String, kind: String, message: String) throws(StoreError) {
         _ = try run { (connection) throws(PostgresError) in
             try connection.execute(
@@ -55,6 +56,7 @@ public final class PostgresMailOutbox: MailOutbox {
         }
     }
 
+    /// Up to `limit` mails no other deliverer holds, held for `seconds` by this one.
     public func claim(limit: Int, for seconds: Int) throws(StoreError) -> [OutboxMail] {
         try run { (connection) throws(PostgresError) -> [OutboxMail] in
             let rows = try connection.execute(
@@ -68,12 +70,14 @@ public final class PostgresMailOutbox: MailOutbox {
         }
     }
 
+    /// Takes a delivered mail out.
     public func remove(_ id: Int64) throws(StoreError) {
         _ = try run { (connection) throws(PostgresError) in
             try connection.execute("DELETE FROM mail_outbox WHERE id = $1", [.int(id)])
         }
     }
 
+    /// Every mail waiting, oldest first.
     public func waiting() throws(StoreError) -> [OutboxMail] {
         try run { (connection) throws(PostgresError) -> [OutboxMail] in
             try Self.mails(connection.execute("SELECT id, recipient, kind, message FROM mail_outbox ORDER BY id"))

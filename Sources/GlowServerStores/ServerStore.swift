@@ -70,6 +70,7 @@ public final class SQLiteMailOutbox: MailOutbox {
         connection = Mutex(try DatabaseSchema.server.open(path: path, create: false))
     }
 
+    /// Keeps a mail to send.
     public func add(recipient: String, kind: String, message: String) throws(StoreError) {
         try connection.withLock { (connection) throws(StoreError) in
             try connection.prepare(
@@ -78,6 +79,7 @@ public final class SQLiteMailOutbox: MailOutbox {
         }
     }
 
+    /// Up to `limit` mails no other deliverer holds, held for `seconds` by this one.
     public func claim(limit: Int, for seconds: Int) throws(StoreError) -> [OutboxMail] {
         try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
             try connection.transaction { () throws(StoreError) -> [OutboxMail] in
@@ -91,12 +93,14 @@ public final class SQLiteMailOutbox: MailOutbox {
         }
     }
 
+    /// Takes a delivered mail out.
     public func remove(_ id: Int64) throws(StoreError) {
         try connection.withLock { (connection) throws(StoreError) in
             try connection.prepare("DELETE FROM mail_outbox WHERE id = ?").run([.integer(id)])
         }
     }
 
+    /// Every mail waiting, oldest first.
     public func waiting() throws(StoreError) -> [OutboxMail] {
         try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
             try Self.read(connection, "ORDER BY id", [])
