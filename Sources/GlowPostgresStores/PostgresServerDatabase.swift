@@ -19,11 +19,13 @@ public final class PostgresServerDatabase: Sendable {
     public let relay: PostgresFeedRelayStore
 
     /// Connects to the database at `url` (`postgres://user@host/db`, or a libpq connection
-    /// string) and brings it to the server's schema.
+    /// string) and brings it to the server's schema. Each store keeps `connections` copies of its
+    /// state, each on a connection of its own (``PostgresStorePool``): as many as the threads that
+    /// serve requests.
     ///
     /// - Throws: ``StoreError``: `cannot_open` when it cannot be reached, `corrupt` for a database
     ///   that is another's, `newer_schema`, `write_failed`.
-    public init(url: String) throws(StoreError) {
+    public init(url: String, connections: Int = 4) throws(StoreError) {
         let name = Self.redacted(url)
         self.name = name
         let connect: @Sendable () throws(PostgresError) -> PostgresConnection = { () throws(PostgresError) in
@@ -37,16 +39,23 @@ public final class PostgresServerDatabase: Sendable {
         } catch {
             throw StoreError(.cannotOpen, "the database cannot be reached: \(error)", path: name)
         }
+        let copies = max(connections, 1)
         accounts = PostgresAccountStore(
-            store: PostgresStateStore(name: name, clockName: "accounts", behaviour: .accounts, connect: connect))
+            store: PostgresStorePool(
+                (0..<copies).map { _ in
+                    PostgresStateStore(name: name, clockName: "accounts", behaviour: .accounts, connect: connect)
+                }))
         relay = PostgresFeedRelayStore(
-            store: PostgresStateStore(name: name, clockName: "relay", behaviour: .relay, connect: connect))
+            store: PostgresStorePool(
+                (0..<copies).map { _ in
+                    PostgresStateStore(name: name, clockName: "relay", behaviour: .relay, connect: connect)
+                }))
     }
 
     /// Reads from the database: nil when it answers, else what is wrong (SERVER-7).
     public func problem() -> String? {
         do {
-            _ = try accounts.store.withConnection { (connection) throws(PostgresError) in
+            _ = try accounts.store.stores[0].withConnection { (connection) throws(PostgresError) in
                 try connection.execute("SELECT version FROM glow_clock WHERE name = 'accounts'")
             }
             return nil
@@ -66,9 +75,9 @@ public final class PostgresServerDatabase: Sendable {
 
 /// The account service's records in PostgreSQL, one table per map (AUTH-35 ... AUTH-51).
 public final class PostgresAccountStore: AccountStore {
-    let store: PostgresStateStore<AccountRecords>
+    let store: PostgresStorePool<AccountRecords>
 
-    init(store: PostgresStateStore<AccountRecords>) {
+    init(store: PostgresStorePool<AccountRecords>) {
         self.store = store
     }
 
@@ -99,9 +108,9 @@ public final class PostgresAccountStore: AccountStore {
 /// The relay's state in PostgreSQL: each register a row with its last sequence number (FEED-25,
 /// FEED-28). Sequence numbers are given under the store's clock, so they commit in order.
 public final class PostgresFeedRelayStore: FeedRelayStore {
-    let store: PostgresStateStore<FeedRelayState>
+    let store: PostgresStorePool<FeedRelayState>
 
-    init(store: PostgresStateStore<FeedRelayState>) {
+    init(store: PostgresStorePool<FeedRelayState>) {
         self.store = store
     }
 

@@ -109,6 +109,35 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         return output
     }
 
+    /// How ``updateIfFree(_:)`` went.
+    package enum Turn<T> {
+        /// Another thread of this process was using the store: the body did not run.
+        case busy
+        /// The update's result.
+        case done(T)
+    }
+
+    /// As ``update(_:)``, unless another thread of this process is using the store: then `busy`
+    /// at once, without running the body.
+    package func updateIfFree<T>(_ body: (inout State) -> T) throws(StoreError) -> Turn<T> {
+        var output: T?
+        let ran: Void? = try held.withLockIfAvailable { (held) throws(StoreError) in
+            for _ in 0..<Self.attempts {
+                if let result = try attempt(&held, body) {
+                    output = result
+                    return
+                }
+            }
+        }
+        guard ran != nil else { return .busy }
+        guard let output else {
+            throw StoreError(
+                .busy, "other processes changed the \(clockName) store \(Self.attempts) times while this one tried",
+                path: name)
+        }
+        return .done(output)
+    }
+
     /// One try: the result, or nil when another writer won the race to the clock.
     private func attempt<T>(_ held: inout Held, _ body: (inout State) -> T) throws(StoreError) -> T? {
         let connection = try connection(&held)
@@ -217,5 +246,32 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         } catch {
             throw StoreError(.cannotOpen, "the database cannot be reached: \(error.message)", path: name)
         }
+    }
+}
+
+/// Several ``PostgresStateStore``s of one kind in one process, each with its own connection and
+/// its own copy of the state, so that the server's threads do not queue behind one lock while it
+/// waits on the database: each copy keeps itself in step through the store's clock, as the
+/// stores of separate processes do. An update takes the first copy no other thread is using, or
+/// waits for one.
+package final class PostgresStorePool<State: Sendable>: Sendable {
+    /// The copies.
+    package let stores: [PostgresStateStore<State>]
+    private let next = Atomic<Int>(0)
+
+    /// A pool of `stores`, at least one.
+    package init(_ stores: [PostgresStateStore<State>]) {
+        precondition(!stores.isEmpty, "a pool holds a store")
+        self.stores = stores
+    }
+
+    /// ``PostgresStateStore/update(_:)`` on a copy no other thread is using.
+    package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
+        let start = next.add(1, ordering: .relaxed).oldValue
+        for offset in 0..<stores.count {
+            let store = stores[(start &+ offset) % stores.count]
+            if case .done(let result) = try store.updateIfFree(body) { return result }
+        }
+        return try stores[start % stores.count].update(body)
     }
 }
