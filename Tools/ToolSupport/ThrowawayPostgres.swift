@@ -21,7 +21,12 @@ package final class ThrowawayPostgres {
     /// The binaries of the newest PostgreSQL installed, if any.
     package static var binaries: String? {
         let root = "/usr/lib/postgresql"
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        let versions: [String]
+        do {
+            versions = try FileManager.default.contentsOfDirectory(atPath: root)
+        } catch {
+            return nil  // No PostgreSQL installed at all.
+        }
         return versions.compactMap(Int.init).sorted().last.map { "\(root)/\($0)/bin" }
             .flatMap { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") ? $0 : nil }
     }
@@ -90,8 +95,13 @@ package final class ThrowawayPostgres {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOf: transcript, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: transcript)
+        let text: String
+        do {
+            text = try String(contentsOf: transcript, encoding: .utf8)
+            try FileManager.default.removeItem(at: transcript)
+        } catch {
+            throw Failure(description: "the transcript of \(argv[0]) at \(transcript.path) cannot be read: \(error)")
+        }
         // Exited normally with status 0: the low 7 bits (a signal) and the exit code all zero.
         guard status == 0 else {
             throw Failure(description: "\(argv.joined(separator: " ")) failed (\(status)): \(text)")
