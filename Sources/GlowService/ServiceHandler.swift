@@ -27,6 +27,9 @@ public final class ServiceHandler: Sendable {
         /// `X-Forwarded-For`, as a reverse proxy in front appends it, rather than the peer's. Only
         /// for a server that a proxy alone can reach.
         public var trustForwardedFor = false
+        /// Whether a provider sign-in's `provider_refresh_token` is kept, to be revoked when the
+        /// account is deleted (AUTH-42): only for a server whose account service can revoke it.
+        public var keepsProviderRefreshTokens = false
 
         /// The defaults.
         public init() {}
@@ -137,7 +140,8 @@ public final class ServiceHandler: Sendable {
                 try accounts.signInSynchronously(
                     provider: message.string("provider"), idToken: message.string("id_token"),
                     nonce: message.text("nonce"),
-                    providerRefreshToken: message.text("provider_refresh_token").map(SecretToken.init),
+                    providerRefreshToken: settings.keepsProviderRefreshTokens
+                        ? message.text("provider_refresh_token").map(SecretToken.init) : nil,
                     device: message.text("device")))
         case "refresh":
             return Self.tokens(try accounts.refresh(refreshToken: SecretToken(message.string("refresh_token"))))

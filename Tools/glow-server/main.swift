@@ -20,7 +20,8 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
-                       [--trust-forwarded-for]
+                       [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
+                       [--google-key-set URL] [--apple-key-set URL]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
       --database        postgres://USER@HOST/DB for a deployment of several processes over one
                         PostgreSQL, or the SQLite file of a single process (default
@@ -35,6 +36,11 @@ let usage = """
       --timeout         seconds a connection may stay idle (default 30)
       --connections     connections open at once (default 1000)
       --trust-forwarded-for  throttle by the last X-Forwarded-For entry (only behind a proxy)
+      --google-client-id, --apple-client-id
+                        sign in with Google or Apple for these client ids (comma-separated): the
+                        audiences the apps' ID tokens carry
+      --google-key-set, --apple-key-set
+                        where the provider's keys are (default its published URL; file:// too)
     """
 
 /// Prints `message` to standard error.
@@ -59,13 +65,16 @@ struct Configuration {
     var linkBase = "glowritual://"
     var limits = HTTPLimits()
     var settings = ServiceHandler.Settings()
+    /// The providers people sign in with: each one's client ids and key set URL.
+    var providers: [(provider: IdentityProvider, clientIDs: Set<String>)] = []
 
     init(_ arguments: [String]) throws {
         var parser = try OptionParser(
             arguments, command: "glow-server",
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
-                "--max-body-bytes", "--timeout", "--connections",
+                "--max-body-bytes", "--timeout", "--connections", "--google-client-id", "--apple-client-id",
+                "--google-key-set", "--apple-key-set",
             ])
         if let text = try parser.value("--listen") { listen = try ListenAddress(parsing: text) }
         if let path = try parser.value("--database") {
@@ -90,6 +99,25 @@ struct Configuration {
         if let seconds = try parser.integer("--timeout", atLeast: 1) { limits.timeoutSeconds = seconds }
         if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
+        for (name, base) in [("google", IdentityProvider.google), ("apple", IdentityProvider.apple)] {
+            let ids = try parser.value("--\(name)-client-id")
+            let keySet = try parser.value("--\(name)-key-set")
+            guard let ids else {
+                if keySet != nil {
+                    throw UsageError(message: "--\(name)-key-set needs --\(name)-client-id", command: "glow-server")
+                }
+                continue
+            }
+            let clientIDs = Set(ids.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+            guard !clientIDs.contains("") else {
+                throw UsageError(
+                    message: "--\(name)-client-id takes client ids separated by commas", command: "glow-server")
+            }
+            let provider = try IdentityProvider(
+                id: base.id, issuers: base.issuers, keySetURL: keySet ?? base.keySetURL, algorithms: base.algorithms,
+                hashesNonce: base.hashesNonce, relayDomain: base.relayDomain)
+            providers.append((provider, clientIDs))
+        }
         try parser.finish()
     }
 }
@@ -148,8 +176,14 @@ do {
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
         outbox: stores.outbox, report: { complain("glow-server: \($0)") })
     mailer.start()
+    let fetcher = HTTPKeySetFetcher()
+    let verifiers = try configuration.providers.map { entry in
+        try IDTokenVerifier(
+            provider: entry.provider, clientIDs: entry.clientIDs, keys: KeySetCache(blockingFetcher: fetcher))
+    }
     let accounts = try AccountService(
-        store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
+        store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker(),
+        verifiers: verifiers)
     let handler = ServiceHandler(
         accounts: accounts, relay: relay, settings: configuration.settings, healthCheck: stores.problem)
     service = (handler, mailer)
