@@ -29,7 +29,8 @@ struct BenchArgumentTests {
         #expect(run.status == 0)
         #expect(
             run.stdout.contains(
-                "--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store or report")
+                "--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store, report or server"
+            )
         )
     }
 
