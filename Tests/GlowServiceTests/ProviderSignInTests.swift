@@ -44,26 +44,11 @@ struct ProviderSignInTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
         let keys = folder + "/google-keys.json"
-        let server = Process()
-        server.executableURL = ServerExecutableTests.products.appendingPathComponent("glow-server")
-        server.arguments = [
-            "--listen", "127.0.0.1:0", "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail",
-            "--google-client-id", Self.client, "--google-key-set", "file://" + keys,
-        ]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, _, address) = try ServerExecutableTests.launch([
+            "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail", "--google-client-id", Self.client,
+            "--google-key-set", "file://" + keys,
+        ])
         defer { if server.isRunning { server.terminate() } }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        let address = try #require(
-            String(decoding: line, as: UTF8.self).components(separatedBy: "listening on ").dropFirst().first?
-                .components(separatedBy: ",").first)
         let client = ServiceClient(base: try #require(URL(string: "http://" + address)))
 
         let nonce = try await client.call("sign-in-nonce").string("nonce")

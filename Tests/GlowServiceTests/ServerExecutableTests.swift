@@ -47,23 +47,17 @@ struct ServerExecutableTests {
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
-    @Test("glow-server serves the corpus to glow-tool conformance --server, and stops on SIGTERM")
-    func serveAndStop() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+    /// Starts glow-server on a free loopback port with `arguments`: the process, its standard
+    /// output (past the first line) and the address its first line names ("glow-server listening on
+    /// 127.0.0.1:PORT, database ...").
+    static func launch(_ arguments: [String]) throws -> (Process, Pipe, String) {
         let server = Process()
-        server.executableURL = Self.products.appendingPathComponent("glow-server")
-        server.arguments = [
-            "--listen", "127.0.0.1:0", "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail",
-            "--trust-forwarded-for",
-        ]
+        server.executableURL = products.appendingPathComponent("glow-server")
+        server.arguments = ["--listen", "127.0.0.1:0"] + arguments
         let output = Pipe()
         server.standardOutput = output
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { if server.isRunning { server.terminate() } }
-        // The first line names the address: "glow-server listening on 127.0.0.1:PORT, database ...".
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
@@ -71,8 +65,29 @@ struct ServerExecutableTests {
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self)
-        let address = try #require(
-            text.components(separatedBy: "listening on ").dropFirst().first?.components(separatedBy: ",").first)
+        guard
+            let address = text.components(separatedBy: "listening on ").dropFirst().first?.components(separatedBy: ",")
+                .first
+        else {
+            server.terminate()
+            throw ThrowawayFailure(description: "glow-server did not start: \(text)")
+        }
+        return (server, output, address)
+    }
+
+    struct ThrowawayFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    @Test("glow-server serves the corpus to glow-tool conformance --server, and stops on SIGTERM")
+    func serveAndStop() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+        let (server, output, address) = try Self.launch([
+            "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail", "--trust-forwarded-for",
+        ])
+        defer { if server.isRunning { server.terminate() } }
         let corpus = ServerConformanceTests.root.appendingPathComponent("Spec/corpus").path
         let (status, summary, errors) = try Self.run(
             "glow-tool",
