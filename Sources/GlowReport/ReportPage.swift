@@ -71,6 +71,7 @@ public enum ReportPage {
             svg.grid{display:block;max-width:100%;height:auto}
             .weeks{overflow-x:auto;direction:rtl}.weeks>svg{direction:ltr}.weeks>svg.grid{max-width:none}
             .grid rect{width:12px;height:12px;rx:3px}.grid text{font-size:10px}
+            svg.strength{display:block;max-width:100%;height:auto;margin:4px 0}.strength polyline{fill:none;stroke-width:1.5}
             .bar{height:12px;border-radius:6px;overflow:hidden}
             .bar>div{height:100%}
             ul{padding-left:20px}
@@ -115,7 +116,8 @@ public enum ReportPage {
             body{background:\(color(.background));color:\(color(.primaryText))}.muted{color:\(color(.secondaryText))}\
             .grid text{fill:\(color(.secondaryText))}\
             .goal,.legend{background:\(color(.surface))}\(levels)\
-            .bar{background:\(color(.heatmap0))}.bar>div{background:\(color(.heatmap4))}
+            .bar{background:\(color(.heatmap0))}.bar>div{background:\(color(.heatmap4))}\
+            .strength polyline{stroke:\(color(.heatmap4))}.strength circle{fill:\(color(.heatmap4))}
             """
     }
 
@@ -124,7 +126,7 @@ public enum ReportPage {
         let item = OverviewQuery.item(evaluation, weeks: weeks)
         let goal = evaluation.goal
         var html = """
-            <section class="goal" data-goal="\(goal.id)" data-current="\(item.current?.length ?? 0)" data-longest="\(item.longest?.length ?? 0)" data-last7="\(item.last7?.thousandths ?? -1)" data-last30="\(item.last30?.thousandths ?? -1)" data-last365="\(item.last365?.thousandths ?? -1)">
+            <section class="goal" data-goal="\(goal.id)" data-current="\(item.current?.length ?? 0)" data-longest="\(item.longest?.length ?? 0)" data-last7="\(item.last7?.thousandths ?? -1)" data-last30="\(item.last30?.thousandths ?? -1)" data-last365="\(item.last365?.thousandths ?? -1)" data-strength="\(item.strength?.thousandths ?? -1)">
             <h3>\(escape(goal.emoji ?? "")) \(name(goal.title))</h3>
 
             """
@@ -142,6 +144,12 @@ public enum ReportPage {
             // On a narrow screen the grid keeps its size and scrolls sideways in its box, the
             // latest weeks in view first (a right-to-left box starts at its right end).
             html += "<div class=\"weeks\">" + grid(item, evaluation: evaluation, weekStart: weekStart) + "</div>\n"
+            if let strength = item.strength {
+                html += """
+                    <div class="figures"><span>Strength \(strength.thousandths / 10)%</span><span class="muted">\(strength.weekSummary(last7: item.last7))</span></div>
+                    \(chart(strength, title: item.title))
+                    """
+            }
         }
         // Each milestone once, the highest first, with how many streaks reached it.
         let reached = Dictionary(evaluation.milestones.map { ($0.id.milestone, 1) }, uniquingKeysWith: +)
@@ -181,6 +189,28 @@ public enum ReportPage {
             let position = index + offset
             svg +=
                 "<rect x=\"\(left + position / 7 * 14)\" y=\"\(top + position % 7 * 14)\" class=\"l\(cell.level)\" data-day=\"\(cell.day)\"><title>\(cell.day): \(evaluation.status(on: cell.day).name)</title></rect>"
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// Days in a strength chart: the last twelve weeks.
+    public static let chartDays = 84
+
+    /// A small line chart of the strength through each of the last ``chartDays`` Days, 0 at the
+    /// bottom and full strength at the top; each point carries its Day and value.
+    static func chart(_ strength: Strength, title: String) -> String {
+        let series = strength.series(lastDays: chartDays)
+        let (width, height) = (chartDays * 3, 40)
+        let points = series.enumerated().map { index, point in
+            "\(index * 3),\(height - 2 - point.thousandths * (height - 4) / 1000)"
+        }
+        let first = series.first.map { $0.thousandths / 10 } ?? 0
+        var svg =
+            "<svg class=\"strength\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(isolated(title))): strength from \(first)% to \(strength.thousandths / 10)% over \(chartDays) days\">"
+        svg += "<polyline points=\"\(points.joined(separator: " "))\"/>"
+        for (index, point) in series.enumerated() {
+            svg +=
+                "<circle cx=\"\(index * 3)\" cy=\"\(height - 2 - point.thousandths * (height - 4) / 1000)\" r=\"0.5\" data-day=\"\(point.day)\" data-strength=\"\(point.thousandths)\"/>"
         }
         return svg + "</svg>\n"
     }

@@ -22,6 +22,20 @@ struct PeriodJudgement {
     /// Whether the period breaks a streak: closed, neither met nor excused, with a target.
     var missed: Bool { target > 0 && !open && !met && !excused }
 
+    /// The value of a missed period as a strength unit: its done and partly done Days' thousandths
+    /// over the target, at most 1000 (STREAK-27).
+    var strengthValue: Int {
+        var sum = 0
+        for (_, outcome) in outcomes {
+            switch outcome {
+            case .done: sum += 1000
+            case .partial(let thousandths): sum += thousandths
+            case .none, .skipped, .failed: break
+            }
+        }
+        return target > 0 ? Swift.min(1000, sum / target) : 0
+    }
+
     /// The status of one of its Days in the life, on or before today.
     func status(of day: Day) -> DayStatus {
         let outcome = outcomes.first { $0.day == day }?.outcome ?? .none
@@ -52,8 +66,9 @@ extension GoalEvaluation {
                 last = Swift.min(last, schedule.entries[index + 1].effective.daysSince1970 - 1)
             }
             guard first <= last, first <= judgedThrough.daysSince1970 else { continue }
+            let multiplier = Strength.multiplier(for: entry.rule)
             if case .period = rules[index].kind {
-                walkPeriods(first: first, last: last, entry: index, tracker: &tracker)
+                walkPeriods(first: first, last: last, entry: index, multiplier: multiplier, tracker: &tracker)
             } else {
                 // Day by day, but only through today, and in the pieces the archive leaves.
                 var pieceStart = first
@@ -67,8 +82,8 @@ extension GoalEvaluation {
                     }
                     let pieceEnd = Swift.min(end, (next?.from.daysSince1970 ?? Int.max) - 1)
                     walkDays(
-                        first: pieceStart, last: pieceEnd, rule: rules[index], tracker: &tracker,
-                        forgiveness: &forgiveness)
+                        first: pieceStart, last: pieceEnd, rule: rules[index], multiplier: multiplier,
+                        tracker: &tracker, forgiveness: &forgiveness)
                     pieceStart = pieceEnd + 1
                 }
             }
@@ -83,7 +98,8 @@ extension GoalEvaluation {
     /// each entry is judged, and the empty Days between entries are counted (STREAK-10, STREAK-11,
     /// STREAK-17).
     private mutating func walkDays(
-        first: Int, last: Int, rule: CompactRule, tracker: inout StreakTracker, forgiveness: inout ForgivenessState
+        first: Int, last: Int, rule: CompactRule, multiplier: Int64, tracker: inout StreakTracker,
+        forgiveness: inout ForgivenessState
     ) {
         var cursor = first
         var index = entries.firstIndex(atOrAfter: Day(unchecked: first))
@@ -92,47 +108,74 @@ extension GoalEvaluation {
         while index < days.count, days[index].daysSince1970 <= last {
             let day = days[index]
             if cursor < day.daysSince1970 {
-                emptyDays(cursor, day.daysSince1970 - 1, rule: rule, tracker: &tracker, forgiveness: &forgiveness)
+                emptyDays(
+                    cursor, day.daysSince1970 - 1, rule: rule, multiplier: multiplier, tracker: &tracker,
+                    forgiveness: &forgiveness)
             }
             if rule.falls(on: day) == true {
-                judge(day, outcomes[index], tracker: &tracker, forgiveness: &forgiveness)
+                judge(day, outcomes[index], multiplier: multiplier, tracker: &tracker, forgiveness: &forgiveness)
             }
             cursor = day.daysSince1970 + 1
             index += 1
         }
         // Today without an entry is pending: it neither counts nor breaks (STREAK-11).
         emptyDays(
-            cursor, Swift.min(last, today.daysSince1970 - 1), rule: rule, tracker: &tracker, forgiveness: &forgiveness)
+            cursor, Swift.min(last, today.daysSince1970 - 1), rule: rule, multiplier: multiplier, tracker: &tracker,
+            forgiveness: &forgiveness)
     }
 
-    /// A due Day with an entry (STREAK-10, STREAK-11, STREAK-17).
+    /// A due Day with an entry (STREAK-10, STREAK-11, STREAK-17, STREAK-27).
     private mutating func judge(
-        _ day: Day, _ outcome: DayOutcome, tracker: inout StreakTracker, forgiveness: inout ForgivenessState
+        _ day: Day, _ outcome: DayOutcome, multiplier: Int64, tracker: inout StreakTracker,
+        forgiveness: inout ForgivenessState
     ) {
         switch outcome {
         case .done:
             tracker.count(first: day, last: day)
             judgements.point(day, done: true)
+            meter.unit(day, value: 1000, multiplier: multiplier)
         case .skipped:
             break
         case .none, .failed, .partial:
             guard day < today else { return }  // today is pending or partly done: neutral
             judgements.point(day, done: false)
-            if !forgiveness.forgive(day) { tracker.breakRun() }
+            guard !forgiveness.forgive(day) else { return }  // forgiven: neutral, and no strength unit
+            tracker.breakRun()
+            if case .partial(let thousandths) = outcome {
+                meter.unit(day, value: thousandths, multiplier: multiplier)
+            } else {
+                meter.unit(day, value: 0, multiplier: multiplier)
+            }
         }
     }
 
     /// Days `first ... last`, all before today and without an entry: every due Day among them is
-    /// missed, judged, and breaks the streak unless forgiven. Counted, not visited.
+    /// missed, judged, and breaks the streak unless forgiven; each one not forgiven is a strength
+    /// unit of value 0. Counted, not visited, except on the Days whose units strength records one
+    /// by one (at most ``Strength/recordedDays``).
     private mutating func emptyDays(
-        _ first: Int, _ last: Int, rule: CompactRule, tracker: inout StreakTracker,
+        _ first: Int, _ last: Int, rule: CompactRule, multiplier: Int64, tracker: inout StreakTracker,
         forgiveness: inout ForgivenessState
     ) {
         guard first <= last else { return }
         let range = Day(unchecked: first)...Day(unchecked: last)
         guard rule.count(from: range.lowerBound, through: range.upperBound) > 0 else { return }
         judgements.run(Judgements.Run(first: range.lowerBound, last: range.upperBound, shape: .days(rule)))
-        if !forgiveness.forgiveAll(in: range, rule: rule) { tracker.breakRun() }
+        let recorded = meter.recordedFrom.daysSince1970
+        if first < recorded {
+            let counted = Day(unchecked: first)...Day(unchecked: Swift.min(last, recorded - 1))
+            let broken = forgiveness.forgiveAll(in: counted, rule: rule, countingUpTo: StrengthMeter.zeroLimit)
+            if broken > 0 { tracker.breakRun() }
+            meter.zeros(broken, multiplier: multiplier)
+        }
+        let from = Swift.max(first, recorded)
+        guard from <= last else { return }
+        for number in from...last {
+            let day = Day(unchecked: number)
+            guard rule.falls(on: day) == true, !forgiveness.forgive(day) else { continue }
+            tracker.breakRun()
+            meter.unit(day, value: 0, multiplier: multiplier)
+        }
     }
 
     /// Whether `day`, a Day that breaks before today, is forgiven: fewer than the allowance of
@@ -158,14 +201,18 @@ extension GoalEvaluation {
     /// The periods of one schedule entry's span `first ... last`, up to the one holding today
     /// (STREAK-12). Periods with an entry or a boundary are judged one by one; a run of whole,
     /// empty, closed periods is counted: each is missed.
-    private mutating func walkPeriods(first: Int, last: Int, entry: Int, tracker: inout StreakTracker) {
+    private mutating func walkPeriods(
+        first: Int, last: Int, entry: Int, multiplier: Int64, tracker: inout StreakTracker
+    ) {
         let byWeek = rules[entry].kind == .period(week: true)
         var start = first
         while start <= last, start <= today.daysSince1970 {
             let calendar = bounds(of: Day(unchecked: start), byWeek: byWeek)
             let periodLast = Swift.min(calendar.upperBound.daysSince1970, last)
             if start == calendar.lowerBound.daysSince1970, periodLast == calendar.upperBound.daysSince1970,
-                !byWeek || calendar.count == 7, let count = emptyPeriods(from: start, last: last, byWeek: byWeek),
+                !byWeek || calendar.count == 7, let empty = emptyPeriods(from: start, last: last, byWeek: byWeek),
+                case let count = Swift.min(
+                    empty, periodsEnding(from: start, before: meter.recordedFrom, byWeek: byWeek)),
                 count > 0
             {
                 let runLast = advance(Day(unchecked: start), by: count, byWeek: byWeek).daysSince1970 - 1
@@ -173,6 +220,7 @@ extension GoalEvaluation {
                     Judgements.Run(
                         first: Day(unchecked: start), last: Day(unchecked: runLast), shape: byWeek ? .weeks : .months))
                 tracker.breakRun()
+                meter.zeros(count, multiplier: multiplier)
                 start = runLast + 1
                 continue
             }
@@ -180,9 +228,11 @@ extension GoalEvaluation {
             if let counted = judged.counted {
                 tracker.count(first: counted.first, last: counted.last)
                 judgements.point(counted.last, done: true)
+                meter.unit(counted.last, value: 1000, multiplier: multiplier)
             } else if judged.missed {
                 tracker.breakRun()
                 judgements.point(judged.days.upperBound, done: false)
+                meter.unit(judged.days.upperBound, value: judged.strengthValue, multiplier: multiplier)
             }
             start = judged.days.upperBound.daysSince1970 + 1
         }
@@ -202,6 +252,13 @@ extension GoalEvaluation {
         if byWeek { return (limit - start + 1) / 7 }
         let months = Self.monthIndex(limitDay) - Self.monthIndex(Day(unchecked: start))
         return limitDay == limitDay.calendarMonth.upperBound ? months + 1 : months
+    }
+
+    /// How many whole calendar periods from `start` (a period's first Day) end before `day`: a run
+    /// of empty periods stops there, so strength meets the recorded Days' units one by one.
+    private func periodsEnding(from start: Int, before day: Day, byWeek: Bool) -> Int {
+        if byWeek { return Swift.max(0, (day.daysSince1970 - start) / 7) }
+        return Swift.max(0, Self.monthIndex(day) - Self.monthIndex(Day(unchecked: start)))
     }
 
     /// The first Day `count` calendar periods after `day`, a period's first Day.
@@ -295,45 +352,39 @@ struct ForgivenessState {
     }
 
     /// Forgives the breaking Days of `range` (the Days the rule falls on, in order) as far as the
-    /// allowances go; false when some Day is left unforgiven. Once one is, only the last
-    /// period's count matters, so the periods in between are not visited; and when every whole
-    /// period must (or can never) break, that is decided from the rule's bounds once, so a gap
-    /// of millennia costs a few periods, never one step per week.
-    mutating func forgiveAll(in range: ClosedRange<Day>, rule: CompactRule) -> Bool {
-        guard let allowance else { return false }
-        let (fewest, most) = rule.dueBounds(inWholePeriodsOf: period)
+    /// allowances go, and returns how many are left unforgiven, counted exactly up to `limit`
+    /// (beyond it, `limit`). Periods whose Days are all forgiven are not visited one by one, nor
+    /// are the periods after the count reached its limit: only the last period's count matters
+    /// then, so a gap of millennia costs at most `limit` periods, never one step per week.
+    mutating func forgiveAll(in range: ClosedRange<Day>, rule: CompactRule, countingUpTo limit: Int) -> Int {
+        guard let allowance else {
+            return Swift.min(limit, rule.count(from: range.lowerBound, through: range.upperBound))
+        }
+        let (_, most) = rule.dueBounds(inWholePeriodsOf: period)
         var first = range.lowerBound
-        var brokeAny = false
+        var broken = 0
         while true {
             let bounds = Self.bounds(of: first, period, weekStart: weekStart)
             let last = Swift.min(range.upperBound, bounds.upperBound)
             if bounds.lowerBound != current {
                 current = bounds.lowerBound
                 used = 0
-                // A whole period that ends before the range does: its fate follows the bounds.
+                // A whole period that ends before the range does, and that either breaks nothing
+                // or cannot matter to a count already at its limit: on to the range's last period.
                 let whole = first == bounds.lowerBound && last < range.upperBound
-                if whole, fewest > allowance { brokeAny = true }
-                if whole, most <= allowance || brokeAny {
-                    let final = Self.bounds(of: range.upperBound, period, weekStart: weekStart)
-                    first = final.lowerBound
+                if whole, most <= allowance || broken >= limit {
+                    first = Self.bounds(of: range.upperBound, period, weekStart: weekStart).lowerBound
                     continue
                 }
             }
             let due = rule.count(from: first, through: last)
             if due > allowance - used {
-                brokeAny = true
+                broken = Swift.min(limit, broken + due - (allowance - used))
                 used = allowance
             } else {
                 used += due
             }
-            if last == range.upperBound { return !brokeAny }
-            if brokeAny {
-                // Jump to the period of the range's last Day: it starts afresh.
-                let final = Self.bounds(of: range.upperBound, period, weekStart: weekStart)
-                current = final.lowerBound
-                used = Swift.min(allowance, rule.count(from: final.lowerBound, through: range.upperBound))
-                return false
-            }
+            if last == range.upperBound { return broken }
             first = Day(unchecked: last.daysSince1970 + 1)
         }
     }

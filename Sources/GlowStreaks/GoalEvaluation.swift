@@ -26,6 +26,8 @@ public struct GoalEvaluation: Sendable {
     public internal(set) var milestones: [Milestone] = []
     /// Completion, for one-off kinds (single, one-off subgoals, progress, countdown).
     public internal(set) var completion: Completion?
+    /// Strength, for recurring kinds (STREAK-27): nil for one-off kinds and deleted goals.
+    public internal(set) var strength: Strength?
 
     /// The last Day judged: today, or the end Day if earlier.
     let judgedThrough: Day
@@ -37,6 +39,8 @@ public struct GoalEvaluation: Sendable {
     var judgements = Judgements()
     /// For one-off kinds: the status of each entry's Day, beside ``entries``.
     var entryStatuses: [DayStatus] = []
+    /// For recurring kinds: the strength as the walk meets the units.
+    var meter: StrengthMeter
 
     /// Evaluates `goal` as of `today`.
     ///
@@ -71,12 +75,14 @@ public struct GoalEvaluation: Sendable {
         self.entries = entries
         judgedThrough = Swift.min(today, goal.endDay ?? today)
         rules = goal.schedule?.entries.map { CompactRule($0.rule, effective: $0.effective) } ?? []
+        meter = StrengthMeter(today: today)
         guard !goal.deleted else { return }  // STREAK-25
         if case .countdown(let config) = goal.kind {
             completion = countdownCompletion(config)
         } else if goal.kind.isRecurring {
             judgements.reservePoints(entries.count)
             walkRecurring()
+            strength = meter.strength(today: today)
         } else {
             walkOneOff()
         }

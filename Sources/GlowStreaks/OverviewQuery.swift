@@ -28,6 +28,8 @@ public struct OverviewItem: Hashable, Sendable {
     public var sinceStart: Consistency?
     /// Whole weeks, oldest first, ending with the week that contains today; Days in order.
     public var grid: [OverviewCell]
+    /// Strength, with its change and moves, for recurring kinds (STREAK-27 ... STREAK-30).
+    public var strength: Strength?
 }
 
 /// The Overview: streaks, consistency and a grid of recent weeks per goal (STREAK-23).
@@ -63,6 +65,7 @@ public enum OverviewQuery {
             longest: evaluation.longestStreak, last7: evaluation.consistency(lastDays: 7),
             last30: evaluation.consistency(lastDays: 30), last365: evaluation.consistency(lastDays: 365),
             sinceStart: evaluation.consistency(lastDays: nil),
-            grid: (first...lastWeek.upperBound).map { OverviewCell(day: $0, level: evaluation.level(on: $0)) })
+            grid: (first...lastWeek.upperBound).map { OverviewCell(day: $0, level: evaluation.level(on: $0)) },
+            strength: evaluation.strength)
     }
 }

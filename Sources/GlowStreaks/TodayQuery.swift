@@ -20,6 +20,8 @@ public struct TodayItem: Hashable, Sendable {
     public var streak: Int
     /// For countdowns: Days left to the target Day.
     public var daysLeft: Int?
+    /// The goal's strength in thousandths, for recurring kinds (STREAK-27, STREAK-30).
+    public var strength: Int?
 }
 
 /// The Today view: the goals that need or got attention today (STREAK-22).
@@ -65,7 +67,8 @@ public enum TodayQuery {
         return TodayItem(
             goalID: evaluation.goal.id, title: evaluation.goal.title, emoji: evaluation.goal.emoji,
             kind: evaluation.goal.kind.name, status: status, thousandths: thousandths,
-            streak: evaluation.currentStreak?.length ?? 0, daysLeft: evaluation.completion?.daysLeft)
+            streak: evaluation.currentStreak?.length ?? 0, daysLeft: evaluation.completion?.daysLeft,
+            strength: evaluation.strength?.thousandths)
     }
 
     /// The live goals in display order: by creation instant, then identifier (STREAK-22).

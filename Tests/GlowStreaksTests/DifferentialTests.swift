@@ -75,6 +75,10 @@ struct DifferentialTests {
                 #expect(item.last30 == reference.consistency(lastDays: 30))
                 #expect(item.sinceStart == reference.consistency(lastDays: nil))
                 #expect(item.grid.map(\.level) == item.grid.map { reference.level(on: $0.day) }, "seed \(seed)")
+                #expect(
+                    item.strength?.score
+                        == reference.strengthScores.map { ReferenceEvaluator.strength(through: today, $0) },
+                    "seed \(seed): strength")
             }
         }
     }
@@ -116,6 +120,33 @@ struct DifferentialTests {
         }
         if actual.isOnToday != reference.isOnToday {
             return "on Today \(actual.isOnToday), reference \(reference.isOnToday)"
+        }
+        return strengthDifference(actual, reference)
+    }
+
+    /// Strength (STREAK-27 ... STREAK-29): the score, the score through every recorded Day, and
+    /// the moves.
+    static func strengthDifference(_ actual: GoalEvaluation, _ reference: ReferenceEvaluator) -> String? {
+        guard let strength = actual.strength else {
+            return reference.strengthScores == nil ? nil : "no strength, reference has one"
+        }
+        guard let scores = reference.strengthScores else { return "a strength, reference has none" }
+        let today = actual.today
+        func expected(_ day: Day) -> Int64 { ReferenceEvaluator.strength(through: day, scores) }
+        if strength.score != expected(today) {
+            return "strength \(strength.score), reference \(expected(today))"
+        }
+        for day in strength.firstKnownDay...today where strength.score(through: day) != expected(day) {
+            return
+                "strength through \(day): \(String(describing: strength.score(through: day))), reference \(expected(day))"
+        }
+        let moved = scores.filter { $0.day >= today.advanced(by: -29) && $0.after != $0.before }
+        for move in strength.moves
+        where !moved.contains(where: { $0.day == move.day && $0.after - $0.before == move.change }) {
+            return "strength move \(move) is not one of the reference's"
+        }
+        if strength.moves.count != Swift.min(3, moved.count) {
+            return "\(strength.moves.count) strength moves, reference \(moved.count) units that moved"
         }
         return nil
     }

@@ -61,7 +61,8 @@ struct ReferenceCorpusTests {
                     }),
             ])
         case "streaks.today":
-            return .object(["items": .array(ordered(references).filter(\.isOnToday).map(todayItem))])
+            let listed = ordered(references).filter(\.isOnToday)
+            return .object(["items": .array(listed.map(todayItem)), "strengths": .array(listed.map(strengthItem))])
         case "streaks.overview":
             return .object(["items": .array(try ordered(references).map { try overviewItem($0, testCase.input) })])
         case "streaks.track":
@@ -122,8 +123,10 @@ struct ReferenceCorpusTests {
                     "newDay": .bool(today != (before.first?.today ?? today)), "today": .string(today.description),
                 ]))
         }
+        let listed = ordered(evaluate()).filter(\.isOnToday)
         return .object([
-            "steps": .array(steps), "items": .array(ordered(evaluate()).filter(\.isOnToday).map(todayItem)),
+            "steps": .array(steps), "items": .array(listed.map(todayItem)),
+            "strengths": .array(listed.map(strengthItem)),
         ])
     }
 
@@ -147,6 +150,7 @@ struct ReferenceCorpusTests {
                 "sinceStart": StreakOperations.json(reference.consistency(lastDays: nil)),
             ]),
             "onToday": .bool(reference.isOnToday),
+            "strength": strengthJSON(reference),
             "completion": reference.completion.map { completion in
                 .object([
                     "done": .bool(completion.done),
@@ -162,6 +166,31 @@ struct ReferenceCorpusTests {
             output["statuses"] = .array((from...to).map { .string(reference.status(on: $0).name) })
         }
         return .object(output)
+    }
+
+    /// The strength as the corpus writes it (STREAK-27 ... STREAK-29).
+    static func strengthJSON(_ reference: ReferenceEvaluator) -> JSONValue {
+        let today = reference.today
+        guard let scores = reference.strengthScores else { return .null }
+        func reported(_ s: Int64) -> Int { Int(s * 1000 / (1 << 30)) }
+        let now = reported(ReferenceEvaluator.strength(through: today, scores))
+        let moves = scores.filter { $0.day >= today.advanced(by: -29) && $0.after != $0.before }.sorted {
+            let (a, b) = (abs($0.after - $0.before), abs($1.after - $1.before))
+            return a != b ? a > b : $0.day > $1.day
+        }.prefix(3)
+        return .object([
+            "score": .int(Int(ReferenceEvaluator.strength(through: today, scores))), "thousandths": .int(now),
+            "change7": .int(now - reported(ReferenceEvaluator.strength(through: today.advanced(by: -7), scores))),
+            "change30": .int(now - reported(ReferenceEvaluator.strength(through: today.advanced(by: -30), scores))),
+            "moves": .array(
+                moves.map { .object(["day": .string($0.day.description), "change": .int(Int($0.after - $0.before))]) }),
+        ])
+    }
+
+    /// STREAK-30: a Today item's reported strength, or null.
+    static func strengthItem(_ reference: ReferenceEvaluator) -> JSONValue {
+        guard let scores = reference.strengthScores else { return .null }
+        return .int(Int(ReferenceEvaluator.strength(through: reference.today, scores) * 1000 / (1 << 30)))
     }
 
     /// STREAK-22: today's status, the progress in thousandths, the current streak, Days left.

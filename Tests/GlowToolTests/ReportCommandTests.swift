@@ -114,7 +114,34 @@ struct ReportCommandTests {
             #expect(figures["current"] == "\(goal["currentStreak"] as? Int ?? -2)", "\(id)")
             #expect(figures["longest"] == "\(goal["longestStreak"] as? Int ?? -2)", "\(id)")
             #expect(figures["last7"] == share("last7") && figures["last30"] == share("last30"), "\(id)")
+            #expect(figures["strength"] == "\(goal["strength"] as? Int ?? -1)", "\(id)")
         }
+    }
+
+    @Test("each recurring goal's strength chart draws the SDK's strength through each of its Days")
+    func strengthChart() throws {
+        let page = try EndToEndTests.run(["report", EndToEndTests.sample, "--day", Self.day]).stdout
+        let (data, _) = try BundleReader().dataSet(
+            try [UInt8](Data(contentsOf: URL(fileURLWithPath: EndToEndTests.sample))))
+        let today = try Day(iso: Self.day)
+        let evaluations = TodayQuery.evaluations(data, weekStart: data.profile!.boundary.weekStart, today: today)
+        let sections = page.components(separatedBy: "<section class=\"goal\"").dropFirst()
+        #expect(sections.count == evaluations.count)
+        var charts = 0
+        for (section, evaluation) in zip(sections, evaluations) {
+            let points = try Self.pairs(#"<circle [^>]*data-day="([0-9-]+)" data-strength="(\d+)""#, in: section)
+            guard let strength = evaluation.strength else {
+                #expect(points.isEmpty && !section.contains("Strength"), "\(evaluation.goal.title) has no strength")
+                continue
+            }
+            charts += 1
+            let series = strength.series(lastDays: 84)  // the chart's twelve weeks
+            #expect(points.map(\.0) == series.map(\.day.description), "\(evaluation.goal.title): the chart's Days")
+            #expect(
+                points.map(\.1) == series.map { "\($0.thousandths)" }, "\(evaluation.goal.title): the chart's values")
+            #expect(section.contains(strength.weekSummary(last7: evaluation.consistency(lastDays: 7))))
+        }
+        #expect(charts >= 5)
     }
 
     @Test("a Glow database is read as it is, without a write; other databases are refused by name")

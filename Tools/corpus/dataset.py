@@ -246,7 +246,7 @@ APPLY.append(case(
                             tap(WATCH, 0, at(9, "11:00:00"), {"type": "count", "count": 1})]},
                   compact(READ, 9, WATCH, {"type": "done"}, at(9, "11:00:00"))]}))
 
-# STREAK-26: a tracker's answers after each change. Compact inputs (streaks.md 2.9): the goal's id
+# STREAK-26: a tracker's answers after each change. Compact inputs (streaks.md 2.10): the goal's id
 # is the default one, created 2000-01-01; the profile is a boundary in UTC.
 STREAK_GOAL = "01938a6e-7c00-7abc-8def-0123456789ab"
 UTC = {"timeZone": "UTC", "dayStartMinutes": 0, "weekStart": "monday"}

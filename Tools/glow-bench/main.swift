@@ -262,11 +262,25 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
             blackHole(
                 TodayQuery.evaluations(data, weekStart: .monday, today: today).map { OverviewQuery.item($0) })
         }
+        // Strength (STREAK-27 ... STREAK-29) with everything a Today or Overview row shows of it.
+        let strength = Timing.measure(samples: samples) {
+            for goal in goals {
+                let evaluation = GoalEvaluation(
+                    goal: goal, history: data.history(of: goal.id), weekStart: .monday, today: today)
+                guard let strength = evaluation.strength else { continue }
+                blackHole(
+                    (strength.thousandths, strength.change(overLast: 7), strength.change(overLast: 30), strength.moves))
+            }
+        }
         record(spec.name, "streaks", evaluate.median)
         record(spec.name, "today", todayTime.median)
         record(spec.name, "overview", overview.median)
+        record(spec.name, "strength", strength.median)
         say(
             "streaks  every goal \(milliseconds(evaluate.median))   Today \(milliseconds(todayTime.median))   Overview (12 weeks) \(milliseconds(overview.median))"
+        )
+        say(
+            "strength every goal, with its 7- and 30-Day change and moves: \(milliseconds(strength.median)) (\(String(format: "%.2f", strength.median / overview.median))× the Overview)"
         )
         // The incremental path: a tap at noon of the last Day, then the Today list, on a tracker
         // that keeps every goal evaluated. Each sample taps the next goal.

@@ -166,7 +166,7 @@ enum Help {
                 ("--weeks <n>", "Weeks in each goal's grid, 1 to 520 (default 53)."),
             ]),
         Command(
-            name: "stats", abstract: "Show Today, streaks and consistency per goal of a bundle or data set.",
+            name: "stats", abstract: "Show Today, streaks, consistency and strength per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],
             options: [

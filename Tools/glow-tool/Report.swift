@@ -155,6 +155,11 @@ enum Report {
             let last7: Consistency?
             let last30: Consistency?
             let completion: Int?
+            /// Strength in thousandths, and its change over 7 and 30 Days (STREAK-27, STREAK-29);
+            /// nil for one-off kinds.
+            let strength: Int?
+            let strengthChange7: Int?
+            let strengthChange30: Int?
         }
 
         let name: String?
@@ -179,7 +184,10 @@ enum Report {
                     kind: evaluation.goal.kind.name.rawValue, today: evaluation.status(on: today).name,
                     onToday: evaluation.isOnToday, currentStreak: evaluation.currentStreak?.length ?? 0,
                     longestStreak: evaluation.longestStreak?.length ?? 0, last7: evaluation.consistency(lastDays: 7),
-                    last30: evaluation.consistency(lastDays: 30), completion: evaluation.completion?.thousandths)
+                    last30: evaluation.consistency(lastDays: 30), completion: evaluation.completion?.thousandths,
+                    strength: evaluation.strength?.thousandths,
+                    strengthChange7: evaluation.strength?.change(overLast: 7),
+                    strengthChange30: evaluation.strength?.change(overLast: 30))
             }
         }
 
@@ -188,7 +196,7 @@ enum Report {
             // title stays inside it instead of reordering the columns after it.
             var out = "\(name.map(Self.isolated) ?? "(no profile)") · \(goals.count) goals · \(day) (\(timeZone))\n"
             out += "Today: \(goals.filter(\.onToday).count) goals to look at\n\n"
-            let header = ["GOAL", "KIND", "TODAY", "STREAK", "BEST", "7 DAYS", "30 DAYS"]
+            let header = ["GOAL", "KIND", "TODAY", "STREAK", "BEST", "7 DAYS", "30 DAYS", "STRENGTH (WEEK)"]
             var rows = [header]
             for goal in goals {
                 func rate(_ value: Consistency?) -> String {
@@ -200,7 +208,7 @@ enum Report {
                 let title = goal.title.count > 28 ? String(goal.title.prefix(27)) + "…" : goal.title
                 rows.append([
                     title, goal.kind, goal.onToday ? goal.today : "-", "\(goal.currentStreak)", "\(goal.longestStreak)",
-                    rate(goal.last7), rate(goal.last30),
+                    rate(goal.last7), rate(goal.last30), Self.strength(goal),
                 ])
             }
             let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -215,6 +223,14 @@ enum Report {
                     .joined(separator: "  ").trimmingCharacters(in: .whitespaces) + "\n"
             }
             return out
+        }
+
+        /// "72% (+6)": the strength as a percentage and its change over 7 Days in points; a dash
+        /// for kinds without one.
+        static func strength(_ goal: Row) -> String {
+            guard let strength = goal.strength, let change = goal.strengthChange7 else { return "-" }
+            let points = change / 10
+            return "\(strength / 10)% (\(points > 0 ? "+" : points < 0 ? "−" : "±")\(abs(points)))"
         }
 
         /// `text` between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE.

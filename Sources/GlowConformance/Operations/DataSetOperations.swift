@@ -64,7 +64,10 @@ package enum DataSetOperations {
                 results.append(.object(["error": .string(error.code.description)]))
             }
         }
-        return .object(["steps": .array(results), "items": StreakOperations.todayJSON(tracker.todayItems)])
+        return .object([
+            "steps": .array(results), "items": StreakOperations.todayJSON(tracker.todayItems),
+            "strengths": StreakOperations.strengthsJSON(tracker.todayItems),
+        ])
     }
 
     /// A milestone of a tracker step, with its goal (several goals may reach milestones at once).

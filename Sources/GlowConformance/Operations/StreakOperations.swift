@@ -52,7 +52,7 @@ package enum StreakOperations {
         return try ModelOperations.decode(Goal.self, .object(members))
     }
 
-    /// A compact check-in (streaks.md 2.9): one device's contribution to a Day, recorded at its
+    /// A compact check-in (streaks.md 2.10): one device's contribution to a Day, recorded at its
     /// `modifiedAt` (default 2000-01-01T00:00:00.000Z plus its index in milliseconds, so later
     /// inputs are later), or at `at` when given, whose Day then follows from the zone.
     static func checkIn(_ value: JSONValue, index: Int, dayStartMinutes: Int) throws -> CheckIn {
@@ -92,6 +92,17 @@ package enum StreakOperations {
         return .object(["done": .int(consistency.done), "due": .int(consistency.due)])
     }
 
+    /// A strength as the corpus writes it (STREAK-27 ... STREAK-29), or null.
+    package static func json(_ strength: Strength?) -> JSONValue {
+        guard let strength else { return .null }
+        return .object([
+            "score": .int(Int(strength.score)), "thousandths": .int(strength.thousandths),
+            "change7": .int(strength.change(overLast: 7)), "change30": .int(strength.change(overLast: 30)),
+            "moves": .array(
+                strength.moves.map { .object(["day": .string($0.day.description), "change": .int(Int($0.change))]) }),
+        ])
+    }
+
     package static func json(_ milestone: Milestone) -> JSONValue {
         .object([
             "milestone": .int(milestone.id.milestone), "streakStart": .string(milestone.id.streakStart.description),
@@ -116,6 +127,7 @@ package enum StreakOperations {
                 "sinceStart": json(evaluation.consistency(lastDays: nil)),
             ]),
             "onToday": .bool(evaluation.isOnToday),
+            "strength": json(evaluation.strength),
         ]
         if let completion = evaluation.completion {
             output["completion"] = .object([
@@ -136,7 +148,13 @@ package enum StreakOperations {
         let setup = try setup(input)
         let items = TodayQuery.items(
             goals: setup.goals, checkIns: setup.checkIns, weekStart: setup.boundary.weekStart, today: setup.today)
-        return .object(["items": todayJSON(items)])
+        return .object(["items": todayJSON(items), "strengths": strengthsJSON(items)])
+    }
+
+    /// Each Today item's reported strength, in the items' order, null for kinds without one
+    /// (STREAK-30).
+    static func strengthsJSON(_ items: [TodayItem]) -> JSONValue {
+        .array(items.map { item in item.strength.map { .int($0) } ?? .null })
     }
 
     /// Today's items as the corpus writes them.

@@ -23,6 +23,8 @@ struct ReferenceEvaluator {
     /// Periods of N-per-period rules that are met, by their first Day (for future statuses).
     private(set) var metPeriods: Set<Day> = []
     private(set) var completion: Completion?
+    /// Strength units (STREAK-27): the Day, the value in thousandths and the rule in force.
+    private(set) var strengthUnits: [(day: Day, value: Int, rule: ScheduleRule)] = []
 
     init(goal: Goal, checkIns: [CheckIn], weekStart: Weekday, today: Day) {
         self.goal = goal
@@ -238,6 +240,7 @@ struct ReferenceEvaluator {
             statuses[day] = .done
             units.append((true, day, day))
             judged.append((day, true))
+            strengthUnits.append((day, 1000, scheduleEntry(day).entry.rule))
         case .skipped:
             statuses[day] = .skipped
         case .partial(let f) where day == today:
@@ -257,8 +260,10 @@ struct ReferenceEvaluator {
             }
             if case .partial(let f) = outcome {
                 statuses[day] = .partial(thousandths: f)
+                strengthUnits.append((day, f, scheduleEntry(day).entry.rule))
             } else {
                 statuses[day] = .missed
+                strengthUnits.append((day, 0, scheduleEntry(day).entry.rule))
             }
             units.append((false, day, day))
         }
@@ -293,13 +298,17 @@ struct ReferenceEvaluator {
         var lifeDays = 0
         var doneDays: [Day] = []
         var skipped = 0
+        var progress = 0  // STREAK-27: 1000 per done Day, f per partly done one
         for day in period.days {
             guard inLife(day) else { continue }
             lifeDays += 1
             guard day <= today else { continue }
             switch outcome(day) {
-            case .done: doneDays.append(day)
+            case .done:
+                doneDays.append(day)
+                progress += 1000
             case .skipped: skipped += 1
+            case .partial(let f): progress += f
             default: break
             }
         }
@@ -328,12 +337,15 @@ struct ReferenceEvaluator {
             }
         }
         guard target > 0 else { return }
+        let rule = scheduleEntry(period.days.lowerBound).entry.rule
         if met {
             units.append((true, doneDays[0], doneDays[target - 1]))
             judged.append((doneDays[target - 1], true))
+            strengthUnits.append((doneDays[target - 1], 1000, rule))
         } else if !open && !excused {
             units.append((false, period.days.upperBound, period.days.upperBound))
             judged.append((period.days.upperBound, false))
+            strengthUnits.append((period.days.upperBound, Swift.min(1000, progress / target), rule))
         }
     }
 
@@ -527,5 +539,69 @@ struct ReferenceEvaluator {
         guard !goal.deleted, inLife(today) else { return false }
         if case .countdown(let config) = goal.kind { return today <= config.targetDay }
         return status(on: today) != .notDue
+    }
+
+    // MARK: - Strength: STREAK-27 ... STREAK-29
+
+    /// STREAK-27: S after each unit, in Day order, from 0; nil for kinds without a strength.
+    var strengthScores: [(day: Day, before: Int64, after: Int64)]? {
+        guard goal.kind.isRecurring, !goal.deleted else { return nil }
+        var s: Int64 = 0
+        var result: [(day: Day, before: Int64, after: Int64)] = []
+        var multipliers: [ScheduleRule: Int64] = [:]
+        for unit in strengthUnits.sorted(by: { $0.day < $1.day }) {
+            let m = multipliers[unit.rule] ?? Self.multiplier(unit.rule)
+            multipliers[unit.rule] = m
+            let v = Int64(unit.value) * (1 << 30) / 1000
+            let after = (s * m + v * ((1 << 30) - m)) / (1 << 30)
+            result.append((unit.day, s, after))
+            s = after
+        }
+        return result
+    }
+
+    /// STREAK-29: S through `day`, from the scores of ``strengthScores``.
+    static func strength(through day: Day, _ scores: [(day: Day, before: Int64, after: Int64)]) -> Int64 {
+        scores.last { $0.day <= day }?.after ?? 0
+    }
+
+    /// STREAK-28, step by step: the weight R = a / b, the exponent E by searching for the greatest
+    /// E with 169 × b × E² ≤ 2^60 × a (compared in 128 bits), the ladder, and the bits of E.
+    static func multiplier(_ rule: ScheduleRule) -> Int64 {
+        let (a, b): (UInt64, UInt64)
+        switch rule {
+        case .daily: (a, b) = (1, 1)
+        case .weekdays(let days): (a, b) = (7, UInt64(days.count))
+        case .everyNDays(let n): (a, b) = (UInt64(n), 1)
+        case .timesPerWeek(let n): (a, b) = (7 * UInt64(n), 1)
+        case .timesPerMonth(let n): (a, b) = (30 * UInt64(n), 1)
+        }
+        func fits(_ e: UInt64) -> Bool {
+            let square = e.multipliedFullWidth(by: e)  // e < 2^32, so the square fits in 64 bits
+            let left = (169 * b).multipliedFullWidth(by: square.low)
+            let right = a.multipliedFullWidth(by: 1 << 60)
+            return left.high < right.high || (left.high == right.high && left.low <= right.low)
+        }
+        var (low, high): (UInt64, UInt64) = (0, 1 << 32)  // fits(low), not fits(high)
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if fits(middle) { low = middle } else { high = middle }
+        }
+        let e = low
+        func root(_ x: UInt64) -> UInt64 {
+            var (low, high): (UInt64, UInt64) = (0, 1 << 32)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if middle * middle <= x { low = middle } else { high = middle }
+            }
+            return low
+        }
+        var ladder: [UInt64] = [1 << 29]
+        for i in 1...30 { ladder.append(root(ladder[i - 1] * (1 << 30))) }
+        var m: UInt64 = (1 << 30) / (1 << (e / (1 << 30)))
+        for i in 1...30 where (e / (1 << (30 - i))) % 2 == 1 {
+            m = m * ladder[i] / (1 << 30)
+        }
+        return Int64(m)
     }
 }
