@@ -370,6 +370,21 @@ CASES.append(case(
     strength([("0001-01-01", 1000, MONDAYS)], "9999-12-31"),
     flags=["Extreme"]))
 
+# 26. Daily from year 1 with two Days forgiven a month (Extreme): every month misses more than it
+# forgives, so S falls to 0 within the first year and stays there; in December 9999 the 1st and
+# 2nd are forgiven and the 3rd ... 30th are zero units that change nothing (today, the 31st,
+# waits). Strength 0, no change, no moves.
+CASES.append(case(
+    "two Days forgiven a month for eight millennia: the misses beyond them bring the score to 0",
+    ["STREAK-27", "STREAK-17", "STREAK-29"],
+    streak_goal(DAILY_RULE, "0001-01-01", forgiveness={"allowance": 2, "period": "month"}),
+    done("0001-01-01"), "9999-12-31",
+    {"score": 0, "thousandths": 0, "change7": 0, "change30": 0, "moves": []},
+    flags=["Extreme"]))
+# Its last Days' statuses too (STREAK-17): the 29th and 30th break, today waits.
+CASES[-1]["input"]["range"] = {"from": "9999-12-29", "to": "9999-12-31"}
+CASES[-1]["expected"]["statuses"] = ["missed", "missed", "pending"]
+
 write_cases("streaks", "strength.json", "streaks.evaluate",
             "Habit strength (STREAK-27 ... STREAK-30): the score, its changes over 7 and 30 Days and the "
             "Days that moved it most. Written by Tools/corpus/streak_strength.py.",

@@ -480,7 +480,9 @@ def track_op(inp):
             answers.append(tracker.step(step))
         except Failure as failure:
             answers.append({'error': failure.code})
-    return {'steps': answers, 'items': streaks.today_items(tracker.evaluations())}
+    evaluated = tracker.evaluations()
+    return {'steps': answers, 'items': streaks.today_items(evaluated),
+            'strengths': streaks.today_strengths(evaluated)}
 
 
 OPERATIONS = {

@@ -1,5 +1,6 @@
 """Section 2 of the spec (Spec/streaks.md): what is due when, how each Day went, and the streaks,
-forgiveness, consistency, milestones and Today and Overview answers that follow.
+forgiveness, consistency, milestones, strength (STREAK-27 ... STREAK-30) and Today and Overview
+answers that follow.
 
 Everything here is computed on Day numbers (MODEL-1, MODEL-2). A goal's life may span the whole
 supported range (0001-01-01 to 9999-12-31: 3.6 million Days), so nothing visits every Day. The
@@ -7,10 +8,13 @@ life is cut into *pieces*, each under one schedule rule: a `DayPiece` (daily, we
 days) holds only Days in the life, a `PeriodPiece` (N per week or month) is the span its calendar
 periods are cut to (STREAK-12). What happens on a Day is decided by its entry (STREAK-3); Days
 without one behave alike, so they are counted arithmetically, and only the Days with entries,
-the Days asked about, and the calendar periods around them are judged one by one.
+the Days asked about, and the calendar periods around them are judged one by one. Strength
+follows the same judgement: its units without entries are missed (value 0), and a run of them
+needs only its count, since S stays 0 once it gets there.
 """
 import bisect
 import datetime as dt
+import math
 from collections import defaultdict
 
 from . import checkins
@@ -42,6 +46,82 @@ def saturating_add(total, amount):
 def partial(f):
     """STREAK-9: a partial status is written `partial:F`."""
     return 'partial:%d' % f
+
+
+# ---- Strength arithmetic (STREAK-27, STREAK-28)
+
+FULL = 1 << 30                                                 # STREAK-27: S runs from 0 to 2^30
+LADDER = [1 << 29]                                             # STREAK-28 step 2: C_0 = 2^29,
+for _ in range(30):                                            # C_i = isqrt(C_(i-1) × 2^30), i = 1 … 30
+    LADDER.append(math.isqrt(LADDER[-1] * FULL))
+MULTIPLIERS = {}                                               # weight (a, b) -> M, computed once each
+
+
+def weight(rule):
+    """STREAK-28: the Days one unit stands for times its frequency, as a/b in lowest terms."""
+    t = rule['type']
+    a, b = {'daily': (1, 1), 'weekdays': (7, len(rule.get('weekdays') or ())), 'everyNDays': (rule.get('interval'), 1),
+            'timesPerWeek': (7 * (rule.get('times') or 0), 1), 'timesPerMonth': (30 * (rule.get('times') or 0), 1)}[t]
+    g = math.gcd(a, b)
+    return a // g, b // g
+
+
+def multiplier(rule):
+    """STREAK-28: M = 2^30 × 2^(−√R / 13) in integers: E = isqrt(floor(2^60 a / (169 b))), then
+    2^30 halved E div 2^30 times and multiplied down the ladder for each set bit 29 … 0 of E."""
+    key = weight(rule)
+    if key not in MULTIPLIERS:
+        a, b = key
+        e = math.isqrt((1 << 60) * a // (169 * b))
+        m_ = FULL >> (e >> 30)
+        for i in range(1, 31):
+            if e >> (30 - i) & 1:
+                m_ = m_ * LADDER[i] // FULL
+        MULTIPLIERS[key] = m_
+    return MULTIPLIERS[key]
+
+
+class Strength:
+    """STREAK-27 / STREAK-29: S after each strength unit, fed in Day order; the strength through
+    today − 7 and today − 30 kept as they are passed, and the changes of the units of the last 30 Days."""
+
+    def __init__(self, today):
+        self.today, self.score = today, 0
+        self.marks = {today - 7: None, today - 30: None}       # the strength through these Days
+        self.changes = []                                      # (Day, change of S) on today − 29 … today
+
+    def passing(self, d):
+        """Units on d are coming: the strength through every mark before d is now known."""
+        for mark, value in self.marks.items():
+            if value is None and mark < d:
+                self.marks[mark] = self.score
+
+    def unit(self, d, value, rule):
+        """A unit of value v (thousandths) on Day d under `rule`:
+        S = floor((S × M + V × (2^30 − M)) / 2^30), V = floor(v × 2^30 / 1000)."""
+        self.passing(d)
+        before, m_ = self.score, multiplier(rule)
+        self.score = (before * m_ + value * FULL // 1000 * (FULL - m_)) // FULL
+        if d >= self.today - 29 and self.score != before:
+            self.changes.append((d, self.score - before))
+
+    def zeros(self, first, count, rule):
+        """`count` units of value 0 under `rule` from Day `first` on, all before today − 30: only
+        their number matters, and once S is 0 it stays 0."""
+        self.passing(first)
+        m_ = multiplier(rule) if count > 0 and self.score else 0
+        while count > 0 and self.score:
+            self.score = self.score * m_ // FULL
+            count -= 1
+
+    def answer(self):
+        self.passing(m.MAX_DAY + 1)
+        reported = lambda s: 1000 * s // FULL                  # noqa: E731
+        moves = sorted(self.changes, key=lambda c: (-abs(c[1]), -c[0]))[:3]
+        return {'score': self.score, 'thousandths': reported(self.score),
+                'change7': reported(self.score) - reported(self.marks[self.today - 7]),
+                'change30': reported(self.score) - reported(self.marks[self.today - 30]),
+                'moves': [{'day': m.day_text(d), 'change': c} for d, c in moves]}
 
 
 # ---- Calendar periods (MODEL-13, MODEL-32)
@@ -203,7 +283,7 @@ class PeriodPiece:
     """A span under one N-per-period rule (STREAK-12); its calendar periods are cut to it."""
 
     def __init__(self, first, last, rule, week_start):
-        self.first, self.last, self.times = first, last, rule['times']
+        self.first, self.last, self.times, self.rule = first, last, rule['times'], rule
         self.calendar = Calendar('week' if rule['type'] == 'timesPerWeek' else 'month', week_start)
 
     def cut(self, i):
@@ -635,6 +715,101 @@ class Evaluation:
             count -= max(0, min(b, last_i) - max(a, first_i) + 1)
         return count
 
+    # -- STREAK-27 ... STREAK-29: strength
+
+    def strength(self):
+        """The judged units of STREAK-18 that are not forgiven, in Day order, each moving S.
+
+        The Days with entries and the last 31 Days (today − 30 … today, where the change and the
+        moves need each unit's Day) are judged one by one; between them every due Day or closed
+        period has no entry, so it is missed (a unit of value 0) or forgiven, and only the number
+        of those units is counted, until S is 0, after which they change nothing."""
+        if self.goal.deleted or not self.goal.recurring:
+            return None
+        if not hasattr(self, '_strength'):
+            score = Strength(self.today)
+            for piece in sorted(self.day_pieces + self.period_pieces, key=lambda p: p.first):
+                if isinstance(piece, DayPiece):
+                    self.day_piece_strength(piece, score)
+                else:
+                    self.period_piece_strength(piece, score)
+            self._strength = score.answer()
+        return self._strength
+
+    def day_piece_strength(self, piece, score):
+        """Due Days: done 1000 (today too); before today, partly done f and missed 0 unless forgiven."""
+        hi = min(piece.last, self.today)
+        if piece.first > hi:
+            return
+        tail = range(max(piece.first, self.today - 30), hi + 1)
+        previous = piece.first - 1
+        for d in sorted(set(self.entries_in(piece.first, hi)) | set(tail)):
+            self.quiet_days_strength(piece, previous + 1, d - 1, score)
+            previous = d
+            if not piece.due(d):
+                continue
+            status = self.day_status(d)
+            if status == 'done':
+                score.unit(d, 1000, piece.rule)
+            elif status == 'missed':
+                score.unit(d, 0, piece.rule)
+            elif status.startswith('partial') and d < self.today:
+                score.unit(d, int(status[len('partial:'):]), piece.rule)
+        self.quiet_days_strength(piece, previous + 1, hi, score)
+
+    def quiet_days_strength(self, piece, a, b, score):
+        """Days [a, b] of a piece, none with an entry, all before today: each due Day breaks, so
+        it is a unit of value 0 unless it is forgiven (STREAK-17)."""
+        if a > b or not score.score:
+            return
+        if not self.allowance:
+            score.zeros(a, piece.due_count(a, b), piece.rule)
+            return
+        calendar = self.forgiveness_calendar
+        i = calendar.index(a)
+        while score.score and calendar.first(i) <= b:
+            first, last = calendar.first(i), calendar.last(i)
+            lo, hi = max(a, first), min(b, last)
+            if lo == first and hi == last:                     # a whole period in the piece, quiet:
+                missed = max(0, piece.due_count(first, last) - self.allowance)   # its first Days forgiven
+                if not missed and piece.most_per_period(calendar.kind) <= self.allowance:
+                    i = max(i + 1, calendar.index(b))          # no whole period can miss: on to the last
+                    continue
+            else:                                              # forgiven as far as the period allows
+                earlier = sum(1 for x in range(first, lo) if self.due_day(x) and self.breaks(x))
+                missed = max(0, piece.due_count(lo, hi) - max(0, self.allowance - earlier))
+            score.zeros(lo, missed, piece.rule)
+            i += 1
+
+    def period_piece_strength(self, piece, score):
+        """Met periods 1000 on the Day the target was reached; missed periods min(1000, P / target)
+        on their last Day. The periods holding entries or touching the last 31 Days are judged;
+        the others are closed with no done Day, so missed with value 0, and only counted."""
+        hi = min(piece.last, self.today)
+        if piece.first > hi or piece.times <= 0:               # every period's target 0: all ignored
+            return
+        indices = {piece.index(d) for d in self.entries_in(piece.first, hi)}
+        indices |= set(range(piece.index(max(piece.first, self.today - 30)), piece.index(hi) + 1))
+        after = piece.first                                    # the first Day not yet accounted for
+        for i in sorted(indices):
+            first, last = piece.cut(i)
+            if first > after:
+                score.zeros(after, self.closed_live_periods(piece, after, first - 1), piece.rule)
+            after = last + 1
+            p = self.judge_period(piece, i)
+            if p is None:                                      # target 0: ignored
+                continue
+            if p.met:
+                score.unit(p.reached, 1000, piece.rule)
+            elif p.missed:
+                total = 0
+                for d in self.entries_in(p.first, p.last):
+                    result, f = self.outcome(d)
+                    total += 1000 if result == 'done' else f if result == 'partial' else 0
+                score.unit(p.last, min(1000, total // p.target), piece.rule)
+        if after <= hi:
+            score.zeros(after, self.closed_live_periods(piece, after, self.today - 1), piece.rule)
+
     # -- STREAK-13: one-off kinds
 
     def judge_one_off(self):
@@ -754,7 +929,8 @@ class Evaluation:
                'milestones': self.milestones(),
                'consistency': self.consistency(),
                'completion': self.completion(),
-               'onToday': self.on_today()}
+               'onToday': self.on_today(),
+               'strength': self.strength()}
         if days is not None:
             out['statuses'] = [self.status_on(d) for d in days]
         return out
@@ -807,7 +983,14 @@ def evaluations(inp):
 
 
 def today_list(inp):
-    return {'items': today_items(evaluations(inp))}
+    evaluated = evaluations(inp)
+    return {'items': today_items(evaluated), 'strengths': today_strengths(evaluated)}
+
+
+def today_strengths(evaluated):
+    """STREAK-30: each Today item's reported strength (thousandths), or None for a goal without
+    one, in the order of today_items(evaluated)."""
+    return [e.strength()['thousandths'] if e.strength() is not None else None for e in evaluated if e.on_today()]
 
 
 def today_items(evaluated):
