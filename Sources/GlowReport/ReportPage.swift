@@ -71,7 +71,7 @@ public enum ReportPage {
             svg.grid{display:block;max-width:100%;height:auto}
             .weeks{overflow-x:auto;direction:rtl}.weeks>svg{direction:ltr}.weeks>svg.grid{max-width:none}
             .grid rect{width:12px;height:12px;rx:3px}.grid text{font-size:10px}
-            svg.strength{display:block;max-width:100%;height:auto;margin:4px 0}.strength polyline{fill:none;stroke-width:1.5}
+            svg.strength{display:block;max-width:100%;height:auto;margin:4px 0}.strength polyline{fill:none;stroke-width:1.5}.strength .axis{stroke-width:0.5;stroke-dasharray:2 3}
             .bar{height:12px;border-radius:6px;overflow:hidden}
             .bar>div{height:100%}
             ul{padding-left:20px}
@@ -117,7 +117,8 @@ public enum ReportPage {
             .grid text{fill:\(color(.secondaryText))}\
             .goal,.legend{background:\(color(.surface))}\(levels)\
             .bar{background:\(color(.heatmap0))}.bar>div{background:\(color(.heatmap4))}\
-            .strength polyline{stroke:\(color(.heatmap4))}.strength circle{fill:\(color(.heatmap4))}
+            .strength polyline{stroke:\(color(.heatmap4))}.strength circle{fill:\(color(.heatmap4))}\
+            .strength .axis{stroke:\(color(.secondaryText))}
             """
     }
 
@@ -207,6 +208,11 @@ public enum ReportPage {
         let first = series.first.map { $0.thousandths / 10 } ?? 0
         var svg =
             "<svg class=\"strength\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(isolated(title))): strength from \(first)% to \(strength.thousandths / 10)% over \(chartDays) days\">"
+        // Lines at 0, 50% and full strength, so a flat line still reads as high or low.
+        for share in [0, 500, 1000] {
+            let y = height - 2 - share * (height - 4) / 1000
+            svg += "<line class=\"axis\" x1=\"0\" y1=\"\(y)\" x2=\"\(width)\" y2=\"\(y)\"/>"
+        }
         svg += "<polyline points=\"\(points.joined(separator: " "))\"/>"
         for (index, point) in series.enumerated() {
             svg +=
