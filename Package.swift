@@ -158,7 +158,7 @@ let package = Package(
             name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire"],
             swiftSettings: sharedSettings),
         .target(
-            name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "CZlib"],
+            name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowAuth", "CZlib"],
             swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(

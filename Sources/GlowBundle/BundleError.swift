@@ -15,6 +15,9 @@ public struct BundleError: CodedError {
         case frames
         /// The trailer and anything after it; the offset counts from the start of the file.
         case trailer
+        /// The encryption envelope around a bundle (BUNDLE-29 ... BUNDLE-35); the offset counts
+        /// from the start of the encrypted file.
+        case envelope
     }
 
     /// A stable code, as the corpus spells it: `bad_magic`, ..., or a record's wire code
@@ -51,6 +54,23 @@ public struct BundleError: CodedError {
 }
 
 extension ErrorCode where Domain == BundleError {
+    /// Key-derivation parameters outside the caps a reader accepts (BUNDLE-30).
+    public static var kdfOutOfRange: Self { Self("kdf_out_of_range") }
+    /// An encrypted bundle's header that breaks its shape (BUNDLE-31).
+    public static var malformedHeader: Self { Self("malformed_header") }
+    /// The passphrase does not open the file (BUNDLE-34).
+    public static var wrongPassphrase: Self { Self("wrong_passphrase") }
+    /// The recovery key does not open the file (BUNDLE-34).
+    public static var wrongRecoveryKey: Self { Self("wrong_recovery_key") }
+    /// The file has no way in for the kind of secret given (no recovery key) (BUNDLE-34).
+    public static var noSuchKey: Self { Self("no_such_key") }
+    /// The header's MAC does not match: the header was changed (BUNDLE-32).
+    public static var headerTampered: Self { Self("header_tampered") }
+    /// A chunk that does not authenticate: changed, cut, moved or from another file (BUNDLE-33).
+    public static var chunkTampered: Self { Self("chunk_tampered") }
+    /// Recovery-key words that are not a recovery key (BUNDLE-35).
+    public static var invalidRecoveryKey: Self { Self("invalid_recovery_key") }
+
     /// Not a Glow bundle (BUNDLE-1).
     public static var badMagic: Self { Self("bad_magic") }
     /// A format or reader version this reader cannot read (BUNDLE-3, BUNDLE-6).

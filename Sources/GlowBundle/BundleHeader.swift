@@ -89,6 +89,9 @@ public struct BundleHeader: Hashable, Sendable {
             return "it is a zip archive; unzip it and use the .glow file inside"
         }
         if head.starts(with: [0x1F, 0x8B]) { return "it is gzip-compressed; decompress it first (gunzip)" }
+        if head.starts(with: BundleEnvelope.magic) {
+            return "it is an encrypted bundle; open it with its passphrase or recovery key"
+        }
         if head.starts(with: [0x89, 0x47, 0x4C, 0x57, 0x0A, 0x1A])
             || head.starts(with: [0x89, 0x47, 0x4C, 0x57, 0x0D, 0x0D])
         {

@@ -42,7 +42,7 @@ struct BenchArgumentTests {
         let figures = try JSONDecoder().decode([String: [String: Double]].self, from: run.output)
         #expect(Array(figures.keys) == ["typical"])
         let typical = try #require(figures["typical"])
-        #expect(Set(typical.keys) == ["checkIns", "streaks", "today", "overview", "tapThenToday"])
+        #expect(Set(typical.keys) == ["checkIns", "streaks", "today", "overview", "strength", "tapThenToday"])
         #expect(typical["checkIns"] == 4170)
         for key in ["streaks", "today", "overview", "tapThenToday"] { #expect((typical[key] ?? 0) > 0, "\(key)") }
     }

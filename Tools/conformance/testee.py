@@ -13,7 +13,8 @@ module per area. The wire and bundle areas use the stock Protocol Buffers runtim
 from Spec/glow.proto at start-up into a cache outside the repository (glowpy/protos.py). Run it with
 a Python that has protobuf; without it, the wire and bundle operations answer `skipped`. The feed's
 messages (feed.md 8.12) are read and written by hand (glowpy/protowire.py), so the feed area needs
-no runtime.
+no runtime. Encrypted bundles (glowpy/envelope.py) take AES-256-GCM from Debian's
+python3-cryptography; without it, `bundle.decrypt` and `bundle.encrypt` answer `skipped`.
 
     glow-tool conformance --testee "/usr/bin/python3 Tools/conformance/testee.py" \
         --failure-list Tools/conformance/python-failures.txt
@@ -47,6 +48,9 @@ try:                                                     # these two need google
     UNAVAILABLE = None
 except ImportError as reason:                            # e.g. a Python without python3-protobuf
     UNAVAILABLE = str(reason)
+
+from glowpy import envelope                              # noqa: E402  encrypted bundles (bundle.md 4.7): no protobuf;
+OPERATIONS.update(envelope.OPERATIONS)                   # without python3-cryptography they answer `skipped`
 
 
 def respond(request):

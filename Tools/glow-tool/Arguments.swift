@@ -349,3 +349,78 @@ extension OptionParser {
         return level
     }
 }
+
+/// The options that open encrypted inputs and encrypt outputs (BUNDLE-29 ... BUNDLE-35):
+/// `--passphrase-env NAME` and `--passphrase-fd N` say where the passphrase (or a recovery key's
+/// words) comes from, the terminal otherwise, never the command line; `--encrypt` seals the
+/// output and `--recovery-key` gives it a recovery key too.
+struct SecretOptions: Equatable {
+    var passphraseEnvironment: String?
+    var passphraseDescriptor: Int32?
+    var encrypt = false
+    var recoveryKey = false
+
+    /// The commands that read bundles, and those that write one.
+    static let reading: Set<String> = ["inspect", "verify", "convert", "merge", "stats", "report", "feed", "store"]
+    static let writing: Set<String> = ["convert", "merge", "export"]
+}
+
+/// Takes the options of ``SecretOptions`` out of the arguments, wherever they stand after the
+/// command, and checks they fit it. Pure: no I/O.
+func splitSecretOptions(_ arguments: [String]) -> Result<([String], SecretOptions), UsageError> {
+    guard let command = arguments.first else { return .success((arguments, SecretOptions())) }
+    var options = SecretOptions()
+    var rest = [command]
+    var index = 1
+    func value(_ name: String, _ argument: String) throws(UsageError) -> String {
+        if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
+        index += 1
+        guard index < arguments.count else { throw UsageError(message: "\(name) needs a value", command: command) }
+        return arguments[index]
+    }
+    do {
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            switch name {
+            case "--passphrase-env":
+                let variable = try value(name, argument)
+                guard !variable.isEmpty else {
+                    throw UsageError(message: "--passphrase-env names an environment variable", command: command)
+                }
+                options.passphraseEnvironment = variable
+            case "--passphrase-fd":
+                let text = try value(name, argument)
+                guard let descriptor = Int32(text), descriptor >= 0 else {
+                    throw UsageError(
+                        message: "--passphrase-fd takes a file descriptor number, not '\(text)'", command: command)
+                }
+                options.passphraseDescriptor = descriptor
+            case "--encrypt" where argument == name: options.encrypt = true
+            case "--recovery-key" where argument == name: options.recoveryKey = true
+            default: rest.append(argument)
+            }
+            index += 1
+        }
+        let reads = options.passphraseEnvironment != nil || options.passphraseDescriptor != nil
+        if options.passphraseEnvironment != nil, options.passphraseDescriptor != nil {
+            throw UsageError(message: "give --passphrase-env or --passphrase-fd, not both", command: command)
+        }
+        if reads, !SecretOptions.reading.union(SecretOptions.writing).contains(command) {
+            throw UsageError(message: "'\(command)' reads no bundle: it takes no passphrase", command: command)
+        }
+        if options.encrypt || options.recoveryKey, !SecretOptions.writing.contains(command) {
+            throw UsageError(
+                message: "--encrypt and --recovery-key apply to convert, merge and export, not '\(command)'",
+                command: command)
+        }
+        if options.recoveryKey, !options.encrypt {
+            throw UsageError(message: "--recovery-key goes with --encrypt", command: command)
+        }
+    } catch let error as UsageError {
+        return .failure(error)
+    } catch {
+        return .failure(UsageError(message: "\(error)", command: command))
+    }
+    return .success((rest, options))
+}

@@ -10,7 +10,7 @@ import GlowWire
 /// Runs an invocation: prints to standard output and returns the exit code (0 or 1); data errors
 /// are thrown as ``DataFailure``.
 enum Commands {
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    static func run(_ invocation: Invocation, secrets: Secrets) throws -> Int32 {
         switch invocation {
         case .help(let topic):
             guard let topic else {
@@ -22,20 +22,20 @@ enum Commands {
         case .version:
             print(Help.version)
         case .inspect(let input, let json):
-            let summary = try summary(input)
+            let summary = try summary(input, secrets: secrets)
             print(json ? Report.json(Report.Inspect(summary)) : Report.text(summary), terminator: "")
         case .verify(let input, let json):
-            try verify(input, json: json)
+            try verify(input, json: json, secrets: secrets)
         case .convert(let input, let output, let to, let level):
-            let (data, social) = try Files.contents(input)
-            try Files.write(
-                try Files.encode(
-                    data, social: social, as: try Files.format(forOutput: output, explicit: to), level: level),
-                to: output)
+            let (data, social) = try Files.contents(input, secrets: secrets)
+            let format = try Files.format(forOutput: output, explicit: to)
+            try Files.writeBundle(
+                try Files.encode(data, social: social, as: format, level: level), to: output, format: format,
+                secrets: secrets)
         case .export(let input, let output, let level, let createdAt):
-            try export(input, to: output, level: level, createdAt: createdAt)
+            try export(input, to: output, level: level, createdAt: createdAt, secrets: secrets)
         case .merge(let inputs, let output, let to, let level):
-            try merge(inputs, to: output, format: to, level: level)
+            try merge(inputs, to: output, format: to, level: level, secrets: secrets)
         case .decodeRaw(let input, let hex):
             try decodeRaw(input, hex: hex)
         case .themesAudit(let theme, let mode, let json):
@@ -53,22 +53,23 @@ enum Commands {
         case .verifyToken(let options):
             return try AuthCommand.verify(options)
         case .stats(let input, let day, let json):
-            try stats(input, day: day, json: json)
+            try stats(input, day: day, json: json, secrets: secrets)
         case .feed(let options):
-            try FeedCommand.run(options)
+            try FeedCommand.run(options, secrets: secrets)
         case .account:
             preconditionFailure("an account command waits for its server: main.swift runs it")
         case .store(let options):
-            try StoreCommand.run(options)
+            try StoreCommand.run(options, secrets: secrets)
         case .report(let options):
-            try ReportCommand.run(options)
+            try ReportCommand.run(options, secrets: secrets)
         }
         return 0
     }
 
-    static func verify(_ input: String, json: Bool) throws {
+    static func verify(_ input: String, json: Bool, secrets: Secrets) throws {
         do {
-            let summary = try Files.streaming(input) { next in try BundleReader().read(next) { _ in } }
+            let summary = try Files.streaming(input, secrets: secrets) { next in try BundleReader().read(next) { _ in }
+            }
             if json {
                 print(Report.json(Report.Verify(ok: true, error: nil, counts: summary.counts)), terminator: "")
             } else {
@@ -84,7 +85,7 @@ enum Commands {
         }
     }
 
-    static func export(_ input: String, to output: String, level: Int, createdAt: String?) throws {
+    static func export(_ input: String, to output: String, level: Int, createdAt: String?, secrets: Secrets) throws {
         let bytes = try Files.read(input, limit: Files.maxJSONSize, what: "a JSON data set") { head in
             Format(head: head) == nil ? Files.notDataSet(input, head) : nil
         }
@@ -98,15 +99,19 @@ enum Commands {
                 throw UsageErrorInRun(message: "--created-at: \(error.message)")
             }
         }
-        try Files.write(try Files.encode(data, as: .bundle, level: level, createdAt: created), to: output)
+        try Files.writeBundle(
+            try Files.encode(data, as: .bundle, level: level, createdAt: created), to: output, format: .bundle,
+            secrets: secrets)
     }
 
-    static func merge(_ inputs: [String], to output: String, format explicit: Format?, level: Int) throws {
+    static func merge(_ inputs: [String], to output: String, format explicit: Format?, level: Int, secrets: Secrets)
+        throws
+    {
         let format = try Files.format(forOutput: output, explicit: explicit)
         var merged = DataSet()
         var social: SocialData?
         for input in inputs {
-            let next = try Files.contents(input)
+            let next = try Files.contents(input, secrets: secrets)
             if let theirs = merged.otherPerson(in: next.data) {
                 throw DataFailure(message: "\(input) belongs to another person (\(theirs)); nothing was written")
             }
@@ -122,7 +127,9 @@ enum Commands {
                 social = try SocialData(person: more.person, registers: registers)
             }
         }
-        try Files.write(try Files.encode(merged, social: social, as: format, level: level), to: output)
+        try Files.writeBundle(
+            try Files.encode(merged, social: social, as: format, level: level), to: output, format: format,
+            secrets: secrets)
     }
 
     static func decodeRaw(_ input: String, hex: Bool) throws {
@@ -139,8 +146,8 @@ enum Commands {
         }
     }
 
-    static func stats(_ input: String, day: String?, json: Bool) throws {
-        let data = try Files.dataSet(input)
+    static func stats(_ input: String, day: String?, json: Bool, secrets: Secrets) throws {
+        let data = try Files.dataSet(input, secrets: secrets)
         let boundary = data.dayBoundary
         if let warning = boundary.warning {
             FileHandle.standardError.write(Data("glow-tool: warning: \(warning)\n".utf8))
@@ -214,8 +221,8 @@ enum Commands {
         return (themes, modes)
     }
 
-    static func summary(_ input: String) throws -> BundleSummary {
-        try Files.streaming(input) { next in
+    static func summary(_ input: String, secrets: Secrets) throws -> BundleSummary {
+        try Files.streaming(input, secrets: secrets) { next in
             do {
                 return try BundleReader().read(next) { _ in }
             } catch {

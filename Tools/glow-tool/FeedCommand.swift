@@ -53,18 +53,18 @@ enum FeedCommand {
         }
     }
 
-    static func run(_ options: Options) throws {
+    static func run(_ options: Options, secrets: Secrets) throws {
         try check(limit: options.limit)
-        let (replica, today) = try replica(options.inputs, day: try parseDay(options.day))
+        let (replica, today) = try replica(options.inputs, day: try parseDay(options.day), secrets: secrets)
         let view = try view(of: replica, for: options.viewer, day: today, limit: options.limit)
         print(options.json ? Report.json(view) : text(view), terminator: "")
     }
 
     /// The replica the bundles make together (``FeedReplica/rebuilt(from:day:now:)``), and the
     /// Day it is as of.
-    static func replica(_ inputs: [String], day: Day?) throws -> (FeedReplica, Day) {
+    static func replica(_ inputs: [String], day: Day?, secrets: Secrets) throws -> (FeedReplica, Day) {
         let exports = try inputs.map { input in
-            let (data, social) = try Files.contents(input)
+            let (data, social) = try Files.contents(input, secrets: secrets)
             return FeedReplica.Export(name: input, data: data, social: social)
         }
         do {

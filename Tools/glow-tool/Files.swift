@@ -85,23 +85,73 @@ enum Files {
 
     /// Reads a bundle as a stream with `body`, which gets the source of chunks; a read error is
     /// reported as itself, not as the truncated bundle it leaves behind.
-    static func streaming<T>(_ path: String, _ body: (() -> [UInt8]?) throws -> T) throws -> T {
+    ///
+    /// An encrypted bundle (BUNDLE-29) is opened with the run's secret on the way: `body` gets the
+    /// plain bundle chunk by chunk, each after it authenticated, and whatever `body` made is
+    /// returned only once the whole file has authenticated, to its last chunk (BUNDLE-34).
+    static func streaming<T>(_ path: String, secrets: Secrets, _ body: (() -> [UInt8]?) throws -> T) throws -> T {
         let handle = try open(path)
-        var failure: DataFailure?
+        var failure: (any Error)?
+        var first = try nextChunk(handle, path)
+        var opener: EnvelopeOpener?
+        if let head = first, BundleEnvelope.isEncrypted(head: head) {
+            opener = EnvelopeOpener(secret: try secrets.secret(for: path))
+        }
+        var ended = false
+        /// The next chunk of the file as it is.
+        func raw() throws -> [UInt8]? {
+            if let chunk = first {
+                first = nil
+                return chunk
+            }
+            return try nextChunk(handle, path)
+        }
+        /// The next chunk of the plain bundle: the file's, or what the opener authenticated.
+        func plain() throws -> [UInt8]? {
+            guard opener != nil else { return try raw() }
+            while !ended {
+                if let chunk = try raw() {
+                    let opened = try opener!.open(chunk)
+                    if !opened.isEmpty { return opened }
+                } else {
+                    ended = true
+                    let last = try opener!.finish()
+                    if !last.isEmpty { return last }
+                }
+            }
+            return nil
+        }
         let source: () -> [UInt8]? = {
             guard failure == nil else { return nil }
-            do { return try nextChunk(handle, path) } catch {
-                failure = error as? DataFailure
+            do { return try plain() } catch {
+                failure = error
                 return nil
             }
         }
+        func reported(_ error: any Error) -> any Error {
+            if let error = error as? BundleError { return DataFailure(message: "\(path): \(error)") }
+            return error
+        }
         do {
             let result = try body(source)
-            if let failure { throw failure }
+            // The reader may stop at the bundle's end: the rest of the file must still authenticate.
+            while failure == nil, opener != nil, !ended { _ = source() }
+            if let failure { throw reported(failure) }
             return result
         } catch {
-            if let failure { throw failure }
+            if let failure { throw reported(failure) }
             throw error
+        }
+    }
+
+    /// An encrypted bundle's plain bytes, whole: every chunk authenticated before any is used.
+    static func opened(_ bytes: [UInt8], path: String, secrets: Secrets) throws -> [UInt8] {
+        guard BundleEnvelope.isEncrypted(head: bytes) else { return bytes }
+        var opener = EnvelopeOpener(secret: try secrets.secret(for: path))
+        do {
+            return try opener.open(bytes) + opener.finish()
+        } catch {
+            throw DataFailure(message: "\(path): \(error)")
         }
     }
 
@@ -143,13 +193,13 @@ enum Files {
     }
 
     /// Loads a data set from a bundle, streamed frame by frame, or a JSON data set.
-    static func dataSet(_ path: String) throws -> DataSet {
-        try contents(path).data
+    static func dataSet(_ path: String, secrets: Secrets) throws -> DataSet {
+        try contents(path, secrets: secrets).data
     }
 
     /// Loads a data set and, from a bundle that carries it, the person's social data (BUNDLE-27).
-    static func contents(_ path: String) throws -> (data: DataSet, social: SocialData?) {
-        try streaming(path) { next in
+    static func contents(_ path: String, secrets: Secrets) throws -> (data: DataSet, social: SocialData?) {
+        try streaming(path, secrets: secrets) { next in
             guard let first = next() else { return (try dataSet([], name: path), nil) }
             guard let format = Format(head: first) else { throw notDataSet(path, first) }
             guard format == .bundle else {
@@ -228,6 +278,36 @@ enum Files {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Writes a bundle's `bytes` as ``write(_:to:)`` does, sealed first when the run asks for an
+    /// encrypted output (BUNDLE-29 ... BUNDLE-33); a new recovery key's words go to standard
+    /// error once the file is written.
+    static func writeBundle(_ bytes: [UInt8], to path: String, format: Format, secrets: Secrets) throws {
+        guard secrets.options.encrypt else { return try write(bytes, to: path) }
+        guard format == .bundle else {
+            throw UsageErrorInRun(message: "only a bundle can be encrypted; '\(path)' would be JSON")
+        }
+        guard case .passphrase(let passphrase) = try secrets.secret(for: path, writing: true) else {
+            throw DataFailure(message: "a recovery key opens files; encrypting one takes a passphrase")
+        }
+        guard passphrase.count >= 8 else {
+            throw DataFailure(
+                message: "a passphrase of \(passphrase.count) characters is too easy to guess; use at least 8")
+        }
+        let recovery = secrets.options.recoveryKey ? RecoveryKey.random() : nil
+        do {
+            try write(try EnvelopeSealer.seal(bytes, passphrase: passphrase, recoveryKey: recovery), to: path)
+        } catch let error as BundleError {
+            throw DataFailure(message: "cannot encrypt '\(path)': \(error)")
+        }
+        if let recovery {
+            FileHandle.standardError.write(
+                Data(
+                    ("glow-tool: the recovery key of \(path == "-" ? "standard output" : "'\(path)'"), which opens it "
+                        + "if the passphrase is lost (write it down; it is shown once):\n"
+                        + recovery.words.joined(separator: " ") + "\n").utf8))
+        }
+    }
+
     /// Writes `bytes` whole or not at all (the library's ``AtomicFile``); `-` is standard output,
     /// where a closed pipe or a full device is a failure with a message, never a crash.
     static func write(_ bytes: [UInt8], to path: String) throws {
@@ -254,4 +334,87 @@ struct UsageErrorInRun: Error {
 func parseDay(_ text: String?) throws -> Day? {
     guard let text else { return nil }
     do { return try Day(iso: text) } catch { throw UsageErrorInRun(message: "--day: \(error.message)") }
+}
+
+/// The secret of a run (``SecretOptions``), read once however many files need it: from the
+/// environment variable or the descriptor the options name, or typed at the terminal without
+/// echo. A recovery key's 34 words are taken as the recovery key, anything else as a passphrase.
+final class Secrets {
+    let options: SecretOptions
+    private var text: String?
+
+    init(_ options: SecretOptions) { self.options = options }
+
+    /// The secret that opens (or, `writing`, seals) `path`.
+    func secret(for path: String, writing: Bool = false) throws -> BundleSecret {
+        let text = try self.text(for: path, writing: writing)
+        // Words that are all a recovery key's are one, and a mistyped one is reported as such.
+        guard RecoveryKey.isWords(text) else { return .passphrase(text) }
+        do { return .recoveryKey(try RecoveryKey(words: text)) } catch {
+            throw DataFailure(message: "the recovery key for '\(path)' is not right: \(error.message)")
+        }
+    }
+
+    private func text(for path: String, writing: Bool) throws -> String {
+        if let text { return text }
+        let name = path == "-" ? "standard input" : "'\(path)'"
+        var read: String
+        if let variable = options.passphraseEnvironment {
+            guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+                throw DataFailure(message: "the environment variable \(variable) holds no passphrase")
+            }
+            read = value
+        } else if let descriptor = options.passphraseDescriptor {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while bytes.count <= 4096 {
+                let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else {
+                    throw DataFailure(
+                        message: "cannot read the passphrase from descriptor \(descriptor): \(FileSystem.reason())")
+                }
+                if count == 0 { break }
+                bytes += buffer.prefix(count)
+            }
+            guard bytes.count <= 4096 else {
+                throw DataFailure(
+                    message: "descriptor \(descriptor) holds more than 4,096 bytes: no passphrase is that long")
+            }
+            read = String(decoding: bytes, as: UTF8.self)
+        } else {
+            read = try Self.prompt(
+                writing ? "Passphrase for \(name): " : "\(name) is encrypted. Passphrase or recovery key: ", name: name)
+        }
+        // One line: the newline that ends it is not part of the passphrase.
+        if read.hasSuffix("\r\n") { read.removeLast(2) } else if read.hasSuffix("\n") { read.removeLast() }
+        guard !read.isEmpty else { throw DataFailure(message: "an empty passphrase opens nothing") }
+        text = read
+        return read
+    }
+
+    /// A line typed at the terminal with echo off.
+    private static func prompt(_ prompt: String, name: String) throws -> String {
+        let terminal = Foundation.open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard terminal >= 0 else {
+            throw DataFailure(
+                message: "\(name) needs a passphrase and there is no terminal to ask on: "
+                    + "give --passphrase-env NAME or --passphrase-fd N")
+        }
+        defer { close(terminal) }
+        var saved = termios()
+        let hasTerminal = tcgetattr(terminal, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(terminal, TCSAFLUSH, &quiet)
+        }
+        defer { if hasTerminal { tcsetattr(terminal, TCSAFLUSH, &saved) } }
+        _ = Array(prompt.utf8).withUnsafeBytes { Foundation.write(terminal, $0.baseAddress, $0.count) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count <= 4096, Foundation.read(terminal, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
+        _ = Foundation.write(terminal, "\n", 1)
+        return String(decoding: line, as: UTF8.self)
+    }
 }

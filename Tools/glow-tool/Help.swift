@@ -206,6 +206,26 @@ enum Help {
         for (option, help) in command.options + [("-h, --help", "Show help information.")] {
             text += "  " + option.padding(toLength: 22, withPad: " ", startingAt: 0) + "  " + help + "\n"
         }
+        // The options of encrypted bundles (BUNDLE-29 ...), which every reader and writer takes.
+        var secrets: [(String, String)] = []
+        if SecretOptions.reading.union(SecretOptions.writing).contains(name) {
+            secrets += [
+                ("--passphrase-env <var>", "Read the passphrase (or a recovery key's words) from this variable."),
+                ("--passphrase-fd <n>", "Read it from this open file descriptor; otherwise it is asked for."),
+            ]
+        }
+        if SecretOptions.writing.contains(name) {
+            secrets += [
+                ("--encrypt", "Encrypt the bundle written with the passphrase (never given on the command line)."),
+                ("--recovery-key", "Also make a recovery key that opens it; its words go to standard error."),
+            ]
+        }
+        if !secrets.isEmpty {
+            text += "\nENCRYPTED BUNDLES:\n"
+            for (option, help) in secrets {
+                text += "  " + option.padding(toLength: 22, withPad: " ", startingAt: 0) + "  " + help + "\n"
+            }
+        }
         return text
     }
 

@@ -18,11 +18,11 @@ enum ReportCommand {
         var weeks = 53
     }
 
-    static func run(_ options: Options) throws {
+    static func run(_ options: Options, secrets: Secrets) throws {
         if let output = options.output, Files.isSameFile(output, options.input) {
             throw UsageErrorInRun(message: "-o '\(output)' is the input: the page would replace the person's data")
         }
-        let data = try load(options.input)
+        let data = try load(options.input, secrets: secrets)
         let boundary = data.dayBoundary
         let today = try parseDay(options.day) ?? boundary.day(containing: .now)
         var mode = Mode.light
@@ -44,8 +44,10 @@ enum ReportCommand {
     }
 
     /// The data set in `path`: a Glow database (read without writing), else a bundle or JSON.
-    static func load(_ path: String) throws -> DataSet {
-        guard path != "-", let handle = FileHandle(forReadingAtPath: path) else { return try Files.dataSet(path) }
+    static func load(_ path: String, secrets: Secrets) throws -> DataSet {
+        guard path != "-", let handle = FileHandle(forReadingAtPath: path) else {
+            return try Files.dataSet(path, secrets: secrets)
+        }
         let head: Data?
         do {
             head = try handle.read(upToCount: DatabaseSchema.sqliteMagic.count)
@@ -53,7 +55,9 @@ enum ReportCommand {
         } catch {
             throw DataFailure(message: "cannot read '\(path)': \(error.localizedDescription)")
         }
-        guard let head, DatabaseSchema.isDatabase(head: [UInt8](head)) else { return try Files.dataSet(path) }
+        guard let head, DatabaseSchema.isDatabase(head: [UInt8](head)) else {
+            return try Files.dataSet(path, secrets: secrets)
+        }
         do {
             return try RitualDatabase.snapshot(path: path)
         } catch {

@@ -56,7 +56,7 @@ enum StoreCommand {
         }
     }
 
-    static func run(_ options: Options) throws {
+    static func run(_ options: Options, secrets: Secrets) throws {
         let path = Self.path(options.database)
         let creates = Self.creates(options.action)
         if case .export(let output) = options.action {
@@ -80,11 +80,13 @@ enum StoreCommand {
         // is opened or made.
         var incoming: [UInt8]?
         if case .importBundle(let input) = options.action {
-            incoming = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle") { head in
-                Format(head: head) == .bundle
+            let bytes = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle") { head in
+                Format(head: head) == .bundle || BundleEnvelope.isEncrypted(head: head)
                     ? nil
                     : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
             }
+            // An encrypted bundle is opened and every chunk authenticated before the database is.
+            incoming = try Files.opened(bytes, path: input, secrets: secrets)
         }
         /// The failure to open: "no such database" when nothing is there, else the error itself.
         func failure(_ error: StoreError) -> DataFailure {

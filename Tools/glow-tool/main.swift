@@ -23,7 +23,18 @@ func flushStandardOutput() {
 signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
 
-switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+// The passphrase options apply to many commands: taken out first, then the command's own.
+let secretOptions: SecretOptions
+let arguments: [String]
+switch splitSecretOptions(Array(CommandLine.arguments.dropFirst())) {
+case .failure(let error):
+    fail(error.message, usage: Help.usage(for: error.command), code: 64)
+case .success(let (rest, options)):
+    (arguments, secretOptions) = (rest, options)
+}
+let secrets = Secrets(secretOptions)
+
+switch parseArguments(arguments) {
 case .failure(let error):
     fail(error.message, usage: Help.usage(for: error.command), code: 64)
 case .success(let invocation):
@@ -36,9 +47,9 @@ case .success(let invocation):
             if case .sync(let server) = options.action {
                 status = try await AccountCommand.sync(database: options.database, server: server)
             } else {
-                status = try Commands.run(invocation)
+                status = try Commands.run(invocation, secrets: secrets)
             }
-        default: status = try Commands.run(invocation)
+        default: status = try Commands.run(invocation, secrets: secrets)
         }
         flushStandardOutput()
         exit(status)

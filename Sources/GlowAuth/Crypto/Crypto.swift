@@ -1,13 +1,13 @@
 import CCrypto
 
-/// The cryptographic primitives GlowAuth needs, and the one seam through which it reaches them:
-/// SHA-256, HMAC-SHA-256, the system's CSPRNG, and RSA (PKCS #1 v1.5) and ECDSA (P-256)
-/// verification with SHA-256. Here they come from libcrypto (Debian's `libssl-dev`) through the
-/// `CCrypto` shim; on Apple platforms the same four functions map onto CryptoKit and Security,
-/// and nothing above this file changes.
-enum Crypto {
+/// The cryptographic primitives of the SDK, and the one seam through which it reaches them:
+/// SHA-256, HMAC-SHA-256, HKDF, AES-256-GCM, the system's CSPRNG, and RSA (PKCS #1 v1.5) and
+/// ECDSA (P-256) verification with SHA-256. Here they come from libcrypto (Debian's `libssl-dev`)
+/// through the `CCrypto` shim; on Apple platforms the same functions map onto CryptoKit and
+/// Security, and nothing above this file changes. GlowBundle's encrypted bundles use it too.
+package enum Crypto {
     /// The SHA-256 digest of `bytes`.
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let done = bytes.withUnsafeBytes { input in
@@ -44,7 +44,7 @@ enum Crypto {
     }
 
     /// HMAC-SHA-256 of `message` under `key`.
-    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    package static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         hmac(.sha256, key: key, message: message)
     }
 
@@ -67,7 +67,7 @@ enum Crypto {
     }
 
     /// `count` bytes from the system's cryptographically secure generator.
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    package static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let done = bytes.withUnsafeMutableBytes {
             RAND_bytes($0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32($0.count))
@@ -78,7 +78,7 @@ enum Crypto {
     }
 
     /// `bytes` as lowercase hexadecimal: how digests and identifiers are written.
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -87,11 +87,100 @@ enum Crypto {
     }
 
     /// Whether `a` and `b` are equal, in time that depends on their lengths only.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
+    }
+
+    /// HKDF-SHA-256 (RFC 5869): `length` bytes (at most 255 × 32) of key material from `secret`,
+    /// with `salt` and `info`.
+    package static func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
+        precondition((0...255 * 32).contains(length), "HKDF gives at most 8,160 bytes")
+        let key = hmacSHA256(key: salt, message: secret)  // extract
+        var output: [UInt8] = []
+        var block: [UInt8] = []
+        var counter: UInt8 = 1
+        while output.count < length {  // expand
+            block = hmacSHA256(key: key, message: block + info + [counter])
+            output += block
+            counter &+= 1
+        }
+        return Array(output.prefix(length))
+    }
+
+    /// A failure of libcrypto itself (not of the data): a cipher it could not set up.
+    package struct Failure: Error, Sendable {
+        package let message: String
+    }
+
+    /// AES-256-GCM: `plaintext` sealed under a 32-byte `key` and a 12-byte `nonce`, with
+    /// `associated` data authenticated alongside; the ciphertext followed by the 16-byte tag.
+    package static func aes256GCMSeal(
+        key: [UInt8], nonce: [UInt8], plaintext: [UInt8], associated: [UInt8]
+    ) throws(Failure) -> [UInt8] {
+        precondition(key.count == 32 && nonce.count == 12, "AES-256-GCM takes a 32-byte key and a 12-byte nonce")
+        guard let context = EVP_CIPHER_CTX_new() else { throw Failure(message: "libcrypto could not make a cipher") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var output = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var length: Int32 = 0
+        var total = 0
+        let sealed = output.withUnsafeMutableBufferPointer { out -> Bool in
+            guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return false }
+            if !associated.isEmpty {
+                guard EVP_EncryptUpdate(context, nil, &length, associated, Int32(associated.count)) == 1 else {
+                    return false
+                }
+            }
+            if !plaintext.isEmpty {
+                guard EVP_EncryptUpdate(context, out.baseAddress, &length, plaintext, Int32(plaintext.count)) == 1
+                else { return false }
+                total = Int(length)
+            }
+            guard EVP_EncryptFinal_ex(context, out.baseAddress! + total, &length) == 1 else { return false }
+            total += Int(length)
+            return EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, out.baseAddress! + total) == 1
+        }
+        guard sealed, total == plaintext.count else {
+            throw Failure(message: "libcrypto could not seal with AES-256-GCM")
+        }
+        return output
+    }
+
+    /// Opens what ``aes256GCMSeal(key:nonce:plaintext:associated:)`` sealed: the plaintext, or nil
+    /// when the tag does not authenticate the ciphertext, nonce, key and associated data.
+    package static func aes256GCMOpen(
+        key: [UInt8], nonce: [UInt8], sealed: [UInt8], associated: [UInt8]
+    ) throws(Failure) -> [UInt8]? {
+        precondition(key.count == 32 && nonce.count == 12, "AES-256-GCM takes a 32-byte key and a 12-byte nonce")
+        guard sealed.count >= 16 else { return nil }
+        guard let context = EVP_CIPHER_CTX_new() else { throw Failure(message: "libcrypto could not make a cipher") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        let count = sealed.count - 16
+        var tag = Array(sealed[count...])
+        var output = [UInt8](repeating: 0, count: Swift.max(count, 1))
+        var length: Int32 = 0
+        var setUp = false
+        let authentic = output.withUnsafeMutableBufferPointer { out -> Bool in
+            guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return false }
+            if !associated.isEmpty {
+                guard EVP_DecryptUpdate(context, nil, &length, associated, Int32(associated.count)) == 1 else {
+                    return false
+                }
+            }
+            if count > 0 {
+                let updated = sealed.withUnsafeBufferPointer {
+                    EVP_DecryptUpdate(context, out.baseAddress, &length, $0.baseAddress, Int32(count))
+                }
+                guard updated == 1 else { return false }
+            }
+            guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { return false }
+            setUp = true
+            return EVP_DecryptFinal_ex(context, out.baseAddress! + (count > 0 ? Int(length) : 0), &length) == 1
+        }
+        guard setUp else { throw Failure(message: "libcrypto could not open with AES-256-GCM") }
+        return authentic ? Array(output.prefix(count)) : nil
     }
 
     /// A public key libcrypto can verify with; freed when the last reference goes.

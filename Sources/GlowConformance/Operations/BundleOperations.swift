@@ -1,4 +1,5 @@
 import Foundation
+import GlowAuth
 import GlowBundle
 import GlowCore
 import GlowModel
@@ -12,7 +13,72 @@ package enum BundleOperations {
         "bundle.frames": frames,
         "bundle.import": importing,
         "bundle.importStream": importStream,
+        "bundle.decrypt": decrypt,
+        "bundle.encrypt": encrypt,
+        "bundle.recoveryKey": recoveryKey,
     ]
+
+    /// The secret a request gives: `passphrase`, or `recoveryKey` as words.
+    static func secret(_ input: JSONValue) throws -> BundleSecret {
+        if let words = input["recoveryKey"]?.string { return .recoveryKey(try RecoveryKey(words: words)) }
+        return .passphrase(try input.string("passphrase"))
+    }
+
+    /// BUNDLE-34: the file streamed through an opener in pieces of 64 KiB.
+    static func decrypt(_ input: JSONValue) throws -> JSONValue {
+        let bytes = try fileBytes(input)
+        var opener = EnvelopeOpener(secret: try secret(input))
+        var plaintext: [UInt8] = []
+        var start = 0
+        repeat {
+            let end = Swift.min(bytes.count, start + 65_536)
+            plaintext += try opener.open(Array(bytes[start..<end]))
+            start = end
+        } while start < bytes.count
+        plaintext += try opener.finish()
+        let kdf = opener.kdf!
+        return .object([
+            "kdf": .object([
+                "memoryKiB": .int(kdf.memoryKiB), "iterations": .int(kdf.iterations),
+                "parallelism": .int(kdf.parallelism),
+            ]),
+            "stanzas": .array(opener.stanzas.map { .string($0.name) }),
+            "length": .int(plaintext.count), "sha256": .string(Crypto.hex(Crypto.sha256(plaintext))),
+        ])
+    }
+
+    /// BUNDLE-29 ... BUNDLE-33 with a given salt and file key: the bytes of a test vector, sealed
+    /// in pieces of 10,000 bytes.
+    static func encrypt(_ input: JSONValue) throws -> JSONValue {
+        let length = try input.required("plaintext").int("length")
+        let plaintext = (0..<length).map { UInt8($0 % 251) }
+        let kdf = try input.required("kdf")
+        var sealer = try EnvelopeSealer(
+            passphrase: try input.string("passphrase"),
+            recoveryKey: try input["recoveryKey"]?.string.map { try RecoveryKey(words: $0) },
+            kdf: Argon2Parameters(
+                memoryKiB: try kdf.int("memoryKiB"), iterations: try kdf.int("iterations"),
+                parallelism: try kdf.int("parallelism")),
+            salt: try WireOperations.bytes(hex: try input.string("salt")),
+            fileKey: try WireOperations.bytes(hex: try input.string("fileKey")))
+        var sealed: [UInt8] = []
+        var start = 0
+        while start < plaintext.count {
+            let end = Swift.min(plaintext.count, start + 10_000)
+            sealed += try sealer.seal(Array(plaintext[start..<end]))
+            start = end
+        }
+        sealed += try sealer.finish()
+        return .object([
+            "header": .string(Crypto.hex(sealer.header)), "length": .int(sealed.count),
+            "sha256": .string(Crypto.hex(Crypto.sha256(sealed))),
+        ])
+    }
+
+    /// BUNDLE-35.
+    static func recoveryKey(_ input: JSONValue) throws -> JSONValue {
+        .object(["hex": .string(Crypto.hex(try RecoveryKey(words: try input.string("words")).bytes))])
+    }
 
     /// The bytes of the corpus file a request names, which the runner sends as `fileBase64`.
     static func fileBytes(_ input: JSONValue) throws -> [UInt8] {

@@ -11,6 +11,7 @@ import base64
 import struct
 import zlib
 
+from . import envelope
 from . import feedwire
 from . import model as m
 from . import wire
@@ -57,6 +58,8 @@ def magic_hint(data):
     """BUNDLE-1: what the bytes look like instead, where that is recognisable."""
     if not data:
         return 'the file is empty'
+    if envelope.MAGIC.startswith(data[:len(envelope.MAGIC)]):
+        return 'it is an encrypted bundle (BUNDLE-29); open it with its passphrase or recovery key'
     if data.startswith(b'PK\x03\x04'):
         return 'it is a zip archive; unpack it first'
     if data.startswith(b'\x1f\x8b'):
@@ -233,7 +236,7 @@ class Frames:
         return out
 
     def social_json(self):
-        """bundle.md 4.6: the social data, its registers as the hex of their canonical `FeedDelta`
+        """bundle.md 4.8: the social data, its registers as the hex of their canonical `FeedDelta`
         (FEED-28), or None when the bundle carries none."""
         if self.social is None:
             return None
@@ -397,7 +400,7 @@ def merge(sets):
     return merged.json()
 
 
-# ---- The operations (bundle.md 4.6)
+# ---- The operations (bundle.md 4.8)
 
 def file_of(inp):
     """CONF-3: the runner sends the corpus file's bytes in base64."""
@@ -412,7 +415,7 @@ def read_op(inp):
 
 
 def with_social(out, frames):
-    """bundle.md 4.6 / BUNDLE-27: `social` beside the data set when the bundle carries it."""
+    """bundle.md 4.8 / BUNDLE-27: `social` beside the data set when the bundle carries it."""
     social = frames.social_json()
     if social is not None:
         out['social'] = social
