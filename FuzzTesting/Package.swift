@@ -29,6 +29,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzDatabase", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
+            name: "FuzzEnvelope", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
+        .executableTarget(
             name: "FuzzHostileBlock",
             dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
     ],

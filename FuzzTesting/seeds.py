@@ -44,6 +44,9 @@ def main():
     for path in glob.glob(os.path.join(SPEC, "corpus", "bundle", "files", "*.glow")):
         write("bundle", open(path, "rb").read())
     write("bundle", open(os.path.join(SPEC, "examples", "sample.glow"), "rb").read())
+    # Encrypted bundles (BUNDLE-29 ...): every sealed file of the corpus, good and tampered.
+    for path in glob.glob(os.path.join(SPEC, "corpus", "bundle", "files", "sealed-*.glow")):
+        write("envelope", open(path, "rb").read())
     for operation, case in cases("bundle"):
         for data_set in case["input"].get("sets", []) + [case["input"].get("destination")]:
             if data_set:

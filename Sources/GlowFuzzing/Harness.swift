@@ -35,6 +35,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case feed
     /// A database file of arbitrary bytes: read and opened without a trap or a change.
     case database
+    /// Encrypted bundles: any bytes opened, and any bytes sealed, opened, and refused when changed.
+    case envelope
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -49,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .auth: AuthHarness.run(Array(bytes))
         case .feed: FeedHarness.run(bytes)
         case .database: DatabaseHarness.run(Array(bytes))
+        case .envelope: EnvelopeHarness.run(Array(bytes))
         }
     }
 

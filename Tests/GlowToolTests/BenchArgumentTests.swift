@@ -29,7 +29,7 @@ struct BenchArgumentTests {
         #expect(run.status == 0)
         #expect(
             run.stdout.contains(
-                "--only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store, report or server"
+                "--only      encode, decode, size, bundle, encrypted, levels, merge, streaks, memory, auth, feed, store, report or server"
             )
         )
     }

@@ -37,13 +37,13 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, levels, merge, streaks, memory, auth, feed, store, report or server
+      --only      encode, decode, size, bundle, encrypted, levels, merge, streaks, memory, auth, feed, store, report or server
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
 let measurementNames = [
-    "encode", "decode", "size", "bundle", "levels", "merge", "streaks", "memory", "auth", "feed", "store",
-    "report", "server",
+    "encode", "decode", "size", "bundle", "encrypted", "levels", "merge", "streaks", "memory", "auth", "feed",
+    "store", "report", "server",
 ]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
@@ -218,6 +218,55 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
         record(spec.name, "inflateOnly", inflateOnly.median)
         say(
             "bundle   export \(milliseconds(export.median))   import (verify + decode) \(milliseconds(importing.median))   zlib inflate alone \(milliseconds(inflateOnly.median)) → import is \(String(format: "%.2f", importing.median / inflateOnly.median))× inflate; into a DataSet \(milliseconds(intoStore.median))"
+        )
+    }
+    if wanted("encrypted") && spec.name == "heavy" {
+        // Encrypted bundles (BUNDLE-29 ...): the chunks' cost apart from the one key derivation,
+        // measured with the smallest parameters, and the derivation at the writer's defaults.
+        let small = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+        func sealer() -> EnvelopeSealer {
+            try! EnvelopeSealer(
+                passphrase: "benchmark", recoveryKey: nil, kdf: small, salt: Array(repeating: 1, count: 16),
+                fileKey: Array(repeating: 2, count: 32))
+        }
+        var probe = sealer()
+        let sealed = try! probe.seal(bundle) + probe.finish()
+        let export = Timing.measure(samples: samples) { blackHole(BundleWriter.bundle(data, options: options)) }
+        let sealing = Timing.measure(samples: samples) {
+            var writer = sealer()
+            blackHole(try! writer.seal(bundle) + writer.finish())
+        }
+        let plainImport = Timing.measure(samples: samples) { blackHole(try! BundleReader().dataSet(bundle)) }
+        let opening = Timing.measure(samples: samples) {
+            var opener = EnvelopeOpener(secret: .passphrase("benchmark"))
+            blackHole(try! opener.open(sealed) + opener.finish())
+        }
+        let sealedImport = Timing.measure(samples: samples) {
+            var opener = EnvelopeOpener(secret: .passphrase("benchmark"))
+            let pieces = BundleReader.chunks(sealed)
+            var plain: [[UInt8]] = []
+            while let piece = pieces() { plain.append(try! opener.open(piece)) }
+            plain.append(try! opener.finish())
+            var index = 0
+            blackHole(
+                try! BundleReader().dataSet(reading: {
+                    defer { index += 1 }
+                    return index < plain.count ? plain[index] : nil
+                }))
+        }
+        let derivation = Timing.measure(samples: Swift.min(samples, 5)) {
+            blackHole(try! EnvelopeSealer(passphrase: "benchmark"))
+        }
+        record(spec.name, "sealBytes", Double(sealed.count))
+        record(spec.name, "seal", sealing.median)
+        record(spec.name, "open", opening.median)
+        record(spec.name, "importSealed", sealedImport.median)
+        record(spec.name, "keyDerivation", derivation.median)
+        say(
+            "sealed   \(sealed.count) B (\(sealed.count - bundle.count) B more than plain); seal \(milliseconds(sealing.median)) beside export \(milliseconds(export.median)) (\(String(format: "%.2f", (export.median + sealing.median) / export.median))× writing plain); open \(milliseconds(opening.median)); open and read into a DataSet \(milliseconds(sealedImport.median)) against plain \(milliseconds(plainImport.median)) (\(String(format: "%.2f", sealedImport.median / plainImport.median))×)"
+        )
+        say(
+            "sealed   key derivation at the writer's parameters (Argon2id, 64 MiB, 3 passes, 1 lane): \(milliseconds(derivation.median)), once per file"
         )
     }
     if wanted("levels") && spec.name == "heavy" {
