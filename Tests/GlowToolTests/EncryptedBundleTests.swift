@@ -42,6 +42,10 @@ struct EncryptedBundleTests {
         }
         let verify = try EndToEndTests.run(["verify", path, "--passphrase-fd", "0"], stdin: Self.passphrase)
         #expect(verify.status == 0 && verify.stdout.hasPrefix("ok:"))
+        // Only the descriptor's first line is the passphrase.
+        let firstLine = try EndToEndTests.run(
+            ["verify", path, "--passphrase-fd", "0"], stdin: Self.passphrase + Data("and more lines\n".utf8))
+        #expect(firstLine.status == 0, "\(firstLine.stderr)")
         // Merged with itself in plain: the same person's data, the same result as plain with plain.
         let merged = EndToEndTests.temporary("merged.json")
         let reference = EndToEndTests.temporary("reference.json")

@@ -365,21 +365,23 @@ final class Secrets {
             }
             read = value
         } else if let descriptor = options.passphraseDescriptor {
+            // One line, read a byte at a time so nothing after it is taken from the descriptor.
             var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
+            var byte: UInt8 = 0
             while bytes.count <= 4096 {
-                let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+                let count = Foundation.read(descriptor, &byte, 1)
                 if count < 0, errno == EINTR { continue }
                 guard count >= 0 else {
                     throw DataFailure(
                         message: "cannot read the passphrase from descriptor \(descriptor): \(FileSystem.reason())")
                 }
-                if count == 0 { break }
-                bytes += buffer.prefix(count)
+                if count == 0 || byte == 0x0A { break }
+                bytes.append(byte)
             }
             guard bytes.count <= 4096 else {
                 throw DataFailure(
-                    message: "descriptor \(descriptor) holds more than 4,096 bytes: no passphrase is that long")
+                    message:
+                        "descriptor \(descriptor) holds a line of more than 4,096 bytes: no passphrase is that long")
             }
             read = String(decoding: bytes, as: UTF8.self)
         } else {

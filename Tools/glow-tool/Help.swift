@@ -211,7 +211,7 @@ enum Help {
         if SecretOptions.reading.union(SecretOptions.writing).contains(name) {
             secrets += [
                 ("--passphrase-env <var>", "Read the passphrase (or a recovery key's words) from this variable."),
-                ("--passphrase-fd <n>", "Read it from this open file descriptor; otherwise it is asked for."),
+                ("--passphrase-fd <n>", "Read it from the first line of this open descriptor; else it is asked for."),
             ]
         }
         if SecretOptions.writing.contains(name) {
