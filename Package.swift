@@ -50,12 +50,14 @@ let package = Package(
             name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "GlowAuth", dependencies: ["GlowCore", "CArgon2", "CCrypto"], swiftSettings: sharedSettings),
+        .target(name: "GlowCrypto", dependencies: ["CArgon2", "CCrypto"], swiftSettings: sharedSettings),
+        .target(name: "GlowAuth", dependencies: ["GlowCore", "GlowCrypto"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
             dependencies: [
-                "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowRelay", "GlowActivity", "GlowProtocol",
+                "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth",
+                "GlowCrypto",
+                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -158,7 +160,7 @@ let package = Package(
             name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire"],
             swiftSettings: sharedSettings),
         .target(
-            name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowAuth", "CZlib"],
+            name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowCrypto", "CZlib"],
             swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
@@ -215,7 +217,8 @@ let package = Package(
         .testTarget(
             name: "GlowReportTests", dependencies: ["GlowReport", "GlowModel", "GlowThemes"],
             swiftSettings: sharedSettings),
-        .testTarget(name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowCore"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowCore", "GlowCrypto"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

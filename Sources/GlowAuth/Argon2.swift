@@ -1,7 +1,7 @@
-import CArgon2
+import GlowCrypto
 
-/// Argon2id (RFC 9106) through the reference implementation (AUTH-11). The only file of GlowAuth
-/// that touches pointers: the C library reads the inputs and writes the tag in place.
+/// Argon2id (RFC 9106) through the reference implementation (AUTH-11), with the bounds of AUTH-13
+/// checked before the C library (reached through GlowCrypto) does any work.
 public enum Argon2id {
     /// The tag of `password` under `parameters`, with an optional secret key and associated data
     /// (RFC 9106's K and X).
@@ -24,36 +24,14 @@ public enum Argon2id {
         guard password.count <= 1 << 20, secret.count <= 64, associatedData.count <= 1 << 20 else {
             throw AuthError(.invalidHashParameters, "an input is too long to hash", rule: "AUTH-13")
         }
-        var out = [UInt8](repeating: 0, count: tagLength)
-        var password = password
-        var salt = salt
-        var secret = secret
-        var associatedData = associatedData
-        let status = out.withUnsafeMutableBufferPointer { out in
-            password.withUnsafeMutableBufferPointer { password in
-                salt.withUnsafeMutableBufferPointer { salt in
-                    secret.withUnsafeMutableBufferPointer { secret in
-                        associatedData.withUnsafeMutableBufferPointer { associatedData in
-                            var context = argon2_context(
-                                out: out.baseAddress, outlen: UInt32(out.count), pwd: password.baseAddress,
-                                pwdlen: UInt32(password.count), salt: salt.baseAddress, saltlen: UInt32(salt.count),
-                                secret: secret.baseAddress, secretlen: UInt32(secret.count),
-                                ad: associatedData.baseAddress, adlen: UInt32(associatedData.count),
-                                t_cost: UInt32(parameters.iterations), m_cost: UInt32(parameters.memoryKiB),
-                                lanes: UInt32(parameters.parallelism), threads: UInt32(parameters.parallelism),
-                                version: UInt32(ARGON2_VERSION_13.rawValue), allocate_cbk: nil, free_cbk: nil,
-                                flags: 0)  // ARGON2_DEFAULT_FLAGS: the inputs are left as they are
-                            return argon2_ctx(&context, Argon2_id)
-                        }
-                    }
-                }
-            }
+        do {
+            return try Crypto.argon2id(
+                password: password, salt: salt, secret: secret, associatedData: associatedData,
+                memoryKiB: parameters.memoryKiB, iterations: parameters.iterations,
+                parallelism: parameters.parallelism, tagLength: tagLength)
+        } catch {
+            throw AuthError(.invalidHashParameters, "Argon2 refused the inputs: \(error.message)", rule: "AUTH-13")
         }
-        guard status == ARGON2_OK.rawValue else {
-            let reason = String(cString: argon2_error_message(status))
-            throw AuthError(.invalidHashParameters, "Argon2 refused the inputs: \(reason)", rule: "AUTH-13")
-        }
-        return out
     }
 }
 

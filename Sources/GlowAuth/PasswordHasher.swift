@@ -1,3 +1,5 @@
+import GlowCrypto
+
 /// Hashes and verifies passwords with Argon2id (AUTH-11 ... AUTH-17).
 public struct PasswordHasher: Sendable {
     /// The cost of new hashes; hashes made with less need rehashing (AUTH-17).

@@ -1,3 +1,5 @@
+import GlowCrypto
+
 /// Time-based one-time codes (AUTH-50): RFC 6238's TOTP over RFC 4226's HOTP, and the RFC 4648
 /// base32 text authenticator apps take a secret in.
 public enum TOTP {

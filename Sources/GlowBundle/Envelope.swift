@@ -1,6 +1,6 @@
 import Foundation
-import GlowAuth
 import GlowCore
+import GlowCrypto
 
 /// The encrypted form of a bundle (BUNDLE-29 ... BUNDLE-35): a header that carries the
 /// key-derivation parameters, a per-file salt and the file key wrapped for a passphrase and,
@@ -23,7 +23,7 @@ public enum BundleEnvelope {
 
     /// What a writer uses unless told otherwise: 64 MiB, 3 passes, 1 lane, a fraction of a
     /// second on a phone (BUNDLE-30).
-    public static let defaultKDF = Argon2Parameters(memoryKiB: 65_536, iterations: 3, parallelism: 1)
+    public static let defaultKDF = EnvelopeKDF(memoryKiB: 65_536, iterations: 3, parallelism: 1)
     /// The most memory a reader lets a file ask for, checked before any work (BUNDLE-30).
     public static let maximumMemoryKiB = 262_144
     /// The most passes a reader accepts (BUNDLE-30).
@@ -58,12 +58,14 @@ public enum BundleEnvelope {
 
     /// The key that wraps the file key for `secret` (BUNDLE-31): Argon2id of the passphrase's
     /// UTF-8 in NFC, or HKDF of the recovery key.
-    static func wrapKey(_ secret: BundleSecret, salt: [UInt8], kdf: Argon2Parameters) throws(BundleError) -> [UInt8] {
+    static func wrapKey(_ secret: BundleSecret, salt: [UInt8], kdf: EnvelopeKDF) throws(BundleError) -> [UInt8] {
         switch secret {
         case .passphrase(let passphrase):
             let bytes = Array(passphrase.precomposedStringWithCanonicalMapping.utf8)
             do {
-                return try Argon2id.tag(password: bytes, salt: salt, parameters: kdf, tagLength: 32)
+                return try Crypto.argon2id(
+                    password: bytes, salt: salt, memoryKiB: kdf.memoryKiB, iterations: kdf.iterations,
+                    parallelism: kdf.parallelism, tagLength: 32)
             } catch {
                 throw BundleError(.kdfOutOfRange, .envelope, at: 10, "the key derivation failed: \(error.message)")
             }
@@ -76,6 +78,23 @@ public enum BundleEnvelope {
     /// A libcrypto failure, as the bundle error a caller handles.
     static func failure(_ error: Crypto.Failure, at offset: Int) -> BundleError {
         BundleError(.readFailed, .envelope, at: offset, "the cipher failed: \(error.message)")
+    }
+}
+
+/// The cost of the one Argon2id derivation of an encrypted bundle (BUNDLE-30).
+public struct EnvelopeKDF: Hashable, Sendable {
+    /// Memory in KiB.
+    public var memoryKiB: Int
+    /// Passes over the memory.
+    public var iterations: Int
+    /// Lanes.
+    public var parallelism: Int
+
+    /// A cost; readers and writers check it against the caps of ``BundleEnvelope``.
+    public init(memoryKiB: Int, iterations: Int, parallelism: Int) {
+        self.memoryKiB = memoryKiB
+        self.iterations = iterations
+        self.parallelism = parallelism
     }
 }
 
@@ -187,7 +206,7 @@ public struct EnvelopeSealer: Sendable {
     /// file key from the system's secure generator.
     ///
     /// - Throws: ``BundleError/Code/kdfOutOfRange`` for parameters beyond the caps readers accept.
-    public init(passphrase: String, recoveryKey: RecoveryKey? = nil, kdf: Argon2Parameters = BundleEnvelope.defaultKDF)
+    public init(passphrase: String, recoveryKey: RecoveryKey? = nil, kdf: EnvelopeKDF = BundleEnvelope.defaultKDF)
         throws(BundleError)
     {
         try self.init(
@@ -197,7 +216,7 @@ public struct EnvelopeSealer: Sendable {
 
     /// A sealer with a given salt and file key: for test vectors, which must come out byte for byte.
     package init(
-        passphrase: String, recoveryKey: RecoveryKey?, kdf: Argon2Parameters, salt: [UInt8], fileKey: [UInt8]
+        passphrase: String, recoveryKey: RecoveryKey?, kdf: EnvelopeKDF, salt: [UInt8], fileKey: [UInt8]
     ) throws(BundleError) {
         precondition(salt.count == 16 && fileKey.count == 32, "a salt of 16 bytes and a file key of 32")
         try EnvelopeOpener.checkCaps(kdf, at: 10)
@@ -255,7 +274,7 @@ public struct EnvelopeSealer: Sendable {
     /// A whole bundle sealed at once.
     public static func seal(
         _ bundle: [UInt8], passphrase: String, recoveryKey: RecoveryKey? = nil,
-        kdf: Argon2Parameters = BundleEnvelope.defaultKDF
+        kdf: EnvelopeKDF = BundleEnvelope.defaultKDF
     ) throws(BundleError) -> [UInt8] {
         var sealer = try EnvelopeSealer(passphrase: passphrase, recoveryKey: recoveryKey, kdf: kdf)
         return try sealer.seal(bundle) + sealer.finish()
@@ -285,7 +304,7 @@ public struct EnvelopeSealer: Sendable {
 /// out before its chunk authenticates; holds at most two chunks.
 public struct EnvelopeOpener: Sendable {
     /// The key-derivation parameters, once the header is read.
-    public private(set) var kdf: Argon2Parameters?
+    public private(set) var kdf: EnvelopeKDF?
     /// The ways in the file has, once the header is read.
     public private(set) var stanzas: [BundleEnvelope.StanzaKind] = []
     private let secret: BundleSecret
@@ -350,7 +369,7 @@ public struct EnvelopeOpener: Sendable {
     }
 
     /// The caps of BUNDLE-30, checked before any work.
-    static func checkCaps(_ kdf: Argon2Parameters, at offset: Int) throws(BundleError) {
+    static func checkCaps(_ kdf: EnvelopeKDF, at offset: Int) throws(BundleError) {
         let (m, t, p) = (kdf.memoryKiB, kdf.iterations, kdf.parallelism)
         guard (1...BundleEnvelope.maximumParallelism).contains(p) else {
             throw BundleError(
@@ -394,7 +413,7 @@ public struct EnvelopeOpener: Sendable {
                 rule: "BUNDLE-29")
         }
         func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(buffer[at + $1]) << (8 * $1) } }
-        let parameters = Argon2Parameters(memoryKiB: word(10), iterations: word(14), parallelism: Int(buffer[18]))
+        let parameters = EnvelopeKDF(memoryKiB: word(10), iterations: word(14), parallelism: Int(buffer[18]))
         try Self.checkCaps(parameters, at: 10)
         let count = Int(buffer[35])
         guard (1...2).contains(count) else {

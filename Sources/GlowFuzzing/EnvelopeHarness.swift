@@ -1,4 +1,3 @@
-import GlowAuth
 import GlowBundle
 
 /// The `envelope` target (issue 31): encrypted bundles (BUNDLE-29 ... BUNDLE-35) from both sides.
@@ -12,7 +11,7 @@ enum EnvelopeHarness {
     static let recoveryKey = RecoveryKey(bytes: Array(repeating: 0x42, count: 32))
     /// Small enough that a fuzzer runs thousands a second; a file asking for more is opened with
     /// the recovery key, which derives nothing costly.
-    static let small = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+    static let small = EnvelopeKDF(memoryKiB: 8, iterations: 1, parallelism: 1)
 
     static func run(_ bytes: [UInt8]) {
         guard let first = bytes.first else { return }

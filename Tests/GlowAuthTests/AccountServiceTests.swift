@@ -1,4 +1,5 @@
 import Foundation
+import GlowCrypto
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import GlowCore
+import GlowCrypto
 import Testing
 
 @testable import GlowAuth

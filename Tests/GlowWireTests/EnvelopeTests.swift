@@ -1,5 +1,4 @@
 import Foundation
-import GlowAuth
 import GlowBundle
 import Testing
 
@@ -7,7 +6,7 @@ import Testing
 /// the recovery words, and what a reader gives out before the end.
 @Suite("Encrypted bundles")
 struct EnvelopeTests {
-    static let small = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
+    static let small = EnvelopeKDF(memoryKiB: 64, iterations: 1, parallelism: 1)
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -99,9 +98,9 @@ struct EnvelopeTests {
     @Test("parameters beyond the caps are refused before anything is derived, by writers too")
     func caps() {
         for (parameters, offset) in [
-            (Argon2Parameters(memoryKiB: 262_145, iterations: 1, parallelism: 1), 10),
-            (Argon2Parameters(memoryKiB: 64, iterations: 17, parallelism: 1), 14),
-            (Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 5), 18),
+            (EnvelopeKDF(memoryKiB: 262_145, iterations: 1, parallelism: 1), 10),
+            (EnvelopeKDF(memoryKiB: 64, iterations: 17, parallelism: 1), 14),
+            (EnvelopeKDF(memoryKiB: 64, iterations: 1, parallelism: 5), 18),
         ] {
             #expect {
                 _ = try EnvelopeSealer(passphrase: "a passphrase", kdf: parameters)

@@ -223,7 +223,7 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
     if wanted("encrypted") && spec.name == "heavy" {
         // Encrypted bundles (BUNDLE-29 ...): the chunks' cost apart from the one key derivation,
         // measured with the smallest parameters, and the derivation at the writer's defaults.
-        let small = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+        let small = EnvelopeKDF(memoryKiB: 8, iterations: 1, parallelism: 1)
         func sealer() -> EnvelopeSealer {
             try! EnvelopeSealer(
                 passphrase: "benchmark", recoveryKey: nil, kdf: small, salt: Array(repeating: 1, count: 16),

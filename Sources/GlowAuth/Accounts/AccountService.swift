@@ -1,4 +1,5 @@
 import GlowCore
+import GlowCrypto
 
 /// How an account service behaves: its password policy and hashing cost, and the lifetimes and
 /// limits of AUTH-35 ... AUTH-42. The defaults are the spec's.

@@ -1,4 +1,5 @@
 import GlowCore
+import GlowCrypto
 
 /// A secret the account service hands out or takes in: an access, refresh, reset or sign-up
 /// token, or a provider's refresh token. Its descriptions, its reflection and its encodings in

@@ -1,3 +1,5 @@
+import GlowCrypto
+
 /// One way to sign in, as the app's sign-in choices offer them (email, Apple, Google): each
 /// carries what its provider handed the app and signs in through the account service, so the
 /// app's sign-in screen needs one code path for all three.

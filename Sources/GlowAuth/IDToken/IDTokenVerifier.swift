@@ -1,4 +1,5 @@
 import GlowCore
+import GlowCrypto
 
 /// Verifies the OpenID Connect ID tokens of one provider for one app (AUTH-22 ... AUTH-34): the
 /// compact JWS form, the algorithm, the key from the provider's set, the signature, then the

@@ -1,4 +1,5 @@
 import GlowCore
+import GlowCrypto
 
 /// A provider's JSON Web Key Set (RFC 7517) as AUTH-26 reads it: the keys that can verify its
 /// ID tokens, by key id. Keys of a type this service does not use are skipped, so a provider

@@ -1,7 +1,7 @@
 import Foundation
-import GlowAuth
 import GlowBundle
 import GlowCore
+import GlowCrypto
 import GlowModel
 import GlowWire
 
@@ -56,7 +56,7 @@ package enum BundleOperations {
         var sealer = try EnvelopeSealer(
             passphrase: try input.string("passphrase"),
             recoveryKey: try input["recoveryKey"]?.string.map { try RecoveryKey(words: $0) },
-            kdf: Argon2Parameters(
+            kdf: EnvelopeKDF(
                 memoryKiB: try kdf.int("memoryKiB"), iterations: try kdf.int("iterations"),
                 parallelism: try kdf.int("parallelism")),
             salt: try WireOperations.bytes(hex: try input.string("salt")),

@@ -1,10 +1,13 @@
+import CArgon2
 import CCrypto
 
-/// The cryptographic primitives of the SDK, and the one seam through which it reaches them:
-/// SHA-256, HMAC-SHA-256, HKDF, AES-256-GCM, the system's CSPRNG, and RSA (PKCS #1 v1.5) and
-/// ECDSA (P-256) verification with SHA-256. Here they come from libcrypto (Debian's `libssl-dev`)
-/// through the `CCrypto` shim; on Apple platforms the same functions map onto CryptoKit and
-/// Security, and nothing above this file changes. GlowBundle's encrypted bundles use it too.
+/// The cryptographic primitives of the SDK, and the one seam through which every module reaches
+/// them (GlowAuth's accounts and tokens, GlowBundle's encrypted bundles): SHA-256, HMAC, HKDF,
+/// AES-256-GCM, Argon2id, the system's CSPRNG, and RSA (PKCS #1 v1.5) and ECDSA (P-256)
+/// verification with SHA-256. Here they come from libcrypto (Debian's `libssl-dev`) and the
+/// reference Argon2 (`libargon2-dev`) through the `CCrypto` and `CArgon2` shims; on Apple
+/// platforms the same functions map onto CryptoKit and Security, and nothing above this module
+/// changes.
 package enum Crypto {
     /// The SHA-256 digest of `bytes`.
     package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
@@ -23,10 +26,10 @@ package enum Crypto {
     }
 
     /// The hash functions an HMAC may use here.
-    enum HashFunction {
+    package enum HashFunction {
         case sha1, sha256, sha512
 
-        var size: Int {
+        package var size: Int {
             switch self {
             case .sha1: 20
             case .sha256: 32
@@ -49,7 +52,7 @@ package enum Crypto {
     }
 
     /// The HMAC of `message` under `key` with `function`.
-    static func hmac(_ function: HashFunction, key: [UInt8], message: [UInt8]) -> [UInt8] {
+    package static func hmac(_ function: HashFunction, key: [UInt8], message: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: function.size)
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { keyBytes in
@@ -183,8 +186,48 @@ package enum Crypto {
         return authentic ? Array(output.prefix(count)) : nil
     }
 
+    /// The Argon2id (version 0x13) tag of `password` with `salt`, an optional secret key and
+    /// associated data (RFC 9106's K and X), under the given cost. The library's own checks apply;
+    /// callers check their rules' bounds first.
+    ///
+    /// - Throws: ``Failure`` with the library's reason when it refuses the inputs.
+    package static func argon2id(
+        password: [UInt8], salt: [UInt8], secret: [UInt8] = [], associatedData: [UInt8] = [], memoryKiB: Int,
+        iterations: Int, parallelism: Int, tagLength: Int
+    ) throws(Failure) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: tagLength)
+        var password = password
+        var salt = salt
+        var secret = secret
+        var associatedData = associatedData
+        let status = out.withUnsafeMutableBufferPointer { out in
+            password.withUnsafeMutableBufferPointer { password in
+                salt.withUnsafeMutableBufferPointer { salt in
+                    secret.withUnsafeMutableBufferPointer { secret in
+                        associatedData.withUnsafeMutableBufferPointer { associatedData in
+                            var context = argon2_context(
+                                out: out.baseAddress, outlen: UInt32(out.count), pwd: password.baseAddress,
+                                pwdlen: UInt32(password.count), salt: salt.baseAddress, saltlen: UInt32(salt.count),
+                                secret: secret.baseAddress, secretlen: UInt32(secret.count),
+                                ad: associatedData.baseAddress, adlen: UInt32(associatedData.count),
+                                t_cost: UInt32(iterations), m_cost: UInt32(memoryKiB),
+                                lanes: UInt32(parallelism), threads: UInt32(parallelism),
+                                version: UInt32(ARGON2_VERSION_13.rawValue), allocate_cbk: nil, free_cbk: nil,
+                                flags: 0)  // ARGON2_DEFAULT_FLAGS: the inputs are left as they are
+                            return argon2_ctx(&context, Argon2_id)
+                        }
+                    }
+                }
+            }
+        }
+        guard status == ARGON2_OK.rawValue else {
+            throw Failure(message: String(cString: argon2_error_message(status)))
+        }
+        return out
+    }
+
     /// A public key libcrypto can verify with; freed when the last reference goes.
-    final class PublicKey: @unchecked Sendable {
+    package final class PublicKey: @unchecked Sendable {
         // An EVP_PKEY is immutable once built and libcrypto allows concurrent verifications with it.
         fileprivate let key: OpaquePointer
 
@@ -194,7 +237,7 @@ package enum Crypto {
 
         /// An RSA public key of modulus `n` and exponent `e` (big-endian), or nil when libcrypto
         /// refuses them.
-        static func rsa(modulus n: [UInt8], exponent e: [UInt8]) -> PublicKey? {
+        package static func rsa(modulus n: [UInt8], exponent e: [UInt8]) -> PublicKey? {
             guard let builder = OSSL_PARAM_BLD_new() else { return nil }
             defer { OSSL_PARAM_BLD_free(builder) }
             let modulus = n.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
@@ -212,7 +255,7 @@ package enum Crypto {
 
         /// A P-256 public key of coordinates `x` and `y` (32 bytes each, big-endian), or nil when
         /// the point is not on the curve.
-        static func p256(x: [UInt8], y: [UInt8]) -> PublicKey? {
+        package static func p256(x: [UInt8], y: [UInt8]) -> PublicKey? {
             guard x.count == 32, y.count == 32, let builder = OSSL_PARAM_BLD_new() else { return nil }
             defer { OSSL_PARAM_BLD_free(builder) }
             let point: [UInt8] = [0x04] + x + y
@@ -244,11 +287,11 @@ package enum Crypto {
         }
 
         /// The key's size in bits (the RSA modulus, or the curve's order).
-        var bits: Int { Int(EVP_PKEY_get_bits(key)) }
+        package var bits: Int { Int(EVP_PKEY_get_bits(key)) }
 
         /// Whether `signature` is this key's SHA-256 signature of `message`: PKCS #1 v1.5 for
         /// RSA; for EC, `signature` is the DER form.
-        func verifySHA256(signature: [UInt8], message: [UInt8]) -> Bool {
+        package func verifySHA256(signature: [UInt8], message: [UInt8]) -> Bool {
             guard let context = EVP_MD_CTX_new() else { return false }
             defer { EVP_MD_CTX_free(context) }
             guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
@@ -267,7 +310,7 @@ package enum Crypto {
 
     /// The DER `ECDSA-Sig-Value` of a JWS ES256 signature, `r` and `s` as 32 bytes each, or nil
     /// when the signature is not 64 bytes.
-    static func derSignature(raw: [UInt8]) -> [UInt8]? {
+    package static func derSignature(raw: [UInt8]) -> [UInt8]? {
         guard raw.count == 64 else { return nil }
         func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
             var value = Array(bytes.drop(while: { $0 == 0 }))
