@@ -64,7 +64,8 @@ let package = Package(
             name: "GlowFuzzing",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
-                "GlowConformance", "GlowRitual", "GlowStorage", "GlowRelay",
+                "GlowConformance", "GlowRitual", "GlowStorage", "GlowRelay", "GlowProtocol", "GlowServer",
+                "GlowService",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(

@@ -31,6 +31,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzEnvelope", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
+            name: "FuzzService", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
+        .executableTarget(
             name: "FuzzHostileBlock",
             dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
     ],

@@ -44,6 +44,11 @@ def main():
     for path in glob.glob(os.path.join(SPEC, "corpus", "bundle", "files", "*.glow")):
         write("bundle", open(path, "rb").read())
     write("bundle", open(os.path.join(SPEC, "examples", "sample.glow"), "rb").read())
+    # glow-server's handler (GlowFuzzing/ServiceHarness.swift): method, call and headers in the
+    # first three bytes, then the body; every call, signed in and with a token of the body's bytes.
+    for call in range(20):
+        for method, headers in ((0, 0), (0, 6), (1, 5), (3, 0)):
+            write("service", bytes([method, call, headers]) + b"\x0a\x05hello\x12\x00")
     # Encrypted bundles (BUNDLE-29 ...): every sealed file of the corpus, good and tampered.
     for path in glob.glob(os.path.join(SPEC, "corpus", "bundle", "files", "sealed-*.glow")):
         write("envelope", open(path, "rb").read())

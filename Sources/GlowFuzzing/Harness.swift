@@ -37,6 +37,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case database
     /// Encrypted bundles: any bytes opened, and any bytes sealed, opened, and refused when changed.
     case envelope
+    /// glow-server's request handler: any method, path, headers and body answered, never a 500.
+    case service
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -52,6 +54,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .feed: FeedHarness.run(bytes)
         case .database: DatabaseHarness.run(Array(bytes))
         case .envelope: EnvelopeHarness.run(Array(bytes))
+        case .service: ServiceHarness.run(Array(bytes))
         }
     }
 
