@@ -31,6 +31,27 @@ public enum BundleEnvelope {
     /// The most lanes a reader accepts (BUNDLE-30).
     public static let maximumParallelism = 4
 
+    /// The size of a sealed file holding `plaintext` bytes with `stanzas` ways in (1 or 2): the
+    /// header and a 16-byte tag per chunk (at least one chunk).
+    public static func sealedSize(of plaintext: Int, stanzas: Int) -> Int {
+        36 + 49 * stanzas + 32 + plaintext + 16 * Swift.max(1, (plaintext + chunkSize - 1) / chunkSize)
+    }
+
+    /// The plain bytes of a whole sealed file, fed to an opener a chunk at a time.
+    public static func open(_ file: [UInt8], secret: BundleSecret) throws(BundleError) -> [UInt8] {
+        var opener = EnvelopeOpener(secret: secret)
+        var out: [UInt8] = []
+        out.reserveCapacity(file.count)
+        var start = 0
+        while start < file.count {
+            let end = Swift.min(file.count, start + sealedChunkSize)
+            out += try opener.open(Array(file[start..<end]))
+            start = end
+        }
+        out += try opener.finish()
+        return out
+    }
+
     /// Whether `head`, the first bytes of a file, begin an encrypted bundle.
     public static func isEncrypted(head: some Collection<UInt8>) -> Bool { head.starts(with: magic) }
 
@@ -271,13 +292,22 @@ public struct EnvelopeSealer: Sendable {
         return out
     }
 
-    /// A whole bundle sealed at once.
+    /// A whole bundle sealed at once, fed in chunks so the sealer holds one at a time.
     public static func seal(
         _ bundle: [UInt8], passphrase: String, recoveryKey: RecoveryKey? = nil,
         kdf: EnvelopeKDF = BundleEnvelope.defaultKDF
     ) throws(BundleError) -> [UInt8] {
         var sealer = try EnvelopeSealer(passphrase: passphrase, recoveryKey: recoveryKey, kdf: kdf)
-        return try sealer.seal(bundle) + sealer.finish()
+        var out: [UInt8] = []
+        out.reserveCapacity(BundleEnvelope.sealedSize(of: bundle.count, stanzas: recoveryKey == nil ? 1 : 2))
+        var start = 0
+        while start < bundle.count {
+            let end = Swift.min(bundle.count, start + BundleEnvelope.chunkSize)
+            out += try sealer.seal(Array(bundle[start..<end]))
+            start = end
+        }
+        out += try sealer.finish()
+        return out
     }
 
     private mutating func takeHeader() -> [UInt8] {
@@ -406,6 +436,16 @@ public struct EnvelopeOpener: Sendable {
             if atEnd { throw truncated() }
             return false
         }
+        // The whole header is here before any of its fields is judged: a file cut inside it is
+        // truncated whatever its fields say (BUNDLE-29). A count that is not 1 or 2 gives no
+        // length, and is judged on the 36 bytes there are.
+        let count = Int(buffer[35])
+        let macAt = 36 + ((1...2).contains(count) ? count : 0) * BundleEnvelope.stanzaLength
+        let headerLength = (1...2).contains(count) ? macAt + 32 : 36
+        guard buffer.count >= headerLength else {
+            if atEnd { throw truncated() }
+            return false
+        }
         let version = Int(buffer[8]) | Int(buffer[9]) << 8
         guard version == 1 else {
             throw BundleError(
@@ -415,15 +455,9 @@ public struct EnvelopeOpener: Sendable {
         func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(buffer[at + $1]) << (8 * $1) } }
         let parameters = EnvelopeKDF(memoryKiB: word(10), iterations: word(14), parallelism: Int(buffer[18]))
         try Self.checkCaps(parameters, at: 10)
-        let count = Int(buffer[35])
         guard (1...2).contains(count) else {
             throw BundleError(
                 .malformedHeader, .envelope, at: 35, "\(count) stanzas; a file has 1 or 2", rule: "BUNDLE-31")
-        }
-        let macAt = 36 + count * BundleEnvelope.stanzaLength
-        guard buffer.count >= macAt + 32 else {
-            if atEnd { throw truncated() }
-            return false
         }
         var kinds: [BundleEnvelope.StanzaKind] = []
         for number in 0..<count {

@@ -209,6 +209,18 @@ extension GoalEvaluation {
         while start <= last, start <= today.daysSince1970 {
             let calendar = bounds(of: Day(unchecked: start), byWeek: byWeek)
             let periodLast = Swift.min(calendar.upperBound.daysSince1970, last)
+            // A period wholly inside an archive has no Day in the life (target 0, STREAK-12): the
+            // archive is passed over at once, to the period where it ends, so a goal archived
+            // for millennia costs what an ordinary one does.
+            if let archive = archivePeriod(atOrAfter: Day(unchecked: start)), archive.from.daysSince1970 <= start,
+                archive.until.map({ $0.daysSince1970 > periodLast }) ?? true
+            {
+                guard let until = archive.until else { break }
+                // The period holding `until`, or the Day after this one when the schedule entry
+                // ends first (its calendar period may still hold `until`): always forward.
+                start = Swift.max(bounds(of: until, byWeek: byWeek).lowerBound.daysSince1970, periodLast + 1)
+                continue
+            }
             if start == calendar.lowerBound.daysSince1970, periodLast == calendar.upperBound.daysSince1970,
                 !byWeek || calendar.count == 7, let empty = emptyPeriods(from: start, last: last, byWeek: byWeek),
                 case let count = Swift.min(
@@ -355,7 +367,9 @@ struct ForgivenessState {
     /// allowances go, and returns how many are left unforgiven, counted exactly up to `limit`
     /// (beyond it, `limit`). Periods whose Days are all forgiven are not visited one by one, nor
     /// are the periods after the count reached its limit: only the last period's count matters
-    /// then, so a gap of millennia costs at most `limit` periods, never one step per week.
+    /// then. Periods that may or may not break are visited until the count reaches its limit: at
+    /// worst every month of the calendar (about 120,000 constant-time steps, as for a rule due
+    /// every 30 Days with one Day forgiven a month), never one step per Day.
     mutating func forgiveAll(in range: ClosedRange<Day>, rule: CompactRule, countingUpTo limit: Int) -> Int {
         guard let allowance else {
             return Swift.min(limit, rule.count(from: range.lowerBound, through: range.upperBound))

@@ -42,6 +42,14 @@ struct EncryptedBundleTests {
         }
         let verify = try EndToEndTests.run(["verify", path, "--passphrase-fd", "0"], stdin: Self.passphrase)
         #expect(verify.status == 0 && verify.stdout.hasPrefix("ok:"))
+        // A line ended CR LF (a file written on Windows) is the same passphrase.
+        let crlf = try EndToEndTests.run(
+            ["verify", path, "--passphrase-fd", "0"], stdin: Data("a phrase to remember\r\n".utf8))
+        #expect(crlf.status == 0, "\(crlf.stderr)")
+        // verify --json reports an envelope's refusal as JSON too.
+        let json = try EndToEndTests.run(
+            ["verify", path, "--json", "--passphrase-fd", "0"], stdin: Data("not the phrase\n".utf8))
+        #expect(json.status == 1 && json.stdout.contains("wrong_passphrase") && json.stdout.contains("\"ok\" : false"))
         // Only the descriptor's first line is the passphrase.
         let firstLine = try EndToEndTests.run(
             ["verify", path, "--passphrase-fd", "0"], stdin: Self.passphrase + Data("and more lines\n".utf8))

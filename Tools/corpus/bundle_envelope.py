@@ -235,6 +235,12 @@ invalid("a byte appended after the last chunk", ["BUNDLE-33"], "sealed-appended.
         "chunk_tampered", CHUNKS1 + SEALED)
 invalid("an empty file", ["BUNDLE-29"], "sealed-empty-file.glow", b"", PASS, "bad_magic", 0)
 invalid("a plain bundle is no encrypted bundle", ["BUNDLE-29"], "stored-blocks.glow", BUNDLE, PASS, "bad_magic", 0)
+# BUNDLE-29: a file cut inside its header is truncated whatever its fields say; the fields are
+# judged only once the whole header (36 + 49n + 32 bytes) is there.
+invalid("a file cut inside its header with a version it does not know: truncated first", ["BUNDLE-29"],
+        "sealed-cut-version.glow", patched(good, 8, 2)[:100], PASS, "truncated", 100)
+invalid("a file cut inside its header asking for too much memory: truncated first", ["BUNDLE-29", "BUNDLE-30"],
+        "sealed-cut-memory.glow", le32(good, 10, 262145)[:50], PASS, "truncated", 50)
 
 write_cases("bundle", "envelope.json", "bundle.decrypt",
             "Encrypted bundles opened and refused (BUNDLE-29 ... BUNDLE-35). Written by Tools/corpus/bundle_envelope.py.",

@@ -82,6 +82,12 @@ enum Commands {
                 print(Report.json(Report.Verify(ok: false, error: .init(error), counts: nil)), terminator: "")
             }
             throw DataFailure(message: "\(input): \(error)")
+        } catch let failure as DataFailure {
+            // An encrypted bundle's envelope error comes wrapped with its path.
+            if json, let error = failure.bundleError {
+                print(Report.json(Report.Verify(ok: false, error: .init(error), counts: nil)), terminator: "")
+            }
+            throw failure
         }
     }
 

@@ -14,6 +14,8 @@ import GlowWire
 /// A failure that is the data's fault, not the command line's: exit code 1.
 struct DataFailure: Error, CustomStringConvertible {
     let message: String
+    /// The bundle's or envelope's own error, when that is what failed (for `verify --json`).
+    var bundleError: BundleError? = nil
 
     var description: String { message }
 }
@@ -92,7 +94,11 @@ enum Files {
     static func streaming<T>(_ path: String, secrets: Secrets, _ body: (() -> [UInt8]?) throws -> T) throws -> T {
         let handle = try open(path)
         var failure: (any Error)?
+        // Enough bytes to tell an encrypted bundle by its magic, however a pipe delivers them.
         var first = try nextChunk(handle, path)
+        while let head = first, head.count < BundleEnvelope.magic.count, let more = try nextChunk(handle, path) {
+            first = head + more
+        }
         var opener: EnvelopeOpener?
         if let head = first, BundleEnvelope.isEncrypted(head: head) {
             opener = EnvelopeOpener(secret: try secrets.secret(for: path))
@@ -129,7 +135,9 @@ enum Files {
             }
         }
         func reported(_ error: any Error) -> any Error {
-            if let error = error as? BundleError { return DataFailure(message: "\(path): \(error)") }
+            if let error = error as? BundleError {
+                return DataFailure(message: "\(path): \(error)", bundleError: error)
+            }
             return error
         }
         do {
@@ -147,11 +155,11 @@ enum Files {
     /// An encrypted bundle's plain bytes, whole: every chunk authenticated before any is used.
     static func opened(_ bytes: [UInt8], path: String, secrets: Secrets) throws -> [UInt8] {
         guard BundleEnvelope.isEncrypted(head: bytes) else { return bytes }
-        var opener = EnvelopeOpener(secret: try secrets.secret(for: path))
+        let secret = try secrets.secret(for: path)
         do {
-            return try opener.open(bytes) + opener.finish()
+            return try BundleEnvelope.open(bytes, secret: secret)
         } catch {
-            throw DataFailure(message: "\(path): \(error)")
+            throw DataFailure(message: "\(path): \(error)", bundleError: error)
         }
     }
 
@@ -389,7 +397,8 @@ final class Secrets {
                 writing ? "Passphrase for \(name): " : "\(name) is encrypted. Passphrase or recovery key: ", name: name)
         }
         // One line: the newline that ends it is not part of the passphrase.
-        if read.hasSuffix("\r\n") { read.removeLast(2) } else if read.hasSuffix("\n") { read.removeLast() }
+        // ("\r\n" is one Character in Swift, so one removal takes either ending.)
+        if read.hasSuffix("\r\n") || read.hasSuffix("\n") || read.hasSuffix("\r") { read.removeLast() }
         guard !read.isEmpty else { throw DataFailure(message: "an empty passphrase opens nothing") }
         text = read
         return read

@@ -80,7 +80,9 @@ enum StoreCommand {
         // is opened or made.
         var incoming: [UInt8]?
         if case .importBundle(let input) = options.action {
-            let bytes = try Files.read(input, limit: BundleLimits.default.maxBundleSize, what: "a bundle") { head in
+            // Room for the largest bundle sealed with both ways in (BUNDLE-33's tags and header).
+            let limit = BundleEnvelope.sealedSize(of: BundleLimits.default.maxBundleSize, stanzas: 2)
+            let bytes = try Files.read(input, limit: limit, what: "a bundle") { head in
                 Format(head: head) == .bundle || BundleEnvelope.isEncrypted(head: head)
                     ? nil
                     : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")

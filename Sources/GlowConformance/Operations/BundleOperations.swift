@@ -51,7 +51,15 @@ package enum BundleOperations {
     /// in pieces of 10,000 bytes.
     static func encrypt(_ input: JSONValue) throws -> JSONValue {
         let length = try input.required("plaintext").int("length")
+        guard (0...(64 << 20)).contains(length) else {
+            throw CorpusInputError(description: "plaintext.length \(length) is outside 0 ... 64 MiB")
+        }
         let plaintext = (0..<length).map { UInt8($0 % 251) }
+        let salt = try WireOperations.bytes(hex: try input.string("salt"))
+        let fileKey = try WireOperations.bytes(hex: try input.string("fileKey"))
+        guard salt.count == 16, fileKey.count == 32 else {
+            throw CorpusInputError(description: "a salt is 16 bytes and a file key 32")
+        }
         let kdf = try input.required("kdf")
         var sealer = try EnvelopeSealer(
             passphrase: try input.string("passphrase"),
@@ -59,8 +67,7 @@ package enum BundleOperations {
             kdf: EnvelopeKDF(
                 memoryKiB: try kdf.int("memoryKiB"), iterations: try kdf.int("iterations"),
                 parallelism: try kdf.int("parallelism")),
-            salt: try WireOperations.bytes(hex: try input.string("salt")),
-            fileKey: try WireOperations.bytes(hex: try input.string("fileKey")))
+            salt: salt, fileKey: fileKey)
         var sealed: [UInt8] = []
         var start = 0
         while start < plaintext.count {
