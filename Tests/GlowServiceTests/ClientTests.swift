@@ -52,14 +52,15 @@ struct ClientTests {
 
     @Test("an expired access token is refreshed once and the call made again; the new pair is kept first")
     func refreshOnExpiry() async throws {
-        var configuration = AccountConfiguration()
-        configuration.accessLifetime = 1
-        let server = try TestServer(configuration: configuration)
+        // The server's clock moves only when the test moves it, so the renewed token cannot expire
+        // in turn on a machine too busy to send the second call within a wall-clock lifetime.
+        let clock = StepClock()
+        let server = try TestServer(configuration: AccountConfiguration(), clock: clock)
         defer { server.stop() }
         let (client, session) = try await Self.account("bo", on: server)
         let kept = Mutex<[ClientSession?]>([])
         let keeper = SessionKeeper(client: client, session: session, keep: { new in kept.withLock { $0.append(new) } })
-        try await Task.sleep(nanoseconds: 1_200_000_000)
+        clock.advance(AccountConfiguration().accessLifetime + 1)
         let list = try await keeper.call("sessions")
         #expect(list.list("sessions").count == 1)
         let renewed = try #require(keeper.session)
@@ -72,6 +73,13 @@ struct ClientTests {
         } catch {
             #expect(error.code.description == "refresh_token_reused")
         }
+    }
+
+    /// A server clock that stands still until a test moves it.
+    final class StepClock: AuthClock {
+        let time = Mutex(Date().timeIntervalSince1970)
+        func now() -> Double { time.withLock { $0 } }
+        func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
 
     /// A server that answers `503` without a wait `failures` times, then as glow-server does.

@@ -23,7 +23,7 @@ final class TestServer: Sendable {
 
     init(
         trustForwardedFor: Bool = true, limits: HTTPLimits = HTTPLimits(),
-        configuration: AccountConfiguration = AccountConfiguration()
+        configuration: AccountConfiguration = AccountConfiguration(), clock: any AuthClock = SystemAuthClock()
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-service-\(UUID().uuidString)").path
         mailFolder = folder + "/mail"
@@ -35,7 +35,8 @@ final class TestServer: Sendable {
             report: { print("mail: \($0)") })
         mailer.start()
         accounts = try AccountService(
-            store: database.accounts, configuration: configuration, mailer: mailer, eraser: RelayEraser(relay: relay),
+            store: database.accounts, configuration: configuration, clock: clock, mailer: mailer,
+            eraser: RelayEraser(relay: relay),
             revoker: UnconfiguredRevoker())
         var settings = ServiceHandler.Settings()
         settings.trustForwardedFor = trustForwardedFor
