@@ -21,11 +21,12 @@ public final class PostgresServerDatabase: Sendable {
     /// Connects to the database at `url` (`postgres://user@host/db`, or a libpq connection
     /// string) and brings it to the server's schema. Each store keeps `connections` copies of its
     /// state, each on a connection of its own (``PostgresStorePool``): as many as the threads that
-    /// serve requests.
+    /// serve requests. A request that finds every connection of a store in use waits at most
+    /// `poolWait` seconds for one, then fails as `busy` (`503` to the device).
     ///
     /// - Throws: ``StoreError``: `cannot_open` when it cannot be reached, `corrupt` for a database
     ///   that is another's, `newer_schema`, `write_failed`.
-    public init(url: String, connections: Int = 4) throws(StoreError) {
+    public init(url: String, connections: Int = 4, poolWait: Double = 2) throws(StoreError) {
         let name = Self.redacted(url)
         self.name = name
         let connect: @Sendable () throws(PostgresError) -> PostgresConnection = { () throws(PostgresError) in
@@ -44,12 +45,12 @@ public final class PostgresServerDatabase: Sendable {
             store: PostgresStorePool(
                 (0..<copies).map { _ in
                     PostgresStateStore(name: name, clockName: "accounts", behaviour: .accounts, connect: connect)
-                }))
+                }, wait: poolWait))
         relay = PostgresFeedRelayStore(
             store: PostgresStorePool(
                 (0..<copies).map { _ in
                     PostgresStateStore(name: name, clockName: "relay", behaviour: .relay, connect: connect)
-                }))
+                }, wait: poolWait))
     }
 
     /// Reads from the database: nil when it answers, else what is wrong (SERVER-7).
@@ -108,7 +109,7 @@ public final class PostgresAccountStore: AccountStore {
 /// The relay's state in PostgreSQL: each register a row with its last sequence number (FEED-25,
 /// FEED-28). Sequence numbers are given under the store's clock, so they commit in order.
 public final class PostgresFeedRelayStore: FeedRelayStore {
-    let store: PostgresStorePool<FeedRelayState>
+    package let store: PostgresStorePool<FeedRelayState>
 
     init(store: PostgresStorePool<FeedRelayState>) {
         self.store = store

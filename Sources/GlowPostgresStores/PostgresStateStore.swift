@@ -1,3 +1,4 @@
+import Dispatch
 import GlowPostgres
 import GlowStorage
 import Synchronization
@@ -252,26 +253,51 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
 /// Several ``PostgresStateStore``s of one kind in one process, each with its own connection and
 /// its own copy of the state, so that the server's threads do not queue behind one lock while it
 /// waits on the database: each copy keeps itself in step through the store's clock, as the
-/// stores of separate processes do. An update takes the first copy no other thread is using, or
-/// waits for one.
+/// stores of separate processes do. An update takes the first copy no other thread is using; when
+/// every copy is in use it waits for one, but no longer than the pool's wait, and then fails as
+/// `busy`, which the server answers with `503` and `Retry-After` rather than holding the request.
 package final class PostgresStorePool<State: Sendable>: Sendable {
     /// The copies.
     package let stores: [PostgresStateStore<State>]
+    /// The longest an update waits for a copy, in seconds.
+    package let wait: Double
     private let next = Atomic<Int>(0)
+    /// One permit per copy: an update holds one while it runs.
+    private let permits: DispatchSemaphore
 
-    /// A pool of `stores`, at least one.
-    package init(_ stores: [PostgresStateStore<State>]) {
+    /// A pool of `stores`, at least one, whose updates wait at most `wait` seconds for a copy.
+    package init(_ stores: [PostgresStateStore<State>], wait: Double = PostgresStorePool.defaultWait) {
         precondition(!stores.isEmpty, "a pool holds a store")
         self.stores = stores
+        self.wait = max(0, wait)
+        permits = DispatchSemaphore(value: stores.count)
     }
 
+    /// How long an update waits for a copy unless told otherwise: long enough for a burst of
+    /// requests to drain, short enough that a device hears `503` before it gives up on its own.
+    package static var defaultWait: Double { 2 }
+
     /// ``PostgresStateStore/update(_:)`` on a copy no other thread is using.
+    ///
+    /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
+    ///   update's.
     package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
+        guard permits.wait(timeout: .now() + wait) == .success else {
+            let name = stores[0].name
+            let clock = stores[0].clockName
+            throw StoreError(
+                .busy,
+                "all \(stores.count) database connections of the \(clock) store stayed in use for \(wait) s",
+                path: name)
+        }
+        defer { permits.signal() }
         let start = next.add(1, ordering: .relaxed).oldValue
         for offset in 0..<stores.count {
             let store = stores[(start &+ offset) % stores.count]
             if case .done(let result) = try store.updateIfFree(body) { return result }
         }
+        // A permit was free, so a copy is too, but for a moment outside any update (a health
+        // check's read): wait on one, briefly.
         return try stores[start % stores.count].update(body)
     }
 }

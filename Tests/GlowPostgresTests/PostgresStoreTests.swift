@@ -4,6 +4,7 @@ import GlowConformance
 import GlowFeed
 import GlowPostgres
 import GlowPostgresStores
+import GlowProtocol
 import GlowRelay
 import GlowServer
 import GlowServerStores
@@ -267,5 +268,57 @@ final class PostgresStoreTests {
         let second = database.problem()
         #expect(first != nil, "the lost connection is reported")
         #expect(second == nil, "reconnected after \(first ?? "no failure")")
+    }
+
+    @Test("every connection of a store in use: a request waits the pool's bounded time, then 503 with Retry-After")
+    func poolExhausted() throws {
+        let database = try PostgresServerDatabase(url: cluster.conninfo, connections: 1, poolWait: 0.3)
+        let mailer = Mailer()
+        let accounts = try service(database, mailer)
+        try accounts.signUp(email: "ana@example.com", password: "correct horse battery staple", clientKey: "c")
+        guard case .confirmSignUp(_, let token)? = mailer.sent.withLock({ $0.last }) else {
+            Issue.record("no confirmation mail")
+            return
+        }
+        let session = try accounts.confirmSignUp(token: token, password: "correct horse battery staple")
+        let handler = ServiceHandler(accounts: accounts, relay: FeedRelay(store: database.relay), healthCheck: { nil })
+        let request = HTTPRequest(
+            method: "POST", path: "/v1/relay",
+            headers: ["authorization": "Bearer \(session.accessToken.reveal())", "content-type": ServiceCalls.contentType],
+            body: RelayRequest.changes(since: 0).wireEncoded())
+        #expect(handler.respond(to: request).status == 200)
+        // Another request holds the relay's only connection until it is told to let go.
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            do {
+                try database.relay.store.update { _ in
+                    holding.signal()
+                    release.wait()
+                }
+            } catch {
+                Issue.record("the holding update failed: \(error)")
+            }
+            finished.signal()
+        }.start()
+        holding.wait()
+        // A pool that waited without bound would hold this test until the holder lets go: it
+        // does after five seconds, and the request is then late, not refused.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { release.signal() }
+        let started = Date()
+        let refused = handler.respond(to: request)
+        let waited = Date().timeIntervalSince(started)
+        release.signal()
+        finished.wait()
+        #expect(refused.status == 503)
+        #expect(refused.headers.contains { $0.name.lowercased() == "retry-after" && Int($0.value) ?? 0 >= 1 })
+        let error = try ProtocolMessage(
+            try #require(ProtocolSchema.type("ServiceError")), wire: refused.body)
+        #expect(error.string("code") == "storage_failed", "\(error.string("message"))")
+        #expect(error.string("message").contains("in use"), "\(error.string("message"))")
+        #expect(waited >= 0.29 && waited < 5, "waited \(waited) s")
+        // The connection free again, the same request is served.
+        #expect(handler.respond(to: request).status == 200)
     }
 }

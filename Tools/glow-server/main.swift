@@ -20,6 +20,7 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
+                       [--database-connections N] [--pool-wait SECONDS]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
@@ -35,6 +36,10 @@ let usage = """
       --max-body-bytes  the longest body taken (default 1048576)
       --timeout         seconds a connection may stay idle (default 30)
       --connections     connections open at once (default 1000)
+      --database-connections
+                        PostgreSQL connections per store of this process (default: --threads)
+      --pool-wait       seconds a request waits for a free database connection before it is
+                        answered 503 with Retry-After (default 2)
       --trust-forwarded-for  throttle by the last X-Forwarded-For entry (only behind a proxy)
       --google-client-id, --apple-client-id
                         sign in with Google or Apple for these client ids (comma-separated): the
@@ -64,6 +69,9 @@ struct Configuration {
     var mailFrom = "Glow Ritual <no-reply@localhost>"
     var linkBase = "glowritual://"
     var limits = HTTPLimits()
+    /// PostgreSQL connections per store; nil: one per serving thread.
+    var databaseConnections: Int?
+    var poolWait = 2.0
     var settings = ServiceHandler.Settings()
     /// The providers people sign in with: each one's client ids and key set URL.
     var providers: [(provider: IdentityProvider, clientIDs: Set<String>)] = []
@@ -73,7 +81,8 @@ struct Configuration {
             arguments, command: "glow-server",
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
-                "--max-body-bytes", "--timeout", "--connections", "--google-client-id", "--apple-client-id",
+                "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
+                "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
             ])
         if let text = try parser.value("--listen") { listen = try ListenAddress(parsing: text) }
@@ -98,6 +107,14 @@ struct Configuration {
         if let bytes = try parser.integer("--max-body-bytes", atLeast: 1) { limits.maxBodyBytes = bytes }
         if let seconds = try parser.integer("--timeout", atLeast: 1) { limits.timeoutSeconds = seconds }
         if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
+        databaseConnections = try parser.integer("--database-connections", atLeast: 1)
+        if let text = try parser.value("--pool-wait") {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3_600 else {
+                throw UsageError(
+                    message: "--pool-wait takes seconds from 0 to 3600, not '\(text)'", command: "glow-server")
+            }
+            poolWait = seconds
+        }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
         for (name, base) in [("google", IdentityProvider.google), ("apple", IdentityProvider.apple)] {
             let ids = try parser.value("--\(name)-client-id")
@@ -158,7 +175,10 @@ do {
             problem: @Sendable () -> String?
         )
     if configuration.postgres {
-        let database = try PostgresServerDatabase(url: configuration.database)
+        let database = try PostgresServerDatabase(
+            url: configuration.database,
+            connections: configuration.databaseConnections ?? configuration.limits.threads,
+            poolWait: configuration.poolWait)
         stores = (
             database.accounts, database.relay, try PostgresMailOutbox(url: configuration.database),
             { database.problem() }
