@@ -6,6 +6,7 @@ import GlowPostgresStores
 import GlowProtocol
 import GlowRelay
 import GlowServerStores
+import GlowToolSupport
 import Testing
 
 #if canImport(Glibc)
@@ -22,49 +23,6 @@ import Testing
 /// its person may see (FEED-25 ... FEED-27, SERVER-3).
 @Suite("glow-server simulation", .serialized)
 struct ServerSimulationTests {
-    /// A running `glow-server` process, stopped by `stop()`.
-    final class ServerProcess {
-        let process = Process()
-        let url: URL
-
-        init(arguments: [String]) throws {
-            var products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            while products.pathComponents.count > 1 {
-                products.deleteLastPathComponent()
-                if FileManager.default.isExecutableFile(atPath: products.appendingPathComponent("glow-server").path) {
-                    break
-                }
-            }
-            process.executableURL = products.appendingPathComponent("glow-server")
-            process.arguments = ["--listen", "127.0.0.1:0", "--trust-forwarded-for"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { break }
-                line.append(chunk)
-            }
-            let text = String(decoding: line, as: UTF8.self)
-            guard
-                let address = text.components(separatedBy: "listening on ").dropFirst().first?
-                    .components(separatedBy: ",").first, let url = URL(string: "http://" + address)
-            else {
-                process.terminate()
-                throw TemporaryPostgres.Failure(description: "glow-server did not start: \(text)")
-            }
-            self.url = url
-        }
-
-        func stop() {
-            guard process.isRunning else { return }
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
-    }
-
     struct Device {
         let person: String
         let token: String

@@ -52,12 +52,27 @@ package final class ThrowawayPostgres {
         try run(
             bin + "/initdb",
             ["-D", folder.path + "/data", "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
+        try resume()
+    }
+
+    /// Starts the server on the cluster's folder and waits until it takes connections.
+    ///
+    /// - Throws: ``Failure`` when `pg_ctl` fails.
+    package func resume() throws {
         try run(
             bin + "/pg_ctl",
             [
                 "-D", folder.path + "/data", "-l", folder.path + "/log", "-w", "-o",
                 "-k \(folder.path) -c listen_addresses='' -F", "start",
             ])
+    }
+
+    /// Stops the server at once, as a crash would (every connection cut, nothing checkpointed),
+    /// keeping the cluster for ``resume()``.
+    ///
+    /// - Throws: ``Failure`` when `pg_ctl` fails.
+    package func halt() throws {
+        try run(bin + "/pg_ctl", ["-D", folder.path + "/data", "-m", "immediate", "-w", "stop"])
     }
 
     /// How to connect: the socket folder as the host.
@@ -70,7 +85,7 @@ package final class ThrowawayPostgres {
     ///
     /// - Throws: ``Failure`` when `pg_ctl` fails, or the folder cannot be removed.
     package func stop() throws {
-        try run(bin + "/pg_ctl", ["-D", folder.path + "/data", "-m", "immediate", "-w", "stop"])
+        try halt()
         try FileManager.default.removeItem(at: folder)
     }
 

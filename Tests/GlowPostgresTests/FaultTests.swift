@@ -1,0 +1,306 @@
+import Foundation
+import GlowClient
+import GlowFeed
+import GlowModel
+import GlowPostgres
+import GlowPostgresStores
+import GlowProtocol
+import GlowRelay
+import GlowToolSupport
+import Synchronization
+import Testing
+
+/// glow-server's processes killed mid-request and its PostgreSQL restarted under writers
+/// (issue 29): every write a client was told was kept is in the database once, the rest were
+/// sent again on another process or after the wait, and the server comes back by itself.
+///
+/// CI runs the short versions; `GLOW_FAULT_KILLS=100 GLOW_FAULT_RESTARTS=10 swift test --filter
+/// FaultTests` runs the long ones (README, BENCHMARKS.md).
+@Suite("glow-server under faults", .enabled(if: TemporaryPostgres.available), .serialized)
+struct FaultTests {
+    static func count(_ name: String, default value: Int) -> Int {
+        ProcessInfo.processInfo.environment[name].flatMap { Int($0) }.map { max($0, 1) } ?? value
+    }
+
+    /// A person's device writing one new check-in after another, each sent until it is acknowledged.
+    struct Writer {
+        let person: String
+        let token: String
+        let device: String
+    }
+
+    /// What the writers saw.
+    struct Outcome {
+        /// Each acknowledged write: its item's key, its stamp, and when the acknowledgement came.
+        var acknowledged: [(key: FeedItemID, stamp: Stamp, at: Date)] = []
+        /// Attempts the network cut (a process killed under them) or the server answered `503`.
+        var cut = 0
+        var unavailable = 0
+        /// Seconds from an attempt's failure to its write's acknowledgement.
+        var recoveries: [Double] = []
+        /// Answers that are none of 200, 503 with `Retry-After`, or a cut connection.
+        var unexpected: [String] = []
+    }
+
+    /// Raised when the writers are to stop.
+    final class Flag: Sendable {
+        private let value = Atomic(false)
+        var raised: Bool { value.load(ordering: .relaxed) }
+        func raise() { value.store(true, ordering: .relaxed) }
+    }
+
+    /// The live processes' addresses, which the fault changes under the writers.
+    final class Addresses: Sendable {
+        let urls: Mutex<[URL]>
+        let clients = Mutex<[URL: ServiceClient]>([:])
+        init(_ urls: [URL]) { self.urls = Mutex(urls) }
+
+        /// A client of one live process, chosen at random.
+        func any() -> ServiceClient {
+            let url = urls.withLock { $0.randomElement()! }
+            return clients.withLock { clients in
+                if let client = clients[url] { return client }
+                let client = ServiceClient(base: url, retries: 0, timeout: 10)
+                clients[url] = client
+                return client
+            }
+        }
+    }
+
+    /// Signs `people` up through `client` (mail into `folder`): one writer each.
+    static func writers(_ people: Int, _ client: ServiceClient, mail folder: String) async throws -> [Writer] {
+        var writers: [Writer] = []
+        for index in 0..<people {
+            let address = "w\(index)-\(UUID().uuidString.prefix(6).lowercased())@example.com"
+            let from = ["X-Forwarded-For": "2001:db8::\(index + 1)"]
+            _ = try await client.call(
+                "sign-up",
+                ProtocolMessage("SignUpRequest").with("email", address).with(
+                    "password", ServerSimulationTests.password),
+                headers: from)
+            let token = try ServerSimulationTests.mailedToken(folder, to: address)
+            let session = try await client.call(
+                "confirm-sign-up",
+                ProtocolMessage("ConfirmSignUpRequest").with("token", token).with(
+                    "password", ServerSimulationTests.password), headers: from)
+            writers.append(
+                Writer(person: session.string("account"), token: session.string("access_token"), device: "w\(index)"))
+        }
+        return writers
+    }
+
+    /// Each writer writes until `stop`, every write sent again (to any live process, after the
+    /// server's wait for a `503`) until acknowledged: the registers' stamps make a second
+    /// delivery of a write that was kept change nothing.
+    static func write(_ writers: [Writer], _ addresses: Addresses, until stop: Flag) async -> Outcome {
+        guard let type = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
+        return await withTaskGroup(of: Outcome.self) { group in
+            for writer in writers {
+                group.addTask {
+                    var outcome = Outcome()
+                    var serial: Int64 = 0
+                    while !stop.raised {
+                        serial += 1
+                        var replica = FeedReplica()
+                        let item: FeedItem
+                        let stamp: Stamp
+                        do {
+                            item = try FeedItem(
+                                owner: writer.person, kind: .checkIn, goal: "g\(serial)", time: 86_400_000 * 20_000,
+                                title: "Walk \(serial)", emoji: "✨", goalKind: "single",
+                                day: try Day(daysSince1970: 20_000))
+                            stamp = try Stamp(
+                                wall: Int64(Date().timeIntervalSince1970 * 1_000), counter: serial,
+                                device: writer.device)
+                            replica.writeItem(item, id: item.key, at: stamp)
+                        } catch {
+                            outcome.unexpected.append("a write could not be made: \(error)")
+                            return outcome
+                        }
+                        let body: ProtocolMessage
+                        do {
+                            body = try ProtocolMessage(type, wire: RelayRequest.submit(replica).wireEncoded())
+                        } catch {
+                            outcome.unexpected.append("a request could not be made: \(error)")
+                            return outcome
+                        }
+                        var failedAt: Date?
+                        while true {
+                            do throws(ServiceFailure) {
+                                _ = try await addresses.any().call("relay", body, accessToken: writer.token)
+                                let now = Date()
+                                outcome.acknowledged.append((item.key, stamp, now))
+                                if let failedAt { outcome.recoveries.append(now.timeIntervalSince(failedAt)) }
+                                break
+                            } catch {
+                                failedAt = failedAt ?? Date()
+                                var wait = 0.01
+                                if error.code == .network {
+                                    outcome.cut += 1
+                                } else if error.status == 503, let after = error.retryAfter {
+                                    outcome.unavailable += 1
+                                    wait = after
+                                } else {
+                                    outcome.unexpected.append("\(error.status) \(error.code): \(error.message)")
+                                    return outcome
+                                }
+                                do { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) } catch { return outcome }
+                            }
+                        }
+                    }
+                    return outcome
+                }
+            }
+            var total = Outcome()
+            for await outcome in group {
+                total.acknowledged += outcome.acknowledged
+                total.cut += outcome.cut
+                total.unavailable += outcome.unavailable
+                total.recoveries += outcome.recoveries
+                total.unexpected += outcome.unexpected
+            }
+            return total
+        }
+    }
+
+    /// The relay's clock: one step per update that changed anything.
+    static func relayVersion(_ url: String) throws -> Int64 {
+        let connection = try PostgresConnection(url)
+        return try connection.execute("SELECT version FROM glow_clock WHERE name = 'relay'").int(0, "version")
+    }
+
+    /// Every acknowledged write is in the database with its stamp, and the relay's clock moved
+    /// once per write: none was lost, none kept twice.
+    static func judge(_ outcome: Outcome, url: String, versionBefore: Int64) throws {
+        #expect(outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(5))")
+        let replica = try FeedRelay(store: try PostgresServerDatabase(url: url, connections: 1).relay).replica
+        var lost = 0
+        for write in outcome.acknowledged {
+            guard let register = replica.items[write.key], register.stamp == write.stamp, register.value != nil else {
+                lost += 1
+                continue
+            }
+        }
+        #expect(lost == 0, "\(lost) of \(outcome.acknowledged.count) acknowledged writes are not in the database")
+        let steps = try relayVersion(url) - versionBefore
+        #expect(
+            steps == Int64(outcome.acknowledged.count),
+            "the relay's clock moved \(steps) times for \(outcome.acknowledged.count) writes")
+    }
+
+    static func milliseconds(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1_000) }
+
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+
+    @Test("glow-server processes killed mid-request: writes go on through another, none lost, none kept twice")
+    func killedProcesses() async throws {
+        let kills = Self.count("GLOW_FAULT_KILLS", default: 10)
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        let folder = try ServerSimulationTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = cluster.cluster.url
+        let arguments = ["--database", url, "--mail-dir", folder + "/mail"]
+        var processes = try (0..<2).map { _ in try ServerProcess(arguments: arguments) }
+        let addresses = Addresses(processes.map(\.url))
+        let writers = try await Self.writers(4, addresses.any(), mail: folder + "/mail")
+        let before = try Self.relayVersion(url)
+        let stop = Flag()
+        // The writers write while this task kills and restarts processes.
+        let writing = Task { await Self.write(writers, addresses, until: stop) }
+        var restarts: [Double] = []
+        var failure: String?
+        for _ in 0..<kills {
+            try await Task.sleep(nanoseconds: UInt64.random(in: 20_000_000...120_000_000))
+            let victim = Int.random(in: 0..<processes.count)
+            let dead = processes[victim].url
+            processes[victim].crash()
+            addresses.urls.withLock { $0.removeAll { $0 == dead } }
+            let started = Date()
+            do {
+                processes[victim] = try ServerProcess(arguments: arguments)
+            } catch {
+                failure = "a process did not start again: \(error)"
+                break
+            }
+            restarts.append(Date().timeIntervalSince(started))
+            addresses.urls.withLock { $0.append(processes[victim].url) }
+        }
+        stop.raise()
+        let outcome = await writing.value
+        defer { for process in processes { process.stop() } }
+        #expect(failure == nil, "\(failure ?? "")")
+        try Self.judge(outcome, url: url, versionBefore: before)
+        #expect(outcome.cut > 0, "no request was in flight when a process died")
+        print(
+            "faults   \(kills) glow-server processes killed (SIGKILL) under 4 writers on 2 processes: \(outcome.acknowledged.count) writes acknowledged, \(outcome.cut) attempts cut mid-request and sent again to another process; a cut write acknowledged after p50 \(Self.milliseconds(Self.percentile(outcome.recoveries, 0.5))), max \(Self.milliseconds(outcome.recoveries.max() ?? 0)); a process back in p50 \(Self.milliseconds(Self.percentile(restarts, 0.5))); 0 lost, 0 kept twice"
+        )
+    }
+
+    @Test(
+        "PostgreSQL restarted under writers: 503 with Retry-After meanwhile, the server reconnects by itself, nothing lost"
+    )
+    func restartedDatabase() async throws {
+        let restarts = Self.count("GLOW_FAULT_RESTARTS", default: 2)
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        let folder = try ServerSimulationTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = cluster.cluster.url
+        let processes = try (0..<2).map { _ in
+            try ServerProcess(arguments: ["--database", url, "--mail-dir", folder + "/mail"])
+        }
+        defer { for process in processes { process.stop() } }
+        let addresses = Addresses(processes.map(\.url))
+        let writers = try await Self.writers(4, addresses.any(), mail: folder + "/mail")
+        let before = try Self.relayVersion(url)
+        let stop = Flag()
+        let probes = processes.map { ServiceClient(base: $0.url, retries: 0, timeout: 10) }
+        let writing = Task { await Self.write(writers, addresses, until: stop) }
+        var recoveries: [Double] = []
+        var failure: String?
+        restarting: for _ in 0..<restarts {
+            try await Task.sleep(nanoseconds: 300_000_000)
+            do {
+                try cluster.cluster.halt()
+                try await Task.sleep(nanoseconds: 1_000_000_000)
+                try cluster.cluster.resume()
+            } catch {
+                failure = "the cluster did not restart: \(error)"
+                break
+            }
+            // Back to normal: every process answers its health check (SERVER-7) again.
+            let resumed = Date()
+            for probe in probes {
+                while true {
+                    do {
+                        _ = try await probe.call("health")
+                        break
+                    } catch {
+                        guard Date().timeIntervalSince(resumed) < 30 else {
+                            failure = "a process still fails 30 s after the database returned: \(error)"
+                            break restarting
+                        }
+                        try await Task.sleep(nanoseconds: 10_000_000)
+                    }
+                }
+            }
+            recoveries.append(Date().timeIntervalSince(resumed))
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        stop.raise()
+        let outcome = await writing.value
+        #expect(failure == nil, "\(failure ?? "")")
+        try Self.judge(outcome, url: url, versionBefore: before)
+        #expect(outcome.unavailable > 0, "no request met the database down")
+        #expect(outcome.cut == 0, "a connection to a live process was cut")
+        #expect((recoveries.max() ?? 0) < 5, "back to normal after \(recoveries) s (target 5 s)")
+        print(
+            "faults   PostgreSQL restarted \(restarts) times (down 1 s each) under 4 writers on 2 processes: \(outcome.acknowledged.count) writes acknowledged, \(outcome.unavailable) answers 503 with Retry-After meanwhile; every process healthy again p50 \(Self.milliseconds(Self.percentile(recoveries, 0.5))), max \(Self.milliseconds(recoveries.max() ?? 0)) after the database returned; 0 lost, 0 kept twice"
+        )
+    }
+}
