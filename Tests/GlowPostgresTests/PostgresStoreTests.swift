@@ -282,9 +282,11 @@ final class PostgresStoreTests {
         }
         let session = try accounts.confirmSignUp(token: token, password: "correct horse battery staple")
         let handler = ServiceHandler(accounts: accounts, relay: FeedRelay(store: database.relay), healthCheck: { nil })
+        let headers = [
+            "authorization": "Bearer \(session.accessToken.reveal())", "content-type": ServiceCalls.contentType,
+        ]
         let request = HTTPRequest(
-            method: "POST", path: "/v1/relay",
-            headers: ["authorization": "Bearer \(session.accessToken.reveal())", "content-type": ServiceCalls.contentType],
+            method: "POST", path: "/v1/relay", headers: headers,
             body: RelayRequest.changes(since: 0).wireEncoded())
         #expect(handler.respond(to: request).status == 200)
         // Another request holds the relay's only connection until it is told to let go.
