@@ -182,6 +182,11 @@ let package = Package(
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
+        // The load generator: simulated devices against glow-server processes (issue 29).
+        .executableTarget(
+            name: "glow-load",
+            dependencies: ["GlowClient", "GlowFeed", "GlowModel", "GlowProtocol", "GlowRelay", "GlowToolSupport"],
+            path: "Tools/glow-load", swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel", "GlowFeed", "GlowStorage"],
             path: "Tools/glow-crash-child",

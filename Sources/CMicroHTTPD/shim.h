@@ -10,13 +10,14 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
-// Starts a daemon on an already listening socket, its requests served by a pool of `threads`
-// threads polling with epoll, each request's end reported to `completed`.
+// Starts a daemon on an already listening socket, its connections polled by a pool of `threads`
+// threads with epoll, each request's end reported to `completed`. Connections may be suspended
+// while their request is answered elsewhere, so no polling thread waits on a handler.
 static inline struct MHD_Daemon *glow_mhd_start(
     MHD_AccessHandlerCallback handler, MHD_RequestCompletedCallback completed, void *context, int listen_socket,
     unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds, size_t connection_memory) {
     return MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, handler, context,
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, handler, context,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_socket,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_THREAD_POOL_SIZE, threads,

@@ -136,6 +136,29 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         }
         return try outcome.get()
     }
+
+    /// Runs `body`, a change, on the relay's state in place under the store's clock lock (no copy
+    /// of the state, no race to lose), and keeps what it changed before returning. A body that
+    /// throws may have changed the state: nothing is written, and the state is read again.
+    ///
+    /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``.
+    public func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
+        let outcome: Result<T, FeedError>
+        do {
+            outcome = try store.write(
+                { relay -> Result<T, FeedError> in
+                    do throws(FeedError) {
+                        return .success(try body(&relay))
+                    } catch {
+                        return .failure(error)
+                    }
+                },
+                keeps: { if case .success = $0 { true } else { false } })
+        } catch {
+            throw FeedError.storage("the relay's state could not be read or kept: \(error)")
+        }
+        return try outcome.get()
+    }
 }
 
 extension PostgresStateStore.Behaviour where State == AccountRecords {
@@ -169,6 +192,7 @@ extension PostgresStateStore.Behaviour where State == AccountRecords {
                 }
                 records.keepChanges()
             },
+            mark: { _ in [] },
             changed: { _, after in AccountRows.hasChanges(after) },
             persist: { (_, records, connection, version) throws(StoreError) in
                 let rows = try AccountRows.changed(records, path: "")
@@ -235,10 +259,11 @@ extension PostgresStateStore.Behaviour where State == FeedRelayState {
                 }
                 relay.restore(registers, lastReceipt: lastReceipt)
             },
-            changed: { before, after in before.sequence != after.sequence || before.lastReceipt != after.lastReceipt },
-            persist: { (before, relay, connection, version) throws(StoreError) in
+            mark: { relay in [Int64(bitPattern: relay.sequence), relay.lastReceipt] },
+            changed: { mark, after in mark != [Int64(bitPattern: after.sequence), after.lastReceipt] },
+            persist: { (mark, relay, connection, version) throws(StoreError) in
                 do throws(PostgresError) {
-                    for register in relay.registers(after: before.sequence) {
+                    for register in relay.registers(after: UInt64(bitPattern: mark[0])) {
                         try connection.execute(
                             "INSERT INTO relay_registers (key, sequence, register, version) VALUES ($1, $2, $3, $4) "
                                 + "ON CONFLICT (key) DO UPDATE SET sequence = EXCLUDED.sequence, "

@@ -41,21 +41,26 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         /// Takes in the rows written after `version` (every row for -1), inside the update's
         /// transaction.
         let catchUp: @Sendable (inout State, PostgresConnection, _ after: Int64) throws(StoreError) -> Void
-        /// Whether the body changed anything to write.
-        let changed: @Sendable (_ before: State, _ after: State) -> Bool
-        /// Writes what changed under `version`, and marks the state as written.
+        /// What `changed` and `persist` need of the state before a body ran: a few numbers, so a
+        /// body that writes in place needs no copy of the whole state to compare with.
+        let mark: @Sendable (State) -> [Int64]
+        /// Whether the body changed anything to write since `mark` was taken.
+        let changed: @Sendable (_ mark: [Int64], _ after: State) -> Bool
+        /// Writes what changed since `mark` under `version`, and marks the state as written.
         let persist:
-            @Sendable (_ before: State, inout State, PostgresConnection, _ version: Int64) throws(StoreError)
+            @Sendable (_ mark: [Int64], inout State, PostgresConnection, _ version: Int64) throws(StoreError)
                 -> Void
 
         package init(
             empty: @escaping @Sendable () -> State,
             catchUp: @escaping @Sendable (inout State, PostgresConnection, Int64) throws(StoreError) -> Void,
-            changed: @escaping @Sendable (State, State) -> Bool,
-            persist: @escaping @Sendable (State, inout State, PostgresConnection, Int64) throws(StoreError) -> Void
+            mark: @escaping @Sendable (State) -> [Int64],
+            changed: @escaping @Sendable ([Int64], State) -> Bool,
+            persist: @escaping @Sendable ([Int64], inout State, PostgresConnection, Int64) throws(StoreError) -> Void
         ) {
             self.empty = empty
             self.catchUp = catchUp
+            self.mark = mark
             self.changed = changed
             self.persist = persist
         }
@@ -139,12 +144,101 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         return .done(output)
     }
 
+    /// Runs `body`, a change, on the state in place and keeps what it changed before returning,
+    /// as ``update(_:)`` does but without a copy of the whole state: the transaction takes the
+    /// clock's row lock first (`SELECT ... FOR UPDATE`), so no other writer of any process can
+    /// win a race against it and the body runs once. A result `keeps` refuses (a refusal the body
+    /// made after changing the state) rolls the transaction back, and the state is read again by
+    /// the next update, as after any failure: memory never runs ahead of the database.
+    ///
+    /// - Throws: ``StoreError``: `cannot_open`, `write_failed`, `corrupt`, as ``update(_:)``.
+    package func write<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> T {
+        // The result leaves through a variable of the caller's, not through the lock's return.
+        var output: T?
+        try held.withLock { (held) throws(StoreError) in output = try writeInPlace(&held, body, keeps) }
+        guard let output else { preconditionFailure("the write ran or threw") }
+        return output
+    }
+
+    /// As ``write(_:keeps:)``, unless another thread of this process is using the store: then
+    /// `busy` at once, without running the body.
+    package func writeIfFree<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> Turn<T> {
+        var output: T?
+        let ran: Void? = try held.withLockIfAvailable { (held) throws(StoreError) in
+            output = try writeInPlace(&held, body, keeps)
+        }
+        guard ran != nil, let output else { return .busy }
+        return .done(output)
+    }
+
+    private func writeInPlace<T>(_ held: inout Held, _ body: (inout State) -> T, _ keeps: (T) -> Bool)
+        throws(StoreError) -> T
+    {
+        let connection = try connection(&held)
+        // Taken out of `held`, so the state has one owner and changes in place; it goes back
+        // only once the database holds what it says.
+        var state = held.state.take()
+        let version = held.version
+        do {
+            try connection.execute("BEGIN")
+            let clock = try connection.execute(
+                "SELECT version, purged FROM glow_clock WHERE name = $1 FOR UPDATE", [.text(clockName)])
+            guard clock.rows.count == 1 else {
+                throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
+            }
+            let current = try clock.int(0, "version")
+            let purged = try clock.int(0, "purged")
+            var working: State
+            if version >= purged, let owned = state.take() {
+                working = consume owned
+                // With the clock locked, every version up to `current` has committed.
+                if current != version { try behaviour.catchUp(&working, connection, version) }
+            } else {
+                working = behaviour.empty()
+                try behaviour.catchUp(&working, connection, -1)
+            }
+            let mark = behaviour.mark(working)
+            let result = body(&working)
+            guard keeps(result) else {
+                rollBack(connection)
+                return result
+            }
+            guard behaviour.changed(mark, working) else {
+                try connection.execute("COMMIT")
+                (held.state, held.version) = (working, current)
+                return result
+            }
+            let next = current + 1
+            try connection.execute(
+                "UPDATE glow_clock SET version = $1 WHERE name = $2", [.int(next), .text(clockName)])
+            try behaviour.persist(mark, &working, connection, next)
+            try connection.execute("COMMIT")
+            (held.state, held.version) = (working, next)
+            return result
+        } catch let error as PostgresError {
+            rollBack(connection)
+            if error.code == .connectionFailed { held.connection = nil }
+            throw StoreError(.writeFailed, "the \(clockName) store: \(error.message)", path: name)
+        } catch let error as StoreError {
+            rollBack(connection)
+            throw error
+        } catch {
+            rollBack(connection)
+            throw StoreError(.writeFailed, "the \(clockName) store: \(error)", path: name)
+        }
+    }
+
     /// One try: the result, or nil when another writer won the race to the clock.
     private func attempt<T>(_ held: inout Held, _ body: (inout State) -> T) throws(StoreError) -> T? {
         let connection = try connection(&held)
-        var state = held.state
+        var state = held.state.take()
         let version = held.version
-        held.state = nil
+        // The state as the transaction's snapshot holds it, kept when another writer wins the
+        // race, so the next try reads only what the winner wrote.
+        var caughtUp: (state: State, version: Int64)?
+        // The body's work on the state at `version`, when it wrote: reused when the transaction
+        // finds nobody wrote since, so a write runs its body once.
+        var early: (after: State, result: T)?
         do {
             // A read costs one round trip: when nobody wrote since the state was read, the body
             // runs on it as of the clock just read, and a body that changes nothing is done.
@@ -155,10 +249,11 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
                 {
                     var after = current
                     let result = body(&after)
-                    if !behaviour.changed(current, after) {
+                    if !behaviour.changed(behaviour.mark(current), after) {
                         (held.state, held.version) = (current, version)
                         return result
                     }
+                    early = (after, result)
                 }
             }
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
@@ -173,14 +268,24 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
                 var fresh = behaviour.empty()
                 try behaviour.catchUp(&fresh, connection, -1)
                 state = fresh
-            } else if current != version, var caught = state {
+            } else if current != version, var caught = state.take() {
+                // The only reference, so the rows are taken in place rather than into a copy of
+                // the whole state.
                 try behaviour.catchUp(&caught, connection, version)
-                state = caught
+                state = consume caught
             }
             guard let before = state else { preconditionFailure("the state was just read") }
-            var after = before
-            let result = body(&after)
-            guard behaviour.changed(before, after) else {
+            caughtUp = (before, current)
+            var after: State
+            let result: T
+            if let early, current == version {
+                (after, result) = early
+            } else {
+                after = before
+                result = body(&after)
+            }
+            let mark = behaviour.mark(before)
+            guard behaviour.changed(mark, after) else {
                 try connection.execute("COMMIT")
                 (held.state, held.version) = (after, current)
                 return result
@@ -188,7 +293,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             let next = current + 1
             try connection.execute(
                 "UPDATE glow_clock SET version = $1 WHERE name = $2", [.int(next), .text(clockName)])
-            try behaviour.persist(before, &after, connection, next)
+            try behaviour.persist(mark, &after, connection, next)
             try connection.execute("COMMIT")
             (held.state, held.version) = (after, next)
             return result
@@ -196,6 +301,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             rollBack(connection)
             if Self.lostRace(error) {
                 // What was read is the database as of the snapshot: keep it, and try again.
+                if let caughtUp { (held.state, held.version) = caughtUp }
                 return nil
             }
             if error.code == .connectionFailed { held.connection = nil }
@@ -282,22 +388,38 @@ package final class PostgresStorePool<State: Sendable>: Sendable {
     /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
     ///   update's.
     package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
-        guard permits.wait(timeout: .now() + wait) == .success else {
-            let name = stores[0].name
-            let clock = stores[0].clockName
+        try onFreeCopy({ (store) throws(StoreError) in try store.updateIfFree(body) }) { (store) throws(StoreError) in
+            try store.update(body)
+        }
+    }
+
+    /// ``PostgresStateStore/write(_:keeps:)`` on a copy no other thread is using.
+    ///
+    /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
+    ///   write's.
+    package func write<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> T {
+        try onFreeCopy({ (store) throws(StoreError) in try store.writeIfFree(body, keeps: keeps) }) {
+            (store) throws(StoreError) in try store.write(body, keeps: keeps)
+        }
+    }
+
+    private func onFreeCopy<T>(
+        _ ifFree: (PostgresStateStore<State>) throws(StoreError) -> PostgresStateStore<State>.Turn<T>,
+        else wait: (PostgresStateStore<State>) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        guard permits.wait(timeout: .now() + self.wait) == .success else {
             throw StoreError(
                 .busy,
-                "all \(stores.count) database connections of the \(clock) store stayed in use for \(wait) s",
-                path: name)
+                "all \(stores.count) database connections of the \(stores[0].clockName) store stayed in use for \(self.wait) s",
+                path: stores[0].name)
         }
         defer { permits.signal() }
         let start = next.add(1, ordering: .relaxed).oldValue
         for offset in 0..<stores.count {
-            let store = stores[(start &+ offset) % stores.count]
-            if case .done(let result) = try store.updateIfFree(body) { return result }
+            if case .done(let result) = try ifFree(stores[(start &+ offset) % stores.count]) { return result }
         }
         // A permit was free, so a copy is too, but for a moment outside any update (a health
         // check's read): wait on one, briefly.
-        return try stores[start % stores.count].update(body)
+        return try wait(stores[start % stores.count])
     }
 }

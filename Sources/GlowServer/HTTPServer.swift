@@ -1,4 +1,6 @@
 import CMicroHTTPD
+import Dispatch
+import Foundation
 import GlowCore
 import Synchronization
 
@@ -14,8 +16,10 @@ import Synchronization
 ///
 /// A body longer than ``HTTPLimits/maxBodyBytes`` is refused with `413` as soon as its length
 /// is known: from `Content-Length`, before a byte of it is read, or while a chunked body
-/// arrives, and what came is dropped. The handler runs on the pool's threads, one request per
-/// thread at a time, so it must be safe to call concurrently.
+/// arrives, and what came is dropped. A whole request is handed to a pool of
+/// ``HTTPLimits/threads`` handler threads while its connection is suspended, so a handler that
+/// waits (on a database) holds up no other connection: the polling threads only move bytes. The
+/// handler runs on many threads at once, so it must be safe to call concurrently.
 public final class HTTPServer: Sendable {
     /// Where the server listens, with the port the system chose when `0` was asked for.
     public let address: ListenAddress
@@ -34,11 +38,13 @@ public final class HTTPServer: Sendable {
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
         let context = Context(limits: limits, tooLarge: tooLarge, handler: handler)
+        context.workers.start()
         let pointer = glow_mhd_start(
             accessCallback, completedCallback, Unmanaged.passUnretained(context).toOpaque(), socket,
             UInt32(clamping: limits.threads), UInt32(clamping: limits.connectionLimit),
             UInt32(clamping: limits.timeoutSeconds), limits.connectionMemoryBytes)
         guard let pointer else {
+            context.workers.stop()
             _ = close(socket)
             throw ServerError(.cannotStart, "libmicrohttpd refused to start on this socket", address: bound.description)
         }
@@ -51,7 +57,12 @@ public final class HTTPServer: Sendable {
     /// Calling it again does nothing.
     public func stop() {
         daemon.withLock { daemon in
-            if let running = daemon { MHD_stop_daemon(running.pointer) }
+            if let running = daemon {
+                // The requests being answered finish and resume their connections first: the
+                // library must hold no suspended connection when it stops.
+                context.workers.stop()
+                MHD_stop_daemon(running.pointer)
+            }
             daemon = nil
         }
         if case .unix(let path) = address { _ = unlink(path) }
@@ -69,6 +80,7 @@ public final class HTTPServer: Sendable {
         let limits: HTTPLimits
         let tooLarge: @Sendable (Int) -> HTTPResponse
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
+        let workers: Workers
 
         init(
             limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
@@ -77,15 +89,83 @@ public final class HTTPServer: Sendable {
             self.limits = limits
             self.tooLarge = tooLarge
             self.handler = handler
+            workers = Workers(count: max(limits.threads, 1))
         }
     }
 
-    /// One request's state between the library's calls: its headers, its body so far, and
-    /// whether the body passed the limit.
-    final class Exchange {
+    /// One request's state between the library's calls: its headers, its body so far, whether
+    /// the body passed the limit, and the handler's answer once it is there.
+    final class Exchange: @unchecked Sendable {
+        // The polling thread writes the request before the exchange goes to a handler thread,
+        // which writes `answer` before it resumes the connection; the library orders the two
+        // (MHD_resume_connection), so no field is used by two threads at once.
         var headers: [String: String] = [:]
         var body: [UInt8] = []
         var tooLarge = false
+        var handed = false
+        var answer: HTTPResponse?
+    }
+
+    /// The threads that run the handler: a fixed number, taking requests in the order they came.
+    final class Workers: Sendable {
+        private struct Queue: ~Copyable {
+            var jobs: [@Sendable () -> Void] = []
+            var stopping = false
+            var running = 0
+        }
+        private let count: Int
+        private let queue = Mutex(Queue())
+        private let waiting = DispatchSemaphore(value: 0)
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(count: Int) { self.count = count }
+
+        func start() {
+            for _ in 0..<count {
+                let thread = Thread { [self] in work() }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+        }
+
+        /// Queues `job`; false once the pool is stopping.
+        func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+            let taken = queue.withLock { queue -> Bool in
+                guard !queue.stopping else { return false }
+                queue.jobs.append(job)
+                return true
+            }
+            if taken { waiting.signal() }
+            return taken
+        }
+
+        /// Runs the jobs queued, then ends every thread and waits for them.
+        func stop() {
+            let started = queue.withLock { queue -> Bool in
+                guard !queue.stopping else { return false }
+                queue.stopping = true
+                return true
+            }
+            guard started else { return }
+            for _ in 0..<count { waiting.signal() }
+            for _ in 0..<count { finished.wait() }
+        }
+
+        private func work() {
+            while true {
+                waiting.wait()
+                let job = queue.withLock { queue -> (@Sendable () -> Void)? in
+                    queue.jobs.isEmpty ? nil : queue.jobs.removeFirst()
+                }
+                if let job {
+                    job()
+                    continue
+                }
+                // Woken with nothing to do: the pool is stopping and the queue is empty.
+                break
+            }
+            finished.signal()
+        }
     }
 }
 
@@ -123,13 +203,34 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         return glow_mhd_yes()
     }
     if exchange.tooLarge { return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection) }
+    // Called again after the handler resumed the connection: its answer is ready.
+    if let answer = exchange.answer { return queue(answer, on: connection) }
+    guard !exchange.handed else { return glow_mhd_yes() }
     var peer = [CChar](repeating: 0, count: 64)
     let known = glow_mhd_peer(connection, &peer, peer.count) != 0
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
         headers: exchange.headers, body: exchange.body,
         peer: known ? String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
-    return queue(server.handler(request), on: connection)
+    exchange.body = []
+    exchange.handed = true
+    let suspended = Suspended(connection: connection)
+    MHD_suspend_connection(connection)
+    let queued = server.workers.submit {
+        exchange.answer = server.handler(request)
+        MHD_resume_connection(suspended.connection)
+    }
+    if !queued {
+        // The server is stopping: the request is answered here, as it was before it stopped.
+        exchange.answer = server.handler(request)
+        MHD_resume_connection(connection)
+    }
+    return glow_mhd_yes()
+}
+
+/// A suspended connection, handed to the handler thread that resumes it.
+private struct Suspended: @unchecked Sendable {
+    let connection: OpaquePointer?
 }
 
 /// Gathers a request's headers, names in ASCII lower case; a repeated header keeps its values

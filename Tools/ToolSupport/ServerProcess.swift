@@ -81,7 +81,10 @@ package final class ServerProcess {
     }
 
     /// Its resident memory in bytes (Linux's `/proc/PID/status`), nil where that cannot be read.
-    package var residentBytes: Int? {
+    package var residentBytes: Int? { Self.residentBytes(of: pid) }
+
+    /// The resident memory of process `pid` in bytes, nil where that cannot be read.
+    package static func residentBytes(of pid: pid_t) -> Int? {
         let status: String
         do {
             status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)

@@ -1,0 +1,526 @@
+import Foundation
+import GlowClient
+import GlowFeed
+import GlowModel
+import GlowProtocol
+import GlowRelay
+import GlowToolSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// glow-load: simulated devices against glow-server processes over one PostgreSQL (issue 29).
+// Each device keeps one HTTP/1.1 connection to one process and, with a jittered think time
+// between calls, syncs, publishes a check-in or cheers a friend's, as the app does. It reports
+// the calls answered per second, their latency (p50, p99, p999), the errors and the server's
+// resident memory, for each count of processes in turn. Everything is on loopback and stops by
+// itself after the given seconds.
+
+let usage = """
+    usage: glow-load [--devices N] [--processes LIST] [--seconds S] [--think SECONDS]
+                     [--writes PERCENT] [--threads N] [--database postgres://...]
+      --devices    simulated devices, four per person, each on its own connection (default 1000)
+      --processes  glow-server processes to run against, one run per entry (default 1,2,3)
+      --seconds    length of each run, after a 3-second warm-up (default 20)
+      --think      mean seconds between a device's calls, jittered ±50% (default 1)
+      --writes     the share of calls that write: two thirds publish a check-in, one third cheer
+                   a friend's (default 30; the rest sync)
+      --threads    each glow-server's serving threads (default 4)
+      --database   a PostgreSQL to use (its relay gains the devices' writes); default a throwaway
+                   cluster (Debian's postgresql), removed at the end
+    """
+
+struct Options {
+    var devices = 1_000
+    var processes = [1, 2, 3]
+    var seconds = 20.0
+    var think = 1.0
+    var threads = 4
+    var writes = 30
+    var database: String?
+
+    init(_ arguments: [String]) throws {
+        var parser = try OptionParser(
+            arguments, command: "glow-load",
+            valued: ["--devices", "--processes", "--seconds", "--think", "--writes", "--threads", "--database"])
+        if let count = try parser.integer("--devices", atLeast: 1) {
+            guard count <= 10_000 else {
+                throw UsageError(message: "--devices \(count): at most 10000", command: "glow-load")
+            }
+            devices = count
+        }
+        if let list = try parser.value("--processes") {
+            let counts = list.split(separator: ",").map { Int($0) }
+            guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 16 }) else {
+                throw UsageError(
+                    message: "--processes \(list): counts from 1 to 16, separated by commas", command: "glow-load")
+            }
+            processes = counts.compactMap { $0 }
+        }
+        seconds = try Self.seconds(&parser, "--seconds", default: seconds, range: 1...3_600)
+        think = try Self.seconds(&parser, "--think", default: think, range: 0...60)
+        if let count = try parser.integer("--threads", atLeast: 1) { threads = count }
+        if let share = try parser.integer("--writes", atLeast: 0) {
+            guard share <= 100 else {
+                throw UsageError(message: "--writes \(share): a percentage, at most 100", command: "glow-load")
+            }
+            writes = share
+        }
+        database = try parser.value("--database")
+        try parser.finish()
+    }
+
+    static func seconds(_ parser: inout OptionParser, _ name: String, default value: Double, range: ClosedRange<Double>)
+        throws -> Double
+    {
+        guard let text = try parser.value(name) else { return value }
+        guard let seconds = Double(text), range.contains(seconds) else {
+            throw UsageError(
+                message: "\(name) \(text): seconds from \(range.lowerBound) to \(range.upperBound)",
+                command: "glow-load")
+        }
+        return seconds
+    }
+}
+
+/// A failure of the load generator itself (not a counted error of the server's).
+struct LoadFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// One keep-alive HTTP/1.1 connection to a glow-server on loopback, blocking. It reads the
+/// answers libmicrohttpd gives (a status line, headers, a body of `Content-Length` bytes) and
+/// nothing else; it is a measuring instrument, not a client for apps (those use GlowClient).
+final class Connection {
+    private var descriptor: Int32 = -1
+    private let port: UInt16
+    private var buffer: [UInt8] = []
+
+    init(port: UInt16) { self.port = port }
+
+    deinit { close() }
+
+    func close() {
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = -1
+        buffer.removeAll()
+    }
+
+    private func open() throws {
+        #if canImport(Glibc)
+            let socketType = Int32(SOCK_STREAM.rawValue)
+        #else
+            let socketType = SOCK_STREAM
+        #endif
+        let fd = socket(AF_INET, socketType, 0)
+        guard fd >= 0 else { throw LoadFailure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            closeDescriptor(fd)
+            throw LoadFailure(description: "connect to port \(port): \(reason)")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        descriptor = fd
+    }
+
+    /// POSTs `body` to `path` as `token`'s caller: the answer's status and body.
+    func post(_ path: String, token: String, from client: String, body: [UInt8]) throws -> (Int, [UInt8]) {
+        if descriptor < 0 { try open() }
+        let head =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: \(ServiceCalls.contentType)\r\nX-Forwarded-For: \(client)\r\n"
+            + "Content-Length: \(body.count)\r\n\r\n"
+        let request = Array(head.utf8) + body
+        var sent = 0
+        while sent < request.count {
+            let count = request[sent...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else { throw failure("send") }
+            sent += count
+        }
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var end: Int?
+        while true {
+            if buffer.count >= 4 {
+                end = (0...(buffer.count - 4)).first { buffer[$0..<($0 + 4)].elementsEqual(separator) }
+                if end != nil { break }
+            }
+            try receive()
+        }
+        guard let end else { throw failure("headers") }
+        let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = lines.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        let length = lines.dropFirst().compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first
+        guard let status, let length, length >= 0, length <= 16 << 20 else {
+            close()
+            throw LoadFailure(description: "an answer without a status or a Content-Length: \(lines.first ?? "")")
+        }
+        buffer.removeFirst(end + 4)
+        while buffer.count < length { try receive() }
+        let answer = Array(buffer[..<length])
+        buffer.removeFirst(length)
+        return (status, answer)
+    }
+
+    private func receive() throws {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw failure(count == 0 ? "the server closed the connection" : "recv") }
+        buffer += chunk[..<count]
+    }
+
+    private func failure(_ what: String) -> LoadFailure {
+        let reason = String(cString: strerror(errno))
+        close()
+        return LoadFailure(description: "\(what): \(reason)")
+    }
+}
+
+/// Whether the memory sampler goes on.
+final class Sampling: Sendable {
+    private let value = Atomic(true)
+    var on: Bool { value.load(ordering: .relaxed) }
+    func stop() { value.store(false, ordering: .relaxed) }
+}
+
+/// Closes a descriptor (the C library's `close`, which the connection's own method hides).
+func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
+/// A signed-in device: its person, token, friends and clock.
+struct Device {
+    let person: String
+    let token: String
+    let name: String
+    let client: String
+}
+
+/// What a device holds between its calls: its replica, the cursor it syncs from, and the
+/// stamp of its last write sent.
+struct Held {
+    var replica = FeedReplica()
+    var cursor: UInt64 = 0
+    var sent: Stamp?
+}
+
+/// What a run's devices measured.
+struct Tally {
+    var latencies: [Double] = []
+    /// The latencies of the calls that wrote, also counted in `latencies`.
+    var writes: [Double] = []
+    /// Each device's replica and cursor at the end, by its index: where its next run goes on
+    /// from, as a device that stays signed in does.
+    var held: [Int: Held] = [:]
+    var errors: [String: Int] = [:]
+}
+
+/// Every device for `seconds` (after a warm-up whose calls are not counted), each on a thread
+/// of its own with one connection to the process `index % ports.count`.
+func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, think: Double, writes: Int) -> Tally {
+    let warmUp = 3.0
+    let start = Date().addingTimeInterval(0.5)
+    let counting = start.addingTimeInterval(warmUp)
+    let deadline = counting.addingTimeInterval(seconds)
+    let tallies = Mutex<Tally>(Tally())
+    let group = DispatchGroup()
+    guard let relayType = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
+    _ = relayType
+    for (index, device) in devices.enumerated() {
+        group.enter()
+        let thread = Thread {
+            var tally = Tally()
+            var random = SystemRandomNumberGenerator()
+            let connection = Connection(port: ports[index % ports.count])
+            var cursor = held[index].cursor
+            var serial: Int64 = 0
+            var friendsItems: [FeedItemID] = []
+            // What the device holds, as an app's replica: its reactions are written on it.
+            var local = held[index].replica
+            var sent = held[index].sent
+            friendsItems = Array(
+                local.items.filter { $0.value.value.map { $0.owner != device.person } ?? false }.keys.prefix(20))
+            // Devices start spread over the first think time, not all at once.
+            Thread.sleep(until: start.addingTimeInterval(Double.random(in: 0...max(think, 0.01), using: &random)))
+            while Date() < deadline {
+                serial += 1
+                let roll = Int.random(in: 0..<300, using: &random)
+                let request: RelayRequest
+                do {
+                    let stamp = try Stamp(
+                        wall: Int64(Date().timeIntervalSince1970 * 1_000), counter: serial, device: device.name)
+                    if roll >= writes * 3 {
+                        request = .changes(since: cursor)
+                    } else if roll < writes * 2 || friendsItems.isEmpty {
+                        var replica = FeedReplica()
+                        let day = try Day(daysSince1970: 20_000 + Int(serial % 30))
+                        let item = try FeedItem(
+                            owner: device.person, kind: .checkIn, goal: "g",
+                            time: Int64(day.daysSince1970) * 86_400_000,
+                            title: "Evening walk", emoji: "🌙", goalKind: "single", day: day, streak: Int(serial % 9) + 1
+                        )
+                        replica.writeItem(item, id: item.key, at: stamp)
+                        request = .submit(replica)
+                    } else {
+                        let kind = ReactionKind.allCases.randomElement(using: &random)!
+                        try local.react(
+                            kind, on: friendsItems.randomElement(using: &random)!, by: device.person, true, at: stamp)
+                        request = .submit(local.authored(by: device.person, since: sent))
+                        sent = stamp
+                    }
+                } catch {
+                    tally.errors["the generator could not make a request: \(error)", default: 0] += 1
+                    break
+                }
+                let began = DispatchTime.now().uptimeNanoseconds
+                let counted = Date() >= counting
+                do {
+                    let (status, body) = try connection.post(
+                        "/v1/relay", token: device.token, from: device.client, body: request.wireEncoded())
+                    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+                    if status == 200 {
+                        if counted {
+                            tally.latencies.append(elapsed)
+                            if case .submit = request { tally.writes.append(elapsed) }
+                        }
+                        if case .changes(let delta, let next) = try RelayResponse(wire: body) {
+                            cursor = next
+                            local.merge(delta)
+                            let theirs = delta.items.filter {
+                                $0.value.value.map { $0.owner != device.person } ?? false
+                            }
+                            if !theirs.isEmpty { friendsItems = Array(theirs.keys.suffix(20)) }
+                        }
+                    } else if counted {
+                        tally.errors["HTTP \(status)", default: 0] += 1
+                    }
+                } catch {
+                    if counted { tally.errors["\(error)", default: 0] += 1 }
+                    connection.close()
+                }
+                if think > 0 {
+                    Thread.sleep(forTimeInterval: think * Double.random(in: 0.5...1.5, using: &random))
+                }
+            }
+            connection.close()
+            tally.held[index] = Held(replica: local, cursor: cursor, sent: sent)
+            tallies.withLock { total in
+                total.latencies += tally.latencies
+                total.writes += tally.writes
+                total.held.merge(tally.held) { first, _ in first }
+                total.errors.merge(tally.errors, uniquingKeysWith: +)
+            }
+            group.leave()
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+    }
+    group.wait()
+    return tallies.withLock { $0 }
+}
+
+/// The confirmation token mailed to `address` into `folder` (glow-server --mail-dir).
+func mailedToken(_ folder: String, to address: String) throws -> String {
+    let deadline = Date().addingTimeInterval(10)
+    repeat {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".eml") {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            let head = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+            if head.contains("To: \(address)"), head.contains("X-Glow-Mail: confirmSignUp"),
+                let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") })
+            {
+                return String(token.dropFirst("X-Glow-Token: ".count))
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.02)
+    } while Date() < deadline
+    throw LoadFailure(description: "no confirmation mail to \(address)")
+}
+
+/// People for `count` devices (four each), signed up and in through `client`, each befriending
+/// the next and sharing their goal with friends.
+func setUp(devices count: Int, through client: ServiceClient, mail folder: String) async throws -> [Device] {
+    let password = "correct horse battery staple"
+    let people = (count + 3) / 4
+    let run = UUID().uuidString.prefix(8).lowercased()
+    var devices: [Device] = []
+    var persons: [(id: String, token: String, client: String)] = []
+    for index in 0..<people {
+        let address = "load-\(run)-\(index)@example.com"
+        let from = "2001:db8:\(String(index / 65_536, radix: 16)):\(String(index % 65_536, radix: 16))::1"
+        let headers = ["X-Forwarded-For": from]
+        _ = try await client.call(
+            "sign-up", ProtocolMessage("SignUpRequest").with("email", address).with("password", password),
+            headers: headers)
+        let token = try mailedToken(folder, to: address)
+        let first = try await client.call(
+            "confirm-sign-up",
+            ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password).with(
+                "device", "d0"),
+            headers: headers)
+        let person = first.string("account")
+        persons.append((person, first.string("access_token"), from))
+        devices.append(Device(person: person, token: first.string("access_token"), name: "\(person)-d0", client: from))
+        for device in 1..<4 where devices.count < count {
+            let session = try await client.call(
+                "sign-in",
+                ProtocolMessage("SignInRequest").with("email", address).with("password", password).with(
+                    "device", "d\(device)"), headers: headers)
+            devices.append(
+                Device(
+                    person: person, token: session.string("access_token"), name: "\(person)-d\(device)", client: from))
+        }
+        if (index + 1) % 50 == 0 { say("glow-load: \(index + 1) of \(people) people signed up") }
+    }
+    // Each person wants the next and the one before as friends, and shares goal "g" with friends.
+    guard let type = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
+    let wall = Int64(Date().timeIntervalSince1970 * 1_000)
+    for (index, person) in persons.enumerated() where persons.count > 1 {
+        var replica = FeedReplica()
+        for other in Set([(index + 1) % persons.count, (index + persons.count - 1) % persons.count])
+        where other != index {
+            replica.writeStance(
+                .want, from: person.id, to: persons[other].id,
+                at: try Stamp(wall: wall, counter: Int64(other), device: "setup"))
+        }
+        replica.writeVisibility(
+            .friends, owner: person.id, goal: "g", at: try Stamp(wall: wall, counter: 0, device: "setup"))
+        _ = try await client.call(
+            "relay", try ProtocolMessage(type, wire: RelayRequest.submit(replica).wireEncoded()),
+            accessToken: person.token, headers: ["X-Forwarded-For": person.client])
+    }
+    return devices
+}
+
+func say(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1_000) }
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+let options: Options
+do {
+    options = try Options(arguments)
+} catch {
+    say("glow-load: \(error)\n\(usage)")
+    exit(64)
+}
+
+do {
+    var cluster: ThrowawayPostgres?
+    let url: String
+    if let database = options.database {
+        url = database
+    } else {
+        let throwaway = try ThrowawayPostgres()
+        cluster = throwaway
+        url = throwaway.url
+    }
+    defer {
+        do { try cluster?.stop() } catch { say("glow-load: the throwaway cluster did not stop: \(error)") }
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-load-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("mail"), withIntermediateDirectories: true)
+    defer {
+        do { try FileManager.default.removeItem(at: folder) } catch { say("glow-load: \(folder.path) stays: \(error)") }
+    }
+    let serverArguments = [
+        "--database", url, "--mail-dir", folder.appendingPathComponent("mail").path, "--threads",
+        String(options.threads),
+        "--connections", String(options.devices + 100),
+    ]
+    // The people are made once, through one process, and serve every run.
+    let setup = try ServerProcess(arguments: serverArguments)
+    let started = Date()
+    let devices = try await setUp(
+        devices: options.devices, through: ServiceClient(base: setup.url, retries: 3),
+        mail: folder.appendingPathComponent("mail").path)
+    setup.stop()
+    say(
+        "glow-load: \(devices.count) devices of \((devices.count + 3) / 4) people signed in (Argon2id) in \(String(format: "%.0f", Date().timeIntervalSince(started))) s"
+    )
+    print(
+        "glow-load: \(devices.count) devices, think \(options.think) s ±50%, \(Int(options.seconds)) s per run after a 3 s warm-up; calls: \(100 - options.writes)% sync, \(options.writes)% write (two thirds publish, one third cheer); glow-server --threads \(options.threads) on one PostgreSQL"
+    )
+    print("processes calls/s   p50       p99       p999      errors    server RSS (largest, all)")
+    // Devices stay signed in from run to run and sync on from where they were.
+    var held = [Held](repeating: Held(), count: devices.count)
+    for count in options.processes {
+        let processes = try (0..<count).map { _ in try ServerProcess(arguments: serverArguments) }
+        let ports = processes.compactMap { $0.url.port.map(UInt16.init) }
+        let peak = Mutex<[Int]>(Array(repeating: 0, count: count))
+        let sampling = Sampling()
+        let pids = processes.map(\.pid)
+        let sampler = Thread {
+            while sampling.on {
+                for (index, pid) in pids.enumerated() {
+                    let bytes = ServerProcess.residentBytes(of: pid) ?? 0
+                    peak.withLock { $0[index] = max($0[index], bytes) }
+                }
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        sampler.start()
+        let tally = run(
+            devices, held: held, ports: ports, seconds: options.seconds, think: options.think,
+            writes: options.writes)
+        sampling.stop()
+        for (index, device) in tally.held { held[index] = device }
+        for process in processes { process.stop() }
+        let sorted = tally.latencies.sorted()
+        let errors = tally.errors.values.reduce(0, +)
+        let memory = peak.withLock { $0 }
+        let largest = Double(memory.max() ?? 0) / 1_048_576
+        let total = Double(memory.reduce(0, +)) / 1_048_576
+        let cells = [
+            String(count), String(format: "%.0f", Double(sorted.count) / options.seconds),
+            milliseconds(percentile(sorted, 0.5)), milliseconds(percentile(sorted, 0.99)),
+            milliseconds(percentile(sorted, 0.999)), String(errors),
+        ]
+        print(
+            cells.map { $0.padding(toLength: 10, withPad: " ", startingAt: 0) }.joined()
+                + String(format: "%.0f MiB, %.0f MiB", largest, total))
+        let writes = tally.writes.sorted()
+        print(
+            "          of which writes: \(writes.count) (\(String(format: "%.0f", Double(writes.count) / options.seconds))/s), p50 \(milliseconds(percentile(writes, 0.5))), p99 \(milliseconds(percentile(writes, 0.99)))"
+        )
+        for (error, times) in tally.errors.sorted(by: { $0.value > $1.value }).prefix(5) {
+            print("           \(times) × \(error)")
+        }
+    }
+} catch {
+    say("glow-load: \(error)")
+    exit(1)
+}
