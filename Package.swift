@@ -116,7 +116,7 @@ let package = Package(
             dependencies: [
                 "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
                 "GlowServer", "GlowConformance", "GlowModel", "GlowClient", "GlowProtocol", "GlowServerStores",
-                "GlowToolSupport", "glow-server",
+                "GlowToolSupport", "glow-server", "glow-load",
             ],
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its

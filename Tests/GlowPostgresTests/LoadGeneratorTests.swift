@@ -1,0 +1,61 @@
+import Foundation
+import GlowToolSupport
+import Synchronization
+import Testing
+
+/// glow-load, the load generator (issue 29), in a short run: it makes its people, runs against
+/// one and two glow-server processes and reports a row for each, or refuses bad options by name.
+@Suite("glow-load", .enabled(if: TemporaryPostgres.available), .serialized)
+struct LoadGeneratorTests {
+    /// Runs glow-load with `arguments`: its exit status, standard output and standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = try ServerProcess.executable().deletingLastPathComponent().appendingPathComponent(
+            "glow-load")
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both to the end before waiting, so neither pipe fills and stalls the tool.
+        let errorText = Mutex<Data>(Data())
+        let reader = Thread { errorText.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
+        reader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while reader.isExecuting || !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorText.withLock { $0 }, as: UTF8.self)
+        )
+    }
+
+    @Test("eight devices against one and then two processes: a row each, every call answered")
+    func shortRun() throws {
+        let result = try Self.run(["--devices", "8", "--processes", "1,2", "--seconds", "2", "--think", "0.05"])
+        #expect(result.status == 0, "\(result.errors)")
+        let rows = result.output.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(rows.count == 2, "\(result.output)")
+        for (row, processes) in zip(rows, ["1", "2"]) {
+            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(cells.first.map(String.init) == processes, "\(row)")
+            // calls/s, then p50, p99 and p999 in ms, then the errors: none.
+            #expect((Double(cells.count > 1 ? String(cells[1]) : "") ?? 0) > 10, "\(row)")
+            #expect(cells.count > 8 && cells[8] == "0", "errors in \(row)\n\(result.output)")
+        }
+    }
+
+    @Test(
+        "bad options are refused by name before anything starts",
+        arguments: [
+            (["--devices", "0"], "--devices"), (["--processes", "1,x"], "--processes"),
+            (["--seconds", "-1"], "--seconds"), (["--writes", "101"], "--writes"), (["--bogus"], "--bogus"),
+        ])
+    func badOptions(arguments: [String], named: String) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.errors.contains(named), "\(result.errors)")
+        #expect(result.output.isEmpty)
+    }
+}
