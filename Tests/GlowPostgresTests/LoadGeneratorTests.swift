@@ -58,4 +58,12 @@ struct LoadGeneratorTests {
         #expect(result.errors.contains(named), "\(result.errors)")
         #expect(result.output.isEmpty)
     }
+
+    @Test("--help and -h print the usage and start nothing")
+    func help() throws {
+        for flag in ["--help", "-h"] {
+            let result = try Self.run([flag])
+            #expect(result.status == 0 && result.output.contains("usage: glow-load"), "\(flag)")
+        }
+    }
 }

@@ -513,9 +513,11 @@ do {
             cells.map { $0.padding(toLength: 10, withPad: " ", startingAt: 0) }.joined()
                 + String(format: "%.0f MiB, %.0f MiB", largest, total))
         let writes = tally.writes.sorted()
-        print(
-            "          of which writes: \(writes.count) (\(String(format: "%.0f", Double(writes.count) / options.seconds))/s), p50 \(milliseconds(percentile(writes, 0.5))), p99 \(milliseconds(percentile(writes, 0.99)))"
-        )
+        if !writes.isEmpty {
+            print(
+                "          of which writes: \(writes.count) (\(String(format: "%.0f", Double(writes.count) / options.seconds))/s), p50 \(milliseconds(percentile(writes, 0.5))), p99 \(milliseconds(percentile(writes, 0.99)))"
+            )
+        }
         for (error, times) in tally.errors.sorted(by: { $0.value > $1.value }).prefix(5) {
             print("           \(times) × \(error)")
         }
