@@ -111,7 +111,6 @@ public final class HTTPServer: Sendable {
         private struct Queue: ~Copyable {
             var jobs: [@Sendable () -> Void] = []
             var stopping = false
-            var running = 0
         }
         private let count: Int
         private let queue = Mutex(Queue())

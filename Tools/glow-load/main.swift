@@ -245,8 +245,6 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
     let deadline = counting.addingTimeInterval(seconds)
     let tallies = Mutex<Tally>(Tally())
     let group = DispatchGroup()
-    guard let relayType = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
-    _ = relayType
     for (index, device) in devices.enumerated() {
         group.enter()
         let thread = Thread {
