@@ -203,17 +203,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
                 rollBack(connection)
                 return result
             }
-            guard behaviour.changed(mark, working) else {
-                try connection.execute("COMMIT")
-                (held.state, held.version) = (working, current)
-                return result
-            }
-            let next = current + 1
-            try connection.execute(
-                "UPDATE glow_clock SET version = $1 WHERE name = $2", [.int(next), .text(clockName)])
-            try behaviour.persist(mark, &working, connection, next)
-            try connection.execute("COMMIT")
-            (held.state, held.version) = (working, next)
+            try commit(&working, since: mark, at: current, on: connection, into: &held)
             return result
         } catch let error as PostgresError {
             rollBack(connection)
@@ -285,17 +275,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
                 result = body(&after)
             }
             let mark = behaviour.mark(before)
-            guard behaviour.changed(mark, after) else {
-                try connection.execute("COMMIT")
-                (held.state, held.version) = (after, current)
-                return result
-            }
-            let next = current + 1
-            try connection.execute(
-                "UPDATE glow_clock SET version = $1 WHERE name = $2", [.int(next), .text(clockName)])
-            try behaviour.persist(mark, &after, connection, next)
-            try connection.execute("COMMIT")
-            (held.state, held.version) = (after, next)
+            try commit(&after, since: mark, at: current, on: connection, into: &held)
             return result
         } catch let error as PostgresError {
             rollBack(connection)
@@ -313,6 +293,26 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             rollBack(connection)
             throw StoreError(.writeFailed, "the \(clockName) store: \(error)", path: name)
         }
+    }
+
+    /// Ends an update's transaction: when `state` changed since `mark`, moves the clock on from
+    /// `current` and writes the rows under the new version; commits; and holds the state at the
+    /// version the database now has.
+    private func commit(
+        _ state: inout State, since mark: [Int64], at current: Int64, on connection: PostgresConnection,
+        into held: inout Held
+    ) throws {
+        guard behaviour.changed(mark, state) else {
+            try connection.execute("COMMIT")
+            (held.state, held.version) = (state, current)
+            return
+        }
+        let next = current + 1
+        try connection.execute(
+            "UPDATE glow_clock SET version = $1 WHERE name = $2", [.int(next), .text(clockName)])
+        try behaviour.persist(mark, &state, connection, next)
+        try connection.execute("COMMIT")
+        (held.state, held.version) = (state, next)
     }
 
     /// SQLSTATE 40001 (serialization failure) and 40P01 (deadlock): another transaction won.

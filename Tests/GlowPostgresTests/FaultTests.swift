@@ -78,7 +78,7 @@ struct FaultTests {
                 ProtocolMessage("SignUpRequest").with("email", address).with(
                     "password", ServerSimulationTests.password),
                 headers: from)
-            let token = try ServerSimulationTests.mailedToken(folder, to: address)
+            let token = try ServerProcess.mailedToken(folder, to: address)
             let session = try await client.call(
                 "confirm-sign-up",
                 ProtocolMessage("ConfirmSignUpRequest").with("token", token).with(

@@ -44,23 +44,6 @@ struct ServerSimulationTests {
 
     static let password = "correct horse battery staple"
 
-    static func mailedToken(_ folder: String, to address: String) throws -> String {
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".eml") {
-                let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
-                let head = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
-                if head.contains("To: \(address)"), head.contains("X-Glow-Mail: confirmSignUp"),
-                    let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") })
-                {
-                    return String(token.dropFirst("X-Glow-Token: ".count))
-                }
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
-        throw TemporaryPostgres.Failure(description: "no confirmation mail to \(address)")
-    }
-
     /// Signs the people up and their devices in, each call through a process chosen at random.
     static func devices(_ deployment: Deployment, _ random: inout SeededRandom) async throws -> [Device] {
         var devices: [Device] = []
@@ -71,7 +54,7 @@ struct ServerSimulationTests {
             _ = try await deployment.clients.randomElement(using: &random)!.call(
                 "sign-up", ProtocolMessage("SignUpRequest").with("email", address).with("password", password),
                 headers: from)
-            let token = try mailedToken(deployment.mailFolder, to: address)
+            let token = try ServerProcess.mailedToken(deployment.mailFolder, to: address)
             let confirmed = try await deployment.clients.randomElement(using: &random)!.call(
                 "confirm-sign-up",
                 ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password), headers: from)

@@ -96,4 +96,26 @@ package final class ServerProcess {
         else { return nil }
         return kilobytes * 1_024
     }
+
+    /// The confirmation token of the sign-up mail to `address` that a glow-server started with
+    /// `--mail-dir folder` wrote there (SERVER-8: its `X-Glow-Token` header), waiting up to ten
+    /// seconds for it.
+    ///
+    /// - Throws: ``ThrowawayPostgres/Failure`` when none comes, or the folder cannot be read.
+    package static func mailedToken(_ folder: String, to address: String) throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".eml") {
+                let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+                let head = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+                if head.contains("To: \(address)"), head.contains("X-Glow-Mail: confirmSignUp"),
+                    let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") })
+                {
+                    return String(token.dropFirst("X-Glow-Token: ".count))
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        throw ThrowawayPostgres.Failure(description: "no confirmation mail to \(address)")
+    }
 }

@@ -338,24 +338,6 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
     return tallies.withLock { $0 }
 }
 
-/// The confirmation token mailed to `address` into `folder` (glow-server --mail-dir).
-func mailedToken(_ folder: String, to address: String) throws -> String {
-    let deadline = Date().addingTimeInterval(10)
-    repeat {
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".eml") {
-            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
-            let head = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
-            if head.contains("To: \(address)"), head.contains("X-Glow-Mail: confirmSignUp"),
-                let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") })
-            {
-                return String(token.dropFirst("X-Glow-Token: ".count))
-            }
-        }
-        Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
-    throw LoadFailure(description: "no confirmation mail to \(address)")
-}
-
 /// People for `count` devices (four each), signed up and in through `client`, each befriending
 /// the next and sharing their goal with friends.
 func setUp(devices count: Int, through client: ServiceClient, mail folder: String) async throws -> [Device] {
@@ -371,7 +353,7 @@ func setUp(devices count: Int, through client: ServiceClient, mail folder: Strin
         _ = try await client.call(
             "sign-up", ProtocolMessage("SignUpRequest").with("email", address).with("password", password),
             headers: headers)
-        let token = try mailedToken(folder, to: address)
+        let token = try ServerProcess.mailedToken(folder, to: address)
         let first = try await client.call(
             "confirm-sign-up",
             ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password).with(
