@@ -137,7 +137,7 @@ let package = Package(
             name: "glow-server",
             dependencies: [
                 "GlowService", "GlowServer", "GlowServerStores", "GlowPostgresStores", "GlowAuth", "GlowRelay",
-                "GlowToolSupport",
+                "GlowProtocol", "GlowToolSupport",
             ],
             path: "Tools/glow-server", swiftSettings: sharedSettings),
         .testTarget(

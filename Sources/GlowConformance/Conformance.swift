@@ -18,6 +18,7 @@ package enum Conformance {
         FeedOperations.all,
         FeedOperations.derive,
         FeedOperations.relay,
+        ServerOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a

@@ -40,12 +40,19 @@ package struct Corpus: Sendable {
         self.directory = directory
     }
 
-    /// The area whose cases a server plays, not a testee (Spec/server.md 9.6).
+    /// The area whose exchanges a server plays (Spec/server.md 9.6).
     package static let serverArea = "server"
+    /// The operation of the cases a server plays; every other case is a testee's.
+    package static let serverOperation = "server.exchanges"
 
-    /// The areas a testee plays: every one but the server's.
-    package static func testeeAreas(_ areas: [String]) -> [String] {
-        areas.filter { $0 != serverArea }
+    /// The cases a server plays: the server area's exchanges.
+    package func serverCases() -> [CorpusCase] {
+        cases(area: Self.serverArea).filter { $0.operation == Self.serverOperation }
+    }
+
+    /// The cases a testee plays in these areas (every area when nil): all but a server's.
+    package func testeeCases(areas names: [String]? = nil) -> [CorpusCase] {
+        cases(areas: names).filter { $0.operation != Self.serverOperation }
     }
 
     /// The areas: the folders of the corpus.

@@ -66,7 +66,8 @@ package final class ServerRunner: Sendable {
             return .failed("the case has no exchanges")
         }
         var captured: [String: String] = [:]
-        // Each case its own client address (9.6), so throttles of one never reach another.
+        // Each case its own client address and /64 (9.6), so throttles and limits of one never reach
+        // another.
         let number = played.withLock { count in
             count += 1
             return count
@@ -74,7 +75,7 @@ package final class ServerRunner: Sendable {
         let groups = stride(from: 0, to: 12, by: 4).map { start in
             String(run.dropFirst(start).prefix(4))
         }
-        let client = "2001:db8:\(groups.joined(separator: ":")):\(String(number, radix: 16))::1"
+        let client = "2001:db8:\(String(number, radix: 16)):\(groups.joined(separator: ":"))::1"
         for (index, exchange) in exchanges.enumerated() {
             let label = exchange["call"]?.string ?? exchange["path"]?.string ?? (exchange["mail"] != nil ? "mail" : "?")
             do {

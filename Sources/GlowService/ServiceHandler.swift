@@ -16,7 +16,7 @@ public final class ServiceHandler: Sendable {
     /// The feed's relay.
     public let relay: FeedRelay
     private let settings: Settings
-    private let clock: any AuthClock
+    let clock: any AuthClock
     private let healthCheck: @Sendable () -> String?
 
     /// How a handler answers beyond the services.

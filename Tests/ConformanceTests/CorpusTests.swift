@@ -35,9 +35,9 @@ struct CorpusArea: Sendable, CustomStringConvertible {
 /// process; adding a case adds a test.
 @Suite("Corpus")
 struct CorpusTests {
-    /// Every case; the server area's are played against a server (GlowServiceTests), not here.
+    /// Every case; the server area's exchanges are played against a server (GlowServiceTests), not here.
     static let all = Repository.corpus.cases()
-    static let cases = all.filter { $0.area != Corpus.serverArea }
+    static let cases = Repository.corpus.testeeCases()
 
     @Test("every case", arguments: cases)
     func run(_ testCase: CorpusCase) {

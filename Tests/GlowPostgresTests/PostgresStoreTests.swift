@@ -250,7 +250,7 @@ final class PostgresStoreTests {
             .deletingLastPathComponent()
         let corpus = Corpus(directory: root.appendingPathComponent("Spec/corpus"))
         let runner = ServerRunner(bases: bases, mailDirectory: folder)
-        for testCase in corpus.cases(area: Corpus.serverArea) {
+        for testCase in corpus.serverCases() {
             #expect(runner.play(testCase) == .passed, "\(testCase.reference): \(testCase.comment)")
         }
     }

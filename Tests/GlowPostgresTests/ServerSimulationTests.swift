@@ -26,6 +26,8 @@ struct ServerSimulationTests {
     struct Device {
         let person: String
         let token: String
+        /// Its person's address, as a proxy in front would give it: a /64 of each person's own.
+        let from: [String: String]
         var clock: HybridClock
         var replica = FeedReplica()
         var cursor: UInt64 = 0
@@ -49,8 +51,8 @@ struct ServerSimulationTests {
         var devices: [Device] = []
         for index in 0..<50 {
             let address = "p\(index)@example.com"
-            // Each person's calls come from an address of their own, as through a proxy.
-            let from = ["X-Forwarded-For": "2001:db8::\(String(index, radix: 16))"]
+            // Each person's calls come from a /64 of their own, as through a proxy (AUTH-39, SERVER-11).
+            let from = ["X-Forwarded-For": "2001:db8:\(String(index, radix: 16))::1"]
             _ = try await deployment.clients.randomElement(using: &random)!.call(
                 "sign-up", ProtocolMessage("SignUpRequest").with("email", address).with("password", password),
                 headers: from)
@@ -67,7 +69,7 @@ struct ServerSimulationTests {
                 #expect(session.string("account") == person)
                 devices.append(
                     Device(
-                        person: person, token: session.string("access_token"),
+                        person: person, token: session.string("access_token"), from: from,
                         clock: HybridClock(device: "\(person)-d\(device)"),
                         skew: Int64.random(in: -300_000...300_000, using: &random)))
             }
@@ -81,7 +83,8 @@ struct ServerSimulationTests {
     ) async throws -> RelayResponse {
         guard let type = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
         let answer = try await deployment.clients.randomElement(using: &random)!.call(
-            "relay", try ProtocolMessage(type, wire: request.wireEncoded()), accessToken: device.token)
+            "relay", try ProtocolMessage(type, wire: request.wireEncoded()), accessToken: device.token,
+            headers: device.from)
         return try RelayResponse(wire: answer.wireEncoded())
     }
 

@@ -12,7 +12,7 @@ struct ServerConformanceTests {
 
     @Test("every case of the server area passes against glow-server")
     func corpusCases() throws {
-        let cases = Self.corpus.cases(area: Corpus.serverArea)
+        let cases = Self.corpus.serverCases()
         #expect(cases.count >= 30)
         let server = try TestServer()
         defer { server.stop() }

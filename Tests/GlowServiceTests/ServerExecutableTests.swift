@@ -110,6 +110,9 @@ struct ServerExecutableTests {
             (["--mail-dir", "/no/such/folder"], 66, "no such folder"),
             (["--mail-dir", "/tmp", "--mail-command", "cat"], 64, "one or the other"),
             (["--threads", "0"], 64, "at least 1"),
+            (["--client-burst", "0"], 64, "--client-burst 0: not a whole number of at least 1"),
+            (["--client-interval", "-5"], 64, "--client-interval -5: not a whole number of at least 0"),
+            (["--client-interval", "9223372036854775807", "--client-burst", "3"], 64, "passes the longest wait"),
             (["--frobnicate"], 64, "unknown option"),
         ])
     func badOptions(_ arguments: [String], _ expected: Int32, _ message: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowProtocol
 import GlowRelay
 import GlowServer
 import GlowServerStores
@@ -23,7 +24,8 @@ final class TestServer: Sendable {
 
     init(
         trustForwardedFor: Bool = true, limits: HTTPLimits = HTTPLimits(),
-        configuration: AccountConfiguration = AccountConfiguration(), clock: any AuthClock = SystemAuthClock()
+        configuration: AccountConfiguration = AccountConfiguration(), clock: any AuthClock = SystemAuthClock(),
+        clientLimit: ClientLimit = .standard
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-service-\(UUID().uuidString)").path
         mailFolder = folder + "/mail"
@@ -41,10 +43,12 @@ final class TestServer: Sendable {
         var settings = ServiceHandler.Settings()
         settings.trustForwardedFor = trustForwardedFor
         let handler = ServiceHandler(
-            accounts: accounts, relay: relay, settings: settings, healthCheck: { [database] in database.problem() })
+            accounts: accounts, relay: relay, settings: settings, clock: clock,
+            healthCheck: { [database] in database.problem() })
+        let limiter = ClientLimiter(limit: clientLimit)
         server = try HTTPServer(
             listen: .tcp(host: "127.0.0.1", port: 0), limits: limits, tooLarge: { ServiceHandler.tooLarge(limit: $0) },
-            handler: { handler.respond(to: $0) })
+            handler: { handler.respond(to: $0, limitedBy: limiter) })
     }
 
     /// The token of the newest mail of `kind` to `address`, waiting up to five seconds for it.

@@ -348,7 +348,7 @@ func setUp(devices count: Int, through client: ServiceClient, mail folder: Strin
     var persons: [(id: String, token: String, client: String)] = []
     for index in 0..<people {
         let address = "load-\(run)-\(index)@example.com"
-        let from = "2001:db8:\(String(index / 65_536, radix: 16)):\(String(index % 65_536, radix: 16))::1"
+        let from = clientAddress(devices.count)
         let headers = ["X-Forwarded-For": from]
         _ = try await client.call(
             "sign-up", ProtocolMessage("SignUpRequest").with("email", address).with("password", password),
@@ -369,7 +369,8 @@ func setUp(devices count: Int, through client: ServiceClient, mail folder: Strin
                     "device", "d\(device)"), headers: headers)
             devices.append(
                 Device(
-                    person: person, token: session.string("access_token"), name: "\(person)-d\(device)", client: from))
+                    person: person, token: session.string("access_token"), name: "\(person)-d\(device)",
+                    client: clientAddress(devices.count)))
         }
         if (index + 1) % 50 == 0 { say("glow-load: \(index + 1) of \(people) people signed up") }
     }
@@ -391,6 +392,12 @@ func setUp(devices count: Int, through client: ServiceClient, mail folder: Strin
             accessToken: person.token, headers: ["X-Forwarded-For": person.client])
     }
     return devices
+}
+
+/// Device `index`'s address, as a proxy in front gives it: a /64 of its own, so each device is a
+/// client of its own for the server's per-client limit (SERVER-11) and throttles (AUTH-39).
+func clientAddress(_ index: Int) -> String {
+    "2001:db8:\(String(index / 65_536, radix: 16)):\(String(index % 65_536, radix: 16))::1"
 }
 
 func say(_ text: String) {

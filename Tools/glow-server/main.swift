@@ -1,6 +1,7 @@
 import Foundation
 import GlowAuth
 import GlowPostgresStores
+import GlowProtocol
 import GlowRelay
 import GlowServer
 import GlowServerStores
@@ -20,7 +21,7 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
-                       [--database-connections N] [--pool-wait SECONDS]
+                       [--database-connections N] [--pool-wait SECONDS] [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
@@ -40,6 +41,9 @@ let usage = """
                         PostgreSQL connections per store of this process (default: --threads)
       --pool-wait       seconds a request waits for a free database connection before it is
                         answered 503 with Retry-After (default 2)
+      --client-interval milliseconds between one client's calls once its burst is spent
+                        (default 50; 0: no limit) (SERVER-11)
+      --client-burst    calls one client may make at once (default 200)
       --trust-forwarded-for  throttle by the last X-Forwarded-For entry (only behind a proxy)
       --google-client-id, --apple-client-id
                         sign in with Google or Apple for these client ids (comma-separated): the
@@ -72,6 +76,8 @@ struct Configuration {
     /// PostgreSQL connections per store; nil: one per serving thread.
     var databaseConnections: Int?
     var poolWait = 2.0
+    /// How often one client may call (SERVER-11).
+    var clientLimit = ClientLimit.standard
     var settings = ServiceHandler.Settings()
     /// The providers people sign in with: each one's client ids and key set URL.
     var providers: [(provider: IdentityProvider, clientIDs: Set<String>)] = []
@@ -82,6 +88,7 @@ struct Configuration {
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
+                "--client-interval", "--client-burst",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
             ])
@@ -115,6 +122,15 @@ struct Configuration {
             }
             poolWait = seconds
         }
+        let interval =
+            try parser.integer("--client-interval", atLeast: 0) ?? Int(ClientLimit.standard.intervalMilliseconds)
+        let burst = try parser.integer("--client-burst", atLeast: 1) ?? Int(ClientLimit.standard.burst)
+        guard let limit = ClientLimit(intervalMilliseconds: Int64(interval), burst: Int64(burst)) else {
+            throw UsageError(
+                message: "--client-burst \(burst) times --client-interval \(interval) passes the longest wait",
+                command: "glow-server")
+        }
+        clientLimit = limit
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
         for (name, base) in [("google", IdentityProvider.google), ("apple", IdentityProvider.apple)] {
             let ids = try parser.value("--\(name)-client-id")
@@ -215,9 +231,10 @@ do {
 let server: HTTPServer
 do {
     let handler = service.handler
+    let limiter = ClientLimiter(limit: configuration.clientLimit)
     server = try HTTPServer(
         listen: configuration.listen, limits: configuration.limits,
-        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, handler: { handler.respond(to: $0) })
+        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, handler: { handler.respond(to: $0, limitedBy: limiter) })
 } catch {
     complain("glow-server: \(error)")
     exit(1)

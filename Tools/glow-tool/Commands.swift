@@ -188,16 +188,13 @@ enum Commands {
                 throw UsageErrorInRun(message: "--server takes an http:// or https:// URL, not '\(server)'")
             }
             let runner = ServerRunner(base: server, mailDirectory: options.mailDirectory, timeout: options.timeout)
-            results = runner.run(corpus.cases(area: Corpus.serverArea), failureList: list)
+            results = runner.run(corpus.serverCases(), failureList: list)
             subject = server
         } else {
             let testee = options.testee ?? ""
-            if options.area == Corpus.serverArea {
-                throw UsageErrorInRun(message: "the \(Corpus.serverArea) area is played against a server: --server URL")
-            }
             var runner = ConformanceRunner(command: testee, corpus: corpus)
             runner.timeout = options.timeout
-            let cases = corpus.cases(areas: options.area.map { [$0] } ?? Corpus.testeeAreas(areas))
+            let cases = corpus.testeeCases(areas: options.area.map { [$0] })
             do {
                 results = try runner.run(cases, failureList: list)
             } catch {
