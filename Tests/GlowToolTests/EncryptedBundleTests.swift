@@ -104,6 +104,14 @@ struct EncryptedBundleTests {
             (["stats", "x.glow", "--passphrase-env", "A", "--passphrase-fd", "0"], "not both"),
             (["themes", "audit", "--passphrase-env", "A"], "takes no passphrase"),
             (["stats", "x.glow", "--passphrase-fd", "two"], "file descriptor number"),
+            (["stats", "x.glow", "--passphrase", "hunter2hunter2"], "never taken on the command line"),
+            (
+                ["convert", "a.glow", "b.glow", "--encrypt", "--password=hunter2hunter2"],
+                "never taken on the command line"
+            ),
+            (["store", "--db", "x.sqlite", "today", "--encrypt"], "go with store export, not store this"),
+            (["store", "--db", "x.sqlite", "import", "a.glow", "--encrypt"], "go with store export, not store import"),
+            (["store", "--db", "x.sqlite", "today", "--passphrase-fd", "0"], "only store import and store export"),
         ])
     func usage(arguments: [String], message: String) throws {
         let run = try EndToEndTests.run(arguments)
@@ -120,5 +128,153 @@ struct EncryptedBundleTests {
             ["convert", EndToEndTests.sample, EndToEndTests.temporary("x.glow"), "--encrypt", "--passphrase-fd", "0"],
             stdin: Data("short\n".utf8))
         #expect(short.status == 1 && short.stderr.contains("at least 8"))
+    }
+
+    /// The sample with a note of random letters on every check-in: a bundle of several 64 KiB
+    /// chunks once sealed, written as JSON at `path`.
+    static func noisySample(_ path: String) throws {
+        let url = EndToEndTests.root.appendingPathComponent("Spec/examples/sample.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let checkIns = try #require(object["checkIns"] as? [[String: Any]])
+        object["checkIns"] = checkIns.map { checkIn in
+            var noted = checkIn
+            noted["note"] = String((0..<60).map { _ in letters.randomElement(using: &generator)! })
+            return noted
+        }
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("a change in the last of several chunks is refused after the others authenticated, and nothing is written")
+    func lateTampering() throws {
+        let json = EndToEndTests.temporary("noisy.json")
+        try Self.noisySample(json)
+        let sealed = EndToEndTests.temporary("noisy.glow")
+        let seal = try EndToEndTests.run(
+            ["convert", json, sealed, "--encrypt", "--passphrase-fd", "0"], stdin: Self.passphrase)
+        #expect(seal.status == 0, "\(seal.stderr)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: sealed))
+        #expect(bytes.count > 3 * 65_536, "several chunks: \(bytes.count) bytes")
+        // The whole file reads as the JSON it was made from.
+        let plain = try EndToEndTests.run(["stats", json, "--day", Self.day])
+        let opened = try EndToEndTests.run(
+            ["stats", sealed, "--day", Self.day, "--passphrase-fd", "0"], stdin: Self.passphrase)
+        #expect(opened.status == 0 && opened.stdout == plain.stdout && !plain.stdout.isEmpty, "\(opened.stderr)")
+        bytes[bytes.count - 20] ^= 0x40
+        let tampered = EndToEndTests.temporary("late.glow")
+        try bytes.write(to: URL(fileURLWithPath: tampered))
+        let output = EndToEndTests.temporary("out.glow")
+        let database = EndToEndTests.temporary("store.sqlite")
+        for arguments in [
+            ["convert", tampered, output], ["convert", tampered, output + ".json"], ["merge", "-o", output, tampered],
+            ["stats", tampered], ["store", "--db", database, "import", tampered],
+        ] {
+            let run = try EndToEndTests.run(arguments + ["--passphrase-fd", "0"], stdin: Self.passphrase)
+            #expect(run.status == 1 && run.stderr.contains("chunk_tampered"), "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout.prefix(200))")
+        }
+        for path in [output, output + ".json", database] {
+            #expect(!FileManager.default.fileExists(atPath: path), "\(path) was made")
+        }
+    }
+
+    @Test("store export --encrypt seals a database's data, which imports into another database")
+    func storeExport() throws {
+        let first = EndToEndTests.temporary("first.sqlite")
+        let second = EndToEndTests.temporary("second.sqlite")
+        let sealed = EndToEndTests.temporary("store.glow")
+        #expect(try EndToEndTests.run(["store", "--db", first, "import", EndToEndTests.sample]).status == 0)
+        let export = try EndToEndTests.run(
+            ["store", "--db", first, "export", "-o", sealed, "--encrypt", "--recovery-key", "--passphrase-fd", "0"],
+            stdin: Self.passphrase)
+        #expect(export.status == 0, "\(export.stderr)")
+        let words = try #require(export.stderr.split(separator: "\n").last.map(String.init))
+        let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: sealed)).read(upToCount: 8)
+        #expect(head.map { BundleEnvelope.isEncrypted(head: [UInt8]($0)) } == true)
+        let imported = try EndToEndTests.run(
+            ["store", "--db", second, "import", sealed, "--passphrase-fd", "0"], stdin: Data(words.utf8))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let before = try EndToEndTests.run(["store", "--db", first, "overview", "--day", Self.day])
+        let after = try EndToEndTests.run(["store", "--db", second, "overview", "--day", Self.day])
+        #expect(before.status == 0 && !before.stdout.isEmpty && after.stdout == before.stdout)
+        // merge and export seal too.
+        let merged = EndToEndTests.temporary("merged.glow")
+        let run = try EndToEndTests.run(
+            ["merge", "-o", merged, EndToEndTests.sample, "--encrypt", "--passphrase-fd", "0"], stdin: Self.passphrase)
+        #expect(run.status == 0, "\(run.stderr)")
+        let verify = try EndToEndTests.run(["verify", merged, "--passphrase-fd", "0"], stdin: Self.passphrase)
+        #expect(verify.status == 0 && verify.stdout.hasPrefix("ok:"), "\(verify.stderr)")
+    }
+
+    @Test("a passphrase named by --passphrase-env opens the file")
+    func environment() throws {
+        let (path, _) = try Self.sealedSample()
+        let variable = "GLOW_TEST_PASSPHRASE_\(UUID().uuidString.prefix(8))".replacingOccurrences(of: "-", with: "_")
+        setenv(variable, "a phrase to remember", 1)
+        defer { unsetenv(variable) }
+        let run = try EndToEndTests.run(["verify", path, "--passphrase-env", variable])
+        #expect(run.status == 0 && run.stdout.hasPrefix("ok:"), "\(run.stderr)")
+        let wrong = try EndToEndTests.run(["verify", path, "--passphrase-env", variable + "_UNSET"])
+        #expect(wrong.status == 1 && wrong.stderr.contains("holds no passphrase"), "\(wrong.stderr)")
+    }
+
+    /// Runs glow-tool on a terminal of its own (a pseudo-terminal Python's `pty` opens), typing
+    /// `answers` one line at each prompt: its exit status and everything the terminal showed.
+    static func onTerminal(_ arguments: [String], answers: [String]) throws -> (Int32, String) {
+        let script = """
+            import os, pty, signal, sys
+            signal.alarm(30)
+            answers = sys.argv[1].split('|')
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[2], sys.argv[2:])
+            seen = b''
+            def more():
+                global seen
+                try:
+                    chunk = os.read(fd, 1024)
+                except OSError:
+                    chunk = b''
+                seen += chunk
+                return chunk
+            for number, answer in enumerate(answers, 1):
+                while not (seen.count(b'assphrase') >= number and seen.rstrip(b' ').endswith(b':')):
+                    if not more():
+                        break
+                os.write(fd, answer.encode() + b'\\n')
+            while more():
+                pass
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(seen.decode('utf-8', 'replace'))
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        let tool = EndToEndTests.products.appendingPathComponent("glow-tool").path
+        let run = try EndToEndTests.run(
+            executable: URL(fileURLWithPath: "/usr/bin/python3"),
+            ["-c", script, answers.joined(separator: "|"), tool] + arguments)
+        return (run.status, run.stdout)
+    }
+
+    @Test("at the terminal a new file's passphrase is typed twice, and two that differ write nothing")
+    func prompt() throws {
+        let sealed = EndToEndTests.temporary("typed.glow")
+        let (status, shown) = try Self.onTerminal(
+            ["convert", EndToEndTests.sample, sealed, "--encrypt"],
+            answers: ["typed at the prompt", "typed at the prompt"])
+        #expect(status == 0, "\(shown)")
+        #expect(shown.contains("Passphrase for") && shown.contains("again") && !shown.contains("typed at"))
+        let verify = try EndToEndTests.run(
+            ["verify", sealed, "--passphrase-fd", "0"], stdin: Data("typed at the prompt\n".utf8))
+        #expect(verify.status == 0, "\(verify.stderr)")
+        // Reading asks once.
+        let (readStatus, readShown) = try Self.onTerminal(["verify", sealed], answers: ["typed at the prompt"])
+        #expect(readStatus == 0 && readShown.contains("ok:"), "\(readShown)")
+        let other = EndToEndTests.temporary("slip.glow")
+        let (slipStatus, slipShown) = try Self.onTerminal(
+            ["convert", EndToEndTests.sample, other, "--encrypt"],
+            answers: ["typed at the prompt", "typed at the prompz"])
+        #expect(slipStatus == 1 && slipShown.contains("differ"), "\(slipShown)")
+        #expect(!FileManager.default.fileExists(atPath: other))
     }
 }

@@ -362,7 +362,7 @@ struct SecretOptions: Equatable {
 
     /// The commands that read bundles, and those that write one.
     static let reading: Set<String> = ["inspect", "verify", "convert", "merge", "stats", "report", "feed", "store"]
-    static let writing: Set<String> = ["convert", "merge", "export"]
+    static let writing: Set<String> = ["convert", "merge", "export", "store"]
 }
 
 /// Takes the options of ``SecretOptions`` out of the arguments, wherever they stand after the
@@ -396,6 +396,11 @@ func splitSecretOptions(_ arguments: [String]) -> Result<([String], SecretOption
                         message: "--passphrase-fd takes a file descriptor number, not '\(text)'", command: command)
                 }
                 options.passphraseDescriptor = descriptor
+            case "--passphrase", "--password":
+                throw UsageError(
+                    message: "a passphrase is never taken on the command line, where other users and the shell's "
+                        + "history can read it: give --passphrase-env NAME or --passphrase-fd N, or type it when asked",
+                    command: command)
             case "--encrypt" where argument == name: options.encrypt = true
             case "--recovery-key" where argument == name: options.recoveryKey = true
             default: rest.append(argument)
@@ -411,7 +416,8 @@ func splitSecretOptions(_ arguments: [String]) -> Result<([String], SecretOption
         }
         if options.encrypt || options.recoveryKey, !SecretOptions.writing.contains(command) {
             throw UsageError(
-                message: "--encrypt and --recovery-key apply to convert, merge and export, not '\(command)'",
+                message:
+                    "--encrypt and --recovery-key apply to convert, merge, export and store export, not '\(command)'",
                 command: command)
         }
         if options.recoveryKey, !options.encrypt {

@@ -152,17 +152,6 @@ enum Files {
         }
     }
 
-    /// An encrypted bundle's plain bytes, whole: every chunk authenticated before any is used.
-    static func opened(_ bytes: [UInt8], path: String, secrets: Secrets) throws -> [UInt8] {
-        guard BundleEnvelope.isEncrypted(head: bytes) else { return bytes }
-        let secret = try secrets.secret(for: path)
-        do {
-            return try BundleEnvelope.open(bytes, secret: secret)
-        } catch {
-            throw DataFailure(message: "\(path): \(error)", bundleError: error)
-        }
-    }
-
     /// The refusal of a file that is neither a bundle nor a JSON data set, naming its first byte.
     static func notDataSet(_ path: String, _ head: [UInt8]) -> DataFailure {
         let first = head.first.map { String(format: "0x%02X", $0) } ?? "nothing"
@@ -395,6 +384,10 @@ final class Secrets {
         } else {
             read = try Self.prompt(
                 writing ? "Passphrase for \(name): " : "\(name) is encrypted. Passphrase or recovery key: ", name: name)
+            // A passphrase typed for a new file is typed twice: a slip would lock the file for good.
+            if writing, try Self.prompt("The same passphrase again: ", name: name) != read {
+                throw DataFailure(message: "the two passphrases typed for \(name) differ; nothing was written")
+            }
         }
         // One line: the newline that ends it is not part of the passphrase.
         // ("\r\n" is one Character in Swift, so one removal takes either ending.)

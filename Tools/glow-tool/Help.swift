@@ -131,7 +131,7 @@ enum Help {
         Command(
             name: "store", abstract: "Use the SDK without an app: a person's data in a durable database.",
             usage:
-                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|feed|export -o <file>|sync [--server <url>] [--db <path>] [--day YYYY-MM-DD] [--json]",
+                "glow-tool store init|import <bundle>|tap <goal>|undo <goal>|today|overview|feed|export -o <file> [--encrypt]|sync [--server <url>] [--db <path>] [--day YYYY-MM-DD] [--json]",
             arguments: [
                 ("init", "Create the database (nothing else)."),
                 ("import <bundle>", "Import a bundle, all or nothing."),

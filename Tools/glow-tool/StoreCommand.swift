@@ -56,7 +56,25 @@ enum StoreCommand {
         }
     }
 
+    /// Of the store's actions, `import` alone reads a bundle and `export` alone writes one: the
+    /// passphrase options go with those, and `--encrypt` with `export`.
+    static func check(_ options: Options, _ secrets: SecretOptions) throws(UsageErrorInRun) {
+        let name: String
+        switch options.action {
+        case .importBundle: name = "import"
+        case .export: name = "export"
+        default: name = "this"
+        }
+        if secrets.encrypt || secrets.recoveryKey, name != "export" {
+            throw UsageErrorInRun(message: "--encrypt and --recovery-key go with store export, not store \(name)")
+        }
+        if secrets.passphraseEnvironment != nil || secrets.passphraseDescriptor != nil, name == "this" {
+            throw UsageErrorInRun(message: "only store import and store export take a passphrase")
+        }
+    }
+
     static func run(_ options: Options, secrets: Secrets) throws {
+        try check(options, secrets.options)
         let path = Self.path(options.database)
         let creates = Self.creates(options.action)
         if case .export(let output) = options.action {
@@ -80,15 +98,25 @@ enum StoreCommand {
         // is opened or made.
         var incoming: [UInt8]?
         if case .importBundle(let input) = options.action {
-            // Room for the largest bundle sealed with both ways in (BUNDLE-33's tags and header).
-            let limit = BundleEnvelope.sealedSize(of: BundleLimits.default.maxBundleSize, stanzas: 2)
-            let bytes = try Files.read(input, limit: limit, what: "a bundle") { head in
-                Format(head: head) == .bundle || BundleEnvelope.isEncrypted(head: head)
-                    ? nil
-                    : DataFailure(message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
+            // An encrypted bundle is opened a chunk at a time as it is read (never held whole
+            // beside its plain bytes), and every chunk authenticated before the database is opened.
+            incoming = try Files.streaming(input, secrets: secrets) { next in
+                let limit = BundleLimits.default.maxBundleSize
+                var bytes: [UInt8] = []
+                while let chunk = next() {
+                    // The first byte tells a bundle, so other files are refused at once.
+                    if bytes.isEmpty, Format(head: chunk) != .bundle {
+                        throw DataFailure(
+                            message: "'\(input)' is not a bundle: it does not begin with the bundle's magic")
+                    }
+                    bytes += chunk
+                    guard bytes.count <= limit else {
+                        throw DataFailure(
+                            message: "'\(input)' holds more than \(limit) bytes of bundle; a bundle is at most that")
+                    }
+                }
+                return bytes
             }
-            // An encrypted bundle is opened and every chunk authenticated before the database is.
-            incoming = try Files.opened(bytes, path: input, secrets: secrets)
         }
         /// The failure to open: "no such database" when nothing is there, else the error itself.
         func failure(_ error: StoreError) -> DataFailure {
@@ -102,7 +130,7 @@ enum StoreCommand {
         }
         // Reading is read-only: today, overview and export read a snapshot, which neither
         // migrates the file nor makes anything beside it.
-        if let read = Self.reading(options, path: path) {
+        if let read = Self.reading(options, path: path, secrets: secrets) {
             let data: DataSet
             do { data = try RitualDatabase.snapshot(path: path) } catch { throw failure(error) }
             try read(data)
@@ -174,7 +202,7 @@ enum StoreCommand {
     }
 
     /// What a command that only reads does with the data, or nil for one that writes.
-    static func reading(_ options: Options, path: String) -> ((DataSet) throws -> Void)? {
+    static func reading(_ options: Options, path: String, secrets: Secrets) -> ((DataSet) throws -> Void)? {
         switch options.action {
         case .today, .overview:
             return { data in
@@ -186,7 +214,9 @@ enum StoreCommand {
             }
         case .export(let output):
             return { data in
-                try Files.write(BundleWriter.bundle(data, options: BundleOptions(createdAt: .now)), to: output)
+                try Files.writeBundle(
+                    BundleWriter.bundle(data, options: BundleOptions(createdAt: .now)), to: output, format: .bundle,
+                    secrets: secrets)
             }
         default:
             return nil

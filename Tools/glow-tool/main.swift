@@ -44,6 +44,7 @@ case .success(let invocation):
         switch invocation {
         case .account(let options): status = try await AccountCommand.run(options)
         case .store(let options):
+            try StoreCommand.check(options, secretOptions)
             if case .sync(let server) = options.action {
                 status = try await AccountCommand.sync(database: options.database, server: server)
             } else {
