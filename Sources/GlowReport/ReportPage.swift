@@ -147,7 +147,7 @@ public enum ReportPage {
             html += "<div class=\"weeks\">" + grid(item, evaluation: evaluation, weekStart: weekStart) + "</div>\n"
             if let strength = item.strength {
                 html += """
-                    <div class="figures"><span>Strength \(strength.thousandths / 10)%</span><span class="muted">\(strength.weekSummary(last7: item.last7))</span></div>
+                    <div class="figures"><span>Strength \(strength.thousandths / 10)%</span><span class="muted">\(strength.weekSummary(last7: item.last7))</span><span class="muted">\(strength.monthSummary)</span></div>
                     \(chart(strength, title: item.title))
                     """
             }

@@ -188,5 +188,24 @@ extension Strength {
         return text
     }
 
+    /// The 30 Days' movement in words, with the Days that moved it most (``moves``): "up 12 points
+    /// in 30 days, most on 2026-11-28 (+5.2), 2026-11-20 (+5.0), 2026-11-03 (−4.9)"; "steady in 30
+    /// days" under one point and without moves (STREAK-29). A move is shown in points of the
+    /// reported strength to a tenth.
+    public var monthSummary: String {
+        let points = change(overLast: 30) / 10
+        var text =
+            points > 0
+            ? "up \(Self.points(points)) in 30 days"
+            : points < 0 ? "down \(Self.points(-points)) in 30 days" : "steady in 30 days"
+        let shown = moves.map { move in
+            let change = Self.thousandths(move.after) - Self.thousandths(move.before)
+            let sign = change > 0 ? "+" : change < 0 ? "−" : "±"
+            return "\(move.day) (\(sign)\(abs(change) / 10).\(abs(change) % 10))"
+        }
+        if !shown.isEmpty { text += ", most on " + shown.joined(separator: ", ") }
+        return text
+    }
+
     private static func points(_ count: Int) -> String { count == 1 ? "1 point" : "\(count) points" }
 }

@@ -49,6 +49,24 @@ struct StrengthTests {
         #expect(fresh.strength?.score == 0 && fresh.strength?.moves == [])
     }
 
+    @Test("the 30 Days in words: up, down or steady, with the Days that moved it most")
+    func monthSummary() throws {
+        // Ten done Days, the last today: up 41 points (413 thousandths); the first Days moved it
+        // most, each by a share (1 − m) of what was left: through them 1 − m, 1 − m², 1 − m³ =
+        // 51, 101 and 147 thousandths (m = 0.94808), so moves of 5.1, 5.0 and 4.6 points.
+        let rising = try Self.evaluation(Array(0...9), today: 9)
+        let start = GoalEvaluationTests.start
+        #expect(
+            rising.strength?.monthSummary
+                == "up 41 points in 30 days, most on \(start) (+5.1), \(start.advanced(by: 1)) (+5.0), "
+                + "\(start.advanced(by: 2)) (+4.6)")
+        // Thirty done Days then twenty missed: 1 − m^21 = 0.674 through Day 20, (1 − m^30) × m^20 =
+        // 0.275 now: down.
+        let falling = try Self.evaluation(Array(0...29), today: 50)
+        #expect(falling.strength?.monthSummary.hasPrefix("down ") == true)
+        #expect(try Self.evaluation([], today: 0).strength?.monthSummary == "steady in 30 days")
+    }
+
     @Test("the strength through a Day is known for the recorded Days only")
     func recordedDays() throws {
         let evaluation = try Self.evaluation(Array(0...199), today: 200)

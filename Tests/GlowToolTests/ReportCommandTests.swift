@@ -140,6 +140,7 @@ struct ReportCommandTests {
             #expect(
                 points.map(\.1) == series.map { "\($0.thousandths)" }, "\(evaluation.goal.title): the chart's values")
             #expect(section.contains(strength.weekSummary(last7: evaluation.consistency(lastDays: 7))))
+            #expect(section.contains(strength.monthSummary), "the 30 Days and what moved them")
         }
         #expect(charts >= 5)
     }

@@ -160,6 +160,16 @@ enum Report {
             let strength: Int?
             let strengthChange7: Int?
             let strengthChange30: Int?
+            /// The Days that moved strength most in the last 30 (STREAK-29), nil for one-off kinds.
+            let strengthMoves: [StrengthMove]?
+            /// The 30 Days in words ("up 12 points in 30 days, most on ..."), nil for one-off kinds.
+            let strengthMonth: String?
+        }
+
+        /// A Day that moved strength, and by how much in thousandths of the reported strength.
+        struct StrengthMove: Encodable {
+            let day: String
+            let change: Int
         }
 
         let name: String?
@@ -187,7 +197,13 @@ enum Report {
                     last30: evaluation.consistency(lastDays: 30), completion: evaluation.completion?.thousandths,
                     strength: evaluation.strength?.thousandths,
                     strengthChange7: evaluation.strength?.change(overLast: 7),
-                    strengthChange30: evaluation.strength?.change(overLast: 30))
+                    strengthChange30: evaluation.strength?.change(overLast: 30),
+                    strengthMoves: evaluation.strength?.moves.map { move in
+                        StrengthMove(
+                            day: move.day.description,
+                            change: Strength.thousandths(move.after) - Strength.thousandths(move.before))
+                    },
+                    strengthMonth: evaluation.strength?.monthSummary)
             }
         }
 
@@ -221,6 +237,12 @@ enum Report {
                         return Self.isolated(row[column]) + padded.dropFirst(row[column].count)
                     }
                     .joined(separator: "  ").trimmingCharacters(in: .whitespaces) + "\n"
+            }
+            // Why each strength moved, under the table: the 30 Days and the Days that did it.
+            let moved = goals.compactMap { goal in goal.strengthMonth.map { (goal.title, $0) } }
+            if !moved.isEmpty {
+                out += "\nStrength over 30 days:\n"
+                for (title, month) in moved { out += "  \(Self.isolated(title)): \(month)\n" }
             }
             return out
         }
