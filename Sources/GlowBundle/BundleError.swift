@@ -56,6 +56,9 @@ public struct BundleError: CodedError {
 extension ErrorCode where Domain == BundleError {
     /// Key-derivation parameters outside the caps a reader accepts (BUNDLE-30).
     public static var kdfOutOfRange: Self { Self("kdf_out_of_range") }
+    /// A key derivation within the caps that this machine could not run, for want of memory
+    /// (BUNDLE-30): not the secret's fault.
+    public static var kdfFailed: Self { Self("kdf_failed") }
     /// An encrypted bundle's header that breaks its shape (BUNDLE-31).
     public static var malformedHeader: Self { Self("malformed_header") }
     /// The passphrase does not open the file (BUNDLE-34).

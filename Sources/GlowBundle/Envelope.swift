@@ -88,7 +88,9 @@ public enum BundleEnvelope {
                     password: bytes, salt: salt, memoryKiB: kdf.memoryKiB, iterations: kdf.iterations,
                     parallelism: kdf.parallelism, tagLength: 32)
             } catch {
-                throw BundleError(.kdfOutOfRange, .envelope, at: 10, "the key derivation failed: \(error.message)")
+                throw BundleError(
+                    .kdfFailed, .envelope, at: 10,
+                    "the key derivation of \(kdf.memoryKiB) KiB could not run here: \(error.message)")
             }
         case .recoveryKey(let key):
             return Crypto.hkdfSHA256(

@@ -277,4 +277,21 @@ struct EncryptedBundleTests {
         #expect(slipStatus == 1 && slipShown.contains("differ"), "\(slipShown)")
         #expect(!FileManager.default.fileExists(atPath: other))
     }
+
+    @Test("a key derivation the machine cannot give its memory is kdf_failed, not a wrong passphrase")
+    func derivationWithoutMemory() throws {
+        let (path, _) = try Self.sealedSample()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // 262,144 KiB: the cap itself (BUNDLE-30), more than a process limited to 150 MB can take.
+        bytes.replaceSubrange(10..<14, with: [0x00, 0x00, 0x04, 0x00])
+        let large = EndToEndTests.temporary("large-kdf.glow")
+        try bytes.write(to: URL(fileURLWithPath: large))
+        let tool = EndToEndTests.products.appendingPathComponent("glow-tool").path
+        let limited = try EndToEndTests.run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -v 150000 && exec \"$0\" verify \"$1\" --passphrase-fd 0", tool, large],
+            stdin: Self.passphrase)
+        #expect(limited.status == 1 && limited.stderr.contains("kdf_failed"), "\(limited.stderr)")
+        #expect(!limited.stderr.contains("wrong_passphrase"))
+    }
 }

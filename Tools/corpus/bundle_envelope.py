@@ -242,6 +242,15 @@ invalid("a file cut inside its header with a version it does not know: truncated
 invalid("a file cut inside its header asking for too much memory: truncated first", ["BUNDLE-29", "BUNDLE-30"],
         "sealed-cut-memory.glow", le32(good, 10, 262145)[:50], PASS, "truncated", 50)
 
+# BUNDLE-31: the passphrase's stanza is AES-GCM under the passphrase's key; a changed byte of its
+# sealed key does not authenticate, which a reader cannot tell from a wrong passphrase (BUNDLE-34).
+invalid("a changed byte in the sealed file key of the passphrase's stanza", ["BUNDLE-31", "BUNDLE-34"],
+        "sealed-stanza-key.glow", patched(good, 36 + 5, good[36 + 5] ^ 0x01), PASS, "wrong_passphrase", 36)
+# Opened with the recovery key, whose own stanza is whole: the file key opens, then the MAC over
+# the changed passphrase stanza fails (BUNDLE-32), at the MAC of a two-stanza file (36 + 98).
+invalid("a changed passphrase stanza, opened with the recovery key", ["BUNDLE-32", "BUNDLE-34"],
+        "sealed-stanza-recovery.glow", patched(two, 36 + 20, two[36 + 20] ^ 0x80), KEY, "header_tampered",
+        36 + 98)
 write_cases("bundle", "envelope.json", "bundle.decrypt",
             "Encrypted bundles opened and refused (BUNDLE-29 ... BUNDLE-35). Written by Tools/corpus/bundle_envelope.py.",
             DECRYPT, "envelope")
