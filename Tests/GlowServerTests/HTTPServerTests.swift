@@ -198,6 +198,31 @@ struct HTTPServerTests {
         #expect(slow.readAll().hasPrefix("HTTP/1.1 200"))
     }
 
+    @Test("a body that never ends holds no worker, and the idle timeout closes its connection unanswered")
+    func endlessBody() throws {
+        var limits = Self.limits(threads: 1)
+        limits.timeoutSeconds = 1
+        let (server, seen) = try Self.echoServer(limits: limits)
+        defer { server.stop() }
+        let slow = try Client(server.address)
+        defer { slow.close() }
+        slow.send("POST /endless HTTP/1.1\r\nHost: glow\r\nContent-Length: 1000\r\n\r\n0123456789")
+        let started = ContinuousClock.now
+        for index in 0..<20 {
+            let client = try Client(server.address)
+            client.send("GET /fast/\(index) HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+            #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
+            client.close()
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "twenty requests waited on a body that never ends")
+        // The rest of the body never comes: after the idle second the server closes the
+        // connection without an answer, and the handler never saw the request.
+        let waited = ContinuousClock.now
+        #expect(slow.readAll().isEmpty)
+        #expect(ContinuousClock.now - waited < .seconds(5), "the idle connection stayed open")
+        #expect(seen.withLock { $0.filter { $0.path == "/endless" }.isEmpty })
+    }
+
     @Test("a Unix socket serves as an address does, and is removed at stop")
     func unixSocket() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-\(UUID().uuidString).sock").path
