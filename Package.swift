@@ -145,7 +145,7 @@ let package = Package(
             dependencies: [
                 "GlowService", "GlowProtocol", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed",
                 "GlowWire", "GlowConformance", "GlowModel", "GlowClient", "GlowRitual", "GlowBundle", "GlowStorage",
-                "glow-server",
+                "GlowToolSupport", "glow-server",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),

@@ -1,6 +1,7 @@
 import Foundation
 import GlowClient
 import GlowProtocol
+import GlowToolSupport
 import Testing
 
 /// glow-server configured for Google sign-in: an ID token signed (with the corpus's test key,
@@ -44,12 +45,12 @@ struct ProviderSignInTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
         let keys = folder + "/google-keys.json"
-        let (server, _, address) = try ServerExecutableTests.launch([
+        let server = try ServerProcess(arguments: [
             "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail", "--google-client-id", Self.client,
             "--google-key-set", "file://" + keys,
         ])
-        defer { if server.isRunning { server.terminate() } }
-        let client = ServiceClient(base: try #require(URL(string: "http://" + address)))
+        defer { server.stop() }
+        let client = ServiceClient(base: server.url)
 
         let nonce = try await client.call("sign-in-nonce").string("nonce")
         let signed = try Self.token(nonce: nonce)

@@ -1,4 +1,5 @@
 import Foundation
+import GlowToolSupport
 import Testing
 
 #if canImport(Glibc)
@@ -47,58 +48,25 @@ struct ServerExecutableTests {
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
-    /// Starts glow-server on a free loopback port with `arguments`: the process, its standard
-    /// output (past the first line) and the address its first line names ("glow-server listening on
-    /// 127.0.0.1:PORT, database ...").
-    static func launch(_ arguments: [String]) throws -> (Process, Pipe, String) {
-        let server = Process()
-        server.executableURL = products.appendingPathComponent("glow-server")
-        server.arguments = ["--listen", "127.0.0.1:0"] + arguments
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard
-            let address = text.components(separatedBy: "listening on ").dropFirst().first?.components(separatedBy: ",")
-                .first
-        else {
-            server.terminate()
-            throw ThrowawayFailure(description: "glow-server did not start: \(text)")
-        }
-        return (server, output, address)
-    }
-
-    struct ThrowawayFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     @Test("glow-server serves the corpus to glow-tool conformance --server, and stops on SIGTERM")
     func serveAndStop() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
-        let (server, output, address) = try Self.launch([
-            "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail", "--trust-forwarded-for",
+        let server = try ServerProcess(arguments: [
+            "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail",
         ])
-        defer { if server.isRunning { server.terminate() } }
+        defer { server.crash() }
         let corpus = ServerConformanceTests.root.appendingPathComponent("Spec/corpus").path
         let (status, summary, errors) = try Self.run(
             "glow-tool",
-            ["conformance", "--server", "http://" + address, "--mail-dir", folder + "/mail", "--corpus", corpus])
+            ["conformance", "--server", server.url.absoluteString, "--mail-dir", folder + "/mail", "--corpus", corpus])
         #expect(status == 0, "\(summary)\(errors)")
         #expect(summary.contains("server"))
         #expect(FileManager.default.fileExists(atPath: folder + "/server.sqlite"))
-        kill(server.processIdentifier, SIGTERM)
-        server.waitUntilExit()
-        #expect(server.terminationReason == .exit && server.terminationStatus == 0)
-        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        server.stop()
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+        let rest = String(decoding: server.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(rest.contains("glow-server stopped"))
     }
 

@@ -14,6 +14,8 @@ package final class ServerProcess {
     package let process = Process()
     /// Where it listens.
     package let url: URL
+    /// Its standard output past the line that says where it listens.
+    package let output = Pipe()
 
     /// `glow-server` in the build's products folder: the first folder above the running
     /// executable that holds one.
@@ -35,7 +37,6 @@ package final class ServerProcess {
     package init(arguments: [String], log: URL? = nil) throws {
         process.executableURL = try Self.executable()
         process.arguments = ["--listen", "127.0.0.1:0", "--trust-forwarded-for"] + arguments
-        let output = Pipe()
         process.standardOutput = output
         if let log {
             guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
