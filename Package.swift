@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "GlowPostgresStores", targets: ["GlowPostgresStores"]),
         .library(name: "GlowProtocol", targets: ["GlowProtocol"]),
         .library(name: "GlowService", targets: ["GlowService"]),
+        .library(name: "GlowReminders", targets: ["GlowReminders"]),
         .library(name: "GlowClient", targets: ["GlowClient"]),
         .executable(name: "glow-tool", targets: ["glow-tool"]),
         .executable(name: "glow-server", targets: ["glow-server"]),
@@ -57,7 +58,7 @@ let package = Package(
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth",
                 "GlowCrypto",
-                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol",
+                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol", "GlowReminders",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -122,6 +123,13 @@ let package = Package(
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
         // clients and the conformance runner alike.
         .target(name: "GlowProtocol", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
+        // The local notifications of the coming Days (Spec/reminders.md).
+        .target(
+            name: "GlowReminders", dependencies: ["GlowCore", "GlowModel", "GlowStreaks"], swiftSettings: sharedSettings
+        ),
+        .testTarget(
+            name: "GlowRemindersTests", dependencies: ["GlowReminders", "GlowModel", "GlowStreaks"],
+            swiftSettings: sharedSettings),
         // A device's side of the server's protocol, over URLSession.
         .target(
             name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire"], swiftSettings: sharedSettings),

@@ -3,6 +3,7 @@ import GlowAuth
 import GlowBundle
 import GlowCore
 import GlowModel
+import GlowReminders
 import GlowThemes
 import GlowWire
 
@@ -19,6 +20,7 @@ package enum Conformance {
         FeedOperations.derive,
         FeedOperations.relay,
         ServerOperations.all,
+        ReminderOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a
@@ -83,6 +85,10 @@ package enum Conformance {
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
         case let error as AuthError:
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
+        case let error as ReminderError:
+            return .object([
+                "code": .string(error.code.description), "path": .string(error.path), "message": .string(error.message),
+            ])
         default:
             return nil
         }

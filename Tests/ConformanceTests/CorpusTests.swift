@@ -28,6 +28,7 @@ struct CorpusArea: Sendable, CustomStringConvertible {
         CorpusArea(name: "auth", minimumCases: 300, document: "auth.md", prefix: "AUTH"),
         CorpusArea(name: "feed", minimumCases: 150, document: "feed.md", prefix: "FEED"),
         CorpusArea(name: "server", minimumCases: 30, document: "server.md", prefix: "SERVER"),
+        CorpusArea(name: "reminders", minimumCases: 150, document: "reminders.md", prefix: "REMIND"),
     ]
 }
 

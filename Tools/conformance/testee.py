@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Glow conformance testee in Python: the model, streaks, wire, bundle, themes, auth, feed and server areas.
+"""A Glow conformance testee in Python: the model, streaks, wire, bundle, themes, auth, feed, server and reminders areas.
 
 It speaks the protocol of Spec/conformance.md on standard input and output (CONF-1 ... CONF-4):
 each request and response is a 4-byte little-endian length followed by UTF-8 JSON. It is a second,
@@ -33,12 +33,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cli                                              # noqa: E402
 from glowpy import (accounts, auth, checkins, dataset, feed, feeditems, feedwire, idtoken, model,   # noqa: E402
-                    server, streaks, themes, totp)      # (standard library only)
+                    reminders, server, streaks, themes, totp)   # (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
 
 OPERATIONS = {}
 for area in (model, checkins, dataset, streaks, themes, auth, idtoken, totp, accounts, feed, feeditems,
-             feedwire, server):                          # after feed: its feed.script and feed.relay add the wire steps
+             feedwire, server, reminders):               # after feed: its feed.script and feed.relay add the wire steps
     OPERATIONS.update(area.OPERATIONS)
 
 try:                                                     # these two need google.protobuf and protoc

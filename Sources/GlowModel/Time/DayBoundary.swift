@@ -82,6 +82,24 @@ public struct DayBoundary: Hashable, Sendable {
         return lower..<Swift.max(lower, Instant(unchecked: (end * 1000).clamped(to: limits)))
     }
 
+    /// The earliest instant whose wall-clock reading is at or after `minute` minutes past local
+    /// midnight on the calendar date `date` (REMIND-4): in a daylight-saving gap the end of the
+    /// gap, in an overlap the first occurrence. Clamped to the instants that exist.
+    public func instant(atOrAfter minute: Int, on date: Day) -> Instant {
+        let seconds = startSeconds(ofLocal: Int64(date.daysSince1970) * 86_400 + Int64(minute) * 60)
+        let limits = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
+        return Instant(unchecked: (seconds * 1000).clamped(to: limits))
+    }
+
+    /// The calendar date and the minute past local midnight (0 ..< 1440) that the zone's wall
+    /// clock reads at `instant`.
+    public func wallClock(at instant: Instant) -> (date: Day, minute: Int) {
+        let (seconds, _) = Instant.floorDivide(instant.millisecondsSince1970, 1000)
+        let local = seconds + Int64(timeZone.offsetSeconds(at: seconds))
+        let (days, second) = Instant.floorDivide(local, 86_400)
+        return (Day(unchecked: Int(days).clamped(to: Day.supportedRange)), Int(second / 60))
+    }
+
     /// The calendar week that contains `day`, beginning on ``weekStart`` (MODEL-13).
     public func week(containing day: Day) -> ClosedRange<Day> {
         day.week(startingOn: weekStart)
