@@ -187,6 +187,7 @@ let package = Package(
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
                 "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores", "GlowRelay",
                 "GlowActivity", "GlowService", "GlowServer", "GlowClient", "GlowProtocol", "GlowPostgresStores",
+                "GlowReminders",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),

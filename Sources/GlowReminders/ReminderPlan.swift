@@ -61,12 +61,40 @@ public struct ReminderPlan: Hashable, Sendable {
 
     /// What an app changes in its notification centre to go from `previous` to this plan
     /// (REMIND-11): cancel what differs or went, add what differs or came.
+    ///
+    /// - Complexity: O(n) for n notifications: both plans are in plan order, where a notification
+    ///   unchanged in content keeps its place, so one walk through both finds every difference.
     public func change(from previous: ReminderPlan) -> ReminderChange {
-        let kept = Set(notifications)
-        let had = Set(previous.notifications)
-        return ReminderChange(
-            cancel: previous.notifications.filter { !kept.contains($0) }.map(\.id),
-            add: notifications.filter { !had.contains($0) })
+        let old = previous.notifications
+        let new = notifications
+        var cancel: [String] = []
+        var add: [PlannedNotification] = []
+        var i = 0
+        var j = 0
+        while i < old.count || j < new.count {
+            if j == new.count || (i < old.count && PlannedNotification.precedes(old[i], new[j])) {
+                cancel.append(old[i].id)
+                i += 1
+            } else if i == old.count || PlannedNotification.precedes(new[j], old[i]) {
+                add.append(new[j])
+                j += 1
+            } else {
+                // The same instant, kind and identifier: kept when the rest is the same too.
+                if old[i] != new[j] {
+                    cancel.append(old[i].id)
+                    add.append(new[j])
+                }
+                i += 1
+                j += 1
+            }
+        }
+        return ReminderChange(cancel: cancel, add: add)
+    }
+
+    /// A plan of `all`, in plan order: the first ``limit`` and the rest.
+    init(ordered all: some Collection<PlannedNotification>) {
+        notifications = Array(all.prefix(Self.limit))
+        leftOut = Array(all.dropFirst(Self.limit))
     }
 }
 
@@ -92,80 +120,21 @@ public enum ReminderPlanner {
     /// - Throws: ``ReminderError`` for a number of Days outside 1 ... 31.
     /// - Complexity: one evaluation of each goal with settings, a nudge or a snooze (two for a
     ///   goal whose streak may be at risk), then O(g × d × t) for g goals, d Days and t times.
+    ///   An app that keeps a ``Tracker`` plans from its evaluations with ``ReminderKeeper``.
     public static func plan(
         data: DataSet, boundary: DayBoundary, now: Instant, days: Int = 7, settings: [GoalID: GoalReminders],
         person: PersonReminders, snoozes: [Snooze] = []
     ) throws(ReminderError) -> ReminderPlan {
-        guard (1...31).contains(days) else {
-            throw ReminderError("a plan covers 1 ... 31 Days, not \(days)", path: "days")
-        }
-        let today = boundary.day(containing: now)
-        let lastDay = Day(unchecked: Swift.min(today.daysSince1970 + days - 1, Day.max.daysSince1970))
-        var placer = Placer(boundary: boundary, now: now, quiet: person.quietHours)
+        var context = try Context(
+            boundary: boundary, now: now, days: days, settings: settings, person: person, snoozes: snoozes)
         var all: [PlannedNotification] = []
-        let snoozed = Dictionary(grouping: snoozes, by: \.goal)
-        for goal in data.sortedGoals where !goal.deleted {
-            let own = settings[goal.id]
-            let nudges = person.streakAtRisk != nil && own?.enabled != false && goal.kind.isRecurring
-            guard own?.enabled == true || nudges || snoozed[goal.id] != nil else { continue }
+        for goal in data.sortedGoals where context.plans(goal) {
             let history = data.history(of: goal.id)
-            let evaluation = GoalEvaluation(goal: goal, history: history, weekStart: boundary.weekStart, today: today)
-            func notification(
-                _ kind: PlannedNotification.Kind, _ id: String, at: Instant, day: Day, extra: [String] = []
-            )
-                -> PlannedNotification
-            {
-                PlannedNotification(
-                    id: id, at: at, goal: goal.id, kind: kind, day: day, thread: "goal/\(goal.id)",
-                    key: "reminder.\(kind.rawValue)", arguments: [goal.title, goal.emoji ?? ""] + extra)
-            }
-            // REMIND-5: each allowed Day the goal still waits for, at each time.
-            if let own, own.enabled {
-                for number in today.daysSince1970...lastDay.daysSince1970 {
-                    let day = Day(unchecked: number)
-                    if let weekdays = own.weekdays, !weekdays.contains(day.weekday) { continue }
-                    guard Self.waits(evaluation.status(on: day), today: day == today) else { continue }
-                    for minute in own.times {
-                        guard let at = placer.instant(of: minute, serving: day) else { continue }
-                        let id = "due/\(goal.id)/\(day)/\(Self.clock(minute))"
-                        all.append(notification(.due, id, at: at, day: day))
-                    }
-                }
-            }
-            // REMIND-6: tonight's nudge, when leaving today as it is would break the streak.
-            if nudges, let risk = person.streakAtRisk, Self.waits(evaluation.status(on: today), today: true),
-                let streak = evaluation.currentStreak, streak.length >= risk.minimumStreak, today < Day.max
-            {
-                let tomorrow = GoalEvaluation(
-                    goal: goal, history: history, weekStart: boundary.weekStart, today: today.advanced(by: 1))
-                if tomorrow.currentStreak?.start != streak.start,
-                    let at = placer.instant(of: risk.minute, serving: today)
-                {
-                    all.append(
-                        notification(
-                            .streakAtRisk, "risk/\(goal.id)/\(today)", at: at, day: today, extra: ["\(streak.length)"]))
-                }
-            }
-            // REMIND-8: a snooze waits its length, quiet hours or not.
-            for snooze in snoozed[goal.id] ?? [] {
-                let (at, overflow) = snooze.at.millisecondsSince1970.addingReportingOverflow(
-                    Int64(person.snoozeMinutes) * 60_000)
-                guard !overflow, at <= Instant.max.millisecondsSince1970, at > now.millisecondsSince1970 else {
-                    continue
-                }
-                let served = boundary.day(containing: snooze.at)
-                let status = evaluation.status(on: served)
-                guard status != .done, status != .skipped else { continue }
-                all.append(
-                    notification(
-                        .snooze, "snooze/\(goal.id)/\(snooze.at.millisecondsSince1970)",
-                        at: Instant(unchecked: at), day: served))
-            }
+            let evaluation = GoalEvaluation(
+                goal: goal, history: history, weekStart: boundary.weekStart, today: context.today)
+            all += context.notifications(goal, evaluation, history: history)
         }
-        // REMIND-10: the soonest 64.
-        all.sort(by: PlannedNotification.precedes)
-        return ReminderPlan(
-            notifications: Array(all.prefix(ReminderPlan.limit)), leftOut: Array(all.dropFirst(ReminderPlan.limit)))
+        return context.plan(all)
     }
 
     /// Whether a Day with `status` still waits for the goal (REMIND-5): pending or partly done
@@ -186,13 +155,122 @@ public enum ReminderPlanner {
     }
 }
 
-/// Where the minutes of a Day fall (REMIND-3, REMIND-4, REMIND-7), with each Day's instants
-/// worked out once.
-struct Placer {
+/// What one plan is made under, and one goal's notifications from its evaluation: the planner
+/// and the keeper share it, so a kept plan is always the plan made afresh.
+struct Context: Sendable {
+    var settings: [GoalID: GoalReminders]
+    let person: PersonReminders
+    let days: Int
+    var snoozes: [GoalID: [Snooze]]
+    let today: Day
+    let lastDay: Day
+    var placer: Placer
+
+    init(
+        boundary: DayBoundary, now: Instant, days: Int, settings: [GoalID: GoalReminders], person: PersonReminders,
+        snoozes: [Snooze]
+    ) throws(ReminderError) {
+        guard (1...31).contains(days) else {
+            throw ReminderError("a plan covers 1 ... 31 Days, not \(days)", path: "days")
+        }
+        self.init(
+            boundary: boundary, now: now, checkedDays: days, settings: settings, person: person, snoozes: snoozes)
+    }
+
+    /// A context for a number of Days already checked to be 1 ... 31.
+    init(
+        boundary: DayBoundary, now: Instant, checkedDays days: Int, settings: [GoalID: GoalReminders],
+        person: PersonReminders, snoozes: [Snooze]
+    ) {
+        self.settings = settings
+        self.person = person
+        self.days = days
+        // REMIND-8: snoozes of one goal asked at one instant are one.
+        self.snoozes = Dictionary(grouping: Set(snoozes), by: \.goal).mapValues { $0.sorted { $0.at < $1.at } }
+        today = boundary.day(containing: now)
+        lastDay = Day(unchecked: Swift.min(today.daysSince1970 + days - 1, Day.max.daysSince1970))
+        placer = Placer(boundary: boundary, now: now, quiet: person.quietHours)
+    }
+
+    /// Whether `goal` can have notifications: not deleted, and with settings that are on, a
+    /// nudge, or a snooze.
+    func plans(_ goal: Goal) -> Bool {
+        guard !goal.deleted else { return false }
+        return settings[goal.id]?.enabled == true || nudges(goal) || snoozes[goal.id] != nil
+    }
+
+    private func nudges(_ goal: Goal) -> Bool {
+        person.streakAtRisk != nil && settings[goal.id]?.enabled != false && goal.kind.isRecurring
+    }
+
+    /// `goal`'s notifications (REMIND-5, REMIND-6, REMIND-8), from its evaluation as of today.
+    mutating func notifications(_ goal: Goal, _ evaluation: GoalEvaluation, history: CheckInHistory)
+        -> [PlannedNotification]
+    {
+        guard plans(goal) else { return [] }
+        var out: [PlannedNotification] = []
+        func notification(_ kind: PlannedNotification.Kind, _ id: String, at: Instant, day: Day, extra: [String] = [])
+            -> PlannedNotification
+        {
+            PlannedNotification(
+                id: id, at: at, goal: goal.id, kind: kind, day: day, thread: "goal/\(goal.id)",
+                key: "reminder.\(kind.rawValue)", arguments: [goal.title, goal.emoji ?? ""] + extra)
+        }
+        // REMIND-5: each allowed Day the goal still waits for, at each time.
+        if let own = settings[goal.id], own.enabled {
+            for number in today.daysSince1970...lastDay.daysSince1970 {
+                let day = Day(unchecked: number)
+                if let weekdays = own.weekdays, !weekdays.contains(day.weekday) { continue }
+                guard ReminderPlanner.waits(evaluation.status(on: day), today: day == today) else { continue }
+                for minute in own.times {
+                    guard let at = placer.instant(of: minute, serving: day) else { continue }
+                    out.append(
+                        notification(.due, "due/\(goal.id)/\(day)/\(ReminderPlanner.clock(minute))", at: at, day: day))
+                }
+            }
+        }
+        // REMIND-6: tonight's nudge, when leaving today as it is would break the streak.
+        if nudges(goal), let risk = person.streakAtRisk, let streak = evaluation.currentStreak,
+            streak.length >= risk.minimumStreak, evaluation.breaksTonight(history: history),
+            let at = placer.instant(of: risk.minute, serving: today)
+        {
+            out.append(
+                notification(.streakAtRisk, "risk/\(goal.id)/\(today)", at: at, day: today, extra: ["\(streak.length)"])
+            )
+        }
+        // REMIND-8: a snooze waits its length, quiet hours or not.
+        for snooze in snoozes[goal.id] ?? [] {
+            let (at, overflow) = snooze.at.millisecondsSince1970.addingReportingOverflow(
+                Int64(person.snoozeMinutes) * 60_000)
+            guard !overflow, at <= Instant.max.millisecondsSince1970, at > placer.now.millisecondsSince1970 else {
+                continue
+            }
+            let served = placer.boundary.day(containing: snooze.at)
+            let status = evaluation.status(on: served)
+            guard status != .done, status != .skipped else { continue }
+            out.append(
+                notification(
+                    .snooze, "snooze/\(goal.id)/\(snooze.at.millisecondsSince1970)", at: Instant(unchecked: at),
+                    day: served))
+        }
+        return out
+    }
+
+    /// REMIND-10: those still after now, in plan order, the soonest 64 planned.
+    func plan(_ notifications: [PlannedNotification]) -> ReminderPlan {
+        let now = placer.now
+        return ReminderPlan(ordered: notifications.filter { $0.at > now }.sorted(by: PlannedNotification.precedes))
+    }
+}
+
+/// Where the minutes of a Day fall (REMIND-3, REMIND-4, REMIND-7), each wall-clock reading's
+/// instant worked out once.
+struct Placer: Sendable {
     let boundary: DayBoundary
-    let now: Instant
+    var now: Instant
     let quiet: PersonReminders.QuietHours?
-    private var ends: [Day: Instant] = [:]
+    /// The instant of each local wall-clock reading asked about (seconds since 1970, local).
+    private var instants: [Int64: Instant] = [:]
 
     init(boundary: DayBoundary, now: Instant, quiet: PersonReminders.QuietHours?) {
         self.boundary = boundary
@@ -206,26 +284,48 @@ struct Placer {
         // REMIND-3: a time before the day start falls on the next calendar date.
         let date =
             minute >= boundary.dayStartMinutes || day == Day.max ? day : Day(unchecked: day.daysSince1970 + 1)
-        var at = boundary.instant(atOrAfter: minute, on: date)
+        var at = instant(minute, on: date)
         if let quiet {
             let (wallDate, wallMinute) = boundary.wallClock(at: at)
             if quiet.contains(wallMinute) {
-                var moved = boundary.instant(atOrAfter: quiet.end, on: wallDate)
+                var moved = instant(quiet.end, on: wallDate)
                 if moved <= at, wallDate < Day.max {
-                    moved = boundary.instant(atOrAfter: quiet.end, on: Day(unchecked: wallDate.daysSince1970 + 1))
+                    moved = instant(quiet.end, on: Day(unchecked: wallDate.daysSince1970 + 1))
                 }
-                guard moved > at, moved < end(of: day) else { return nil }
+                // The Day ends where the next one starts: its day start on the next date.
+                let end =
+                    day < Day.max
+                    ? instant(boundary.dayStartMinutes, on: Day(unchecked: day.daysSince1970 + 1))
+                    : boundary.instants(of: day).upperBound
+                guard moved > at, moved < end else { return nil }
                 at = moved
             }
         }
         return at > now ? at : nil
     }
 
-    /// The first instant after `day`.
-    private mutating func end(of day: Day) -> Instant {
-        if let end = ends[day] { return end }
-        let end = boundary.instants(of: day).upperBound
-        ends[day] = end
-        return end
+    /// The earliest instant whose wall clock reads at or after `minute` on `date` (REMIND-4).
+    ///
+    /// Most readings lie a day away from any change of offset: when the offset is the same 15
+    /// hours before and 13 hours after the reading (the window where its instant can lie) and
+    /// at the instant it gives, that instant is the answer. Otherwise the boundary works it out
+    /// exactly, through the gap or the overlap.
+    private mutating func instant(_ minute: Int, on date: Day) -> Instant {
+        let local = Int64(date.daysSince1970) * 86_400 + Int64(minute) * 60
+        if let known = instants[local] { return known }
+        let zone = boundary.timeZone
+        let offset = Int64(zone.offsetSeconds(at: local - 15 * 3600))
+        let candidate = local - offset
+        let answer: Instant
+        let limits = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
+        if Int64(zone.offsetSeconds(at: local + 13 * 3600)) == offset,
+            Int64(zone.offsetSeconds(at: candidate)) == offset, limits.contains(candidate * 1000)
+        {
+            answer = Instant(unchecked: candidate * 1000)
+        } else {
+            answer = boundary.instant(atOrAfter: minute, on: date)
+        }
+        instants[local] = answer
+        return answer
     }
 }

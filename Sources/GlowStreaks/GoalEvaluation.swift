@@ -197,3 +197,29 @@ public struct GoalEvaluation: Sendable {
         return year * 12 + month - 1
     }
 }
+
+extension GoalEvaluation {
+    /// Whether leaving today as it stands would break the current streak tonight: today waits
+    /// (pending or partly done) and an evaluation as of the next Day, with nothing more recorded,
+    /// would hold no current streak starting where this one does (REMIND-6). A Day that
+    /// forgiveness would forgive (STREAK-17) breaks nothing.
+    ///
+    /// - Parameter history: the goal's check-ins, for the N-per-period rules, whose period is
+    ///   judged by evaluating as of the next Day.
+    /// - Complexity: O(p log c) for a day-based rule, p the Days of today's forgiveness period;
+    ///   one evaluation of the goal for an N-per-period rule.
+    public func breaksTonight(history: CheckInHistory) -> Bool {
+        guard goal.kind.isRecurring, let streak = currentStreak, today < Day.max else { return false }
+        switch status(on: today) {
+        case .pending, .partial: break
+        default: return false
+        }
+        if rules[scheduleIndex(on: today)].falls(on: today) != nil {
+            // A day-based rule: tonight today is missed or partly done, a break unless forgiven.
+            return !isForgiven(today)
+        }
+        let tomorrow = GoalEvaluation(
+            goal: goal, history: history, weekStart: weekStart, today: Day(unchecked: today.daysSince1970 + 1))
+        return tomorrow.currentStreak?.start != streak.start
+    }
+}

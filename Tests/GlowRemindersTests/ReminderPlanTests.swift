@@ -157,4 +157,48 @@ struct ReminderPlanTests {
             (error as? ReminderError).map { $0.code == .invalidReminder && $0.path == path } ?? false
         }
     }
+
+    @Test("a keeper beside a tracker always holds the plan made afresh, and its changes lead from plan to plan")
+    func keeper() throws {
+        for seed in 0..<12 {
+            var random = SeededRandom(seed: UInt64(2_000 + seed))
+            let person = try Self.person(&random)
+            var tracker = try Tracker(data: person.data, now: person.now, boundary: person.boundary)
+            var settings = person.settings
+            var snoozes: [Snooze] = []
+            var keeper = try ReminderKeeper(tracker: tracker, settings: settings, person: person.reminders)
+            var clock = person.now
+            for step in 0..<30 {
+                let before = keeper.plan
+                let goal = GoalID(high: 1, low: UInt64(1 + random.next() % UInt64(Self.kinds.count)))
+                let change: ReminderChange
+                switch random.next() % 6 {
+                case 0:
+                    // New settings for a goal, or none.
+                    let fresh = random.next() % 4 == 0 ? nil : try GoalReminders(times: [Int(random.next() % 1440)])
+                    settings[goal] = fresh
+                    change = keeper.setSettings(fresh, for: goal, tracker: tracker)
+                case 1:
+                    let snooze = Snooze(goal: goal, at: clock)
+                    snoozes.append(snooze)
+                    change = keeper.snooze(snooze, tracker: tracker)
+                default:
+                    // The clock moves on up to nine hours, so Days turn; then a tap on the goal.
+                    clock = try clock.adding(milliseconds: Int64(random.next() % 540) * 60_000)
+                    let index = Int(goal.low) - 1
+                    let update = try tracker.tap(
+                        Self.tap(Self.kinds[index].0), goal: goal, at: clock, device: Self.phone)
+                    change = keeper.refresh(tracker, after: update)
+                }
+                let fresh = try ReminderPlanner.plan(
+                    data: tracker.data, boundary: tracker.boundary, now: tracker.now, settings: settings,
+                    person: person.reminders, snoozes: snoozes)
+                #expect(keeper.plan == fresh, "seed \(seed), step \(step)")
+                let cancelled = Set(change.cancel)
+                let applied = (before.notifications.filter { !cancelled.contains($0.id) } + change.add).sorted(
+                    by: Self.ordered)
+                #expect(applied == keeper.plan.notifications, "seed \(seed), step \(step)")
+            }
+        }
+    }
 }

@@ -29,7 +29,7 @@ struct BenchArgumentTests {
         #expect(run.status == 0)
         #expect(
             run.stdout.contains(
-                "--only      encode, decode, size, bundle, encrypted, levels, merge, streaks, memory, auth, feed, store, report or server"
+                "--only      encode, decode, size, bundle, encrypted, levels, merge, streaks, reminders, memory, auth, feed, store,"
             )
         )
     }
@@ -45,5 +45,17 @@ struct BenchArgumentTests {
         #expect(Set(typical.keys) == ["checkIns", "streaks", "today", "overview", "strength", "tapThenToday"])
         #expect(typical["checkIns"] == 4170)
         for key in ["streaks", "today", "overview", "tapThenToday"] { #expect((typical[key] ?? 0) > 0, "\(key)") }
+    }
+
+    @Test("the reminders measurement plans a week and re-plans after taps, each tap changing the plan")
+    func remindersOfTypical() throws {
+        let run = try EndToEndTests.run(
+            tool: "glow-bench", ["--json", "--only", "reminders", "--set", "typical", "--samples", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let figures = try JSONDecoder().decode([String: [String: Double]].self, from: run.output)
+        let typical = try #require(figures["typical"])
+        #expect(Set(typical.keys) == ["checkIns", "remindersWeek", "remindersFresh", "remindersReplan"])
+        for key in ["remindersWeek", "remindersFresh", "remindersReplan"] { #expect((typical[key] ?? 0) > 0, "\(key)") }
+        #expect(!run.stderr.contains("(0 notifications cancelled or added)"), "\(run.stderr)")
     }
 }

@@ -466,6 +466,9 @@ plan('two snoozes of one goal are two notifications', ['REMIND-8', 'REMIND-10'],
      plan_input(NOON, [goal()], {}, snoozes=[{'goal': G1, 'at': ASKED}, {'goal': G1, 'at': '2026-06-10T10:55:00.000Z'}]),
      [snooze(G1, 1781088900000, '2026-06-10T11:05:00.000Z', '2026-06-10'),
       snooze(G1, ASKED_MS, '2026-06-10T11:08:00.000Z', '2026-06-10')])
+plan('a snooze asked twice at one instant is one snooze', ['REMIND-8'],
+     plan_input(NOON, [goal()], {}, snoozes=[{'goal': G1, 'at': ASKED}, {'goal': G1, 'at': ASKED}]),
+     [snooze(G1, ASKED_MS, '2026-06-10T11:08:00.000Z', '2026-06-10')])
 plan('a snooze at the same instant as a reminder comes after it', ['REMIND-10'],
      plan_input(NOON, [goal()], {G1: {'times': [728]}}, days=1, snoozes=[{'goal': G1, 'at': ASKED}]),
      [due(G1, '2026-06-10', '12:08', '2026-06-10T11:08:00.000Z'),

@@ -2,6 +2,7 @@ import Foundation
 import GlowAuth
 import GlowBundle
 import GlowModel
+import GlowReminders
 import GlowStreaks
 import GlowToolSupport
 import GlowWire
@@ -37,13 +38,14 @@ if arguments.first == "--resident", arguments.count == 3 {
 
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
-      --only      encode, decode, size, bundle, encrypted, levels, merge, streaks, memory, auth, feed, store, report or server
+      --only      encode, decode, size, bundle, encrypted, levels, merge, streaks, reminders, memory, auth, feed, store,
+                  report or server
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
 let measurementNames = [
-    "encode", "decode", "size", "bundle", "encrypted", "levels", "merge", "streaks", "memory", "auth", "feed",
-    "store", "report", "server",
+    "encode", "decode", "size", "bundle", "encrypted", "levels", "merge", "streaks", "reminders", "memory", "auth",
+    "feed", "store", "report", "server",
 ]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
@@ -351,6 +353,54 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
         }
         record(spec.name, "tapThenToday", tapThenToday.median)
         say("tap      a tap, then Today (incremental): \(String(format: "%.3f", tapThenToday.median * 1000)) ms")
+    }
+    if wanted("reminders") && spec.name != "extreme" {
+        // Every goal reminded at 07:30 and 20:00, the evening nudge at 21:00 and quiet hours from
+        // 22:00 to 07:00, in London (daylight saving at either end of the year), at noon of the
+        // last Day: the week's plan from a tracker's evaluations, and a re-plan after an undo.
+        let today = try! Day(iso: "2021-01-04").advanced(by: spec.days - 1)
+        let boundary = try! DayBoundary(timeZone: TimeZoneID("Europe/London"), dayStartMinutes: 0, weekStart: .monday)
+        let noon = boundary.instant(atOrAfter: 720, on: today)
+        var tracker = try! Tracker(data: data, now: noon, boundary: boundary)
+        let device = DeviceID(high: 0x0193_0000_0000_7000, low: 0x8000_0000_0000_0bad)
+        let times = try! GoalReminders(times: [450, 1200])
+        let settings = Dictionary(uniqueKeysWithValues: goals.map { ($0.id, times) })
+        let person = try! PersonReminders(
+            streakAtRisk: .init(minute: 1260, minimumStreak: 3), quietHours: .init(start: 1320, end: 420))
+        let week = Timing.measure(samples: samples) {
+            blackHole(try! ReminderKeeper(tracker: tracker, settings: settings, person: person).plan)
+        }
+        let fresh = Timing.measure(samples: samples) {
+            blackHole(
+                try! ReminderPlanner.plan(
+                    data: data, boundary: boundary, now: noon, settings: settings, person: person))
+        }
+        var keeper = try! ReminderKeeper(tracker: tracker, settings: settings, person: person)
+        var next = 0
+        var touched = 0
+        // Undo today's check-in (every goal of the sets has one), untimed as the tracker's own
+        // work: the Day waits again, so its reminder of tonight, and perhaps a nudge, come back.
+        // What is timed is the keeper's re-plan and the change it gives.
+        let replan = Timing.measure(
+            samples: Swift.min(goals.count - 1, 40),
+            setup: { () -> Tracker.Update? in
+                let goal = goals[next % goals.count]
+                next += 1
+                let at = try! noon.adding(milliseconds: Int64(next) * 1000)
+                return try? tracker.undo(goal: goal.id, on: today, at: at, device: device)
+            },
+            { update in
+                guard let update else { return }
+                let change = keeper.refresh(tracker, after: update)
+                touched += change.cancel.count + change.add.count
+                blackHole(change)
+            })
+        record(spec.name, "remindersWeek", week.median)
+        record(spec.name, "remindersFresh", fresh.median)
+        record(spec.name, "remindersReplan", replan.median)
+        say(
+            "reminders the week's plan of \(goals.count) goals from a tracker: \(milliseconds(week.median)) (from the data alone \(milliseconds(fresh.median)))   an undo, then the change: \(String(format: "%.3f", replan.median * 1000)) ms (\(touched) notifications cancelled or added)"
+        )
     }
     if wanted("memory") && spec.name == "extreme" {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-extreme.glow").path

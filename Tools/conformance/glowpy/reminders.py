@@ -227,10 +227,12 @@ def plan_of(inp, base=''):
                 if t is not None and t * 1000 > now:
                     out.append(notification(full, 'streakAtRisk', f'risk/{goal.id}/{m.day_text(today)}', t * 1000, today,
                                             [str(nudge)]))
-    # REMIND-8: snoozes, not moved by quiet hours
+    # REMIND-8: snoozes, not moved by quiet hours; one goal's snoozes at one instant are one
+    seen = set()
     for goal_id, at in snoozes:
-        if goal_id not in evaluations:
+        if goal_id not in evaluations or (goal_id, at) in seen:
             continue
+        seen.add((goal_id, at))
         full, evaluation = evaluations[goal_id]
         fires = at + person['snoozeMinutes'] * 60000
         served = m.day_of(profile['timeZone'], profile['dayStartMinutes'], at)
