@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 import GlowStreaks
 
@@ -12,10 +13,12 @@ import GlowStreaks
 /// ```
 public struct ReminderKeeper: Sendable {
     /// The plan as of the tracker's last change.
-    public private(set) var plan: ReminderPlan
+    public var plan: ReminderPlan { ReminderPlan(ordered: merged(limit: nil)) }
     private var context: Context
-    /// Every goal's notifications after the clock, in plan order, the limit not yet applied.
-    private var all: [PlannedNotification] = []
+    /// Each goal's notifications in plan order (some perhaps passed by the clock since).
+    private var lists: [GoalID: [PlannedNotification]] = [:]
+    /// The plan's notifications: the first of all the lists after the clock, up to the limit.
+    private var front: [PlannedNotification] = []
 
     /// A plan for `tracker`'s data over `days` Days (1 ... 31).
     ///
@@ -27,7 +30,6 @@ public struct ReminderKeeper: Sendable {
         context = try Context(
             boundary: tracker.boundary, now: tracker.now, days: days, settings: settings, person: person,
             snoozes: snoozes)
-        plan = ReminderPlan(ordered: [])
         replan(tracker, goals: Set(tracker.data.goals.keys))
     }
 
@@ -36,34 +38,34 @@ public struct ReminderKeeper: Sendable {
     ///
     /// - Complexity: the touched goals' notifications, then a merge of all of them.
     public mutating func refresh(_ tracker: Tracker, after update: Tracker.Update) -> ReminderChange {
-        let previous = plan
+        let previous = front
         if tracker.boundary != context.placer.boundary || tracker.today != context.today {
             rebuild(tracker)
         } else {
             context.placer.now = tracker.now
             replan(tracker, goals: update.changes.affectedGoals)
         }
-        return plan.change(from: previous)
+        return ReminderPlan.change(from: previous, to: front)
     }
 
     /// Gives `goal` new settings (nil: none) and re-plans it.
     public mutating func setSettings(_ settings: GoalReminders?, for goal: GoalID, tracker: Tracker) -> ReminderChange {
-        let previous = plan
+        let previous = front
         context.settings[goal] = settings
         context.placer.now = tracker.now
         replan(tracker, goals: [goal])
-        return plan.change(from: previous)
+        return ReminderPlan.change(from: previous, to: front)
     }
 
     /// Adds a snooze the person asked for (REMIND-8) and re-plans its goal.
     public mutating func snooze(_ snooze: Snooze, tracker: Tracker) -> ReminderChange {
-        let previous = plan
+        let previous = front
         if context.snoozes[snooze.goal]?.contains(snooze) != true {
             context.snoozes[snooze.goal, default: []].append(snooze)
         }
         context.placer.now = tracker.now
         replan(tracker, goals: [snooze.goal])
-        return plan.change(from: previous)
+        return ReminderPlan.change(from: previous, to: front)
     }
 
     /// A new Day or boundary: every goal again, under a new context.
@@ -73,37 +75,62 @@ public struct ReminderKeeper: Sendable {
             boundary: tracker.boundary, now: tracker.now, checkedDays: context.days, settings: context.settings,
             person: context.person, snoozes: context.snoozes.values.flatMap { $0 })
         context = fresh
-        all = []
+        lists = [:]
         replan(tracker, goals: Set(tracker.data.goals.keys))
     }
 
-    /// Plans `goals` again and merges them with the rest, which keep their order; then drops
-    /// what the clock has passed (they lead the order) and applies the limit.
+    /// Plans `goals` again, then takes the plan's notifications from the front of every list.
     ///
-    /// - Complexity: the goals' notifications, then O(n) for n notifications in all.
+    /// - Complexity: the goals' notifications, then O(k log g) for the first k of g lists.
     private mutating func replan(_ tracker: Tracker, goals: Set<GoalID>) {
-        var fresh: [PlannedNotification] = []
         for id in goals {
             if let goal = tracker.data.goals[id], let evaluation = tracker.evaluation(of: id) {
-                fresh += context.notifications(goal, evaluation, history: tracker.data.history(of: id))
+                let made = context.notifications(goal, evaluation, history: tracker.data.history(of: id))
+                lists[id] = made.isEmpty ? nil : PlannedNotification.inPlanOrder(made)
+            } else {
+                lists[id] = nil
             }
         }
-        fresh.sort(by: PlannedNotification.precedes)
-        var merged: [PlannedNotification] = []
-        merged.reserveCapacity(all.count + fresh.count)
-        var next = fresh.startIndex
-        for notification in all where !goals.contains(notification.goal) {
-            while next < fresh.endIndex, PlannedNotification.precedes(fresh[next], notification) {
-                merged.append(fresh[next])
-                next += 1
-            }
-            merged.append(notification)
-        }
-        merged += fresh[next...]
+        front = merged(limit: ReminderPlan.limit)
+    }
+
+    /// The notifications of all lists after the clock, in plan order, the first `limit` of them
+    /// (all when nil): a merge of the lists through a heap of their next notifications.
+    private func merged(limit: Int?) -> [PlannedNotification] {
         let now = context.placer.now
-        let past = merged.firstIndex { $0.at > now } ?? merged.endIndex
-        merged.removeFirst(past)
-        all = merged
-        plan = ReminderPlan(ordered: all)
+        var heads: [(list: [PlannedNotification], next: Int)] = []
+        for list in lists.values {
+            // What the clock has passed leads each list.
+            let first = list.partitioningIndex { $0.at > now }
+            if first < list.count { heads.append((list, first)) }
+        }
+        var heap = Array(heads.indices)
+        func before(_ a: Int, _ b: Int) -> Bool {
+            PlannedNotification.precedes(heads[a].list[heads[a].next], heads[b].list[heads[b].next])
+        }
+        func sink(_ start: Int) {
+            var parent = start
+            while true {
+                var smallest = parent
+                for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count {
+                    if before(heap[child], heap[smallest]) { smallest = child }
+                }
+                guard smallest != parent else { return }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { sink(index) }
+        var out: [PlannedNotification] = []
+        while let top = heap.first, out.count < (limit ?? Int.max) {
+            out.append(heads[top].list[heads[top].next])
+            heads[top].next += 1
+            if heads[top].next == heads[top].list.count {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if !heap.isEmpty { sink(0) }
+        }
+        return out
     }
 }

@@ -23,8 +23,6 @@ public struct PlannedNotification: Hashable, Sendable {
         }
     }
 
-    /// Stable across plans: `due/GOAL/DAY/HH:MM`, `risk/GOAL/DAY` or `snooze/GOAL/AT`.
-    public let id: String
     /// When it fires.
     public let at: Instant
     /// Its goal.
@@ -33,18 +31,78 @@ public struct PlannedNotification: Hashable, Sendable {
     public let kind: Kind
     /// The Day it serves (REMIND-3).
     public let day: Day
+    /// For a goal reminder, the setting's minute of the day; for a nudge, the streak's length;
+    /// for a snooze, the instant it was asked for in milliseconds since 1970.
+    let detail: Int64
+    /// The goal's title and emoji (empty for none).
+    let title: String
+    let emoji: String
+
+    init(kind: Kind, goal: GoalID, day: Day, at: Instant, detail: Int64, title: String, emoji: String) {
+        self.kind = kind
+        self.goal = goal
+        self.day = day
+        self.at = at
+        self.detail = detail
+        self.title = title
+        self.emoji = emoji
+    }
+
+    /// Stable across plans: `due/GOAL/DAY/HH:MM`, `risk/GOAL/DAY` or `snooze/GOAL/AT`.
+    public var id: String {
+        switch kind {
+        case .due: "due/\(goal)/\(day)/\(ReminderPlanner.clock(Int(detail)))"
+        case .streakAtRisk: "risk/\(goal)/\(day)"
+        case .snooze: "snooze/\(goal)/\(detail)"
+        }
+    }
+
     /// `goal/GOAL`, so a notification centre groups a goal's notifications.
-    public let thread: String
+    public var thread: String { "goal/\(goal)" }
     /// The text's key: `reminder.due`, `reminder.streakAtRisk` or `reminder.snooze`.
-    public let key: String
+    public var key: String { "reminder.\(kind.rawValue)" }
     /// The text's arguments: the title and emoji, and for a nudge the streak's length.
-    public let arguments: [String]
+    public var arguments: [String] { kind == .streakAtRisk ? [title, emoji, "\(detail)"] : [title, emoji] }
 
     /// Plan order (REMIND-10): instant, then kind, then identifier as UTF-8 bytes.
+    ///
+    /// Of one instant and kind, identifiers differ first in the goal's (lower-case hexadecimal
+    /// of fixed width, so in the order of its 128 bits), then the Day's (`YYYY-MM-DD`, in Day
+    /// order), then the minute's (`HH:MM`); two snoozes of one goal at one instant are one. So the
+    /// order compares those numbers, never building the text.
     static func precedes(_ a: Self, _ b: Self) -> Bool {
         if a.at != b.at { return a.at < b.at }
         if a.kind != b.kind { return a.kind.rank < b.kind.rank }
-        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        if a.goal.high != b.goal.high { return a.goal.high < b.goal.high }
+        if a.goal.low != b.goal.low { return a.goal.low < b.goal.low }
+        if a.day != b.day { return a.day < b.day }
+        return a.detail < b.detail
+    }
+
+    /// `items` in plan order, sorted by their order's numbers alone, so the sort moves small keys
+    /// rather than notifications.
+    static func inPlanOrder(_ items: [PlannedNotification]) -> [PlannedNotification] {
+        let keys = items.indices.map { index in
+            let item = items[index]
+            return OrderKey(
+                at: item.at.millisecondsSince1970, rank: item.kind.rank, high: item.goal.high, low: item.goal.low,
+                day: item.day.daysSince1970, detail: item.detail, index: index)
+        }
+        return keys.sorted().map { items[$0.index] }
+    }
+
+    private struct OrderKey: Comparable {
+        let at: Int64
+        let rank: Int
+        let high: UInt64
+        let low: UInt64
+        let day: Int
+        let detail: Int64
+        let index: Int
+
+        static func < (a: Self, b: Self) -> Bool {
+            (a.at, a.rank, a.high, a.low, a.day, a.detail) < (b.at, b.rank, b.high, b.low, b.day, b.detail)
+        }
     }
 }
 
@@ -65,8 +123,11 @@ public struct ReminderPlan: Hashable, Sendable {
     /// - Complexity: O(n) for n notifications: both plans are in plan order, where a notification
     ///   unchanged in content keeps its place, so one walk through both finds every difference.
     public func change(from previous: ReminderPlan) -> ReminderChange {
-        let old = previous.notifications
-        let new = notifications
+        Self.change(from: previous.notifications, to: notifications)
+    }
+
+    /// The change from `old` to `new`, both in plan order (REMIND-11).
+    static func change(from old: [PlannedNotification], to new: [PlannedNotification]) -> ReminderChange {
         var cancel: [String] = []
         var add: [PlannedNotification] = []
         var i = 0
@@ -209,12 +270,12 @@ struct Context: Sendable {
     {
         guard plans(goal) else { return [] }
         var out: [PlannedNotification] = []
-        func notification(_ kind: PlannedNotification.Kind, _ id: String, at: Instant, day: Day, extra: [String] = [])
+        let emoji = goal.emoji ?? ""
+        func notification(_ kind: PlannedNotification.Kind, at: Instant, day: Day, detail: Int64)
             -> PlannedNotification
         {
             PlannedNotification(
-                id: id, at: at, goal: goal.id, kind: kind, day: day, thread: "goal/\(goal.id)",
-                key: "reminder.\(kind.rawValue)", arguments: [goal.title, goal.emoji ?? ""] + extra)
+                kind: kind, goal: goal.id, day: day, at: at, detail: detail, title: goal.title, emoji: emoji)
         }
         // REMIND-5: each allowed Day the goal still waits for, at each time.
         if let own = settings[goal.id], own.enabled {
@@ -224,8 +285,7 @@ struct Context: Sendable {
                 guard ReminderPlanner.waits(evaluation.status(on: day), today: day == today) else { continue }
                 for minute in own.times {
                     guard let at = placer.instant(of: minute, serving: day) else { continue }
-                    out.append(
-                        notification(.due, "due/\(goal.id)/\(day)/\(ReminderPlanner.clock(minute))", at: at, day: day))
+                    out.append(notification(.due, at: at, day: day, detail: Int64(minute)))
                 }
             }
         }
@@ -234,9 +294,7 @@ struct Context: Sendable {
             streak.length >= risk.minimumStreak, evaluation.breaksTonight(history: history),
             let at = placer.instant(of: risk.minute, serving: today)
         {
-            out.append(
-                notification(.streakAtRisk, "risk/\(goal.id)/\(today)", at: at, day: today, extra: ["\(streak.length)"])
-            )
+            out.append(notification(.streakAtRisk, at: at, day: today, detail: Int64(streak.length)))
         }
         // REMIND-8: a snooze waits its length, quiet hours or not.
         for snooze in snoozes[goal.id] ?? [] {
@@ -249,9 +307,7 @@ struct Context: Sendable {
             let status = evaluation.status(on: served)
             guard status != .done, status != .skipped else { continue }
             out.append(
-                notification(
-                    .snooze, "snooze/\(goal.id)/\(snooze.at.millisecondsSince1970)", at: Instant(unchecked: at),
-                    day: served))
+                notification(.snooze, at: Instant(unchecked: at), day: served, detail: snooze.at.millisecondsSince1970))
         }
         return out
     }
@@ -259,7 +315,7 @@ struct Context: Sendable {
     /// REMIND-10: those still after now, in plan order, the soonest 64 planned.
     func plan(_ notifications: [PlannedNotification]) -> ReminderPlan {
         let now = placer.now
-        return ReminderPlan(ordered: notifications.filter { $0.at > now }.sorted(by: PlannedNotification.precedes))
+        return ReminderPlan(ordered: PlannedNotification.inPlanOrder(notifications.filter { $0.at > now }))
     }
 }
 
@@ -269,8 +325,15 @@ struct Placer: Sendable {
     let boundary: DayBoundary
     var now: Instant
     let quiet: PersonReminders.QuietHours?
-    /// The instant of each local wall-clock reading asked about (seconds since 1970, local).
-    private var instants: [Int64: Instant] = [:]
+    /// The instant of each local wall-clock reading asked about (seconds since 1970, local),
+    /// with the reading the clock shows at that instant (another one in a gap).
+    private var instants: [Int64: Reading] = [:]
+
+    struct Reading: Sendable {
+        let at: Instant
+        let date: Day
+        let minute: Int
+    }
 
     init(boundary: DayBoundary, now: Instant, quiet: PersonReminders.QuietHours?) {
         self.boundary = boundary
@@ -284,22 +347,20 @@ struct Placer: Sendable {
         // REMIND-3: a time before the day start falls on the next calendar date.
         let date =
             minute >= boundary.dayStartMinutes || day == Day.max ? day : Day(unchecked: day.daysSince1970 + 1)
-        var at = instant(minute, on: date)
-        if let quiet {
-            let (wallDate, wallMinute) = boundary.wallClock(at: at)
-            if quiet.contains(wallMinute) {
-                var moved = instant(quiet.end, on: wallDate)
-                if moved <= at, wallDate < Day.max {
-                    moved = instant(quiet.end, on: Day(unchecked: wallDate.daysSince1970 + 1))
-                }
-                // The Day ends where the next one starts: its day start on the next date.
-                let end =
-                    day < Day.max
-                    ? instant(boundary.dayStartMinutes, on: Day(unchecked: day.daysSince1970 + 1))
-                    : boundary.instants(of: day).upperBound
-                guard moved > at, moved < end else { return nil }
-                at = moved
+        let reading = instant(minute, on: date)
+        var at = reading.at
+        if let quiet, quiet.contains(reading.minute) {
+            var moved = instant(quiet.end, on: reading.date).at
+            if moved <= at, reading.date < Day.max {
+                moved = instant(quiet.end, on: Day(unchecked: reading.date.daysSince1970 + 1)).at
             }
+            // The Day ends where the next one starts: its day start on the next date.
+            let end =
+                day < Day.max
+                ? instant(boundary.dayStartMinutes, on: Day(unchecked: day.daysSince1970 + 1)).at
+                : boundary.instants(of: day).upperBound
+            guard moved > at, moved < end else { return nil }
+            at = moved
         }
         return at > now ? at : nil
     }
@@ -310,22 +371,25 @@ struct Placer: Sendable {
     /// hours before and 13 hours after the reading (the window where its instant can lie) and
     /// at the instant it gives, that instant is the answer. Otherwise the boundary works it out
     /// exactly, through the gap or the overlap.
-    private mutating func instant(_ minute: Int, on date: Day) -> Instant {
+    private mutating func instant(_ minute: Int, on date: Day) -> Reading {
         let local = Int64(date.daysSince1970) * 86_400 + Int64(minute) * 60
         if let known = instants[local] { return known }
         let zone = boundary.timeZone
         let offset = Int64(zone.offsetSeconds(at: local - 15 * 3600))
         let candidate = local - offset
-        let answer: Instant
+        let reading: Reading
         let limits = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
         if Int64(zone.offsetSeconds(at: local + 13 * 3600)) == offset,
             Int64(zone.offsetSeconds(at: candidate)) == offset, limits.contains(candidate * 1000)
         {
-            answer = Instant(unchecked: candidate * 1000)
+            // One offset throughout: the clock reads exactly what was asked.
+            reading = Reading(at: Instant(unchecked: candidate * 1000), date: date, minute: minute)
         } else {
-            answer = boundary.instant(atOrAfter: minute, on: date)
+            let at = boundary.instant(atOrAfter: minute, on: date)
+            let (wallDate, wallMinute) = boundary.wallClock(at: at)
+            reading = Reading(at: at, date: wallDate, minute: wallMinute)
         }
-        instants[local] = answer
-        return answer
+        instants[local] = reading
+        return reading
     }
 }
