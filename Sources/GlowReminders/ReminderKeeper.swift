@@ -36,7 +36,8 @@ public struct ReminderKeeper: Sendable {
     /// Brings the plan up to date after `update` of `tracker`: the goals it touched, or every goal
     /// on a new Day or under a new boundary.
     ///
-    /// - Complexity: the touched goals' notifications, then a merge of all of them.
+    /// - Complexity: the touched goals' notifications, then the plan's first 64 taken from every
+    ///   goal's list through a heap.
     public mutating func refresh(_ tracker: Tracker, after update: Tracker.Update) -> ReminderChange {
         let previous = front
         if tracker.boundary != context.placer.boundary || tracker.today != context.today {
@@ -85,7 +86,7 @@ public struct ReminderKeeper: Sendable {
     private mutating func replan(_ tracker: Tracker, goals: Set<GoalID>) {
         for id in goals {
             if let goal = tracker.data.goals[id], let evaluation = tracker.evaluation(of: id) {
-                let made = context.notifications(goal, evaluation, history: tracker.data.history(of: id))
+                let made = context.notifications(goal, evaluation)
                 lists[id] = made.isEmpty ? nil : PlannedNotification.inPlanOrder(made)
             } else {
                 lists[id] = nil
@@ -112,9 +113,9 @@ public struct ReminderKeeper: Sendable {
             var parent = start
             while true {
                 var smallest = parent
-                for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count {
-                    if before(heap[child], heap[smallest]) { smallest = child }
-                }
+                let left = 2 * parent + 1
+                if left < heap.count, before(heap[left], heap[smallest]) { smallest = left }
+                if left + 1 < heap.count, before(heap[left + 1], heap[smallest]) { smallest = left + 1 }
                 guard smallest != parent else { return }
                 heap.swapAt(parent, smallest)
                 parent = smallest

@@ -190,10 +190,9 @@ public enum ReminderPlanner {
             boundary: boundary, now: now, days: days, settings: settings, person: person, snoozes: snoozes)
         var all: [PlannedNotification] = []
         for goal in data.sortedGoals where context.plans(goal) {
-            let history = data.history(of: goal.id)
             let evaluation = GoalEvaluation(
-                goal: goal, history: history, weekStart: boundary.weekStart, today: context.today)
-            all += context.notifications(goal, evaluation, history: history)
+                goal: goal, history: data.history(of: goal.id), weekStart: boundary.weekStart, today: context.today)
+            all += context.notifications(goal, evaluation)
         }
         return context.plan(all)
     }
@@ -265,9 +264,7 @@ struct Context: Sendable {
     }
 
     /// `goal`'s notifications (REMIND-5, REMIND-6, REMIND-8), from its evaluation as of today.
-    mutating func notifications(_ goal: Goal, _ evaluation: GoalEvaluation, history: CheckInHistory)
-        -> [PlannedNotification]
-    {
+    mutating func notifications(_ goal: Goal, _ evaluation: GoalEvaluation) -> [PlannedNotification] {
         guard plans(goal) else { return [] }
         var out: [PlannedNotification] = []
         let emoji = goal.emoji ?? ""
@@ -291,7 +288,7 @@ struct Context: Sendable {
         }
         // REMIND-6: tonight's nudge, when leaving today as it is would break the streak.
         if nudges(goal), let risk = person.streakAtRisk, let streak = evaluation.currentStreak,
-            streak.length >= risk.minimumStreak, evaluation.breaksTonight(history: history),
+            streak.length >= risk.minimumStreak, evaluation.breaksTonight,
             let at = placer.instant(of: risk.minute, serving: today)
         {
             out.append(notification(.streakAtRisk, at: at, day: today, detail: Int64(streak.length)))

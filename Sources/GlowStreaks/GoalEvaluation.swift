@@ -202,24 +202,27 @@ extension GoalEvaluation {
     /// Whether leaving today as it stands would break the current streak tonight: today waits
     /// (pending or partly done) and an evaluation as of the next Day, with nothing more recorded,
     /// would hold no current streak starting where this one does (REMIND-6). A Day that
-    /// forgiveness would forgive (STREAK-17) breaks nothing.
+    /// forgiveness would forgive (STREAK-17) breaks nothing, and neither does a period that stays
+    /// open or that skips excuse.
     ///
-    /// - Parameter history: the goal's check-ins, for the N-per-period rules, whose period is
-    ///   judged by evaluating as of the next Day.
-    /// - Complexity: O(p log c) for a day-based rule, p the Days of today's forgiveness period;
-    ///   one evaluation of the goal for an N-per-period rule.
-    public func breaksTonight(history: CheckInHistory) -> Bool {
-        guard goal.kind.isRecurring, let streak = currentStreak, today < Day.max else { return false }
+    /// - Complexity: O(p log c), p the Days of today's forgiveness period or N-per-period period.
+    public var breaksTonight: Bool {
+        guard goal.kind.isRecurring, currentStreak != nil, today < Day.max else { return false }
         switch status(on: today) {
         case .pending, .partial: break
         default: return false
         }
-        if rules[scheduleIndex(on: today)].falls(on: today) != nil {
+        let index = scheduleIndex(on: today)
+        if rules[index].falls(on: today) != nil {
             // A day-based rule: tonight today is missed or partly done, a break unless forgiven.
             return !isForgiven(today)
         }
-        let tomorrow = GoalEvaluation(
-            goal: goal, history: history, weekStart: weekStart, today: Day(unchecked: today.daysSince1970 + 1))
-        return tomorrow.currentStreak?.start != streak.start
+        // N per period: the period breaks tonight when it ends today unmet, unless skips excuse
+        // it once it is closed (STREAK-12).
+        let period = period(containing: today, entry: index)
+        guard period.days.upperBound == today, period.target > 0, !period.met else { return false }
+        let done = period.outcomes.filter { $0.outcome == .done }.count
+        let skips = period.outcomes.filter { $0.outcome == .skipped }.count
+        return !(skips > 0 && done + skips >= period.target)
     }
 }
