@@ -109,7 +109,7 @@ struct EncryptedBundleTests {
                 ["convert", "a.glow", "b.glow", "--encrypt", "--password=hunter2hunter2"],
                 "never taken on the command line"
             ),
-            (["store", "--db", "x.sqlite", "today", "--encrypt"], "go with store export, not store this"),
+            (["store", "--db", "x.sqlite", "today", "--encrypt"], "go with store export, not store today"),
             (["store", "--db", "x.sqlite", "import", "a.glow", "--encrypt"], "go with store export, not store import"),
             (["store", "--db", "x.sqlite", "today", "--passphrase-fd", "0"], "only store import and store export"),
         ])

@@ -61,15 +61,23 @@ enum StoreCommand {
     static func check(_ options: Options, _ secrets: SecretOptions) throws(UsageErrorInRun) {
         let name: String
         switch options.action {
+        case .initialise: name = "init"
         case .importBundle: name = "import"
+        case .tap: name = "tap"
+        case .undo: name = "undo"
+        case .today: name = "today"
+        case .overview: name = "overview"
+        case .feed: name = "feed"
         case .export: name = "export"
-        default: name = "this"
+        case .sync: name = "sync"
         }
         if secrets.encrypt || secrets.recoveryKey, name != "export" {
             throw UsageErrorInRun(message: "--encrypt and --recovery-key go with store export, not store \(name)")
         }
-        if secrets.passphraseEnvironment != nil || secrets.passphraseDescriptor != nil, name == "this" {
-            throw UsageErrorInRun(message: "only store import and store export take a passphrase")
+        if secrets.passphraseEnvironment != nil || secrets.passphraseDescriptor != nil, name != "import",
+            name != "export"
+        {
+            throw UsageErrorInRun(message: "only store import and store export take a passphrase, not store \(name)")
         }
     }
 
