@@ -276,10 +276,10 @@ struct Context: Sendable {
         }
         // REMIND-5: each allowed Day the goal still waits for, at each time.
         if let own = settings[goal.id], own.enabled {
-            for number in today.daysSince1970...lastDay.daysSince1970 {
-                let day = Day(unchecked: number)
+            for (offset, status) in evaluation.statuses(of: today...lastDay).enumerated() {
+                let day = Day(unchecked: today.daysSince1970 + offset)
                 if let weekdays = own.weekdays, !weekdays.contains(day.weekday) { continue }
-                guard ReminderPlanner.waits(evaluation.status(on: day), today: day == today) else { continue }
+                guard ReminderPlanner.waits(status, today: day == today) else { continue }
                 for minute in own.times {
                     guard let at = placer.instant(of: minute, serving: day) else { continue }
                     out.append(notification(.due, at: at, day: day, detail: Int64(minute)))

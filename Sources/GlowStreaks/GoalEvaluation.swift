@@ -199,6 +199,27 @@ public struct GoalEvaluation: Sendable {
 }
 
 extension GoalEvaluation {
+    /// The status of each of `days`, as ``status(on:)`` gives it, judging each N-per-period
+    /// period once however many of its Days are asked about.
+    ///
+    /// - Complexity: O(d log c) for d Days, and O(31 log c) per period of an N-per-period rule.
+    public func statuses(of days: ClosedRange<Day>) -> [DayStatus] {
+        var judged: (entry: Int, period: PeriodJudgement)?
+        return (days.lowerBound.daysSince1970...days.upperBound.daysSince1970).map { number in
+            let day = Day(unchecked: number)
+            // A future Day of an N-per-period rule waits unless its period is met (STREAK-12).
+            guard day > today, goal.kind.isRecurring, isInLife(day) else { return status(on: day) }
+            let entry = scheduleIndex(on: day)
+            guard rules[entry].falls(on: day) == nil else { return status(on: day) }
+            if let known = judged, known.entry == entry, known.period.days.contains(day) {
+                return known.period.met ? .notDue : .upcoming
+            }
+            let period = period(containing: day, entry: entry)
+            judged = (entry, period)
+            return period.met ? .notDue : .upcoming
+        }
+    }
+
     /// Whether leaving today as it stands would break the current streak tonight: today waits
     /// (pending or partly done) and an evaluation as of the next Day, with nothing more recorded,
     /// would hold no current streak starting where this one does (REMIND-6). A Day that

@@ -60,4 +60,27 @@ struct BreaksTonightTests {
         }
         #expect(breaking >= 40, "only \(breaking) of 600 would break: the comparison had little to check")
     }
+
+    @Test("statuses(of:) equals status(on:) Day by Day, past, today and future, for every rule")
+    func statuses() throws {
+        var random = SeededRandom(seed: 43)
+        let start = try Day(iso: "2026-01-05")
+        for round in 0..<100 {
+            let rule = Self.rules[round % Self.rules.count]
+            let goal = try Goal(
+                id: GoalID(high: 1, low: 1), title: "Goal", kind: .streak, schedule: try Schedule(rule, from: start),
+                startDay: start, endDay: round % 4 == 0 ? start.advanced(by: 70) : nil,
+                createdAt: GoalEvaluationTests.created, modifiedAt: GoalEvaluationTests.created)
+            let today = start.advanced(by: 20 + Int(random.next() % 60))
+            let checkIns = try (0...start.days(to: today)).filter { _ in random.next() % 3 != 0 }.map {
+                try GoalEvaluationTests.done(start.advanced(by: $0))
+            }
+            let evaluation = GoalEvaluation(goal: goal, checkIns: checkIns, weekStart: .monday, today: today)
+            let days = start.advanced(by: -3)...today.advanced(by: 40)
+            let expected = (days.lowerBound.daysSince1970...days.upperBound.daysSince1970).map {
+                evaluation.status(on: Day(unchecked: $0))
+            }
+            #expect(evaluation.statuses(of: days) == expected, "round \(round): \(rule)")
+        }
+    }
 }
