@@ -181,13 +181,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         let version = held.version
         do {
             try connection.execute("BEGIN")
-            let clock = try connection.execute(
-                "SELECT version, purged FROM glow_clock WHERE name = $1 FOR UPDATE", [.text(clockName)])
-            guard clock.rows.count == 1 else {
-                throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
-            }
-            let current = try clock.int(0, "version")
-            let purged = try clock.int(0, "purged")
+            let (current, purged) = try readClock(connection, locking: true)
             var working: State
             if version >= purged, let owned = state.take() {
                 working = consume owned
@@ -247,13 +241,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
                 }
             }
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
-            let clock = try connection.execute(
-                "SELECT version, purged FROM glow_clock WHERE name = $1", [.text(clockName)])
-            guard clock.rows.count == 1 else {
-                throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
-            }
-            let current = try clock.int(0, "version")
-            let purged = try clock.int(0, "purged")
+            let (current, purged) = try readClock(connection, locking: false)
             if state == nil || version < purged {
                 var fresh = behaviour.empty()
                 try behaviour.catchUp(&fresh, connection, -1)
@@ -298,6 +286,18 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
     /// Ends an update's transaction: when `state` changed since `mark`, moves the clock on from
     /// `current` and writes the rows under the new version; commits; and holds the state at the
     /// version the database now has.
+    /// The store's clock row, in the transaction begun on `connection`: its version and the version
+    /// tombstones are purged up to, locked until the transaction ends when `locking`.
+    private func readClock(_ connection: PostgresConnection, locking: Bool) throws -> (current: Int64, purged: Int64) {
+        let clock = try connection.execute(
+            "SELECT version, purged FROM glow_clock WHERE name = $1" + (locking ? " FOR UPDATE" : ""),
+            [.text(clockName)])
+        guard clock.rows.count == 1 else {
+            throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
+        }
+        return (try clock.int(0, "version"), try clock.int(0, "purged"))
+    }
+
     private func commit(
         _ state: inout State, since mark: [Int64], at current: Int64, on connection: PostgresConnection,
         into held: inout Held

@@ -178,6 +178,20 @@ struct HTTPServerTests {
         #expect(seen.withLock { $0.first?.body.count } == 1_000)
     }
 
+    /// Twenty requests from other clients, each answered 200, all within five seconds, while one
+    /// connection holds back; `between` runs after each.
+    static func twentyServed(by server: HTTPServer, waitingOn what: String, between: () -> Void = {}) throws {
+        let started = ContinuousClock.now
+        for index in 0..<20 {
+            let client = try Client(server.address)
+            client.send("GET /fast/\(index) HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+            #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
+            client.close()
+            between()
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "twenty requests waited on \(what)")
+    }
+
     @Test("a client that sends its headers one byte at a time holds no worker: others are served meanwhile")
     func slowClient() throws {
         let (server, _) = try Self.echoServer(limits: Self.limits(threads: 1))
@@ -185,15 +199,7 @@ struct HTTPServerTests {
         let slow = try Client(server.address)
         defer { slow.close() }
         slow.send("GET /sl")
-        let started = ContinuousClock.now
-        for index in 0..<20 {
-            let client = try Client(server.address)
-            client.send("GET /fast/\(index) HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
-            #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
-            client.close()
-            slow.send("o")
-        }
-        #expect(ContinuousClock.now - started < .seconds(5), "twenty requests waited on a slow client")
+        try Self.twentyServed(by: server, waitingOn: "a slow client") { slow.send("o") }
         slow.send("w HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
         #expect(slow.readAll().hasPrefix("HTTP/1.1 200"))
     }
@@ -207,14 +213,7 @@ struct HTTPServerTests {
         let slow = try Client(server.address)
         defer { slow.close() }
         slow.send("POST /endless HTTP/1.1\r\nHost: glow\r\nContent-Length: 1000\r\n\r\n0123456789")
-        let started = ContinuousClock.now
-        for index in 0..<20 {
-            let client = try Client(server.address)
-            client.send("GET /fast/\(index) HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
-            #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
-            client.close()
-        }
-        #expect(ContinuousClock.now - started < .seconds(5), "twenty requests waited on a body that never ends")
+        try Self.twentyServed(by: server, waitingOn: "a body that never ends")
         // The rest of the body never comes: after the idle second the server closes the
         // connection without an answer, and the handler never saw the request.
         let waited = ContinuousClock.now
