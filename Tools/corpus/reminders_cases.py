@@ -273,7 +273,7 @@ plan('Sydney: 01:59 before the gap and 03:00 after it are ordinary', ['REMIND-4'
      [due(G1, '2026-10-04', '01:59', '2026-10-03T15:59:00.000Z'),
       due(G1, '2026-10-04', '03:00', '2026-10-03T16:00:00.000Z')])
 # Now 22:00 AEST on 10-01: its 07:00 has passed; the plan's other six Days cross the change.
-plan('Sydney: a week across the change, one reminder each Day at 07:00, the offset moving from +10 to +11',
+plan('Sydney: the six Days after today cross the change, one reminder each at 07:00, the offset from +10 to +11',
      ['REMIND-4'],
      plan_input('2026-10-01T12:00:00.000Z', [goal(start='2026-10-01')], {G1: {'times': [420]}}, profile=SYD),
      daily_at('07:00', days_from('2026-10-02', 6), zone='Australia/Sydney'))
