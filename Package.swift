@@ -177,7 +177,7 @@ let package = Package(
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
                 "GlowRitual", "GlowReport", "GlowConformance", "GlowToolSupport", "GlowStorage", "GlowActivity",
-                "GlowRelay", "GlowClient", "GlowProtocol",
+                "GlowRelay", "GlowClient", "GlowProtocol", "GlowReminders",
             ],
             path: "Tools/glow-tool",
             exclude: ["README.md"], swiftSettings: sharedSettings),

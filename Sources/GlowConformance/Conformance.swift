@@ -85,10 +85,6 @@ package enum Conformance {
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
         case let error as AuthError:
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
-        case let error as ReminderError:
-            return .object([
-                "code": .string(error.code.description), "path": .string(error.path), "message": .string(error.message),
-            ])
         default:
             return nil
         }

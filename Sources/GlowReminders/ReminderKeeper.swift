@@ -4,7 +4,7 @@ import GlowStreaks
 
 /// A reminder plan kept current beside a ``Tracker`` (REMIND-11): each change re-plans only the
 /// goals it touched, from the evaluations the tracker already keeps, and says what to cancel and
-/// add. The plan always equals ``ReminderPlanner/plan(data:boundary:now:days:settings:person:snoozes:)``
+/// add. The plan always equals ``ReminderPlanner/plan(data:boundary:now:days:person:snoozes:)``
 /// of the tracker's data, boundary and clock.
 ///
 /// ```swift
@@ -20,41 +20,34 @@ public struct ReminderKeeper: Sendable {
     /// The plan's notifications: the first of all the lists after the clock, up to the limit.
     private var front: [PlannedNotification] = []
 
-    /// A plan for `tracker`'s data over `days` Days (1 ... 31).
+    /// A plan for `tracker`'s data over `days` Days (1 ... 31), with the goals' own settings and
+    /// the profile's nudge, quiet hours and snooze length.
     ///
-    /// - Throws: ``ReminderError`` for a number of Days outside 1 ... 31.
-    public init(
-        tracker: Tracker, settings: [GoalID: GoalReminders], person: PersonReminders, days: Int = 7,
-        snoozes: [Snooze] = []
-    ) throws(ReminderError) {
+    /// - Throws: ``ModelError/Code/invalidReminder`` at `days` for a number of Days outside
+    ///   1 ... 31.
+    public init(tracker: Tracker, days: Int = 7, snoozes: [Snooze] = []) throws(ModelError) {
         context = try Context(
-            boundary: tracker.boundary, now: tracker.now, days: days, settings: settings, person: person,
+            boundary: tracker.boundary, now: tracker.now, days: days, person: Self.person(tracker),
             snoozes: snoozes)
         replan(tracker, goals: Set(tracker.data.goals.keys))
     }
 
-    /// Brings the plan up to date after `update` of `tracker`: the goals it touched, or every goal
-    /// on a new Day or under a new boundary.
+    /// Brings the plan up to date after `update` of `tracker`: the goals it touched (a goal's
+    /// edited settings among them), or every goal on a new Day, under a new boundary or with the
+    /// profile's reminder settings changed.
     ///
     /// - Complexity: the touched goals' notifications, then the plan's first 64 taken from every
     ///   goal's list through a heap.
     public mutating func refresh(_ tracker: Tracker, after update: Tracker.Update) -> ReminderChange {
         let previous = front
-        if tracker.boundary != context.placer.boundary || tracker.today != context.today {
+        if tracker.boundary != context.placer.boundary || tracker.today != context.today
+            || Self.person(tracker) != context.person
+        {
             rebuild(tracker)
         } else {
             context.placer.now = tracker.now
             replan(tracker, goals: update.changes.affectedGoals)
         }
-        return ReminderPlan.change(from: previous, to: front)
-    }
-
-    /// Gives `goal` new settings (nil: none) and re-plans it.
-    public mutating func setSettings(_ settings: GoalReminders?, for goal: GoalID, tracker: Tracker) -> ReminderChange {
-        let previous = front
-        context.settings[goal] = settings
-        context.placer.now = tracker.now
-        replan(tracker, goals: [goal])
         return ReminderPlan.change(from: previous, to: front)
     }
 
@@ -69,12 +62,17 @@ public struct ReminderKeeper: Sendable {
         return ReminderPlan.change(from: previous, to: front)
     }
 
-    /// A new Day or boundary: every goal again, under a new context.
+    /// The nudge, quiet hours and snooze length of `tracker`'s profile.
+    private static func person(_ tracker: Tracker) -> PersonReminders {
+        tracker.data.profile?.reminders ?? .standard
+    }
+
+    /// A new Day, boundary or person's settings: every goal again, under a new context.
     private mutating func rebuild(_ tracker: Tracker) {
-        // The settings, person and Days were checked when the keeper was made.
+        // The Days were checked when the keeper was made.
         let fresh = Context(
-            boundary: tracker.boundary, now: tracker.now, checkedDays: context.days, settings: context.settings,
-            person: context.person, snoozes: context.snoozes.values.flatMap { $0 })
+            boundary: tracker.boundary, now: tracker.now, checkedDays: context.days, person: Self.person(tracker),
+            snoozes: context.snoozes.values.flatMap { $0 })
         context = fresh
         lists = [:]
         replan(tracker, goals: Set(tracker.data.goals.keys))

@@ -34,9 +34,13 @@ public struct PlannedNotification: Hashable, Sendable {
     /// For a goal reminder, the setting's minute of the day; for a nudge, the streak's length;
     /// for a snooze, the instant it was asked for in milliseconds since 1970.
     let detail: Int64
-    /// The goal's title and emoji (empty for none).
-    let title: String
-    let emoji: String
+    /// The goal's title.
+    public let title: String
+    /// The goal's emoji, empty for none.
+    public let emoji: String
+
+    /// For a nudge, the length of the streak at risk; nil for the other kinds.
+    public var streakLength: Int? { kind == .streakAtRisk ? Int(detail) : nil }
 
     init(kind: Kind, goal: GoalID, day: Day, at: Instant, detail: Int64, title: String, emoji: String) {
         self.kind = kind
@@ -172,22 +176,26 @@ public struct ReminderChange: Hashable, Sendable {
 
 /// Makes reminder plans (REMIND-2 ... REMIND-10).
 public enum ReminderPlanner {
-    /// The plan for `data` at `now` under `boundary`, covering `days` Days (1 ... 31) from today.
+    /// The plan for `data` at `now` under `boundary`, covering `days` Days (1 ... 31) from today:
+    /// each goal's reminders are its own settings (``Goal/reminders``), and the nudge, quiet hours
+    /// and snooze length the profile's (``Profile/reminders``).
     ///
     /// - Parameters:
-    ///   - settings: each goal's reminder settings; a goal without any has no reminders of its own.
-    ///   - person: the nudge, quiet hours and snooze length.
+    ///   - person: settings to plan with instead of the profile's (a data set without a profile
+    ///     has ``PersonReminders/standard``).
     ///   - snoozes: the snoozes the person asked for.
-    /// - Throws: ``ReminderError`` for a number of Days outside 1 ... 31.
+    /// - Throws: ``ModelError/Code/invalidReminder`` at `days` for a number of Days outside
+    ///   1 ... 31.
     /// - Complexity: one evaluation of each goal with settings, a nudge or a snooze (two for a
     ///   goal whose streak may be at risk), then O(g × d × t) for g goals, d Days and t times.
     ///   An app that keeps a ``Tracker`` plans from its evaluations with ``ReminderKeeper``.
     public static func plan(
-        data: DataSet, boundary: DayBoundary, now: Instant, days: Int = 7, settings: [GoalID: GoalReminders],
-        person: PersonReminders, snoozes: [Snooze] = []
-    ) throws(ReminderError) -> ReminderPlan {
+        data: DataSet, boundary: DayBoundary, now: Instant, days: Int = 7, person: PersonReminders? = nil,
+        snoozes: [Snooze] = []
+    ) throws(ModelError) -> ReminderPlan {
         var context = try Context(
-            boundary: boundary, now: now, days: days, settings: settings, person: person, snoozes: snoozes)
+            boundary: boundary, now: now, days: days, person: person ?? data.profile?.reminders ?? .standard,
+            snoozes: snoozes)
         var all: [PlannedNotification] = []
         for goal in data.sortedGoals where context.plans(goal) {
             let evaluation = GoalEvaluation(
@@ -207,8 +215,8 @@ public enum ReminderPlanner {
         }
     }
 
-    /// `HH:MM` of a minute of the day.
-    static func clock(_ minute: Int) -> String {
+    /// `HH:MM` of a minute of the day (0 ..< 1440).
+    public static func clock(_ minute: Int) -> String {
         let hours = minute / 60
         let minutes = minute % 60
         return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
@@ -218,7 +226,6 @@ public enum ReminderPlanner {
 /// What one plan is made under, and one goal's notifications from its evaluation: the planner
 /// and the keeper share it, so a kept plan is always the plan made afresh.
 struct Context: Sendable {
-    var settings: [GoalID: GoalReminders]
     let person: PersonReminders
     let days: Int
     var snoozes: [GoalID: [Snooze]]
@@ -227,22 +234,19 @@ struct Context: Sendable {
     var placer: Placer
 
     init(
-        boundary: DayBoundary, now: Instant, days: Int, settings: [GoalID: GoalReminders], person: PersonReminders,
-        snoozes: [Snooze]
-    ) throws(ReminderError) {
+        boundary: DayBoundary, now: Instant, days: Int, person: PersonReminders, snoozes: [Snooze]
+    ) throws(ModelError) {
         guard (1...31).contains(days) else {
-            throw ReminderError("a plan covers 1 ... 31 Days, not \(days)", path: "days")
+            throw ModelError(
+                .invalidReminder, "a plan covers 1 ... 31 Days, not \(days)", path: "days", rule: "REMIND-1")
         }
-        self.init(
-            boundary: boundary, now: now, checkedDays: days, settings: settings, person: person, snoozes: snoozes)
+        self.init(boundary: boundary, now: now, checkedDays: days, person: person, snoozes: snoozes)
     }
 
     /// A context for a number of Days already checked to be 1 ... 31.
     init(
-        boundary: DayBoundary, now: Instant, checkedDays days: Int, settings: [GoalID: GoalReminders],
-        person: PersonReminders, snoozes: [Snooze]
+        boundary: DayBoundary, now: Instant, checkedDays days: Int, person: PersonReminders, snoozes: [Snooze]
     ) {
-        self.settings = settings
         self.person = person
         self.days = days
         // REMIND-8: snoozes of one goal asked at one instant are one.
@@ -256,11 +260,11 @@ struct Context: Sendable {
     /// nudge, or a snooze.
     func plans(_ goal: Goal) -> Bool {
         guard !goal.deleted else { return false }
-        return settings[goal.id]?.enabled == true || nudges(goal) || snoozes[goal.id] != nil
+        return goal.reminders?.enabled == true || nudges(goal) || snoozes[goal.id] != nil
     }
 
     private func nudges(_ goal: Goal) -> Bool {
-        person.streakAtRisk != nil && settings[goal.id]?.enabled != false && goal.kind.isRecurring
+        person.streakAtRisk != nil && goal.reminders?.enabled != false && goal.kind.isRecurring
     }
 
     /// `goal`'s notifications (REMIND-5, REMIND-6, REMIND-8), from its evaluation as of today.
@@ -275,7 +279,7 @@ struct Context: Sendable {
                 kind: kind, goal: goal.id, day: day, at: at, detail: detail, title: goal.title, emoji: emoji)
         }
         // REMIND-5: each allowed Day the goal still waits for, at each time.
-        if let own = settings[goal.id], own.enabled {
+        if let own = goal.reminders, own.enabled {
             for (offset, status) in evaluation.statuses(of: today...lastDay).enumerated() {
                 let day = Day(unchecked: today.daysSince1970 + offset)
                 if let weekdays = own.weekdays, !weekdays.contains(day.weekday) { continue }

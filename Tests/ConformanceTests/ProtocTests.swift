@@ -31,7 +31,9 @@ struct ProtocTests {
 
     /// The records' golden vectors, and the feed's messages (FEED-28), whose bytes are in their
     /// `protoc` member.
-    static let vectors: [Vector] = ["corpus/wire/canonical.json", "corpus/feed/wire.json"].flatMap { path in
+    static let vectors: [Vector] = [
+        "corpus/wire/canonical.json", "corpus/wire/reminder_settings.json", "corpus/feed/wire.json",
+    ].flatMap { path in
         let url = Repository.spec.appendingPathComponent(path)
         guard let data = try? Data(contentsOf: url), let document = try? JSONValue.parse(data) else {
             return [Vector]()

@@ -20,17 +20,15 @@ struct ReminderPlanTests {
         (.single, nil),
     ]
 
-    /// A person with every kind of goal, some history, random settings and a random now.
+    /// A person with every kind of goal, some history, random settings (kept in the goals and the
+    /// profile) and a random now.
     struct Person {
         var data: DataSet
         var boundary: DayBoundary
         var now: Instant
-        var settings: [GoalID: GoalReminders]
-        var reminders: PersonReminders
 
         func plan(days: Int = 7) throws -> ReminderPlan {
-            try ReminderPlanner.plan(
-                data: data, boundary: boundary, now: now, days: days, settings: settings, person: reminders)
+            try ReminderPlanner.plan(data: data, boundary: boundary, now: now, days: days)
         }
     }
 
@@ -39,9 +37,9 @@ struct ReminderPlanTests {
         let boundary = try DayBoundary(
             timeZone: TimeZoneID(zone), dayStartMinutes: [0, 180, 240][Int(random.next() % 3)])
         var data = DataSet()
-        var settings: [GoalID: GoalReminders] = [:]
         for (index, (kind, rule)) in kinds.enumerated() {
             let id = GoalID(high: 1, low: UInt64(index + 1))
+            let times = Set((0..<(1 + random.next() % 3)).map { _ in Int(random.next() % 1440) })
             try data.add(
                 Goal(
                     id: id, title: "Goal \(index)", kind: kind,
@@ -49,9 +47,8 @@ struct ReminderPlanTests {
                     startDay: start,
                     forgiveness: random.next() % 3 == 0 && kind.isRecurring
                         ? Forgiveness(allowance: 1, period: .week) : nil,
+                    reminders: try GoalReminders(times: Array(times), enabled: random.next() % 5 != 0),
                     createdAt: created, modifiedAt: created))
-            let times = Set((0..<(1 + random.next() % 3)).map { _ in Int(random.next() % 1440) })
-            settings[id] = try GoalReminders(times: Array(times), enabled: random.next() % 5 != 0)
         }
         // Up to three months of history, then now somewhere in the fourth.
         let now = try created.adding(milliseconds: Int64(90 + random.next() % 30) * 86_400_000)
@@ -67,9 +64,12 @@ struct ReminderPlanTests {
         }
         let quiet = random.next() % 2 == 0 ? try PersonReminders.QuietHours(start: 1320, end: 420) : nil
         let risk = try PersonReminders.StreakAtRisk(minute: 1260, minimumStreak: 1 + Int(random.next() % 3))
-        return Person(
-            data: data, boundary: boundary, now: now, settings: settings,
-            reminders: try PersonReminders(streakAtRisk: risk, quietHours: quiet))
+        try data.setProfile(
+            Profile(
+                userID: UserID(high: 2, low: 1), displayName: "Mia", boundary: boundary,
+                reminders: try PersonReminders(streakAtRisk: risk, quietHours: quiet), createdAt: created,
+                modifiedAt: created))
+        return Person(data: data, boundary: boundary, now: now)
     }
 
     static func tap(_ kind: GoalKind) -> CheckInTap {
@@ -154,7 +154,7 @@ struct ReminderPlanTests {
         #expect {
             _ = try GoalReminders(times: times, weekdays: weekdays)
         } throws: { error in
-            (error as? ReminderError).map { $0.code == .invalidReminder && $0.path == path } ?? false
+            (error as? ModelError).map { $0.code == .invalidReminder && $0.path == path } ?? false
         }
     }
 
@@ -164,20 +164,27 @@ struct ReminderPlanTests {
             var random = SeededRandom(seed: UInt64(2_000 + seed))
             let person = try Self.person(&random)
             var tracker = try Tracker(data: person.data, now: person.now, boundary: person.boundary)
-            var settings = person.settings
             var snoozes: [Snooze] = []
-            var keeper = try ReminderKeeper(tracker: tracker, settings: settings, person: person.reminders)
+            var keeper = try ReminderKeeper(tracker: tracker)
             var clock = person.now
             for step in 0..<30 {
                 let before = keeper.plan
                 let goal = GoalID(high: 1, low: UInt64(1 + random.next() % UInt64(Self.kinds.count)))
                 let change: ReminderChange
-                switch random.next() % 6 {
+                switch random.next() % 7 {
                 case 0:
-                    // New settings for a goal, or none.
+                    // New settings for a goal, or none: an edit of the goal.
                     let fresh = random.next() % 4 == 0 ? nil : try GoalReminders(times: [Int(random.next() % 1440)])
-                    settings[goal] = fresh
-                    change = keeper.setSettings(fresh, for: goal, tracker: tracker)
+                    let update = try tracker.editGoal(goal, at: clock) { $0.reminders = fresh }
+                    change = keeper.refresh(tracker, after: update)
+                case 6:
+                    // The person moves the nudge or the quiet hours: an edit of the profile.
+                    let reminders = try PersonReminders(
+                        streakAtRisk: random.next() % 3 == 0
+                            ? nil : try .init(minute: Int(random.next() % 1440), minimumStreak: 1),
+                        quietHours: random.next() % 2 == 0 ? nil : try .init(start: 1380, end: 360))
+                    let update = try tracker.editProfile(at: clock) { $0.reminders = reminders }
+                    change = keeper.refresh(tracker, after: update)
                 case 1:
                     let snooze = Snooze(goal: goal, at: clock)
                     snoozes.append(snooze)
@@ -191,8 +198,7 @@ struct ReminderPlanTests {
                     change = keeper.refresh(tracker, after: update)
                 }
                 let fresh = try ReminderPlanner.plan(
-                    data: tracker.data, boundary: tracker.boundary, now: tracker.now, settings: settings,
-                    person: person.reminders, snoozes: snoozes)
+                    data: tracker.data, boundary: tracker.boundary, now: tracker.now, snoozes: snoozes)
                 #expect(keeper.plan == fresh, "seed \(seed), step \(step)")
                 let cancelled = Set(change.cancel)
                 let applied = (before.notifications.filter { !cancelled.contains($0.id) } + change.add).sorted(

@@ -12,7 +12,7 @@ Which cases it compares: every case whose `result` is `valid` and that expects a
 at any level (Required, or flagged `Recommended`). Invalid cases, and so the Recommended `-offset`
 twins of the error cases (WIRE-16), are not its business: they expect an error, not bytes.
 
-Two rules make the canonical form the model's reading on top of the runtime rather than the
+Three rules make the canonical form the model's reading on top of the runtime rather than the
 runtime's own round trip, and their cases are counted apart:
 
 - WIRE-27 maps values the schema leaves open (a `bool` kind member present as false selects its
@@ -24,9 +24,12 @@ runtime's own round trip, and their cases are counted apart:
   checked like any other case; where the input lists taps that the model describes or compacts
   anew, the runtime cannot know it, and such a difference is reported as the model's reading,
   not as a mismatch.
+- REMIND-13: reminder settings are the model's values: a goal's times are written in increasing
+  order, a person's standard settings are not written at all, and a snooze of 0 is the standard
+  ten minutes, written as 10. Cases are compared like WIRE-28's, a difference the model's reading.
 
 It prints each mismatch (case id, expected hex, got hex) and exits 1 when any compared case
-differs (outside WIRE-28's readings), 0 otherwise. Run it with a Python that has python3-protobuf:
+differs (outside the readings of WIRE-28 and REMIND-13), 0 otherwise. Run it with a Python that has python3-protobuf:
 
     /usr/bin/python3 Tools/conformance/protobuf_reencode.py [corpus/wire folder]
 """
@@ -46,7 +49,10 @@ CORPUS = os.path.normpath(os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'wire
 
 
 MODEL_MAPPING = 'WIRE-27'            # the rule of the mappings the schema leaves open: not compared
-TAPS_READING = 'WIRE-28'             # taps decide and are compacted: compared, a difference is the model's
+READINGS = {                         # compared; a difference is the model's reading, not a mismatch
+    'WIRE-28': 'whose taps the model describes or compacts anew',
+    'REMIND-13': 'whose reminder settings the model orders, fills in or leaves out',
+}
 
 
 def valid_decode_cases(folder):
@@ -71,7 +77,7 @@ def reencode(message_name, data):
 
 def main(argv):
     folder = cli.arguments(argv, __doc__, f'{argv[0]} [CORPUS-FOLDER]  (default {CORPUS})', optional='folder') or CORPUS
-    checked, mismatches, mapped, readings = 0, 0, [], []
+    checked, mismatches, mapped, readings = 0, 0, [], {rule: [] for rule in READINGS}
     for case in valid_decode_cases(folder):
         if MODEL_MAPPING in case.get('rules', []):
             mapped.append(case['id'])
@@ -82,8 +88,9 @@ def main(argv):
             got = reencode(case['input']['message'], bytes.fromhex(case['input']['hex'])).hex()
         except Exception as error:                      # a parse the stock runtime refuses
             got = f'<{type(error).__name__}: {error}>'
-        if got != expected and TAPS_READING in case.get('rules', []):
-            readings.append(case['id'])
+        reading = next((rule for rule in READINGS if rule in case.get('rules', [])), None)
+        if got != expected and reading is not None:
+            readings[reading].append(case['id'])
         elif got != expected:
             mismatches += 1
             print(f'MISMATCH {case["id"]} ({case["input"]["message"]}): {case["comment"]}')
@@ -92,12 +99,13 @@ def main(argv):
     if mapped:
         print(f'not compared: {len(mapped)} case(s) of {MODEL_MAPPING}, a mapping on top of the runtime '
               f'({", ".join(mapped)})')
-    if readings:
-        print(f'the model\'s reading: {len(readings)} case(s) of {TAPS_READING} whose taps the model describes or '
-              f'compacts anew ({", ".join(readings)})')
-    identical = checked - mismatches - len(readings)
+    for rule, ids in readings.items():
+        if ids:
+            print(f'the model\'s reading: {len(ids)} case(s) of {rule} {READINGS[rule]} ({", ".join(ids)})')
+    read = sum(len(ids) for ids in readings.values())
+    identical = checked - mismatches - read
     print(f'{checked} valid wire.decode cases re-encoded by the stock runtime: '
-          f'{identical} identical, {len(readings)} the model\'s reading of taps, {mismatches} different')
+          f'{identical} identical, {read} the model\'s reading (taps, reminder settings), {mismatches} different')
     return 1 if mismatches else 0
 
 

@@ -361,21 +361,31 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
         let today = try! Day(iso: "2021-01-04").advanced(by: spec.days - 1)
         let boundary = try! DayBoundary(timeZone: TimeZoneID("Europe/London"), dayStartMinutes: 0, weekStart: .monday)
         let noon = boundary.instant(atOrAfter: 720, on: today)
-        var tracker = try! Tracker(data: data, now: noon, boundary: boundary)
         let device = DeviceID(high: 0x0193_0000_0000_7000, low: 0x8000_0000_0000_0bad)
+        // The settings are the goals' and the profile's own, as a device keeps them.
         let times = try! GoalReminders(times: [450, 1200])
-        let settings = Dictionary(uniqueKeysWithValues: goals.map { ($0.id, times) })
         let person = try! PersonReminders(
             streakAtRisk: .init(minute: 1260, minimumStreak: 3), quietHours: .init(start: 1320, end: 420))
+        var remindful = data
+        for goal in goals where !goal.deleted {
+            try! remindful.editGoal(goal.id, at: noon) { $0.reminders = times }
+        }
+        if remindful.profile != nil {
+            try! remindful.editProfile(at: noon) { $0.reminders = person }
+        } else {
+            try! remindful.setProfile(
+                Profile(
+                    userID: UserID(high: 0x0193_0000_0000_7000, low: 0x8000_0000_0000_0001), displayName: "Bench",
+                    boundary: boundary, reminders: person, createdAt: noon, modifiedAt: noon))
+        }
+        var tracker = try! Tracker(data: remindful, now: noon, boundary: boundary)
         let week = Timing.measure(samples: samples) {
-            blackHole(try! ReminderKeeper(tracker: tracker, settings: settings, person: person).plan)
+            blackHole(try! ReminderKeeper(tracker: tracker).plan)
         }
         let fresh = Timing.measure(samples: samples) {
-            blackHole(
-                try! ReminderPlanner.plan(
-                    data: data, boundary: boundary, now: noon, settings: settings, person: person))
+            blackHole(try! ReminderPlanner.plan(data: remindful, boundary: boundary, now: noon))
         }
-        var keeper = try! ReminderKeeper(tracker: tracker, settings: settings, person: person)
+        var keeper = try! ReminderKeeper(tracker: tracker)
         var next = 0
         var touched = 0
         // Undo a check-in of today, untimed as the tracker's own

@@ -21,6 +21,7 @@ enum Invocation: Equatable {
     case store(StoreCommand.Options)
     case account(AccountCommand.Options)
     case report(ReportCommand.Options)
+    case reminders(RemindersCommand.Options)
 }
 
 /// The options of `glow-tool auth verify-token`.
@@ -146,6 +147,16 @@ func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
             let inputs = parser.remainingPositionals()
             guard !inputs.isEmpty else { throw UsageError(message: "name at least one bundle", command: command) }
             invocation = .feed(.init(inputs: inputs, viewer: viewer, day: day, limit: count, json: json))
+        case "reminders":
+            let from = try parser.value("--from")
+            let days = try parser.value("--days")
+            let json = parser.flag("--json")
+            guard let count = Int(days ?? "7"), (1...31).contains(count) else {
+                throw UsageError(
+                    message: "--days takes a number of Days from 1 to 31 (REMIND-1), not '\(days ?? "")'",
+                    command: command)
+            }
+            invocation = .reminders(.init(input: try parser.positional("INPUT"), from: from, days: count, json: json))
         case "decode-raw":
             let hex = parser.flag("--hex")
             invocation = .decodeRaw(input: try parser.positional("FILE"), hex: hex)
@@ -169,7 +180,7 @@ let valuedOptions: Set<String> = [
     "--mail-dir", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
     "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value", "--person",
-    "--weeks", "--email", "--token", "--device",
+    "--weeks", "--email", "--token", "--device", "--from", "--days",
 ]
 
 extension OptionParser {
@@ -361,7 +372,9 @@ struct SecretOptions: Equatable {
     var recoveryKey = false
 
     /// The commands that read bundles, and those that write one.
-    static let reading: Set<String> = ["inspect", "verify", "convert", "merge", "stats", "report", "feed", "store"]
+    static let reading: Set<String> = [
+        "inspect", "verify", "convert", "merge", "stats", "report", "feed", "store", "reminders",
+    ]
     static let writing: Set<String> = ["convert", "merge", "export", "store"]
 }
 

@@ -62,6 +62,8 @@ enum Commands {
             try StoreCommand.run(options, secrets: secrets)
         case .report(let options):
             try ReportCommand.run(options, secrets: secrets)
+        case .reminders(let options):
+            try RemindersCommand.run(options, secrets: secrets)
         }
         return 0
     }

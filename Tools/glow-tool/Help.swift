@@ -166,6 +166,16 @@ enum Help {
                 ("--weeks <n>", "Weeks in each goal's grid, 1 to 520 (default 53)."),
             ]),
         Command(
+            name: "reminders",
+            abstract: "Show the reminders a device would schedule for a bundle's or data set's person.",
+            usage: "glow-tool reminders <input> [--from INSTANT] [--days N] [--json]",
+            arguments: [("<input>", "A .glow bundle or .json data set, or -.")],
+            options: [
+                ("--from <instant>", "Plan as of this RFC 3339 instant (default: now)."),
+                ("--days <n>", "Days the plan covers from today, 1 to 31 (default 7)."),
+                ("--json", "Print the plan as JSON."),
+            ]),
+        Command(
             name: "stats", abstract: "Show Today, streaks, consistency and strength per goal of a bundle or data set.",
             usage: "glow-tool stats <input> [--day YYYY-MM-DD] [--json]",
             arguments: [("<input>", "A .glow bundle or .json data set, or -.")],

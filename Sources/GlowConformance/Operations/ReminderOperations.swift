@@ -14,7 +14,6 @@ package enum ReminderOperations {
     /// The plan of a `reminders.plan` input.
     static func plan(_ input: JSONValue) throws -> ReminderPlan {
         let setup = try StreakOperations.setup(input)
-        let data = try DataSet(profile: nil, goals: setup.goals, checkIns: setup.checkIns)
         let now = try Instant(rfc3339: try input.string("now"))
         var settings: [GoalID: GoalReminders] = [:]
         if case .object(let members)? = input["settings"] {
@@ -36,34 +35,50 @@ package enum ReminderOperations {
                 if case .bool(let flag)? = value["enabled"] { enabled = flag }
                 do {
                     settings[try GoalID(key)] = try GoalReminders(times: times, weekdays: weekdays, enabled: enabled)
-                } catch let error as ReminderError {
-                    throw error.under("settings.\(key).")
+                } catch {
+                    throw error.at("settings.\(key)")
                 }
             }
         }
-        let person = input["person"] ?? .object([:])
-        let reminders: PersonReminders
-        do {
-            let risk = try person["streakAtRisk"].flatMap { value -> PersonReminders.StreakAtRisk? in
-                guard case .object = value else { return nil }
-                return try PersonReminders.StreakAtRisk(
-                    minute: try value.int("minute"), minimumStreak: try value.int("minimumStreak"))
-            }
-            let quiet = try person["quietHours"].flatMap { value -> PersonReminders.QuietHours? in
-                guard case .object = value else { return nil }
-                return try PersonReminders.QuietHours(start: try value.int("start"), end: try value.int("end"))
-            }
-            reminders = try PersonReminders(
-                streakAtRisk: risk, quietHours: quiet, snoozeMinutes: person["snoozeMinutes"]?.int ?? 10)
-        } catch let error as ReminderError {
-            throw error.under("person.")
+        // The settings are the goals' own (MODEL-19), as a device keeps them.
+        let goals = try setup.goals.map { goal in
+            var held = goal
+            try held.edit(at: goal.modifiedAt) { $0.reminders = settings[goal.id] }
+            return held
         }
+        let data = try DataSet(profile: nil, goals: goals, checkIns: setup.checkIns)
+        let reminders = try person(input["person"] ?? .object([:]))
         let snoozes = try (input["snoozes"]?.array ?? []).map { value in
             Snooze(goal: try GoalID(try value.string("goal")), at: try Instant(rfc3339: try value.string("at")))
         }
         return try ReminderPlanner.plan(
-            data: data, boundary: setup.boundary, now: now, days: input["days"]?.int ?? 7, settings: settings,
-            person: reminders, snoozes: snoozes)
+            data: data, boundary: setup.boundary, now: now, days: input["days"]?.int ?? 7, person: reminders,
+            snoozes: snoozes)
+    }
+
+    /// The person's settings of a `reminders.plan` input; a refusal is named from `person`.
+    static func person(_ person: JSONValue) throws -> PersonReminders {
+        let risk = try person["streakAtRisk"].flatMap { value -> (minute: Int, minimum: Int)? in
+            guard case .object = value else { return nil }
+            return (try value.int("minute"), try value.int("minimumStreak"))
+        }
+        let quiet = try person["quietHours"].flatMap { value -> (start: Int, end: Int)? in
+            guard case .object = value else { return nil }
+            return (try value.int("start"), try value.int("end"))
+        }
+        let snooze = person["snoozeMinutes"]?.int ?? PersonReminders.defaultSnoozeMinutes
+        do {
+            return try PersonReminders(
+                streakAtRisk: try risk.map { (risk) throws(ModelError) in
+                    try PersonReminders.StreakAtRisk(minute: risk.minute, minimumStreak: risk.minimum)
+                },
+                quietHours: try quiet.map { (quiet) throws(ModelError) in
+                    try PersonReminders.QuietHours(start: quiet.start, end: quiet.end)
+                },
+                snoozeMinutes: snooze)
+        } catch {
+            throw error.at("person")
+        }
     }
 
     static func json(_ plan: ReminderPlan) -> JSONValue {

@@ -143,6 +143,8 @@ extension Goal {
         public var forgiveness: Forgiveness?
         /// See ``Goal/visibility``.
         public var visibility: Visibility
+        /// See ``Goal/reminders``.
+        public var reminders: GoalReminders?
         /// See ``Goal/templateID``.
         public var templateID: TemplateID?
     }
@@ -160,7 +162,7 @@ extension Goal {
         var fields = Changes(
             title: title, emoji: emoji, note: note, kind: kind, schedule: schedule, startDay: startDay,
             endDay: endDay, archiveHistory: archiveHistory, forgiveness: forgiveness, visibility: visibility,
-            templateID: templateID)
+            reminders: reminders, templateID: templateID)
         try change(&fields)
         var copy = self
         copy.title = GoalRules.trimmed(fields.title)
@@ -173,6 +175,7 @@ extension Goal {
         copy.archiveHistory = fields.archiveHistory
         copy.forgiveness = fields.forgiveness
         copy.visibility = fields.visibility
+        copy.reminders = fields.reminders
         copy.templateID = fields.templateID
         copy.modifiedAt = Swift.max(modifiedAt, instant)
         try copy.validate()

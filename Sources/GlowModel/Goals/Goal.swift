@@ -43,6 +43,8 @@ public struct Goal: Hashable, Sendable, Identifiable {
     public internal(set) var forgiveness: Forgiveness?
     /// Who may see it.
     public internal(set) var visibility: Visibility
+    /// When to remind the person of it, if ever (REMIND-1).
+    public internal(set) var reminders: GoalReminders?
     /// The template it was made from, if any.
     public internal(set) var templateID: TemplateID?
     /// When it was created.
@@ -61,7 +63,8 @@ public struct Goal: Hashable, Sendable, Identifiable {
         id: GoalID, title: String, emoji: String? = nil, note: String? = nil, kind: GoalKind,
         schedule: Schedule?, startDay: Day, endDay: Day? = nil, archiveHistory: [ArchivePeriod] = [],
         forgiveness: Forgiveness? = nil,
-        visibility: Visibility = .private, templateID: TemplateID? = nil, createdAt: Instant,
+        visibility: Visibility = .private, reminders: GoalReminders? = nil, templateID: TemplateID? = nil,
+        createdAt: Instant,
         modifiedAt: Instant, deleted: Bool = false
     ) throws(ModelError) {
         self.id = id
@@ -75,6 +78,7 @@ public struct Goal: Hashable, Sendable, Identifiable {
         self.archiveHistory = archiveHistory
         self.forgiveness = forgiveness
         self.visibility = visibility
+        self.reminders = reminders
         self.templateID = templateID
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
@@ -126,6 +130,7 @@ extension Goal: Codable {
         case archiveHistory
         case forgiveness
         case visibility
+        case reminders
         case templateID
         case createdAt
         case modifiedAt
@@ -133,8 +138,8 @@ extension Goal: Codable {
     }
 
     /// Decodes and validates a goal; `emoji`, `note`, `schedule`, `endDay`, `templateID` may be
-    /// absent, `archiveHistory` defaults to none, `forgiveness` to none, `deleted` to false and
-    /// `visibility` to private (MODEL-43).
+    /// absent, `archiveHistory` defaults to none, `forgiveness` and `reminders` to none, `deleted`
+    /// to false and `visibility` to private (MODEL-43).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self = try validated(at: c.codingPath) {
@@ -150,6 +155,7 @@ extension Goal: Codable {
                 archiveHistory: c.decodeIfPresent([ArchivePeriod].self, forKey: .archiveHistory) ?? [],
                 forgiveness: c.decodeIfPresent(Forgiveness.self, forKey: .forgiveness),
                 visibility: c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private,
+                reminders: c.decodeIfPresent(GoalReminders.self, forKey: .reminders),
                 templateID: c.decodeIfPresent(TemplateID.self, forKey: .templateID),
                 createdAt: c.decode(Instant.self, forKey: .createdAt),
                 modifiedAt: c.decode(Instant.self, forKey: .modifiedAt),

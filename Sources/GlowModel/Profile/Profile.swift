@@ -14,6 +14,9 @@ public struct Profile: Hashable, Sendable, Identifiable {
     public internal(set) var themeID: Slug
     /// Time zone, day start and week start.
     public internal(set) var boundary: DayBoundary
+    /// The evening nudge, quiet hours and snooze length (REMIND-1); ``PersonReminders/standard``
+    /// until the person chooses.
+    public internal(set) var reminders: PersonReminders
     /// When the profile was created.
     public internal(set) var createdAt: Instant
     /// When it last changed.
@@ -33,7 +36,8 @@ public struct Profile: Hashable, Sendable, Identifiable {
     ///   repeated interest, or modifiedAt before createdAt.
     public init(
         userID: UserID, displayName: String, photoReference: String? = nil, interests: [Slug] = [],
-        themeID: Slug = Profile.defaultThemeID, boundary: DayBoundary, createdAt: Instant, modifiedAt: Instant
+        themeID: Slug = Profile.defaultThemeID, boundary: DayBoundary, reminders: PersonReminders = .standard,
+        createdAt: Instant, modifiedAt: Instant
     ) throws(ModelError) {
         self.userID = userID
         self.displayName = GoalRules.trimmed(displayName)
@@ -41,6 +45,7 @@ public struct Profile: Hashable, Sendable, Identifiable {
         self.interests = interests
         self.themeID = themeID
         self.boundary = boundary
+        self.reminders = reminders
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
         let length = GoalRules.length(self.displayName, upTo: 50)
@@ -75,6 +80,8 @@ extension Profile {
         public var themeID: Slug
         /// See ``Profile/boundary``.
         public var boundary: DayBoundary
+        /// See ``Profile/reminders``.
+        public var reminders: PersonReminders
     }
 
     /// Edits the profile at `instant`; the result is checked by MODEL-37 before anything changes,
@@ -87,11 +94,12 @@ extension Profile {
     {
         var fields = Changes(
             displayName: displayName, photoReference: photoReference, interests: interests, themeID: themeID,
-            boundary: boundary)
+            boundary: boundary, reminders: reminders)
         try change(&fields)
         var edited = try Profile(
             userID: userID, displayName: fields.displayName, photoReference: fields.photoReference,
-            interests: fields.interests, themeID: fields.themeID, boundary: fields.boundary, createdAt: createdAt,
+            interests: fields.interests, themeID: fields.themeID, boundary: fields.boundary,
+            reminders: fields.reminders, createdAt: createdAt,
             modifiedAt: Swift.max(modifiedAt, instant))
         edited.unknownFields = unknownFields
         self = edited
@@ -106,12 +114,13 @@ extension Profile: Codable {
         case interests
         case themeID
         case boundary
+        case reminders
         case createdAt
         case modifiedAt
     }
 
     /// Decodes and validates a profile; `photoReference` may be absent, `interests` defaults to
-    /// none and `themeID` to `default`.
+    /// none, `themeID` to `default` and `reminders` to ``PersonReminders/standard``.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self = try validated(at: c.codingPath) {
@@ -122,9 +131,23 @@ extension Profile: Codable {
                 interests: c.decodeIfPresent([Slug].self, forKey: .interests) ?? [],
                 themeID: c.decodeIfPresent(Slug.self, forKey: .themeID) ?? Profile.defaultThemeID,
                 boundary: c.decode(DayBoundary.self, forKey: .boundary),
+                reminders: c.decodeIfPresent(PersonReminders.self, forKey: .reminders) ?? .standard,
                 createdAt: c.decode(Instant.self, forKey: .createdAt),
                 modifiedAt: c.decode(Instant.self, forKey: .modifiedAt))
         }
     }
 
+    /// Encodes every field, `reminders` only when the person chose some.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userID, forKey: .userID)
+        try c.encode(displayName, forKey: .displayName)
+        try c.encodeIfPresent(photoReference, forKey: .photoReference)
+        try c.encode(interests, forKey: .interests)
+        try c.encode(themeID, forKey: .themeID)
+        try c.encode(boundary, forKey: .boundary)
+        if !reminders.isStandard { try c.encode(reminders, forKey: .reminders) }
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(modifiedAt, forKey: .modifiedAt)
+    }
 }

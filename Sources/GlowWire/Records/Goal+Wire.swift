@@ -32,6 +32,7 @@ extension Goal: WireRecord {
         writer.sint(19, createdAt.millisecondsSince1970)
         writer.sint(20, modifiedAt.millisecondsSince1970)
         writer.bool(21, deleted)
+        if let reminders { writer.message(22) { reminders.encodeFields(to: &$0) } }
         writer.raw(unknownFields.bytes)
     }
 
@@ -52,6 +53,7 @@ extension Goal: WireRecord {
         var createdAt = Instant.epoch
         var modifiedAt = Instant.epoch
         var deleted = false
+        var reminders: (fields: GoalReminders.Fields, start: Int)?
         var unknown: [UInt8] = []
         var openEnums: [UInt32: UInt64] = [:]
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
@@ -78,6 +80,7 @@ extension Goal: WireRecord {
             case 19: createdAt = try r.readInstant(f)
             case 20: modifiedAt = try r.readInstant(f)
             case 21: deleted = try r.readBool(f)
+            case 22: reminders = try r.merging(reminders, f)
             default: return false
             }
             return true
@@ -86,12 +89,13 @@ extension Goal: WireRecord {
         guard let kind else {
             throw WireError(.invalidValue, at: start, "a goal has no kind this version knows", rule: "WIRE-16")
         }
+        let settings = try reminders.map { (read) throws(WireError) in try read.fields.make(reader, at: read.start) }
         var goal = try reader.validated(at: start) { () throws(ModelError) in
             try Goal(
                 id: id, title: title, emoji: emoji, note: note, kind: kind,
                 schedule: entries.isEmpty ? nil : try Schedule(entries: entries), startDay: startDay, endDay: endDay,
-                archiveHistory: archive, forgiveness: forgiveness, visibility: visibility, templateID: templateID,
-                createdAt: createdAt, modifiedAt: modifiedAt, deleted: deleted)
+                archiveHistory: archive, forgiveness: forgiveness, visibility: visibility, reminders: settings,
+                templateID: templateID, createdAt: createdAt, modifiedAt: modifiedAt, deleted: deleted)
         }
         goal.unknownFields = UnknownFields(bytes: unknown)
         goal.unknownFields.enumValues = openEnums

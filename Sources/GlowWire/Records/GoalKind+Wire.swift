@@ -216,7 +216,7 @@ struct RuleFields {
         switch rule {
         case .daily: writer.presentUInt(base, 1)
         case .weekdays(let days):
-            writer.presentUInt(base + 1, days.reduce(0) { $0 | 1 << UInt64($1.isoNumber - 1) })
+            writer.presentUInt(base + 1, WireReader.weekdayBits(days))
         case .timesPerWeek(let times): writer.presentUInt(base + 2, UInt64(times))
         case .timesPerMonth(let times): writer.presentUInt(base + 3, UInt64(times))
         case .everyNDays(let interval): writer.presentUInt(base + 4, UInt64(interval))
@@ -233,15 +233,27 @@ struct RuleFields {
             _ = try reader.readBool(field)
             rule = .daily
         case 1:
-            let mask = try reader.readUInt32(field)
-            guard mask < 1 << 7 else {
-                throw WireError(.invalidValue, at: field.start, "weekday bits above bit 6 are set", rule: "WIRE-17")
-            }
-            rule = .weekdays(Set(Weekday.allCases.filter { mask & 1 << ($0.isoNumber - 1) != 0 }))
+            rule = .weekdays(try reader.readWeekdays(field))
         case 2: rule = .timesPerWeek(try reader.readUInt32(field))
         case 3: rule = .timesPerMonth(try reader.readUInt32(field))
         default: rule = .everyNDays(try reader.readUInt32(field))
         }
         return true
+    }
+}
+
+extension WireReader {
+    /// A weekday set as a bit set: bit 0 Monday ... bit 6 Sunday (WIRE-17).
+    static func weekdayBits(_ days: Set<Weekday>) -> UInt64 {
+        days.reduce(0) { $0 | 1 << UInt64($1.isoNumber - 1) }
+    }
+
+    /// A weekday bit set; a bit above bit 6 is refused at the field (WIRE-17).
+    mutating func readWeekdays(_ field: Field) throws(WireError) -> Set<Weekday> {
+        let mask = try readUInt32(field)
+        guard mask < 1 << 7 else {
+            throw WireError(.invalidValue, at: field.start, "weekday bits above bit 6 are set", rule: "WIRE-17")
+        }
+        return Set(Weekday.allCases.filter { mask & 1 << ($0.isoNumber - 1) != 0 })
     }
 }

@@ -10,6 +10,7 @@ extension Profile: WireRecord {
         writer.message(6) { boundary.encodeFields(to: &$0) }
         writer.sint(7, createdAt.millisecondsSince1970)
         writer.sint(8, modifiedAt.millisecondsSince1970)
+        if !reminders.isStandard { writer.message(9) { reminders.encodeFields(to: &$0) } }
         writer.raw(unknownFields.bytes)
     }
 
@@ -23,6 +24,7 @@ extension Profile: WireRecord {
         var boundary: DayBoundary.Fields?
         var createdAt = Instant.epoch
         var modifiedAt = Instant.epoch
+        var reminders: (fields: PersonReminders.Fields, start: Int)?
         var unknown: [UInt8] = []
         try reader.forEachField(unknown: &unknown) { (r, f) throws(WireError) in
             switch f.number {
@@ -31,13 +33,10 @@ extension Profile: WireRecord {
             case 3: photo = try r.readString(f)
             case 4: interests.append(try r.readString(f))
             case 5: themeID = try r.readString(f)
-            case 6:
-                try r.expect(f, .lengthDelimited)
-                var fields = boundary ?? DayBoundary.Fields()
-                try r.nested { (b: inout WireReader) throws(WireError) in try fields.decode(from: &b) }
-                boundary = fields
+            case 6: boundary = try r.merging(boundary.map { ($0, 0) }, f).fields
             case 7: createdAt = try r.readInstant(f)
             case 8: modifiedAt = try r.readInstant(f)
+            case 9: reminders = try r.merging(reminders, f)
             default: return false
             }
             return true
@@ -46,12 +45,13 @@ extension Profile: WireRecord {
         guard let boundary else {
             throw WireError(.invalidValue, at: start, "a profile has no day boundary", rule: "WIRE-16")
         }
+        let settings = try reminders.map { (read) throws(WireError) in try read.fields.make(reader, at: read.start) }
         var profile = try reader.validated(at: start) { () throws(ModelError) in
             try Profile(
                 userID: userID, displayName: displayName, photoReference: photo,
                 interests: try interests.map(Slug.init),
                 themeID: themeID.isEmpty ? Profile.defaultThemeID : try Slug(themeID), boundary: try boundary.make(),
-                createdAt: createdAt, modifiedAt: modifiedAt)
+                reminders: settings ?? .standard, createdAt: createdAt, modifiedAt: modifiedAt)
         }
         profile.unknownFields = UnknownFields(bytes: unknown)
         return profile
@@ -60,7 +60,7 @@ extension Profile: WireRecord {
 
 extension DayBoundary: WireRecord {
     /// The fields of a boundary as read, before validation, so a message given twice merges.
-    struct Fields {
+    struct Fields: MessageFields {
         var timeZone = ""
         var dayStartMinutes = 0
         var weekStart = Weekday.monday

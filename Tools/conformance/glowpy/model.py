@@ -1,5 +1,6 @@
 """Section 1 of the spec (Spec/model.md): Days, instants, day boundaries, identifiers, amounts,
-goals, schedules, check-ins, profiles, drafts and their JSON forms.
+goals, schedules, check-ins, profiles, the reminder settings goals and profiles keep, drafts and
+their JSON forms.
 
 Model values are held in their canonical JSON form (MODEL-40): a goal is the dict its JSON
 decodes to, with Days, instants and amounts as their canonical texts. The readers below
@@ -376,6 +377,73 @@ def entry_on(entries, day):
     return chosen
 
 
+# ---- Reminder settings kept in goals and profiles (REMIND-1, REMIND-13)
+
+STANDARD_REMINDERS = {'snoozeMinutes': 10}                 # REMIND-13: no nudge, no quiet hours, ten minutes
+MAX_MINIMUM_STREAK = 100_000                               # REMIND-1: a nudge's minimumStreak is 1 ... 100,000
+
+
+def reminder_minute(value, path):
+    """REMIND-1: a minute of the day, 0 ... 1439; outside them `invalid_reminder`."""
+    typed(value, 'int', path)
+    if not 0 <= value <= 1439:
+        raise Failure('invalid_reminder', path=path)
+    return value
+
+
+def goal_reminders_json(r, path):
+    """REMIND-1 / REMIND-13: a goal's settings: one to eight distinct `times` (written in increasing
+    order), `weekdays` absent (every due Day) or a non-empty set (written Monday first), `enabled`
+    (true when absent, always written). A setting outside REMIND-1 is `invalid_reminder` at its
+    path; a missing or mistyped member `invalid_json` and an unknown weekday `unknown_enum_case`
+    (MODEL-40, MODEL-41)."""
+    typed(r, 'dict', path)
+    times = need(r, 'times', 'list', path)
+    if not 1 <= len(times) <= 8:
+        raise Failure('invalid_reminder', 'one to eight times', path=path + '.times')
+    times = [reminder_minute(t, f'{path}.times[{i}]') for i, t in enumerate(times)]
+    if len(set(times)) != len(times):
+        raise Failure('invalid_reminder', 'a time given twice', path=path + '.times')
+    out = {'times': sorted(times)}
+    weekdays = maybe(r, 'weekdays', 'list', path)
+    if weekdays is not None:
+        names = [enum(d, WEEKDAYS, f'{path}.weekdays[{i}]') for i, d in enumerate(weekdays)]
+        if not names or len(set(names)) != len(names):
+            raise Failure('invalid_reminder', 'weekdays are a non-empty set', path=path + '.weekdays')
+        out['weekdays'] = [d for d in WEEKDAYS if d in names]
+    out['enabled'] = maybe(r, 'enabled', 'bool', path, True)
+    return out
+
+
+def person_reminders_json(r, path):
+    """REMIND-1 / REMIND-13: a person's settings: `streakAtRisk` absent or {minute, minimumStreak
+    1 ... 100,000}, `quietHours` absent or {start, end} (two different minutes), `snoozeMinutes`
+    1 ... 1440 (10 when absent, always written). The standard settings are `STANDARD_REMINDERS`."""
+    typed(r, 'dict', path)
+    out = {}
+    risk = maybe(r, 'streakAtRisk', 'dict', path)
+    if risk is not None:
+        p = path + '.streakAtRisk'
+        minute = reminder_minute(need(risk, 'minute', 'int', p), p + '.minute')
+        least = need(risk, 'minimumStreak', 'int', p)
+        if not 1 <= least <= MAX_MINIMUM_STREAK:
+            raise Failure('invalid_reminder', 'a streak of 1 ... 100,000', path=p + '.minimumStreak')
+        out['streakAtRisk'] = {'minute': minute, 'minimumStreak': least}
+    quiet = maybe(r, 'quietHours', 'dict', path)
+    if quiet is not None:
+        p = path + '.quietHours'
+        start = reminder_minute(need(quiet, 'start', 'int', p), p + '.start')
+        end = reminder_minute(need(quiet, 'end', 'int', p), p + '.end')
+        if start == end:
+            raise Failure('invalid_reminder', 'quiet hours that start where they end', path=p)
+        out['quietHours'] = {'start': start, 'end': end}
+    snooze = maybe(r, 'snoozeMinutes', 'int', path, 10)
+    if not 1 <= snooze <= 1440:
+        raise Failure('invalid_reminder', 'a snooze of 1 ... 1440 minutes', path=path + '.snoozeMinutes')
+    out['snoozeMinutes'] = snooze
+    return out
+
+
 # ---- Goals (MODEL-19 ... MODEL-27, MODEL-45 ... MODEL-48)
 
 def kind_json(value, path):
@@ -523,6 +591,9 @@ def goal_json(g, path='$'):
     created = scalar(parse_instant, need(g, 'createdAt', 'str', path), path + '.createdAt')
     modified = scalar(parse_instant, need(g, 'modifiedAt', 'str', path), path + '.modifiedAt')
     deleted = maybe(g, 'deleted', 'bool', path, False)
+    reminders = maybe(g, 'reminders', 'dict', path)
+    if reminders is not None:                              # REMIND-13: the goal's reminder settings
+        reminders = goal_reminders_json(reminders, path + '.reminders')
     issues = field_issues(title, emoji, note, kind, None, start, end, None)
     if schedule is not None:
         if not recurring(kind):
@@ -540,7 +611,8 @@ def goal_json(g, path='$'):
     out = {'id': gid, 'title': trim(title), 'kind': canonical_kind(kind), 'startDay': day_text(start),
            'archiveHistory': [dict({'from': day_text(f)}, **({'until': day_text(u)} if u is not None else {})) for f, u in archive],
            'visibility': visibility, 'createdAt': instant_text(created), 'modifiedAt': instant_text(modified), 'deleted': deleted}
-    for key, value in [('emoji', emoji), ('note', note), ('templateID', template), ('forgiveness', forgiveness)]:
+    for key, value in [('emoji', emoji), ('note', note), ('templateID', template), ('forgiveness', forgiveness),
+                       ('reminders', reminders)]:
         if value is not None:
             out[key] = value
     if schedule is not None:
@@ -614,6 +686,11 @@ def profile_json(p, path='$'):
     out['interests'] = [slug(v, f'{path}.interests[{i}]') for i, v in enumerate(maybe(p, 'interests', 'list', path, []))]
     out['themeID'] = slug(p['themeID'], path + '.themeID') if p.get('themeID') is not None else 'default'
     out['boundary'] = boundary_json(need(p, 'boundary', 'dict', path), path + '.boundary')
+    reminders = maybe(p, 'reminders', 'dict', path)
+    if reminders is not None:                              # REMIND-13: the standard settings are not written
+        reminders = person_reminders_json(reminders, path + '.reminders')
+        if reminders != STANDARD_REMINDERS:
+            out['reminders'] = reminders
     created = scalar(parse_instant, need(p, 'createdAt', 'str', path), path + '.createdAt')
     modified = scalar(parse_instant, need(p, 'modifiedAt', 'str', path), path + '.modifiedAt')
     name = trim(out['displayName'])

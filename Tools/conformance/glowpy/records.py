@@ -10,6 +10,8 @@ member at the first byte of its message body.
 Unknown fields (WIRE-7, MODEL-49) travel with the model value as a private `_unknown` member of
 the dict of the message they appeared in, and enum values this version does not name as a private
 `_enums` member (the model sees the field's default); neither reaches the JSON form (MODEL-44).
+A profile's standard reminder settings have no model value (REMIND-13), so the unknown fields of
+a PersonReminders holding only those ride on the profile as `_standardReminders`.
 `serialize` is the one place bytes are assembled by hand: to write a message's unknown fields after
 its known ones, also inside nested messages. An unknown enum value needs nothing of the kind: the
 message is given the number itself, and the runtime writes it in its field's place, as proto3's
@@ -147,6 +149,8 @@ class Reader:
         out['createdAt'] = self.instant(g.created_at, at('created_at'))
         out['modifiedAt'] = self.instant(g.modified_at, at('modified_at'))
         out['deleted'] = g.deleted
+        if g.HasField('reminders'):
+            out['reminders'] = self.goal_reminders(g.reminders, at('reminders'))
         return self.validated(m.goal_json, self.keep_unknown(out, path), path)
 
     def kind(self, message, path):
@@ -207,6 +211,34 @@ class Reader:
 
     def forgiveness(self, f, path):
         return self.keep_unknown(self.enum(f, 'period', PERIODS, {'allowance': f.allowance}, 'period'), path)
+
+    # -- Reminder settings (REMIND-1, REMIND-13)
+
+    def goal_reminders(self, r, path):
+        """A goal's GoalReminders: times in increasing order, the weekdays as the bit set of WIRE-17
+        (a higher bit refused at its tag; 0 is every due Day), `enabled`. Settings outside REMIND-1 are
+        refused at the first byte of the message's body (WIRE-16)."""
+        if r.weekdays >> 7:
+            self.refuse(f'weekday bits {r.weekdays:#x} above Sunday', path + ((number(r, 'weekdays'), None),))
+        out = {'times': sorted(r.times)}
+        if r.weekdays:
+            out['weekdays'] = [d for i, d in enumerate(m.WEEKDAYS) if r.weekdays >> i & 1]
+        out['enabled'] = r.enabled
+        return self.validated(lambda v: m.goal_reminders_json(v, '$'), self.keep_unknown(out, path), path)
+
+    def person_reminders(self, r, path):
+        """A person's PersonReminders: the nudge present when its minute is, quiet hours when both
+        their minutes are (one without the other is refused), a snooze of 0 read as 10. Settings
+        outside REMIND-1 are refused at the first byte of the message's body (WIRE-16)."""
+        out = {}
+        if r.HasField('streak_at_risk_minute'):
+            out['streakAtRisk'] = {'minute': r.streak_at_risk_minute, 'minimumStreak': r.streak_at_risk_minimum}
+        if r.HasField('quiet_start') != r.HasField('quiet_end'):
+            self.refuse_record('a quiet hour given without the other', path)
+        if r.HasField('quiet_start'):
+            out['quietHours'] = {'start': r.quiet_start, 'end': r.quiet_end}
+        out['snoozeMinutes'] = r.snooze_minutes or 10
+        return self.validated(lambda v: m.person_reminders_json(v, '$'), self.keep_unknown(out, path), path)
 
     # -- Check-ins (MODEL-33 ... MODEL-36, MODEL-52 ... MODEL-55; WIRE-28)
 
@@ -292,6 +324,12 @@ class Reader:
         out['boundary'] = self.boundary_value(p.boundary, at('boundary'))
         out['createdAt'] = self.instant(p.created_at, at('created_at'))
         out['modifiedAt'] = self.instant(p.modified_at, at('modified_at'))
+        if p.HasField('reminders'):
+            reminders = self.person_reminders(p.reminders, at('reminders'))
+            if strip(reminders) != m.STANDARD_REMINDERS:
+                out['reminders'] = reminders
+            elif reminders.get('_unknown'):                # REMIND-13 writes no standard settings, but
+                out['_standardReminders'] = reminders['_unknown']    # MODEL-49 keeps their unknown fields
         return self.validated(m.profile_json, self.keep_unknown(out, path), path)
 
     def boundary_value(self, b, path):
@@ -397,6 +435,8 @@ class Writer:
         g.created_at = m.parse_instant(d['createdAt'])
         g.modified_at = m.parse_instant(d['modifiedAt'])
         g.deleted = d['deleted']
+        if 'reminders' in d:
+            self.goal_reminders(d['reminders'], g.reminders, path + ((number(g, 'reminders'), None),))
         self.keep(d, path)
         return g
 
@@ -447,6 +487,27 @@ class Writer:
         message.allowance = f['allowance']
         message.period = enum_number(f, 'period', PERIODS)
         self.keep(f, path)
+
+    def goal_reminders(self, d, r, path):
+        """REMIND-13: times packed in increasing order, weekdays a bit set (0: every due Day), `enabled`."""
+        r.SetInParent()
+        r.times.extend(sorted(d['times']))
+        r.weekdays = sum(1 << m.WEEKDAYS.index(w) for w in d.get('weekdays', []))
+        r.enabled = d['enabled']
+        self.keep(d, path)
+
+    def person_reminders(self, d, r, path):
+        """REMIND-13: each minute with presence (WIRE-19), the snooze always written. A profile with
+        the standard settings writes no PersonReminders (`profile`), unless one read carried unknown
+        fields, which are then its only content."""
+        r.SetInParent()
+        if 'streakAtRisk' in d:
+            r.streak_at_risk_minute = d['streakAtRisk']['minute']
+            r.streak_at_risk_minimum = d['streakAtRisk']['minimumStreak']
+        if 'quietHours' in d:
+            r.quiet_start, r.quiet_end = d['quietHours']['start'], d['quietHours']['end']
+        r.snooze_minutes = d['snoozeMinutes']
+        self.keep(d, path)
 
     def checkin(self, d, c, path=()):
         """A single CheckIn: fields 1 ... 15 describe what the taps add up to (MODEL-53); a check-in
@@ -507,6 +568,12 @@ class Writer:
         self.boundary(d['boundary'], p.boundary, path + ((number(p, 'boundary'), None),))
         p.created_at = m.parse_instant(d['createdAt'])
         p.modified_at = m.parse_instant(d['modifiedAt'])
+        here = path + ((number(p, 'reminders'), None),)
+        if 'reminders' in d:
+            self.person_reminders(d['reminders'], p.reminders, here)
+        elif d.get('_standardReminders'):                  # only the unknown fields (WIRE-7)
+            p.reminders.SetInParent()
+            self.tails[here] = d['_standardReminders']
         self.keep(d, path)
         return p
 

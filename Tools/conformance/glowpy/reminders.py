@@ -68,7 +68,7 @@ def goal_settings(raw, path):
 
 
 def person_settings(raw, path):
-    """The person's settings: streakAtRisk {minute, minimumStreak ≥ 1}, quietHours {start, end}
+    """The person's settings: streakAtRisk {minute, minimumStreak 1 … 100,000}, quietHours {start, end}
     (two different minutes), snoozeMinutes 1 … 1440 (10 unless given)."""
     raw = raw or {}
     if not isinstance(raw, dict):
@@ -79,9 +79,7 @@ def person_settings(raw, path):
         if not isinstance(risk, dict):
             raise invalid(p)
         risk_minute = minute(risk.get('minute'), p + '.minute')
-        least = risk.get('minimumStreak')
-        if not is_int(least) or least < 1:
-            raise invalid(p + '.minimumStreak')
+        least = bounded(risk.get('minimumStreak'), 1, m.MAX_MINIMUM_STREAK, p + '.minimumStreak')
         risk = {'minute': risk_minute, 'minimumStreak': least}
     quiet = raw.get('quietHours')
     if quiet is not None:
