@@ -125,10 +125,12 @@ let package = Package(
         .target(name: "GlowProtocol", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
         // The local notifications of the coming Days (Spec/reminders.md).
         .target(
-            name: "GlowReminders", dependencies: ["GlowCore", "GlowModel", "GlowStreaks"], swiftSettings: sharedSettings
+            name: "GlowReminders", dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowFeed", "GlowCrypto"],
+            swiftSettings: sharedSettings
         ),
         .testTarget(
-            name: "GlowRemindersTests", dependencies: ["GlowReminders", "GlowModel", "GlowStreaks"],
+            name: "GlowRemindersTests",
+            dependencies: ["GlowReminders", "GlowModel", "GlowStreaks", "GlowFeed", "GlowRelay"],
             swiftSettings: sharedSettings),
         // A device's side of the server's protocol, over URLSession.
         .target(

@@ -117,8 +117,26 @@ public final class FeedRelay: Sendable {
     ///   item. Then nothing of the delta is kept.
     @discardableResult
     public func submit(_ delta: FeedReplica, from person: String, now: Int64) throws(FeedError) -> UInt64 {
+        try accept(delta, from: person, now: now).sequence
+    }
+
+    /// What one accepted delta did: the relay's sequence after it, and the changes that may be
+    /// pushed to people (REMIND-15).
+    public struct Accepted: Sendable, Hashable {
+        /// The relay's sequence after the delta (FEED-25).
+        public let sequence: UInt64
+        /// The items that got their first receipt time from the delta (FEED-26), in sequence order.
+        public let received: [FeedItemID]
+        /// The reaction registers the delta changed, in sequence order.
+        public let reactions: [FeedReplica.ReactionKey]
+    }
+
+    /// Accepts `person`'s writes as ``submit(_:from:now:)`` does, and says what they changed.
+    ///
+    /// - Throws: as ``submit(_:from:now:)``; then nothing of the delta is kept.
+    public func accept(_ delta: FeedReplica, from person: String, now: Int64) throws(FeedError) -> Accepted {
         try Self.checkAuthor(delta, person)
-        return try store.write { (state) throws(FeedError) -> UInt64 in
+        return try store.write { (state) throws(FeedError) -> Accepted in
             // Sequence numbers go in a fixed order (FEED-25): stances, items, visibility,
             // reactions, the seen marker, each by key, so receipt times do not depend on hashing.
             var changed: [RelayKey] = []
@@ -151,6 +169,8 @@ public final class FeedRelay: Sendable {
                 changed.append(.seen(person))
             }
             state.replica.merge(delta)
+            var received: [FeedItemID] = []
+            var reactions: [FeedReplica.ReactionKey] = []
             for key in changed {
                 state.sequence += 1
                 state.sequences[key] = state.sequence
@@ -160,10 +180,12 @@ public final class FeedRelay: Sendable {
                     // FEED-26: a strictly increasing receipt clock, whatever the wall clock does.
                     state.lastReceipt = max(now, state.lastReceipt + 1)
                     state.replica.receive(item: id, at: state.lastReceipt)
+                    received.append(id)
                 }
+                if case .reaction(let reaction) = key { reactions.append(reaction) }
             }
             if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
-            return state.sequence
+            return Accepted(sequence: state.sequence, received: received, reactions: reactions)
         }
     }
 

@@ -33,12 +33,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cli                                              # noqa: E402
 from glowpy import (accounts, auth, checkins, dataset, feed, feeditems, feedwire, idtoken, model,   # noqa: E402
-                    reminders, server, streaks, themes, totp)   # (standard library only)
+                    pushes, reminders, server, streaks, themes, totp)   # (standard library only)
 from glowpy.errors import Failure                       # noqa: E402
 
 OPERATIONS = {}
 for area in (model, checkins, dataset, streaks, themes, auth, idtoken, totp, accounts, feed, feeditems,
-             feedwire, server, reminders):               # after feed: its feed.script and feed.relay add the wire steps
+             feedwire, server, reminders, pushes):               # after feed: its feed.script and feed.relay add the wire steps
     OPERATIONS.update(area.OPERATIONS)
 
 try:                                                     # these two need google.protobuf and protoc

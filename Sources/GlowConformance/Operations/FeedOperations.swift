@@ -266,21 +266,13 @@ extension FeedOperations {
                 do throws(FeedError) {
                     switch step["do"]?.string ?? "" {
                     case "submit":
-                        // The writes are script steps run on an empty replica: the delta.
-                        let script = FeedScript()
-                        var refused: JSONValue?
-                        for write in step["writes"]?.array ?? [] where refused == nil {
-                            let answer = try script.perform(write)
-                            if let code = answer["error"] { refused = code }
+                        switch try delta(of: step) {
+                        case .failure(let refused): results.append(.object(["error": refused.code]))
+                        case .success(let delta):
+                            let sequence = try relay.submit(
+                                delta, from: step["person"]?.string ?? "", now: Int64(step["now"]?.int ?? 0))
+                            results.append(.object(["sequence": .int(Int(sequence))]))
                         }
-                        if let refused {
-                            results.append(.object(["error": refused]))
-                            continue
-                        }
-                        let sequence = try relay.submit(
-                            script.replicas["r"] ?? FeedReplica(), from: step["person"]?.string ?? "",
-                            now: Int64(step["now"]?.int ?? 0))
-                        results.append(.object(["sequence": .int(Int(sequence))]))
                     case "request":
                         // FEED-29: a request's bytes from `person`, answered with the response's bytes.
                         guard let bytes = try? HexText.bytes((step["hex"]?.string ?? "").utf8) else {
@@ -311,6 +303,22 @@ extension FeedOperations {
             return .object(["steps": .array(results)])
         }
     ]
+
+    /// A refused write of a `submit` step: the code the script answered.
+    struct Refused: Error {
+        let code: JSONValue
+    }
+
+    /// The delta of a `submit` step: its `writes`, script steps run on an empty replica, or the
+    /// first write the script refused.
+    static func delta(of step: JSONValue) throws(FeedError) -> Result<FeedReplica, Refused> {
+        let script = FeedScript()
+        for write in step["writes"]?.array ?? [] {
+            let answer = try script.perform(write)
+            if let code = answer["error"] { return .failure(Refused(code: code)) }
+        }
+        return .success(script.replicas["r"] ?? FeedReplica())
+    }
 
     /// A delta as the corpus lists it: every register, sorted.
     static func summary(_ delta: FeedReplica, cursor: UInt64) -> JSONValue {

@@ -1,4 +1,7 @@
+import Foundation
+import GlowFeed
 import GlowModel
+import GlowRelay
 import GlowReminders
 
 /// The reminders area's operations (Spec/reminders.md 10.5): a plan, and the change between two.
@@ -9,7 +12,70 @@ package enum ReminderOperations {
             let change = try plan(try input.required("after")).change(from: try plan(try input.required("before")))
             return .object(["cancel": .array(change.cancel.map { .string($0) }), "add": .array(change.add.map(json))])
         },
+        "reminders.push": { input in try push(input) },
     ]
+
+    /// `reminders.push`: a relay script with devices and sends (REMIND-14 ... REMIND-18).
+    static func push(_ input: JSONValue) throws -> JSONValue {
+        let relay = FeedRelay()
+        var outbox = PushOutbox(window: Int64(input["window"]?.int ?? 15 * 60_000))
+        var names: [String: String] = [:]
+        if case .object(let members)? = input["names"] {
+            for (person, name) in members { names[person] = name.string }
+        }
+        var results: [JSONValue] = []
+        for step in input["steps"]?.array ?? [] {
+            let now = Int64(step["now"]?.int ?? 0)
+            switch step["do"]?.string ?? "" {
+            case "submit":
+                do throws(FeedError) {
+                    switch try FeedOperations.delta(of: step) {
+                    case .failure(let refused): results.append(.object(["error": refused.code]))
+                    case .success(let delta):
+                        let accepted = try relay.accept(delta, from: step["person"]?.string ?? "", now: now)
+                        outbox.accept(
+                            items: accepted.received, reactions: accepted.reactions, replica: try relay.replica,
+                            now: now)
+                        results.append(.object(["sequence": .int(Int(accepted.sequence))]))
+                    }
+                } catch {
+                    results.append(.object(["error": .string(error.code.description)]))
+                }
+            case "device":
+                do {
+                    let quiet = try step["quietHours"].flatMap { value -> PersonReminders.QuietHours? in
+                        guard case .object = value else { return nil }
+                        return try PersonReminders.QuietHours(start: try value.int("start"), end: try value.int("end"))
+                    }
+                    outbox.register(
+                        try PushDevice(
+                            token: try step.string("token"), person: try step.string("person"),
+                            timeZone: try TimeZoneID(try step.string("timeZone")), quietHours: quiet))
+                    results.append(.object([:]))
+                } catch let error as ModelError {
+                    results.append(.object(["error": .string(error.code.description)]))
+                }
+            case "remove":
+                outbox.remove(token: try step.string("token"))
+                results.append(.object([:]))
+            case "send":
+                let pushes = outbox.due(at: now, replica: try relay.replica) { names[$0] }
+                results.append(.object(["pushes": .array(try pushes.map(json))]))
+            default:
+                results.append(.object(["error": .string("unknown_step")]))
+            }
+        }
+        return .object(["steps": .array(results)])
+    }
+
+    static func json(_ push: Push) throws -> JSONValue {
+        .object([
+            "token": .string(push.token), "person": .string(push.person), "topic": .string(push.topic),
+            "collapseId": .string(push.collapseID), "pushType": .string(push.pushType),
+            "priority": .int(push.priority), "expiration": .int(Int(push.expiration)),
+            "payload": try JSONValue.parse(Data(push.payload)),
+        ])
+    }
 
     /// The plan of a `reminders.plan` input.
     static func plan(_ input: JSONValue) throws -> ReminderPlan {

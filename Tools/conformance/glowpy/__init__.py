@@ -10,7 +10,8 @@ publishes them; `feedwire`, section 8.12, writes and reads replicas, the relay's
 social data in the wire format, by hand with `protowire`); `dataset` holds a person's data set and
 its mutations (section 1.13) and the tracker of section 2.7, with operations in the model and
 streaks areas. `server` limits how often one client may call a server (section 9.3, SERVER-11). `reminders` (10)
-plans a goal's local notifications and hands a new plan over as a change, judging Days with `streaks`. Each module's
+plans a goal's local notifications and hands a new plan over as a change, judging Days with `streaks`. `pushes`
+(10.5) turns the relay's accepted deltas into friends' pushes. Each module's
 OPERATIONS maps the corpus operations of its area to functions that take the request's `input` and
 return its `result`, or raise `errors.Failure`.
 `protos` generates and loads the classes of Spec/glow.proto with the stock protobuf tools.

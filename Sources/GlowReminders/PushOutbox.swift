@@ -1,0 +1,322 @@
+import GlowCore
+import GlowCrypto
+import GlowFeed
+import GlowModel
+import Synchronization
+
+/// A device registered for pushes (REMIND-14): its token, its person, its zone and quiet hours.
+public struct PushDevice: Hashable, Sendable {
+    /// The platform's token for the device.
+    public let token: String
+    /// Whose device it is.
+    public let person: String
+    /// The device's zone, in which quiet hours are read.
+    public let boundary: DayBoundary
+    /// When nothing may arrive, if ever.
+    public let quietHours: PersonReminders.QuietHours?
+
+    /// A device whose token is 1 ... 512 printable ASCII characters other than space.
+    ///
+    /// - Throws: ``ModelError/Code/invalidReminder`` at `token`.
+    public init(token: String, person: String, timeZone: TimeZoneID, quietHours: PersonReminders.QuietHours? = nil)
+        throws(ModelError)
+    {
+        let bytes = Array(token.utf8)
+        guard (1...512).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw ModelError(
+                .invalidReminder, "a device token is 1 ... 512 printable ASCII characters without spaces",
+                path: "token", rule: "REMIND-14")
+        }
+        self.token = token
+        self.person = person
+        boundary = try DayBoundary(timeZone: timeZone)
+        self.quietHours = quietHours
+    }
+}
+
+/// One push for a platform's push service (REMIND-18): where it goes, how it collapses, and its
+/// payload, the canonical JSON of an APNs `aps` dictionary.
+public struct Push: Hashable, Sendable {
+    /// The device's token.
+    public let token: String
+    /// The device's person.
+    public let person: String
+    /// `friend/P` or `item/I` (REMIND-16).
+    public let topic: String
+    /// `glow-` and 32 hexadecimal digits: a later push of the topic replaces this one on the device.
+    public let collapseID: String
+    /// Always `alert`.
+    public let pushType = "alert"
+    /// Always 10: shown at once.
+    public let priority = 10
+    /// Seconds since 1970 after which the service drops it undelivered.
+    public let expiration: Int64
+    /// The text's key, for the app to put in the person's language.
+    public let key: String
+    /// The text's arguments.
+    public let arguments: [String]
+    /// The person's unread badge when it was sent (FEED-15).
+    public let badge: Int
+    /// The payload's bytes: at most 4,096.
+    public let payload: [UInt8]
+}
+
+/// What a push service is to the relay: something that takes pushes. A sender that cannot send
+/// throws, and the caller keeps what it could not send.
+public protocol PushSender: Sendable {
+    /// Sends `pushes`, in order.
+    func send(_ pushes: [Push]) throws(PushError)
+}
+
+/// A push service's refusal.
+public struct PushError: CodedError {
+    /// A stable code.
+    public typealias Code = ErrorCode<PushError>
+    /// What kind of problem this is.
+    public let code: Code
+    /// A sentence a person can act on.
+    public let message: String
+
+    /// An error of `code`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// No rule: the service's own failure.
+    public var rule: String? { nil }
+    /// No place in any input.
+    public var location: String? { nil }
+}
+
+extension ErrorCode where Domain == PushError {
+    /// The push service could not be reached or refused the pushes.
+    public static var sendFailed: Self { Self("push_send_failed") }
+}
+
+/// The relay's outbox of pushes (REMIND-14 ... REMIND-18): the devices registered, the events
+/// waiting in groups per device and topic, and when each topic last went to each device.
+///
+/// ```swift
+/// let accepted = try relay.accept(delta, from: person, now: now)
+/// outbox.accept(items: accepted.received, reactions: accepted.reactions, replica: relay.replica, now: now)
+/// try sender.send(outbox.due(at: now, replica: relay.replica, names: names))
+/// ```
+public struct PushOutbox: Sendable {
+    /// Pushes of one topic to one device are at least this far apart (REMIND-16), in ms.
+    public let window: Int64
+    /// The devices, by token.
+    public private(set) var devices: [String: PushDevice] = [:]
+    private var groups: [GroupKey: Group] = [:]
+    private var lastPush: [GroupKey: Int64] = [:]
+    /// The collapse id of each topic seen, made once.
+    private var collapseIDs: [String: String] = [:]
+
+    struct GroupKey: Hashable, Sendable {
+        let token: String
+        let topic: String
+    }
+
+    /// Events waiting for one device and topic.
+    struct Group: Sendable {
+        var sendAt: Int64
+        /// Items of a `friend/` topic, in arrival order, each once.
+        var items: [FeedItemID] = []
+        /// Reactions of an `item/` topic, in arrival order of each one's latest event.
+        var reactions: [FeedReplica.ReactionKey] = []
+    }
+
+    /// An outbox whose pushes of a topic to a device are at least `window` ms apart (15 minutes
+    /// unless given; 0 sends every group when asked).
+    public init(window: Int64 = 15 * 60_000) {
+        self.window = Swift.max(0, window)
+    }
+
+    /// The groups waiting.
+    public var pending: Int { groups.count }
+
+    /// Registers `device`, replacing any registration of its token; what waited for the token is
+    /// dropped when it now belongs to another person (REMIND-14).
+    public mutating func register(_ device: PushDevice) {
+        if let held = devices[device.token], held.person != device.person { forget(device.token) }
+        devices[device.token] = device
+    }
+
+    /// Removes the device of `token`, with everything waiting for it.
+    public mutating func remove(token: String) {
+        devices[token] = nil
+        forget(token)
+    }
+
+    private mutating func forget(_ token: String) {
+        groups = groups.filter { $0.key.token != token }
+        lastPush = lastPush.filter { $0.key.token != token }
+    }
+
+    /// Takes the events of one accepted delta (REMIND-15) at the relay's time `now`: `items`
+    /// received for the first time and `reactions` changed, as ``replica`` holds them after it.
+    ///
+    /// - Complexity: for each item, one look at each registered device.
+    public mutating func accept(
+        items: [FeedItemID], reactions: [FeedReplica.ReactionKey], replica: FeedReplica, now: Int64
+    ) {
+        for id in items {
+            guard let item = replica.item(id) else { continue }
+            for device in devices.values.sorted(by: { $0.token < $1.token })
+            where device.person != item.owner && replica.friendState(device.person, item.owner) == .friends
+                && replica.canSee(device.person, item)
+            {
+                join(device, topic: "friend/" + item.owner, now: now) { group in
+                    if !group.items.contains(id) { group.items.append(id) }
+                }
+            }
+        }
+        for key in reactions where replica.isOn(key.kind, on: key.item, by: key.reactor) {
+            guard let item = replica.item(key.item), replica.canSee(key.reactor, item) else { continue }
+            for device in devices.values.sorted(by: { $0.token < $1.token }) where device.person == item.owner {
+                join(device, topic: "item/" + key.item.text, now: now) { group in
+                    group.reactions.removeAll { $0 == key }
+                    group.reactions.append(key)
+                }
+            }
+        }
+    }
+
+    /// Adds an event to `device`'s group of `topic`, opening the group when none waits (REMIND-16).
+    private mutating func join(_ device: PushDevice, topic: String, now: Int64, _ add: (inout Group) -> Void) {
+        let key = GroupKey(token: device.token, topic: topic)
+        if groups[key] == nil {
+            var at = now
+            if let last = lastPush[key] {
+                let (next, overflow) = last.addingReportingOverflow(window)
+                at = Swift.max(now, overflow ? Int64.max : next)
+            }
+            groups[key] = Group(sendAt: Self.outOfQuiet(at, device))
+        }
+        add(&groups[key]!)
+    }
+
+    /// `at`, or when its wall-clock minute in the device's zone is quiet, the first instant after
+    /// it that reads the quiet hours' end (REMIND-16, REMIND-4).
+    static func outOfQuiet(_ at: Int64, _ device: PushDevice) -> Int64 {
+        guard let quiet = device.quietHours else { return at }
+        let limits = Instant.min.millisecondsSince1970...Instant.max.millisecondsSince1970
+        let instant = Instant(unchecked: Swift.min(Swift.max(at, limits.lowerBound), limits.upperBound))
+        let (date, minute) = device.boundary.wallClock(at: instant)
+        guard quiet.contains(minute) else { return at }
+        let same = device.boundary.instant(atOrAfter: quiet.end, on: date)
+        if same > instant { return same.millisecondsSince1970 }
+        guard date < Day.max else { return at }
+        return device.boundary.instant(atOrAfter: quiet.end, on: date.advanced(by: 1)).millisecondsSince1970
+    }
+
+    /// The pushes due at `now` (REMIND-17), judged against `replica` as it is now, in order of
+    /// send time, token and topic; they leave the outbox. `names` gives the name the relay knows
+    /// for a person, nil for none.
+    public mutating func due(at now: Int64, replica: FeedReplica, names: (String) -> String?) -> [Push] {
+        let ready = groups.filter { $0.value.sendAt <= now }.sorted { a, b in
+            if a.value.sendAt != b.value.sendAt { return a.value.sendAt < b.value.sendAt }
+            if a.key.token != b.key.token { return a.key.token.utf8.lexicographicallyPrecedes(b.key.token.utf8) }
+            return a.key.topic.utf8.lexicographicallyPrecedes(b.key.topic.utf8)
+        }
+        var pushes: [Push] = []
+        for (key, group) in ready {
+            groups[key] = nil
+            guard let device = devices[key.token],
+                let (textKey, arguments) = Self.text(group, for: device.person, replica: replica, names: names)
+            else { continue }
+            lastPush[key] = now
+            pushes.append(push(key, device, textKey, arguments, badge: replica.badge(device.person), now: now))
+        }
+        return pushes
+    }
+
+    /// What a group says (REMIND-18), from what its person may still see; nil when nothing.
+    static func text(_ group: Group, for viewer: String, replica: FeedReplica, names: (String) -> String?)
+        -> (key: String, arguments: [String])?
+    {
+        func name(_ person: String) -> String { names(person) ?? person }
+        let items = group.items.compactMap { replica.item($0) }.filter { replica.canSee(viewer, $0) }
+        if let first = items.first {
+            if items.count > 1 { return ("push.items", [name(first.owner), "\(items.count)"]) }
+            let number = first.milestone ?? first.streak
+            return (
+                "push.item.\(first.kind.rawValue)",
+                [name(first.owner), first.title, first.emoji, number.map { "\($0)" } ?? ""]
+            )
+        }
+        let reactions = group.reactions.filter { key in
+            guard let item = replica.item(key.item) else { return false }
+            return replica.canSee(viewer, item) && replica.isOn(key.kind, on: key.item, by: key.reactor)
+                && replica.canSee(key.reactor, item)
+        }
+        guard let latest = reactions.last, let item = replica.item(latest.item) else { return nil }
+        let others = Set(reactions.map(\.reactor)).subtracting([latest.reactor]).count
+        return ("push.reaction", [name(latest.reactor), latest.kind.symbol, item.title, "\(others)"])
+    }
+
+    private mutating func push(
+        _ key: GroupKey, _ device: PushDevice, _ textKey: String, _ arguments: [String], badge: Int, now: Int64
+    ) -> Push {
+        let collapse = collapseID(key.topic)
+        let cut = arguments.map { String(String.UnicodeScalarView($0.unicodeScalars.prefix(64))) }
+        let payload = Payload(
+            aps: .init(
+                alert: .init(locKey: textKey, locArgs: cut), badge: badge, sound: "default", threadID: collapse))
+        let (seconds, _) = Instant.floorDivide(now, 1000)
+        return Push(
+            token: device.token, person: device.person, topic: key.topic, collapseID: collapse,
+            expiration: seconds.addingReportingOverflow(86_400).overflow ? Int64.max : seconds + 86_400,
+            key: textKey, arguments: cut, badge: badge, payload: CanonicalJSON.bytes(payload))
+    }
+
+    /// `glow-` and the first 16 bytes of the topic's SHA-256 in hexadecimal (REMIND-18).
+    private mutating func collapseID(_ topic: String) -> String {
+        if let made = collapseIDs[topic] { return made }
+        let digest = Crypto.sha256(Array(topic.utf8)).prefix(16)
+        let made = "glow-" + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        collapseIDs[topic] = made
+        return made
+    }
+
+    /// The APNs payload (REMIND-18).
+    struct Payload: Encodable {
+        struct APS: Encodable {
+            struct Alert: Encodable {
+                let locKey: String
+                let locArgs: [String]
+                enum CodingKeys: String, CodingKey {
+                    case locKey = "loc-key"
+                    case locArgs = "loc-args"
+                }
+            }
+            let alert: Alert
+            let badge: Int
+            let sound: String
+            let threadID: String
+            enum CodingKeys: String, CodingKey {
+                case alert
+                case badge
+                case sound
+                case threadID = "thread-id"
+            }
+        }
+        let aps: APS
+    }
+}
+
+/// A sender that sends nothing and keeps what it was given, for tests and development.
+public final class RecordingPushSender: PushSender {
+    private let sent = Mutex<[Push]>([])
+
+    /// A sender with nothing sent.
+    public init() {}
+
+    /// Keeps `pushes`.
+    public func send(_ pushes: [Push]) throws(PushError) {
+        sent.withLock { $0 += pushes }
+    }
+
+    /// Everything sent so far, in order.
+    public var pushes: [Push] { sent.withLock { $0 } }
+}

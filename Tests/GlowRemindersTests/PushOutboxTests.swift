@@ -1,0 +1,123 @@
+import GlowFeed
+import GlowModel
+import GlowRelay
+import GlowReminders
+import Testing
+
+/// The relay's pushes over many random scripts (REMIND-14 ... REMIND-18): what the corpus shows
+/// case by case, held for a crowd at once.
+@Suite("Pushes of friends' activity")
+struct PushOutboxTests {
+    static let people = ["ana", "bob", "cat", "dan", "eve"]
+    static let kinds: [ReactionKind] = [.heart, .fire, .clap]
+
+    /// A random day of a crowd: stances, visibility, items, withdrawals and reactions, each
+    /// submitted by its author, with sends in between; every push is checked as it goes.
+    @Test("pushes go only to friends who may see, at most one per topic per window, each within 4,096 bytes")
+    func crowd() throws {
+        let window: Int64 = 600_000
+        for seed in 0..<20 {
+            var random = SeededRandom(seed: UInt64(500 + seed))
+            let relay = FeedRelay()
+            var outbox = PushOutbox(window: window)
+            let sender = RecordingPushSender()
+            for (index, person) in Self.people.enumerated() {
+                outbox.register(
+                    try PushDevice(
+                        token: "tok-\(person)", person: person,
+                        timeZone: TimeZoneID(index % 2 == 0 ? "Europe/London" : "Asia/Tokyo"),
+                        quietHours: index == 3 ? try .init(start: 1320, end: 420) : nil))
+            }
+            var now: Int64 = 1_768_478_400_000
+            var counter: Int64 = 0
+            var lastPush: [String: Int64] = [:]
+            for _ in 0..<120 {
+                now += Int64(random.next() % 300_000)
+                counter += 1
+                let person = Self.people[Int(random.next() % 5)]
+                let other = Self.people[Int(random.next() % 5)]
+                let stamp = try Stamp(wall: now, counter: 0, device: person + "1")
+                var delta = FeedReplica()
+                let replica = try relay.replica
+                switch random.next() % 6 {
+                case 0 where other != person:
+                    delta.writeStance(random.next() % 5 == 0 ? .block : .want, from: person, to: other, at: stamp)
+                case 1:
+                    delta.writeVisibility(
+                        [.friends, .public, .private][Int(random.next() % 3)], owner: person,
+                        goal: "g\(random.next() % 2)", at: stamp)
+                case 2, 3:
+                    let item = try FeedItem(
+                        owner: person, kind: .checkIn, goal: "g\(random.next() % 2)", time: now,
+                        title: "Run \(counter)",
+                        emoji: "🏃", goalKind: "streak", day: Day(unchecked: 20_000 + Int(counter)))
+                    delta.writeItem(random.next() % 6 == 0 ? nil : item, id: item.key, at: stamp)
+                default:
+                    // A reaction, on or off, to a random item of someone else.
+                    let others = replica.items.keys.filter { !$0.text.hasPrefix(person + "/") }.sorted()
+                    guard let target = others.isEmpty ? nil : others[Int(random.next() % UInt64(others.count))]
+                    else { continue }
+                    delta.writeReaction(
+                        random.next() % 4 != 0, item: target, reactor: person,
+                        kind: Self.kinds[Int(random.next() % 3)], at: stamp)
+                }
+                let accepted = try relay.accept(delta, from: person, now: now)
+                let after = try relay.replica
+                outbox.accept(items: accepted.received, reactions: accepted.reactions, replica: after, now: now)
+                guard random.next() % 3 == 0 else { continue }
+                let pushes = outbox.due(at: now, replica: after) { $0.uppercased() }
+                try sender.send(pushes)
+                for push in pushes {
+                    #expect(push.payload.count <= 4096)
+                    #expect(push.collapseID.utf8.count <= 64)
+                    // REMIND-16: a topic reaches a device at most once per window.
+                    let key = push.token + " " + push.topic
+                    if let last = lastPush[key] { #expect(now - last >= window, "seed \(seed): \(key)") }
+                    lastPush[key] = now
+                    #expect(push.badge == after.badge(push.person))
+                    if push.topic.hasPrefix("friend/") {
+                        // REMIND-15: only friends hear of a friend's items.
+                        let friend = String(push.topic.dropFirst("friend/".count))
+                        #expect(after.friendState(push.person, friend) == .friends, "seed \(seed)")
+                        #expect(push.key.hasPrefix("push.item"))
+                    } else {
+                        // Reactions go to the item's owner, from reactors who may see it.
+                        let item = try #require(after.item(FeedItemID(String(push.topic.dropFirst("item/".count)))))
+                        #expect(item.owner == push.person)
+                        #expect(push.key == "push.reaction")
+                    }
+                }
+            }
+            #expect(!sender.pushes.isEmpty, "seed \(seed): the crowd's day pushed something")
+        }
+    }
+
+    @Test("a removed device's pending push is dropped, and the outbox forgets it")
+    func removed() throws {
+        let relay = FeedRelay()
+        var outbox = PushOutbox()
+        outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
+        func stamp(_ person: String, _ wall: Int64) throws -> Stamp {
+            try Stamp(wall: wall, counter: 0, device: person + "1")
+        }
+        var ana = FeedReplica()
+        ana.writeStance(.want, from: "ana", to: "bob", at: try stamp("ana", 1))
+        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try stamp("ana", 2))
+        try relay.submit(ana, from: "ana", now: 10)
+        var bob = FeedReplica()
+        bob.writeStance(.want, from: "bob", to: "ana", at: try stamp("bob", 3))
+        try relay.submit(bob, from: "bob", now: 20)
+        var post = FeedReplica()
+        let item = try FeedItem(
+            owner: "ana", kind: .checkIn, goal: "g", time: 30, title: "Run", emoji: "", goalKind: "streak",
+            day: Day(unchecked: 20_000))
+        post.writeItem(item, id: item.key, at: try stamp("ana", 4))
+        let accepted = try relay.accept(post, from: "ana", now: 30)
+        #expect(accepted.received == [item.key])
+        outbox.accept(items: accepted.received, reactions: accepted.reactions, replica: try relay.replica, now: 30)
+        #expect(outbox.pending == 1)
+        outbox.remove(token: "tok-bob")
+        #expect(outbox.pending == 0)
+        #expect(outbox.due(at: 40, replica: try relay.replica) { _ in nil }.isEmpty)
+    }
+}

@@ -1,0 +1,256 @@
+"""Section 10.5 of the spec (Spec/reminders.md): friends' activity as pushes (REMIND-14 ... REMIND-18),
+and the corpus operation `reminders.push` (Spec/corpus/reminders/push.json).
+
+The relay is `feed.Relay` (FEED-25 ... FEED-27), its `submit` steps those of `feed.relay`; this module
+watches what each accepted delta changed (items given their first receipt time, reactions changed
+and now on) and turns it into events (REMIND-15) for the devices registered at that moment
+(REMIND-14), coalesced in an outbox of groups per (token, topic) with a window and the device's
+quiet hours (REMIND-16, REMIND-7's test from `reminders.py`), and sent at a time t as the relay's
+state is then (REMIND-17), with REMIND-18's payload and collapse id (SHA-256 from `hashlib`).
+"""
+import hashlib
+
+from . import feed
+from . import model as m
+from .errors import Failure
+from .reminders import invalid, minute, quiet_minute
+
+WINDOW = 15 * 60 * 1000                 # REMIND-16: 15 minutes unless the relay is set otherwise
+EXPIRY = 86400                          # REMIND-18: seconds after t
+MAX_TOKEN = 512                         # REMIND-14
+CUT = 64                                # REMIND-18: every loc-arg cut to 64 Unicode scalars
+
+
+def check_token(token):
+    """REMIND-14: 1 … 512 characters, each printable ASCII other than space."""
+    if not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN or any(not 0x21 <= ord(c) <= 0x7E for c in token):
+        raise invalid('token')
+    return token
+
+
+def read_quiet(raw):
+    """REMIND-1: quiet hours {start, end}, two different minutes of the day."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise invalid('quietHours')
+    start, end = minute(raw.get('start'), 'quietHours.start'), minute(raw.get('end'), 'quietHours.end')
+    if start == end:
+        raise invalid('quietHours')
+    return (start, end)
+
+
+def collapse_id(topic):
+    """REMIND-18: `glow-` and the first 16 bytes of SHA-256(topic) in lower-case hex."""
+    return 'glow-' + hashlib.sha256(topic.encode('utf-8')).hexdigest()[:32]
+
+
+def cut(value):
+    return str(value)[:CUT]
+
+
+class PushScript(feed.RelayScript):
+    """feed.relay's `submit` steps, plus `device`, `remove` and `send` (reminders.md 10.6)."""
+
+    def __init__(self, window, names):
+        super().__init__()
+        self.window, self.names = window, names
+        self.devices = {}       # token -> {'person', 'zone', 'quiet'}
+        self.outbox = {}        # (token, topic) -> {'send': ms, 'events': [...]}
+        self.last = {}          # (token, topic) -> time of the device's last push of the topic
+        self.arrivals = 0       # the order in which events arrive
+
+    def name(self, person):
+        return self.names.get(person, person)
+
+    def forget(self, token):
+        """What waits for a token, and its last pushes, dropped."""
+        for table in (self.outbox, self.last):
+            for key in [k for k in table if k[0] == token]:
+                del table[key]
+
+    # REMIND-14: devices
+
+    def device(self, step):
+        token = check_token(step.get('token'))
+        person = feed.text(step, 'person')
+        zone = m.check_zone(step.get('timeZone'))
+        quiet = read_quiet(step.get('quietHours'))
+        old = self.devices.get(token)
+        if old is not None and old['person'] != person:
+            self.forget(token)
+        self.devices[token] = {'person': person, 'zone': zone, 'quiet': quiet}
+        return {}
+
+    def remove(self, step):
+        token = feed.text(step, 'token')
+        self.devices.pop(token, None)
+        self.forget(token)
+        return {}
+
+    # REMIND-15: events
+
+    def submit(self, step):
+        person, now = feed.text(step, 'person'), feed.relay_time(step)
+        writes = step.get('writes') or []
+        if not isinstance(writes, list):
+            raise feed.bad_input('writes is a list of script steps')
+        script = feed.OneReplica()
+        for write in writes:
+            if not isinstance(write, dict):
+                raise feed.bad_input('a write is a JSON object')
+            script.run(write)
+        delta, r = script.only, self.relay.replica
+        received = set(r.receipts)
+        reactions = {key: r.reactions.get(key) for key in delta.reactions}
+        sequence = self.relay.submit(person, delta, now)      # a refused delta raises: no events
+        # Items first received from this delta, in FEED-25's order.
+        for item_id in sorted(delta.items, key=lambda k: k.encode('utf-8')):
+            item = r.item(item_id)
+            if item_id in received or item_id not in r.receipts or item is None:
+                continue
+            people = {b for a, b in r.stance if a == person} | {a for a, b in r.stance if b == person}
+            for viewer in sorted(people - {person}, key=lambda v: v.encode('utf-8')):
+                if r.friend_state(viewer, person) == 'friends' and r.may_see(viewer, item):
+                    self.event(viewer, 'friend/' + person, ('item', item_id), now)
+        # Reaction registers of the person changed and now on.
+        for key in sorted(delta.reactions, key=lambda k: feed.utf8(*k)):
+            write = r.reactions.get(key)
+            if write == reactions[key] or not write[1]:
+                continue
+            item_id, reactor, kind = key
+            item = r.item(item_id)
+            if item is None or item['owner'] == reactor or not r.may_see(reactor, item):
+                continue
+            self.event(item['owner'], 'item/' + item_id, ('reaction', item_id, reactor, kind), now)
+        return {'sequence': sequence}
+
+    # REMIND-16: coalescing
+
+    def event(self, person, topic, event, at):
+        self.arrivals += 1
+        for token in sorted(self.devices, key=lambda t: t.encode('utf-8')):
+            device = self.devices[token]
+            if device['person'] != person:
+                continue
+            key = (token, topic)
+            group = self.outbox.get(key)
+            if group is None:
+                send = at
+                if key in self.last:
+                    send = max(send, self.last[key] + self.window)
+                group = self.outbox[key] = {'send': self.defer(device, send), 'events': []}
+            group['events'].append(event + (self.arrivals,))
+
+    @staticmethod
+    def defer(device, t):
+        """A send time whose wall-clock minute in the device's zone is quiet moves to the first
+        instant after it whose reading is the quiet hours' end (REMIND-4, REMIND-7's test)."""
+        quiet, zone = device['quiet'], device['zone']
+        if quiet is None:
+            return t
+        seconds = t // 1000
+        wall = seconds + m.utc_offset(zone, seconds)
+        if not quiet_minute(quiet, wall % 86400 // 60):
+            return t
+        date = wall // 86400
+        moved = m.start_of(zone, date * 86400 + quiet[1] * 60) * 1000
+        while moved <= t:
+            date += 1
+            moved = m.start_of(zone, date * 86400 + quiet[1] * 60) * 1000
+        return moved
+
+    # REMIND-17, REMIND-18: sending
+
+    def send(self, step):
+        t = feed.relay_time(step)
+        due = sorted((group['send'], key[0].encode('utf-8'), key[1].encode('utf-8'), key)
+                     for key, group in self.outbox.items() if group['send'] <= t)
+        pushes = []
+        for _, _, _, key in due:
+            group = self.outbox.pop(key)
+            token, topic = key
+            person = self.devices[token]['person']
+            alert = self.alert(person, topic, group['events'])
+            if alert is None:
+                continue
+            self.last[key] = t
+            cid = collapse_id(topic)
+            pushes.append({
+                'token': token, 'person': person, 'topic': topic, 'collapseId': cid,
+                'pushType': 'alert', 'priority': 10, 'expiration': t // 1000 + EXPIRY,
+                'payload': {'aps': {'alert': alert, 'badge': self.relay.replica.badge(person),
+                                    'sound': 'default', 'thread-id': cid}},
+            })
+        return {'pushes': pushes}
+
+    def alert(self, viewer, topic, events):
+        """REMIND-17's judgement of a group's events at t, and REMIND-18's loc-key and loc-args;
+        None when nothing is left."""
+        r = self.relay.replica
+        if topic.startswith('friend/'):
+            friend = topic[len('friend/'):]
+            items, seen = [], set()
+            for event in events:
+                item_id = event[1]
+                item = r.item(item_id)
+                if item_id in seen or item is None or not r.may_see(viewer, item):
+                    continue
+                seen.add(item_id)
+                items.append(item)
+            if not items:
+                return None
+            if len(items) > 1:
+                return {'loc-key': 'push.items', 'loc-args': [cut(self.name(friend)), cut(len(items))]}
+            item = items[0]
+            number = item.get('milestone', item.get('streak', ''))
+            return {'loc-key': 'push.item.' + item['kind'],
+                    'loc-args': [cut(self.name(friend)), cut(item['title']), cut(item['emoji']), cut(number)]}
+        item_id = topic[len('item/'):]
+        item = r.item(item_id)
+        if item is None or not r.may_see(viewer, item):
+            return None
+        latest = {}                                            # reactor -> (arrival, kind)
+        for _, iid, reactor, kind, arrival in events:
+            write = r.reactions.get((iid, reactor, kind))
+            if write is None or not write[1] or not r.may_see(reactor, item):
+                continue
+            if reactor not in latest or arrival > latest[reactor][0]:
+                latest[reactor] = (arrival, kind)
+        if not latest:
+            return None
+        reactor = max(latest, key=lambda who: latest[who][0])
+        return {'loc-key': 'push.reaction',
+                'loc-args': [cut(self.name(reactor)), cut(feed.SYMBOLS[latest[reactor][1]]), cut(item['title']),
+                             cut(len(latest) - 1)]}
+
+    def run(self, step):
+        do = step.get('do')
+        if do == 'submit':
+            return self.submit(step)
+        if do == 'device':
+            return self.device(step)
+        if do == 'remove':
+            return self.remove(step)
+        if do == 'send':
+            return self.send(step)
+        raise feed.bad_input(f'no step {do!r}')
+
+
+def push_operation(input):
+    """reminders.push: `submit` answers `{"sequence": N}`, `device` and `remove` `{}`, `send` the
+    pushes; errors as `{"error": CODE}`."""
+    window = input.get('window', WINDOW)
+    if window is None:
+        window = WINDOW
+    if not feed.is_int(window) or window < 0:
+        raise feed.bad_input('the window is milliseconds, 0 or more')
+    names = input.get('names') or {}
+    if not isinstance(names, dict):
+        raise feed.bad_input('names maps people to names')
+    return feed.run_steps(PushScript(window, names), input)
+
+
+OPERATIONS = {
+    'reminders.push': push_operation,
+}

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Writes Spec/corpus/reminders/push.json: friends' activity as pushes (REMIND-14 ... REMIND-18).
+
+Each case is a relay script (`reminders.push`, Spec/reminders.md 10.6): people make friends and
+publish or react through `submit` steps, devices register, and `send` steps ask for the pushes due.
+Every expected push is worked from the rules in the comment beside its case: who gets an event
+(REMIND-15), when its group is sent (REMIND-16, REMIND-17) and what it says (REMIND-18). The
+collapse id is computed here with Python's hashlib from the topic, as REMIND-18 defines it. Run
+from the repository root:
+
+    python3 Tools/corpus/reminders_push.py
+"""
+import hashlib
+from corpus_file import command_line, write_cases
+
+command_line(__doc__)
+
+NAMES = {"ana": "Ana", "bob": "Bob", "cat": "Cat"}
+DAY = "2026-01-15"
+MIN = 60_000
+WINDOW = 15 * MIN
+# 2026-01-15T12:00:00Z: London is on UTC in January.
+NOON = 1768478400000
+
+
+def stamp(n, device):
+    return [n, 0, device]
+
+
+def want(a, b, n=1):
+    """a wants b; with b's want of a they are friends (FEED-4)."""
+    return {"do": "stance", "from": a, "to": b, "stance": "want", "stamp": stamp(n, a + "1")}
+
+
+def friends(a, b, now, writes_of_a=()):
+    """Two submits, each person's own stance (FEED-25): a's (with a's other writes), then b's."""
+    return [submit(a, now, [want(a, b)] + list(writes_of_a)), submit(b, now, [want(b, a)])]
+
+
+def submit(person, now, writes):
+    return {"do": "submit", "person": person, "now": now, "writes": writes}
+
+
+def visibility(owner, goal, value, n):
+    return {"do": "visibility", "owner": owner, "goal": goal, "visibility": value, "stamp": stamp(n, owner + "1")}
+
+
+def item(owner, goal, n, title="Meditate", emoji="🧘", day=DAY, kind="checkIn", **extra):
+    value = {"owner": owner, "kind": kind, "goal": goal, "time": NOON, "title": title, "emoji": emoji,
+             "goalKind": "streak", "day": day}
+    value.update(extra)
+    return {"do": "item", "item": value, "stamp": stamp(n, owner + "1")}
+
+
+def item_id(owner, goal, day=DAY):
+    return "%s/checkIn/%s/%s" % (owner, goal, day)
+
+
+def reaction(item_, reactor, kind, n, on=True):
+    return {"do": "reaction", "item": item_, "reactor": reactor, "kind": kind, "on": on,
+            "stamp": stamp(n, reactor + "1")}
+
+
+def device(token, person, zone="Europe/London", quiet=None):
+    step = {"do": "device", "token": token, "person": person, "timeZone": zone}
+    if quiet:
+        step["quietHours"] = {"start": quiet[0], "end": quiet[1]}
+    return step
+
+
+def send(now, pushes=()):
+    """A send step; the pushes it must give are kept beside it for the expectation."""
+    return {"do": "send", "now": now, "_pushes": list(pushes)}
+
+
+def collapse(topic):
+    return "glow-" + hashlib.sha256(topic.encode()).hexdigest()[:32]
+
+
+def push(token, person, topic, key, args, badge, at):
+    """A push as REMIND-18 states it, sent at `at` (ms)."""
+    return {"token": token, "person": person, "topic": topic, "collapseId": collapse(topic), "pushType": "alert",
+            "priority": 10, "expiration": at // 1000 + 86400,
+            "payload": {"aps": {"alert": {"loc-key": key, "loc-args": args}, "badge": badge, "sound": "default",
+                                "thread-id": collapse(topic)}}}
+
+
+def expected_of(steps, errors):
+    """Each step's answer: a submit the relay's sequence after it, each write being a register
+    that changes and so takes the next number (FEED-25); a device or removal {} (or the error
+    `errors` names for that step's index); a send its pushes."""
+    sequence = 0
+    answers = []
+    for index, step in enumerate(steps):
+        if step["do"] == "submit":
+            sequence += len(step["writes"])
+            answers.append({"sequence": sequence})
+        elif step["do"] == "send":
+            answers.append({"pushes": step.pop("_pushes")})
+        else:
+            answers.append({"error": errors[index]} if index in errors else {})
+    return answers
+
+
+def case(comment, rules, steps, window=None, names=NAMES, errors=None):
+    steps = [s for part in steps for s in (part if isinstance(part, list) else [part])]
+    expected = expected_of(steps, errors or {})
+    input_ = {"names": names, "steps": steps}
+    if window is not None:
+        input_["window"] = window
+    return {"comment": comment, "rules": rules, "flags": [], "input": input_, "result": "valid",
+            "expected": {"steps": expected}}
+
+
+cases = []
+CHECK_IN = ["Ana", "Meditate", "🧘", ""]
+bob_item = item_id("bob", "b1")
+night = NOON + 11 * 60 * MIN          # 2026-01-15T23:00Z
+morning = NOON + 19 * 60 * MIN        # 2026-01-16T07:00Z
+
+
+def ana_bob(*goals, visibility_="friends"):
+    """Ana and Bob become friends; Ana's goals have the given visibility."""
+    return friends("ana", "bob", NOON - MIN, [visibility("ana", g, visibility_, 2) for g in goals])
+
+
+# Bob's device is told at once (no earlier push of the topic): one item, so push.item.checkIn
+# with Ana's name, the title, the emoji and no number; Bob's badge is 1 (FEED-15).
+cases.append(case(
+    "a friend's check-in reaches the friend's device at once", ["REMIND-15", "REMIND-17", "REMIND-18"],
+    [device("tok-bob", "bob"), ana_bob("g1"), submit("ana", NOON, [item("ana", "g1", 3)]),
+     send(NOON, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON)])]))
+
+# A public item: Cat, not a friend, may see it (FEED-9) but REMIND-15 pushes to friends only;
+# Ana's own device gets nothing of her own item.
+cases.append(case(
+    "a public item is pushed to friends, not to strangers nor to its owner", ["REMIND-15"],
+    [device("tok-ana", "ana"), device("tok-bob", "bob"), device("tok-cat", "cat"), ana_bob("g1", visibility_="public"),
+     submit("ana", NOON, [item("ana", "g1", 3)]),
+     send(NOON, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON)])]))
+
+# A goal without a visibility register is private (FEED-8): Bob may not see it, so no event.
+cases.append(case(
+    "an item of a private goal is pushed to nobody", ["REMIND-15"],
+    [device("tok-bob", "bob"), ana_bob(), submit("ana", NOON, [item("ana", "g1", 3)]), send(NOON)]))
+
+# The window: the first item is pushed at NOON. The second (NOON + 1 min) opens a group whose
+# send time is NOON + 15 min (REMIND-16); a third joins it. Before then nothing is due; at
+# NOON + 15 min the group of two: push.items with Ana's name and 2; the badge counts all 3.
+cases.append(case(
+    "a friend's items within the window make one push, after it", ["REMIND-16", "REMIND-17", "REMIND-18"],
+    [device("tok-bob", "bob"), ana_bob("g1", "g2", "g3"),
+     submit("ana", NOON, [item("ana", "g1", 3)]),
+     send(NOON, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON)]),
+     submit("ana", NOON + MIN, [item("ana", "g2", 4, title="Run", emoji="🏃")]), send(NOON + 5 * MIN),
+     submit("ana", NOON + 2 * MIN, [item("ana", "g3", 5, title="Read", emoji="📚")]), send(NOON + WINDOW - 1),
+     send(NOON + WINDOW, [push("tok-bob", "bob", "friend/ana", "push.items", ["Ana", "2"], 3, NOON + WINDOW)])]))
+
+# Reactions to one item collapse: Ana then Cat cheer Bob's item before a send. The reactors in
+# arrival order are Ana, Cat; the latest is Cat with a fire: push.reaction with Cat's name, 🔥,
+# the title and 1 other. Bob sees no item of others, so his badge is 0.
+cases.append(case(
+    "reactions to one item from two friends make one push naming the latest",
+    ["REMIND-15", "REMIND-16", "REMIND-18"],
+    [device("tok-bob", "bob"),
+     friends("bob", "ana", NOON - MIN, [visibility("bob", "b1", "friends", 3), item("bob", "b1", 4)]),
+     friends("cat", "bob", NOON - MIN),
+     submit("ana", NOON, [reaction(bob_item, "ana", "heart", 5)]),
+     submit("cat", NOON + 1000, [reaction(bob_item, "cat", "fire", 6)]),
+     send(NOON + 2000, [push("tok-bob", "bob", "item/" + bob_item, "push.reaction", ["Cat", "🔥", "Meditate", "1"], 0,
+                             NOON + 2000)])]))
+
+# A reaction turned off before the send leaves nothing: no push, and the topic's last push is
+# unchanged, so the next reaction (NOON + 1 min) is sent at once.
+cases.append(case(
+    "a reaction turned off before the send is not pushed, and does not use the window", ["REMIND-17"],
+    [device("tok-bob", "bob"),
+     friends("bob", "ana", NOON - MIN, [visibility("bob", "b1", "friends", 3), item("bob", "b1", 4)]),
+     submit("ana", NOON, [reaction(bob_item, "ana", "heart", 5)]),
+     submit("ana", NOON + 1000, [reaction(bob_item, "ana", "heart", 6, on=False)]), send(NOON + 2000),
+     submit("ana", NOON + MIN, [reaction(bob_item, "ana", "clap", 7)]),
+     send(NOON + MIN, [push("tok-bob", "bob", "item/" + bob_item, "push.reaction", ["Ana", "👏", "Meditate", "0"], 0,
+                            NOON + MIN)])]))
+
+# A block between the event and the send: Bob blocks Ana, so Ana's item is no longer one Bob may
+# see (FEED-9) and the group sends nothing.
+cases.append(case(
+    "a block before the send takes the item out", ["REMIND-15", "REMIND-17"],
+    [device("tok-bob", "bob"), ana_bob("g1"), submit("ana", NOON, [item("ana", "g1", 3)]),
+     submit("bob", NOON + 1000, [{"do": "stance", "from": "bob", "to": "ana", "stance": "block",
+                                  "stamp": stamp(9, "bob1")}]), send(NOON + 2000)]))
+
+# Bob blocks Ana before she cheers his public item: she may not see it (FEED-9), so no event.
+cases.append(case(
+    "a blocked person's reaction gives the owner no push", ["REMIND-15"],
+    [device("tok-bob", "bob"),
+     submit("bob", NOON - MIN, [visibility("bob", "b1", "public", 3), item("bob", "b1", 4),
+                                {"do": "stance", "from": "bob", "to": "ana", "stance": "block",
+                                 "stamp": stamp(5, "bob1")}]),
+     submit("ana", NOON, [reaction(bob_item, "ana", "heart", 6)]), send(NOON)]))
+
+# Quiet hours 22:00 ... 07:00 in London (UTC in January): an item at 23:00 opens a group whose
+# send time reads 23:00, quiet, so it moves to 07:00 the next morning (REMIND-16).
+cases.append(case(
+    "an item during the device's quiet hours waits for their end", ["REMIND-16", "REMIND-7"],
+    [device("tok-bob", "bob", quiet=(1320, 420)), ana_bob("g1"), submit("ana", night, [item("ana", "g1", 3)]),
+     send(night), send(morning - 1),
+     send(morning, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, morning)])]))
+
+# In New York (UTC−5 in January) the same instant reads 18:00, not quiet.
+cases.append(case(
+    "quiet hours are read on the device's own clock", ["REMIND-16"],
+    [device("tok-bob", "bob", zone="America/New_York", quiet=(1320, 420)), ana_bob("g1"),
+     submit("ana", night, [item("ana", "g1", 3)]),
+     send(night, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, night)])]))
+
+# A milestone names its number; a person the relay has no name for is named by identifier.
+cases.append(case(
+    "a milestone carries its number; an unnamed friend is named by identifier", ["REMIND-18"],
+    [device("tok-bob", "bob"), friends("dan", "bob", NOON - MIN, [visibility("dan", "g1", "friends", 2)]),
+     submit("dan", NOON, [item("dan", "g1", 3, kind="milestone", milestone=30, streakStart="2025-12-17",
+                               streak=30)]),
+     send(NOON, [push("tok-bob", "bob", "friend/dan", "push.item.milestone", ["dan", "Meditate", "🧘", "30"], 1,
+                      NOON)])]))
+
+# Two devices of one person each get the push, in token order; a removed device gets nothing.
+cases.append(case(
+    "each registered device gets its push; a removed one none", ["REMIND-14", "REMIND-15", "REMIND-17"],
+    [device("tok-b2", "bob"), device("tok-b1", "bob"), device("tok-b3", "bob"), {"do": "remove", "token": "tok-b3"},
+     ana_bob("g1"), submit("ana", NOON, [item("ana", "g1", 3)]),
+     send(NOON, [push(t, "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON) for t in ("tok-b1", "tok-b2")])]))
+
+# A token registered again by another person drops what waited for it (REMIND-14): the group
+# waiting for Bob until morning is gone, and Cat, not Ana's friend, gets nothing.
+cases.append(case(
+    "a token passed to another person drops what waited", ["REMIND-14"],
+    [device("tok-x", "bob", quiet=(1320, 420)), ana_bob("g1"), submit("ana", night, [item("ana", "g1", 3)]),
+     device("tok-x", "cat"), send(morning)]))
+
+# A window of 0: every group is sent when asked.
+cases.append(case(
+    "with no window each item is its own push", ["REMIND-16"],
+    [device("tok-bob", "bob"), ana_bob("g1", "g2"),
+     submit("ana", NOON, [item("ana", "g1", 3)]),
+     send(NOON, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON)]),
+     submit("ana", NOON + 1000, [item("ana", "g2", 4, title="Run", emoji="🏃")]),
+     send(NOON + 1000, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", ["Ana", "Run", "🏃", ""], 2,
+                             NOON + 1000)])],
+    window=0))
+
+# Long names and titles are cut to 64 scalars (REMIND-18).
+cases.append(case(
+    "names and titles are cut to 64 Unicode scalars", ["REMIND-18"],
+    [device("tok-bob", "bob"), ana_bob("g1"), submit("ana", NOON, [item("ana", "g1", 3, title="T" * 80)]),
+     send(NOON, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", ["Å" * 64, "T" * 64, "🧘", ""], 1, NOON)])],
+    names={"ana": "Å" * 70}))
+
+# REMIND-14: a token with a space, an empty one and one of 513 characters are refused; 512 is not.
+cases.append(case(
+    "tokens outside REMIND-14 are refused", ["REMIND-14"],
+    [device("a b", "bob"), device("", "bob"), device("x" * 513, "bob"), device("x" * 512, "bob")],
+    errors={0: "invalid_reminder", 1: "invalid_reminder", 2: "invalid_reminder"}))
+
+write_cases("reminders", "push.json", "reminders.push",
+            "Friends' activity as pushes (REMIND-14 ... REMIND-18): relay scripts with devices and sends.",
+            cases, "push")
