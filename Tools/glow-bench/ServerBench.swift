@@ -20,7 +20,8 @@ import Synchronization
 /// at once against one process, on SQLite and on PostgreSQL, beside the in-process relay doing
 /// the same work; one new item reaching 1,000 friends' next pulls; and sign-ins per second,
 /// which Argon2id bounds. Everything runs in this process on loopback: the server's handler on
-/// libmicrohttpd's threads, the devices on URLSession.
+/// libmicrohttpd's threads; the small syncs' devices each on a thread of its own with one
+/// keep-alive connection (``LoopbackConnection``, glow-load's), the rest on URLSession.
 enum ServerBench {
     /// A server in this process over `accounts` and `relay`, on a free loopback port.
     final class Running: Sendable {
@@ -120,19 +121,67 @@ enum ServerBench {
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 
-    /// 100 devices pulling small syncs (nothing new): as fast as the server answers for 5 seconds
-    /// (the throughput), then each every 100 ms on average, 1,000 a second offered (the latency
-    /// a device sees when the server is not saturated).
+    /// Latencies of `devices` devices, each on a thread of its own with one keep-alive
+    /// connection to `port`, each calling `body` in a loop for `seconds`, waiting `think` seconds
+    /// (jittered ±50%) between calls; a call that throws or answers other than 200 is a failure.
+    static func threads(
+        devices: Int, port: UInt16, seconds: Double, think: Double,
+        _ body: @escaping @Sendable (Int, LoopbackConnection) throws -> Int
+    ) -> (latencies: [Double], failures: Int, elapsed: Double) {
+        let start = Date()
+        let deadline = start.addingTimeInterval(seconds)
+        let results = Mutex<(latencies: [Double], failures: Int)>(([], 0))
+        let group = DispatchGroup()
+        for device in 0..<devices {
+            group.enter()
+            let thread = Thread {
+                let connection = LoopbackConnection(port: port)
+                var latencies: [Double] = []
+                var failures = 0
+                while Date() < deadline {
+                    let begun = DispatchTime.now().uptimeNanoseconds
+                    do {
+                        if try body(device, connection) != 200 { failures += 1 }
+                    } catch {
+                        failures += 1
+                    }
+                    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begun) / 1e9)
+                    if think > 0 { Thread.sleep(forTimeInterval: think * Double.random(in: 0.5...1.5)) }
+                }
+                connection.close()
+                results.withLock {
+                    $0.latencies += latencies
+                    $0.failures += failures
+                }
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        let (latencies, failures) = results.withLock { $0 }
+        return (latencies.sorted(), failures, Date().timeIntervalSince(start))
+    }
+
+    /// 100 devices pulling small syncs (nothing new), each on its own keep-alive connection, as
+    /// glow-load's devices call: as fast as the server answers for 5 seconds (the throughput),
+    /// then each every 100 ms on average, 1,000 a second offered (the latency a device sees when
+    /// the server is not saturated).
     static func syncs(_ name: String, _ running: Running) async throws {
         let sessions = try await people(100, on: running, prefix: "\(name.lowercased())-sync-")
-        let client = ServiceClient(base: running.url, retries: 0)
-        let request = ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0))
-        let call: @Sendable (Int) async throws -> Void = { device in
-            _ = try await client.call("relay", request, accessToken: sessions[device].accessToken)
+        guard let port = running.url.port.map(UInt16.init) else {
+            throw ThrowawayPostgres.Failure(description: "the server's URL has no port")
         }
-        let saturated = await load(devices: 100, seconds: 5, call)
+        let request = ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0)).wireEncoded()
+        let tokens = sessions.map(\.accessToken)
+        let path = ServiceCalls.prefix + "relay"
+        // Each device its own client address, as a proxy in front would give them (SERVER-11).
+        let call: @Sendable (Int, LoopbackConnection) throws -> Int = { device, connection in
+            try connection.post(path, token: tokens[device], from: "10.0.\(device / 256).\(device % 256)", body: request).0
+        }
+        let saturated = threads(devices: 100, port: port, seconds: 5, think: 0, call)
         let perSecond = Double(saturated.latencies.count) / saturated.elapsed
-        let paced = await load(devices: 100, seconds: 5, think: 0.1, call)
+        let paced = threads(devices: 100, port: port, seconds: 5, think: 0.1, call)
         let p50 = percentile(paced.latencies, 0.5)
         let p99 = percentile(paced.latencies, 0.99)
         record("server", "\(name)SyncsPerSecond", perSecond)

@@ -87,126 +87,11 @@ struct Options {
     }
 }
 
-/// A failure of the load generator itself (not a counted error of the server's).
-struct LoadFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// One keep-alive HTTP/1.1 connection to a glow-server on loopback, blocking. It reads the
-/// answers libmicrohttpd gives (a status line, headers, a body of `Content-Length` bytes) and
-/// nothing else; it is a measuring instrument, not a client for apps (those use GlowClient).
-final class Connection {
-    private var descriptor: Int32 = -1
-    private let port: UInt16
-    private var buffer: [UInt8] = []
-
-    init(port: UInt16) { self.port = port }
-
-    deinit { close() }
-
-    func close() {
-        if descriptor >= 0 { closeDescriptor(descriptor) }
-        descriptor = -1
-        buffer.removeAll()
-    }
-
-    private func open() throws {
-        #if canImport(Glibc)
-            let socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let socketType = SOCK_STREAM
-        #endif
-        let fd = socket(AF_INET, socketType, 0)
-        guard fd >= 0 else { throw LoadFailure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            closeDescriptor(fd)
-            throw LoadFailure(description: "connect to port \(port): \(reason)")
-        }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        descriptor = fd
-    }
-
-    /// POSTs `body` to `path` as `token`'s caller: the answer's status and body.
-    func post(_ path: String, token: String, from client: String, body: [UInt8]) throws -> (Int, [UInt8]) {
-        if descriptor < 0 { try open() }
-        let head =
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-            + "Content-Type: \(ServiceCalls.contentType)\r\nX-Forwarded-For: \(client)\r\n"
-            + "Content-Length: \(body.count)\r\n\r\n"
-        let request = Array(head.utf8) + body
-        var sent = 0
-        while sent < request.count {
-            let count = request[sent...].withUnsafeBytes {
-                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard count > 0 else { throw failure("send") }
-            sent += count
-        }
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        var end: Int?
-        while true {
-            if buffer.count >= 4 {
-                end = (0...(buffer.count - 4)).first { buffer[$0..<($0 + 4)].elementsEqual(separator) }
-                if end != nil { break }
-            }
-            try receive()
-        }
-        guard let end else { throw failure("headers") }
-        let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let status = lines.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-        let length = lines.dropFirst().compactMap { line -> Int? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }.first
-        guard let status, let length, length >= 0, length <= 16 << 20 else {
-            close()
-            throw LoadFailure(description: "an answer without a status or a Content-Length: \(lines.first ?? "")")
-        }
-        buffer.removeFirst(end + 4)
-        while buffer.count < length { try receive() }
-        let answer = Array(buffer[..<length])
-        buffer.removeFirst(length)
-        return (status, answer)
-    }
-
-    private func receive() throws {
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { throw failure(count == 0 ? "the server closed the connection" : "recv") }
-        buffer += chunk[..<count]
-    }
-
-    private func failure(_ what: String) -> LoadFailure {
-        let reason = String(cString: strerror(errno))
-        close()
-        return LoadFailure(description: "\(what): \(reason)")
-    }
-}
-
 /// Whether the memory sampler goes on.
 final class Sampling: Sendable {
     private let value = Atomic(true)
     var on: Bool { value.load(ordering: .relaxed) }
     func stop() { value.store(false, ordering: .relaxed) }
-}
-
-/// Closes a descriptor (the C library's `close`, which the connection's own method hides).
-func closeDescriptor(_ descriptor: Int32) {
-    _ = close(descriptor)
 }
 
 /// A signed-in device: its person, token, friends and clock.
@@ -250,7 +135,7 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
         let thread = Thread {
             var tally = Tally()
             var random = SystemRandomNumberGenerator()
-            let connection = Connection(port: ports[index % ports.count])
+            let connection = LoopbackConnection(port: ports[index % ports.count])
             var cursor = held[index].cursor
             var serial: Int64 = 0
             var friendsItems: [FeedItemID] = []

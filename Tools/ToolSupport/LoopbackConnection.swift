@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failure of a loopback connection: the call is counted as failed, the connection closed.
+public struct LoopbackFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+}
+
+/// One keep-alive HTTP/1.1 connection to a glow-server on loopback, blocking: glow-load's and
+/// glow-bench's devices. It reads the
+/// answers libmicrohttpd gives (a status line, headers, a body of `Content-Length` bytes) and
+/// nothing else; it is a measuring instrument, not a client for apps (those use GlowClient).
+public final class LoopbackConnection {
+    private var descriptor: Int32 = -1
+    private let port: UInt16
+    private var buffer: [UInt8] = []
+
+    /// A connection to `port` on 127.0.0.1, opened at the first request.
+    public init(port: UInt16) { self.port = port }
+
+    deinit { close() }
+
+    /// Closes the connection; the next request opens another.
+    public func close() {
+        if descriptor >= 0 { closeDescriptor(descriptor) }
+        descriptor = -1
+        buffer.removeAll()
+    }
+
+    private func open() throws {
+        #if canImport(Glibc)
+            let socketType = Int32(SOCK_STREAM.rawValue)
+        #else
+            let socketType = SOCK_STREAM
+        #endif
+        let fd = socket(AF_INET, socketType, 0)
+        guard fd >= 0 else { throw LoopbackFailure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            closeDescriptor(fd)
+            throw LoopbackFailure(description: "connect to port \(port): \(reason)")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        descriptor = fd
+    }
+
+    /// POSTs `body` to `path` as `token`'s caller: the answer's status and body.
+    public func post(_ path: String, token: String, from client: String, body: [UInt8]) throws -> (Int, [UInt8]) {
+        if descriptor < 0 { try open() }
+        let head =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: \("application/x-protobuf")\r\nX-Forwarded-For: \(client)\r\n"
+            + "Content-Length: \(body.count)\r\n\r\n"
+        let request = Array(head.utf8) + body
+        var sent = 0
+        while sent < request.count {
+            let count = request[sent...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else { throw failure("send") }
+            sent += count
+        }
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var end: Int?
+        while true {
+            if buffer.count >= 4 {
+                end = (0...(buffer.count - 4)).first { buffer[$0..<($0 + 4)].elementsEqual(separator) }
+                if end != nil { break }
+            }
+            try receive()
+        }
+        guard let end else { throw failure("headers") }
+        let lines = String(decoding: buffer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = lines.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        let length = lines.dropFirst().compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first
+        guard let status, let length, length >= 0, length <= 16 << 20 else {
+            close()
+            throw LoopbackFailure(description: "an answer without a status or a Content-Length: \(lines.first ?? "")")
+        }
+        buffer.removeFirst(end + 4)
+        while buffer.count < length { try receive() }
+        let answer = Array(buffer[..<length])
+        buffer.removeFirst(length)
+        return (status, answer)
+    }
+
+    private func receive() throws {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw failure(count == 0 ? "the server closed the connection" : "recv") }
+        buffer += chunk[..<count]
+    }
+
+    private func failure(_ what: String) -> LoopbackFailure {
+        let reason = String(cString: strerror(errno))
+        close()
+        return LoopbackFailure(description: "\(what): \(reason)")
+    }
+}
+
+/// Closes a descriptor (the C library's `close`, which the connection's own method hides).
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
