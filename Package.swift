@@ -75,7 +75,11 @@ let package = Package(
         .target(name: "GlowStorage", dependencies: ["GlowCore", "CSQLite"], swiftSettings: sharedSettings),
         // The server side's durable stores: no app-layer or UI code.
         .target(
-            name: "GlowServerStores", dependencies: ["GlowStorage", "GlowAuth", "GlowFeed", "GlowWire", "GlowRelay"],
+            name: "GlowServerStores",
+            dependencies: [
+                "GlowStorage", "GlowAuth", "GlowFeed", "GlowWire", "GlowRelay",
+                "GlowReminders",
+            ],
             swiftSettings: sharedSettings),
         // The app layer: the person's database and the observable stores over it.
         .target(
@@ -117,7 +121,7 @@ let package = Package(
             dependencies: [
                 "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
                 "GlowServer", "GlowConformance", "GlowModel", "GlowClient", "GlowProtocol", "GlowServerStores",
-                "GlowToolSupport", "glow-server", "glow-load",
+                "GlowToolSupport", "GlowReminders", "glow-server", "glow-load",
             ],
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
@@ -140,14 +144,14 @@ let package = Package(
             name: "GlowService",
             dependencies: [
                 "GlowProtocol", "GlowServer", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire", "GlowCore",
-                "GlowStorage", "GlowServerStores",
+                "GlowStorage", "GlowServerStores", "GlowModel", "GlowReminders",
             ],
             swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-server",
             dependencies: [
                 "GlowService", "GlowServer", "GlowServerStores", "GlowPostgresStores", "GlowAuth", "GlowRelay",
-                "GlowProtocol", "GlowToolSupport",
+                "GlowProtocol", "GlowToolSupport", "GlowReminders",
             ],
             path: "Tools/glow-server", swiftSettings: sharedSettings),
         .testTarget(
@@ -155,7 +159,7 @@ let package = Package(
             dependencies: [
                 "GlowService", "GlowProtocol", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed",
                 "GlowWire", "GlowConformance", "GlowModel", "GlowClient", "GlowRitual", "GlowBundle", "GlowStorage",
-                "GlowToolSupport", "glow-server",
+                "GlowToolSupport", "GlowReminders", "glow-server",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -168,7 +172,7 @@ let package = Package(
             name: "GlowActivity", dependencies: ["GlowFeed", "GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
         // The relay's logic and its request and response messages.
         .target(
-            name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire"],
+            name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire", "GlowReminders"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowCrypto", "CZlib"],

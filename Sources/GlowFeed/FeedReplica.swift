@@ -42,6 +42,13 @@ public struct FeedReplica: Sendable, Hashable {
         public let reactor: String
         /// The reaction's kind.
         public let kind: ReactionKind
+
+        /// The key of `reactor`'s reaction of `kind` on `item`.
+        public init(item: FeedItemID, reactor: String, kind: ReactionKind) {
+            self.item = item
+            self.reactor = reactor
+            self.kind = kind
+        }
     }
 
     /// A last-writer-wins register (FEED-3, FEED-7, FEED-8, FEED-11).

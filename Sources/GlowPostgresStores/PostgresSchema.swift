@@ -71,6 +71,13 @@ extension DatabaseSchema {
                     message TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
                     claimed_until TIMESTAMPTZ NOT NULL DEFAULT 'epoch');
                 """),
+            Migration(
+                "push outbox",
+                """
+                CREATE TABLE relay_pushes (kind TEXT NOT NULL, key TEXT NOT NULL, value BYTEA, version BIGINT NOT NULL,
+                    PRIMARY KEY (kind, key));
+                CREATE INDEX relay_pushes_version ON relay_pushes (version);
+                """),
         ])
 
     /// The table of each account map (``AccountRows/maps``) in ``postgresServer``.

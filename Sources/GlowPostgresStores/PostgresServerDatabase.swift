@@ -226,7 +226,8 @@ extension PostgresStateStore.Behaviour where State == AccountRecords {
 }
 
 extension PostgresStateStore.Behaviour where State == FeedRelayState {
-    /// The relay: a row per register, and the receipt clock.
+    /// The relay: a row per register, the receipt clock, and the push outbox's rows
+    /// (``PushRows``).
     static var relay: Self {
         Self(
             empty: { FeedRelayState() },
@@ -252,15 +253,34 @@ extension PostgresStateStore.Behaviour where State == FeedRelayState {
                         registers.append(register)
                     }
                     lastReceipt = try connection.execute("SELECT last_receipt FROM relay_clock").int(0, "last_receipt")
+                    relay.restore(registers, lastReceipt: lastReceipt)
+                    // The push outbox's rows, a removed one without a value.
+                    let pushes = try connection.execute(
+                        "SELECT kind, key, value FROM relay_pushes WHERE version > $1", [.int(after)])
+                    for index in 0..<pushes.rows.count {
+                        let cells = pushes.rows[index]
+                        guard cells.count == 3, case .text(let kind) = cells[0], case .text(let key) = cells[1] else {
+                            throw StoreError(.corrupt, "a push row is not (kind, key, value)", path: "")
+                        }
+                        let value: [UInt8]?
+                        switch cells[2] {
+                        case .bytes(let bytes): value = bytes
+                        case .null: value = nil
+                        default: throw StoreError(.corrupt, "a push row's value is not bytes", path: "")
+                        }
+                        try PushRows.apply(kind: kind, key: key, value: value, to: &relay, path: "")
+                    }
+                    relay.pushes.keepChanges()
                 } catch let error as StoreError {
                     throw error
                 } catch {
                     throw StoreError(.writeFailed, "the relay's registers cannot be read: \(error)", path: "")
                 }
-                relay.restore(registers, lastReceipt: lastReceipt)
             },
             mark: { relay in [Int64(bitPattern: relay.sequence), relay.lastReceipt] },
-            changed: { mark, after in mark != [Int64(bitPattern: after.sequence), after.lastReceipt] },
+            changed: { mark, after in
+                mark != [Int64(bitPattern: after.sequence), after.lastReceipt] || after.pushes.hasChanges
+            },
             persist: { (mark, relay, connection, version) throws(StoreError) in
                 do throws(PostgresError) {
                     for register in relay.registers(after: UInt64(bitPattern: mark[0])) {
@@ -274,10 +294,27 @@ extension PostgresStateStore.Behaviour where State == FeedRelayState {
                             ])
                     }
                     try connection.execute("UPDATE relay_clock SET last_receipt = $1", [.int(relay.lastReceipt)])
+                    for row in PushRows.changed(relay) {
+                        try connection.execute(
+                            "INSERT INTO relay_pushes (kind, key, value, version) VALUES ($1, $2, $3, $4) "
+                                + "ON CONFLICT (kind, key) DO UPDATE SET value = EXCLUDED.value, "
+                                + "version = EXCLUDED.version",
+                            [.text(row.kind), .text(row.key), row.value.map { .bytes($0) } ?? .null, .int(version)])
+                    }
+                    // A push sent or a device removed stays a row without a value, so other
+                    // processes learn of it; every 4,096 versions those older than 65,536 go, and a
+                    // process that has not read since then reads the relay again.
+                    if version % 4_096 == 0, version > 65_536 {
+                        try connection.execute(
+                            "DELETE FROM relay_pushes WHERE value IS NULL AND version <= $1", [.int(version - 65_536)])
+                        try connection.execute(
+                            "UPDATE glow_clock SET purged = $1 WHERE name = 'relay'", [.int(version - 65_536)])
+                    }
                 } catch {
                     throw StoreError(
                         .writeFailed, "the relay's registers cannot be written: \(error.message)", path: "")
                 }
+                relay.pushes.keepChanges()
             })
     }
 }

@@ -85,6 +85,9 @@ public struct ProtocolMessage: Sendable, Hashable {
         return 0
     }
 
+    /// Whether the field `name` is set: for an `optional` field, whether it was present.
+    public func has(_ name: String) -> Bool { values[name] != nil }
+
     /// A message field, or nil when unset.
     public func message(_ name: String) -> ProtocolMessage? {
         if case .message(let value)? = values[name] { return value }

@@ -121,6 +121,13 @@ public enum ProtocolSchema {
         ProtocolMessageType("ChangeEmailRequest", [.init("new_email", 1, .string)]),
         ProtocolMessageType("TokenRequest", [.init("token", 1, .string)]),
         ProtocolMessageType("DeleteAccountRequest", [.init("confirmed", 1, .bool)]),
+        ProtocolMessageType(
+            "RegisterDeviceRequest",
+            [
+                .init("token", 1, .string), .init("time_zone", 2, .string),
+                .init("quiet_start", 3, .uint32, optional: true), .init("quiet_end", 4, .uint32, optional: true),
+            ]),
+        ProtocolMessageType("RemoveDeviceRequest", [.init("token", 1, .string)]),
     ]
 
     static let feedTypes: [ProtocolMessageType] = [

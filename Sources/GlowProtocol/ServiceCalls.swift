@@ -63,6 +63,8 @@ public enum ServiceCalls {
         ServiceCall("confirm-email-change", "TokenRequest", "Done", session: true),
         ServiceCall("delete-account", "DeleteAccountRequest", "Done", session: true),
         ServiceCall("relay", "RelayRequest", "RelayResponse", session: true),
+        ServiceCall("register-device", "RegisterDeviceRequest", "Done", session: true),
+        ServiceCall("remove-device", "RemoveDeviceRequest", "Done", session: true),
     ]
 
     private static let byPath = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })

@@ -1,5 +1,6 @@
 import GlowCore
 import GlowFeed
+import GlowReminders
 import Synchronization
 
 /// What the relay keeps (FEED-25): the replica of everyone's writes it accepted, the sequence
@@ -13,6 +14,8 @@ public struct FeedRelayState: Sendable {
     public var sequence: UInt64 = 0
     /// The last receipt time given (FEED-13).
     public var lastReceipt: Int64 = 0
+    /// The devices registered for pushes and the pushes waiting (REMIND-14 ... REMIND-17).
+    public var pushes = PushOutbox()
     /// Every change in order: what a viewer's cursor counts (FEED-27).
     public var log: [(sequence: UInt64, key: RelayKey)] = []
     /// Indexes for answering from the log: withdrawn item ids, reaction keys and goals, by owner
@@ -104,9 +107,14 @@ public final class InMemoryFeedRelayStore: FeedRelayStore {
 public final class FeedRelay: Sendable {
     private let store: any FeedRelayStore
 
-    /// A relay over `store`.
-    public init(store: any FeedRelayStore = InMemoryFeedRelayStore()) {
+    /// How far apart pushes of one topic to one device are, in ms (REMIND-16).
+    public let pushWindow: Int64
+
+    /// A relay over `store`, whose pushes of a topic to a device are at least `pushWindow` ms
+    /// apart (15 minutes unless given).
+    public init(store: any FeedRelayStore = InMemoryFeedRelayStore(), pushWindow: Int64 = PushOutbox.standardWindow) {
         self.store = store
+        self.pushWindow = pushWindow
     }
 
     /// Accepts `person`'s writes in `delta` at the relay's time `now` (milliseconds since 1970)
@@ -185,7 +193,57 @@ public final class FeedRelay: Sendable {
                 if case .reaction(let reaction) = key { reactions.append(reaction) }
             }
             if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
+            // REMIND-15: the events of the write wait in the outbox, in the same transaction.
+            state.pushes.accept(
+                items: received, reactions: reactions, replica: state.replica, now: now, window: pushWindow)
             return Accepted(sequence: state.sequence, received: received, reactions: reactions)
+        }
+    }
+
+    /// Registers `device` for pushes (REMIND-14).
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep it.
+    public func register(_ device: PushDevice) throws(FeedError) {
+        try store.write { (state) throws(FeedError) in state.pushes.register(device) }
+    }
+
+    /// Removes `person`'s device of `token` (whoever's when `person` is nil); a token registered
+    /// by someone else, or by nobody, is left as it is (REMIND-14).
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep the removal.
+    public func removeDevice(token: String, of person: String?) throws(FeedError) {
+        try store.write { (state) throws(FeedError) in
+            if let held = state.pushes.devices[token], person == nil || held.person == person {
+                state.pushes.remove(token: token)
+            }
+        }
+    }
+
+    /// The devices registered for pushes, by token.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read.
+    public func pushDevices() throws(FeedError) -> [PushDevice] {
+        try store.update { (state) throws(FeedError) in
+            state.pushes.devices.values.sorted { $0.token.utf8.lexicographicallyPrecedes($1.token.utf8) }
+        }
+    }
+
+    /// Removes every device of `person`, with what waited for them (an account deleted).
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep the removal.
+    public func removeDevices(of person: String) throws(FeedError) {
+        try store.write { (state) throws(FeedError) in state.pushes.removeDevices(of: person) }
+    }
+
+    /// The pushes due at `now` (REMIND-17), taken out of the outbox in one write, so of several
+    /// processes asking at once each push goes out from one. `names` gives the name the relay
+    /// knows for a person, nil for none.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep that they were
+    ///   taken: then none is given.
+    public func duePushes(at now: Int64, names: @escaping (String) -> String?) throws(FeedError) -> [Push] {
+        try store.write { (state) throws(FeedError) in
+            state.pushes.due(at: now, replica: state.replica, names: names)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GlowCore
 import GlowCrypto
 import GlowFeed
@@ -92,6 +93,8 @@ public struct PushError: CodedError {
 extension ErrorCode where Domain == PushError {
     /// The push service could not be reached or refused the pushes.
     public static var sendFailed: Self { Self("push_send_failed") }
+    /// A row of a stored outbox that does not read.
+    public static var unreadableRow: Self { Self("push_row_unreadable") }
 }
 
 /// The relay's outbox of pushes (REMIND-14 ... REMIND-18): the devices registered, the events
@@ -103,14 +106,16 @@ extension ErrorCode where Domain == PushError {
 /// try sender.send(outbox.due(at: now, replica: relay.replica, names: names))
 /// ```
 public struct PushOutbox: Sendable {
-    /// Pushes of one topic to one device are at least this far apart (REMIND-16), in ms.
-    public let window: Int64
+    /// The window unless a relay is set otherwise: 15 minutes, in ms (REMIND-16).
+    public static let standardWindow: Int64 = 15 * 60_000
     /// The devices, by token.
     public private(set) var devices: [String: PushDevice] = [:]
     private var groups: [GroupKey: Group] = [:]
     private var lastPush: [GroupKey: Int64] = [:]
     /// The collapse id of each topic seen, made once.
     private var collapseIDs: [String: String] = [:]
+    /// The rows changed since the last ``keepChanges()``: what a store writes.
+    public private(set) var changedRows: Set<Row.Key> = []
 
     struct GroupKey: Hashable, Sendable {
         let token: String
@@ -118,7 +123,7 @@ public struct PushOutbox: Sendable {
     }
 
     /// Events waiting for one device and topic.
-    struct Group: Sendable {
+    struct Group: Sendable, Hashable {
         var sendAt: Int64
         /// Items of a `friend/` topic, in arrival order, each once.
         var items: [FeedItemID] = []
@@ -126,11 +131,8 @@ public struct PushOutbox: Sendable {
         var reactions: [FeedReplica.ReactionKey] = []
     }
 
-    /// An outbox whose pushes of a topic to a device are at least `window` ms apart (15 minutes
-    /// unless given; 0 sends every group when asked).
-    public init(window: Int64 = 15 * 60_000) {
-        self.window = Swift.max(0, window)
-    }
+    /// An empty outbox.
+    public init() {}
 
     /// The groups waiting.
     public var pending: Int { groups.count }
@@ -139,34 +141,52 @@ public struct PushOutbox: Sendable {
     /// dropped when it now belongs to another person (REMIND-14).
     public mutating func register(_ device: PushDevice) {
         if let held = devices[device.token], held.person != device.person { forget(device.token) }
+        guard devices[device.token] != device else { return }
         devices[device.token] = device
+        changedRows.insert(Row.Key(.device, device.token))
     }
 
     /// Removes the device of `token`, with everything waiting for it.
     public mutating func remove(token: String) {
-        devices[token] = nil
+        guard devices.removeValue(forKey: token) != nil else { return }
+        changedRows.insert(Row.Key(.device, token))
         forget(token)
     }
 
+    /// Removes every device of `person` (an account deleted), with everything waiting for them.
+    public mutating func removeDevices(of person: String) {
+        for device in devices.values where device.person == person { remove(token: device.token) }
+    }
+
     private mutating func forget(_ token: String) {
-        groups = groups.filter { $0.key.token != token }
-        lastPush = lastPush.filter { $0.key.token != token }
+        for key in groups.keys where key.token == token {
+            groups[key] = nil
+            changedRows.insert(Row.Key(.group, key))
+        }
+        for key in lastPush.keys where key.token == token {
+            lastPush[key] = nil
+            changedRows.insert(Row.Key(.last, key))
+        }
     }
 
     /// Takes the events of one accepted delta (REMIND-15) at the relay's time `now`: `items`
     /// received for the first time and `reactions` changed, as ``replica`` holds them after it.
+    /// Pushes of one topic to one device are at least `window` ms apart (REMIND-16; 0 sends every
+    /// group when asked).
     ///
     /// - Complexity: for each item, one look at each registered device.
     public mutating func accept(
-        items: [FeedItemID], reactions: [FeedReplica.ReactionKey], replica: FeedReplica, now: Int64
+        items: [FeedItemID], reactions: [FeedReplica.ReactionKey], replica: FeedReplica, now: Int64,
+        window: Int64 = standardWindow
     ) {
+        let window = Swift.max(0, window)
         for id in items {
             guard let item = replica.item(id) else { continue }
             for device in devices.values.sorted(by: { $0.token < $1.token })
             where device.person != item.owner && replica.friendState(device.person, item.owner) == .friends
                 && replica.canSee(device.person, item)
             {
-                join(device, topic: "friend/" + item.owner, now: now) { group in
+                join(device, topic: "friend/" + item.owner, now: now, window: window) { group in
                     if !group.items.contains(id) { group.items.append(id) }
                 }
             }
@@ -174,7 +194,7 @@ public struct PushOutbox: Sendable {
         for key in reactions where replica.isOn(key.kind, on: key.item, by: key.reactor) {
             guard let item = replica.item(key.item), replica.canSee(key.reactor, item) else { continue }
             for device in devices.values.sorted(by: { $0.token < $1.token }) where device.person == item.owner {
-                join(device, topic: "item/" + key.item.text, now: now) { group in
+                join(device, topic: "item/" + key.item.text, now: now, window: window) { group in
                     group.reactions.removeAll { $0 == key }
                     group.reactions.append(key)
                 }
@@ -183,7 +203,9 @@ public struct PushOutbox: Sendable {
     }
 
     /// Adds an event to `device`'s group of `topic`, opening the group when none waits (REMIND-16).
-    private mutating func join(_ device: PushDevice, topic: String, now: Int64, _ add: (inout Group) -> Void) {
+    private mutating func join(
+        _ device: PushDevice, topic: String, now: Int64, window: Int64, _ add: (inout Group) -> Void
+    ) {
         let key = GroupKey(token: device.token, topic: topic)
         if groups[key] == nil {
             var at = now
@@ -194,6 +216,7 @@ public struct PushOutbox: Sendable {
             groups[key] = Group(sendAt: Self.outOfQuiet(at, device))
         }
         add(&groups[key]!)
+        changedRows.insert(Row.Key(.group, key))
     }
 
     /// `at`, or when its wall-clock minute in the device's zone is quiet, the first instant after
@@ -222,10 +245,12 @@ public struct PushOutbox: Sendable {
         var pushes: [Push] = []
         for (key, group) in ready {
             groups[key] = nil
+            changedRows.insert(Row.Key(.group, key))
             guard let device = devices[key.token],
                 let (textKey, arguments) = Self.text(group, for: device.person, replica: replica, names: names)
             else { continue }
             lastPush[key] = now
+            changedRows.insert(Row.Key(.last, key))
             pushes.append(push(key, device, textKey, arguments, badge: replica.badge(device.person), now: now))
         }
         return pushes
@@ -277,6 +302,136 @@ public struct PushOutbox: Sendable {
         let made = "glow-" + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         collapseIDs[topic] = made
         return made
+    }
+
+    // MARK: Rows, for a store
+
+    /// One record of the outbox as a store keeps it: a device by its token, or a group or a last
+    /// push by token and topic, with its JSON.
+    public enum Row {
+        /// What a row holds.
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            case device
+            case group
+            case last
+        }
+
+        /// A row's identity: its kind and its key (the token, or the token, a line feed and the
+        /// topic).
+        public struct Key: Sendable, Hashable {
+            /// What the row holds.
+            public let kind: Kind
+            /// The token, or the token and topic.
+            public let key: String
+
+            /// The key of a row of `kind`.
+            public init(_ kind: Kind, _ key: String) {
+                self.kind = kind
+                self.key = key
+            }
+
+            init(_ kind: Kind, _ group: GroupKey) {
+                self.init(kind, group.token + "\n" + group.topic)
+            }
+
+            var group: GroupKey? {
+                guard let cut = key.firstIndex(of: "\n") else { return nil }
+                return GroupKey(token: String(key[..<cut]), topic: String(key[key.index(after: cut)...]))
+            }
+        }
+    }
+
+    /// Whether anything changed since the last ``keepChanges()``.
+    public var hasChanges: Bool { !changedRows.isEmpty }
+
+    /// Forgets which rows changed, once a store has written them.
+    public mutating func keepChanges() { changedRows.removeAll(keepingCapacity: true) }
+
+    /// The JSON of row `key` as the outbox holds it now; nil when it holds none (removed).
+    public func value(of key: Row.Key) -> [UInt8]? {
+        switch key.kind {
+        case .device:
+            return devices[key.key].map { device in
+                CanonicalJSON.bytes(
+                    DeviceRow(
+                        person: device.person, timeZone: device.boundary.timeZone.identifier,
+                        quietStart: device.quietHours?.start, quietEnd: device.quietHours?.end))
+            }
+        case .group:
+            return key.group.flatMap { groups[$0] }.map { group in
+                CanonicalJSON.bytes(
+                    GroupRow(
+                        sendAt: group.sendAt, items: group.items.map(\.text),
+                        reactions: group.reactions.map { [$0.item.text, $0.reactor, $0.kind.rawValue] }))
+            }
+        case .last:
+            return key.group.flatMap { lastPush[$0] }.map { CanonicalJSON.bytes(LastRow(at: $0)) }
+        }
+    }
+
+    /// Takes in a row a store read: its JSON, or nil for a row removed. The change is not noted
+    /// as one to write back.
+    ///
+    /// - Throws: ``PushError/Code/unreadableRow`` for a row that does not read.
+    public mutating func apply(_ key: Row.Key, value: [UInt8]?) throws(PushError) {
+        let decoder = JSONDecoder()
+        func unreadable(_ reason: Any) -> PushError {
+            PushError(
+                .unreadableRow, "a push \(key.kind.rawValue) row '\(key.key.prefix(200))' does not read: \(reason)")
+        }
+        do {
+            switch key.kind {
+            case .device:
+                guard let value else {
+                    devices[key.key] = nil
+                    return
+                }
+                let row = try decoder.decode(DeviceRow.self, from: Data(value))
+                let quiet = try row.quietStart.map { start in
+                    try PersonReminders.QuietHours(start: start, end: row.quietEnd ?? start)
+                }
+                devices[key.key] = try PushDevice(
+                    token: key.key, person: row.person, timeZone: TimeZoneID(row.timeZone), quietHours: quiet)
+            case .group:
+                guard let group = key.group else { throw unreadable("its key names no topic") }
+                guard let value else {
+                    groups[group] = nil
+                    return
+                }
+                let row = try decoder.decode(GroupRow.self, from: Data(value))
+                groups[group] = Group(
+                    sendAt: row.sendAt, items: row.items.map { FeedItemID($0) },
+                    reactions: try row.reactions.map { parts in
+                        guard parts.count == 3 else { throw unreadable("a reaction is not [item, reactor, kind]") }
+                        return FeedReplica.ReactionKey(
+                            item: FeedItemID(parts[0]), reactor: parts[1], kind: try ReactionKind(name: parts[2]))
+                    })
+            case .last:
+                guard let group = key.group else { throw unreadable("its key names no topic") }
+                lastPush[group] = try value.map { try decoder.decode(LastRow.self, from: Data($0)).at }
+            }
+        } catch let error as PushError {
+            throw error
+        } catch {
+            throw unreadable(error)
+        }
+    }
+
+    struct DeviceRow: Codable {
+        let person: String
+        let timeZone: String
+        let quietStart: Int?
+        let quietEnd: Int?
+    }
+
+    struct GroupRow: Codable {
+        let sendAt: Int64
+        let items: [String]
+        let reactions: [[String]]
+    }
+
+    struct LastRow: Codable {
+        let at: Int64
     }
 
     /// The APNs payload (REMIND-18).

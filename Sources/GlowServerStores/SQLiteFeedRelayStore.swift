@@ -8,7 +8,8 @@ import GlowWire
 ///
 /// Each register is one row: its key, its last sequence number and the register's canonical
 /// bytes (FEED-28). An update that changed registers writes exactly those rows and the receipt
-/// clock; one that changed nothing (a viewer's fan-out) writes nothing.
+/// clock, and the rows of the push outbox it changed (``PushRows``); one that changed nothing (a
+/// viewer's fan-out) writes nothing.
 public typealias SQLiteFeedRelayStore = ServerStore<FeedRelayState>
 
 extension ServerStore: FeedRelayStore where State == FeedRelayState {
@@ -34,7 +35,14 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
             registers.append(register)
         }
         let lastReceipt = try connection.integer("SELECT coalesce(max(last_receipt), 0) FROM relay_clock")
-        return FeedRelayState(restoring: registers, lastReceipt: lastReceipt)
+        var state = FeedRelayState(restoring: registers, lastReceipt: lastReceipt)
+        let pushes = try connection.prepare("SELECT kind, key, value FROM relay_pushes")
+        while try pushes.step() {
+            try PushRows.apply(
+                kind: pushes.text(0), key: pushes.text(1), value: pushes.blob(2), to: &state, path: connection.path)
+        }
+        state.pushes.keepChanges()
+        return state
     }
 
     /// Runs `body` on the relay's state as the file holds it now, and keeps what it changed
@@ -60,17 +68,32 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
                     }
                     return .failure(error)
                 }
-                guard relay.sequence != before else { return .success(result) }
-                let put = try connection.prepare(
-                    "INSERT OR REPLACE INTO relay_registers (key, sequence, register) VALUES (?, ?, ?)")
-                for register in relay.registers(after: before) {
-                    try put.run([
-                        .text(register.key.storageKey), .integer(Int64(register.sequence)),
-                        .blob(register.delta.wireEncoded()),
-                    ])
+                if relay.sequence != before {
+                    let put = try connection.prepare(
+                        "INSERT OR REPLACE INTO relay_registers (key, sequence, register) VALUES (?, ?, ?)")
+                    for register in relay.registers(after: before) {
+                        try put.run([
+                            .text(register.key.storageKey), .integer(Int64(register.sequence)),
+                            .blob(register.delta.wireEncoded()),
+                        ])
+                    }
+                    try connection.prepare(
+                        "INSERT OR REPLACE INTO relay_clock (singleton, last_receipt) VALUES (1, ?)"
+                    ).run([.integer(relay.lastReceipt)])
                 }
-                try connection.prepare("INSERT OR REPLACE INTO relay_clock (singleton, last_receipt) VALUES (1, ?)")
-                    .run([.integer(relay.lastReceipt)])
+                if relay.pushes.hasChanges {
+                    let put = try connection.prepare(
+                        "INSERT OR REPLACE INTO relay_pushes (kind, key, value) VALUES (?, ?, ?)")
+                    let drop = try connection.prepare("DELETE FROM relay_pushes WHERE kind = ? AND key = ?")
+                    for row in PushRows.changed(relay) {
+                        if let value = row.value {
+                            try put.run([.text(row.kind), .text(row.key), .blob(value)])
+                        } else {
+                            try drop.run([.text(row.kind), .text(row.key)])
+                        }
+                    }
+                    relay.pushes.keepChanges()
+                }
                 return .success(result)
             }.result
         } catch {

@@ -17,7 +17,7 @@ public struct RelayEraser: AccountEraser {
         self.clock = clock
     }
 
-    /// Withdraws what the account's person wrote to the relay.
+    /// Withdraws what the account's person wrote to the relay, and removes their devices.
     ///
     /// - Throws: ``FeedError`` when the relay cannot be read or keep the withdrawals: the
     ///   account service then refuses the deletion (`deletion_failed`) and deletes nothing.
@@ -39,6 +39,8 @@ public struct RelayEraser: AccountEraser {
             withdrawal.writeReaction(false, item: key.item, reactor: key.reactor, kind: key.kind, at: stamp)
         }
         try relay.submit(withdrawal, from: person, now: now)
+        // Nothing more is pushed to a deleted account's devices (SERVER-12).
+        try relay.removeDevices(of: person)
     }
 }
 

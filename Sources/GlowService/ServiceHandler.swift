@@ -1,8 +1,10 @@
 import GlowAuth
 import GlowCore
 import GlowFeed
+import GlowModel
 import GlowProtocol
 import GlowRelay
+import GlowReminders
 import GlowServer
 import GlowWire
 
@@ -102,6 +104,9 @@ public final class ServiceHandler: Sendable {
                 location: "at offset \(error.offset)")
         }
         if call.name == "relay", let token { return try relayAnswer(request.body, token: token) }
+        if call.name == "register-device" || call.name == "remove-device", let token {
+            return try devices(call, message, token: token)
+        }
         let client = clientKey(request)
         do throws(AuthError) {
             return try answer(call, message, token: token, client: client)
@@ -198,6 +203,56 @@ public final class ServiceHandler: Sendable {
             throw ServiceRefusal(code, message, rule: rule.isEmpty ? nil : rule)
         }
         return response.wireEncoded()
+    }
+
+    /// SERVER-12: the caller's devices for pushes (REMIND-14).
+    private func devices(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken) throws(ServiceRefusal)
+        -> [UInt8]
+    {
+        let person: AccountID
+        do throws(AuthError) {
+            person = try accounts.authenticate(accessToken: token)
+        } catch {
+            throw ServiceRefusal(error)
+        }
+        let device = call.name == "register-device" ? try Self.device(message, person: person.rawValue) : nil
+        do throws(FeedError) {
+            if let device {
+                try relay.register(device)
+            } else {
+                try relay.removeDevice(token: message.string("token"), of: person.rawValue)
+            }
+        } catch {
+            throw ServiceRefusal(error.code.description, error.message, rule: error.rule)
+        }
+        return ProtocolMessage("Done").wireEncoded()
+    }
+
+    /// The device a `RegisterDeviceRequest` names (REMIND-14): both quiet minutes, or neither.
+    static func device(_ message: ProtocolMessage, person: String) throws(ServiceRefusal) -> PushDevice {
+        do throws(ModelError) {
+            let zone = try TimeZoneID(message.string("time_zone"))
+            // Quiet hours are read on the zone's clock: a zone without rules here has none.
+            guard zone.isKnown else {
+                throw ModelError(
+                    .invalidTimeZone, "this server's tz database does not know the zone \"\(zone)\"",
+                    path: "time_zone", rule: "SERVER-12")
+            }
+            var quiet: PersonReminders.QuietHours?
+            switch (message.has("quiet_start"), message.has("quiet_end")) {
+            case (true, true):
+                quiet = try PersonReminders.QuietHours(
+                    start: Int(message.unsigned("quiet_start")), end: Int(message.unsigned("quiet_end")))
+            case (false, false): quiet = nil
+            default:
+                throw ModelError(
+                    .invalidReminder, "quiet hours need both a start and an end", path: "quietHours", rule: "REMIND-14")
+            }
+            return try PushDevice(token: message.string("token"), person: person, timeZone: zone, quietHours: quiet)
+        } catch {
+            throw ServiceRefusal(
+                error.code.description, error.message, rule: error.rule, location: error.location ?? "")
+        }
     }
 
     private func health() throws(ServiceRefusal) -> [UInt8] {

@@ -224,12 +224,13 @@ public final class ServiceMailer: AuthMailer {
             }
             return nil
         case .command(let command):
-            return run(command, input: Array(text.utf8))
+            return run(command, input: Array(text.utf8), what: "mail")
         }
     }
 
     /// Runs `/bin/sh -c command` with `input` on its standard input; what went wrong, or nil.
-    static func run(_ command: String, input: [UInt8]) -> String? {
+    /// `what` names what the command takes (`mail`, `push`) in the answer.
+    static func run(_ command: String, input: [UInt8], what: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -238,7 +239,7 @@ public final class ServiceMailer: AuthMailer {
         do {
             try process.run()
         } catch {
-            return "the mail command cannot start: \(error.localizedDescription)"
+            return "the \(what) command cannot start: \(error.localizedDescription)"
         }
         // A command may exit before it read everything: its status then says more than the
         // closed pipe, so it is waited for before the write's failure is reported.
@@ -255,9 +256,9 @@ public final class ServiceMailer: AuthMailer {
         }
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            return "the mail command failed with status \(process.terminationStatus)"
+            return "the \(what) command failed with status \(process.terminationStatus)"
         }
-        if let writeProblem { return "the mail command did not take the whole message: \(writeProblem)" }
+        if let writeProblem { return "the \(what) command did not take all its input: \(writeProblem)" }
         return nil
     }
 }

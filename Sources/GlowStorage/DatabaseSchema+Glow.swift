@@ -25,6 +25,15 @@ extension DatabaseSchema {
                 """),
         ])
 
+    /// The relay's push outbox (REMIND-14 ... REMIND-17): a step of the relay database and of the
+    /// server database, each at its end.
+    private static let pushOutbox = Migration(
+        "push outbox",
+        """
+        CREATE TABLE relay_pushes (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+            PRIMARY KEY (kind, key)) WITHOUT ROWID;
+        """)
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -36,7 +45,8 @@ extension DatabaseSchema {
                     WITHOUT ROWID;
                 CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                     last_receipt INTEGER NOT NULL);
-                """)
+                """),
+            pushOutbox,
         ])
 
     /// The account service's records on a server ("GLAC"): `SQLiteAccountStore` of
@@ -52,17 +62,19 @@ extension DatabaseSchema {
 
     /// A server's accounts, relay and mail outbox in one file ("GLSV"): glow-server's embedded
     /// default, whose stores share the file and see each other's commits. Its first steps are the
-    /// account and relay databases' own.
+    /// account database's and the relay database's first; the push outbox came after the mail
+    /// outbox.
     package static let server = DatabaseSchema(
         kind: "server database", applicationID: 0x474C_5356,
-        migrations: accounts.migrations + relay.migrations + [
+        migrations: accounts.migrations + relay.migrations.prefix(1) + [
             Migration(
                 "mail outbox",
                 """
                 CREATE TABLE mail_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, recipient TEXT NOT NULL,
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
-                """)
+                """),
+            pushOutbox,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

@@ -18,11 +18,10 @@ struct PushOutboxTests {
         let window: Int64 = 600_000
         for seed in 0..<20 {
             var random = SeededRandom(seed: UInt64(500 + seed))
-            let relay = FeedRelay()
-            var outbox = PushOutbox(window: window)
+            let relay = FeedRelay(pushWindow: window)
             let sender = RecordingPushSender()
             for (index, person) in Self.people.enumerated() {
-                outbox.register(
+                try relay.register(
                     try PushDevice(
                         token: "tok-\(person)", person: person,
                         timeZone: TimeZoneID(index % 2 == 0 ? "Europe/London" : "Asia/Tokyo"),
@@ -61,11 +60,10 @@ struct PushOutboxTests {
                         random.next() % 4 != 0, item: target, reactor: person,
                         kind: Self.kinds[Int(random.next() % 3)], at: stamp)
                 }
-                let accepted = try relay.accept(delta, from: person, now: now)
-                let after = try relay.replica
-                outbox.accept(items: accepted.received, reactions: accepted.reactions, replica: after, now: now)
+                try relay.submit(delta, from: person, now: now)
                 guard random.next() % 3 == 0 else { continue }
-                let pushes = outbox.due(at: now, replica: after) { $0.uppercased() }
+                let pushes = try relay.duePushes(at: now) { $0.uppercased() }
+                let after = try relay.replica
                 try sender.send(pushes)
                 for push in pushes {
                     #expect(push.payload.count <= 4096)
@@ -97,6 +95,7 @@ struct PushOutboxTests {
         let relay = FeedRelay()
         var outbox = PushOutbox()
         outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
+        outbox.keepChanges()
         func stamp(_ person: String, _ wall: Int64) throws -> Stamp {
             try Stamp(wall: wall, counter: 0, device: person + "1")
         }
@@ -119,5 +118,11 @@ struct PushOutboxTests {
         outbox.remove(token: "tok-bob")
         #expect(outbox.pending == 0)
         #expect(outbox.due(at: 40, replica: try relay.replica) { _ in nil }.isEmpty)
+        // What a store writes: the device and its group, both as removed.
+        #expect(
+            outbox.changedRows == [
+                PushOutbox.Row.Key(.device, "tok-bob"), PushOutbox.Row.Key(.group, "tok-bob\nfriend/ana"),
+            ])
+        #expect(outbox.value(of: PushOutbox.Row.Key(.device, "tok-bob")) == nil)
     }
 }

@@ -81,6 +81,8 @@ struct ServerExecutableTests {
             (["--client-burst", "0"], 64, "--client-burst 0: not a whole number of at least 1"),
             (["--client-interval", "-5"], 64, "--client-interval -5: not a whole number of at least 0"),
             (["--client-interval", "9223372036854775807", "--client-burst", "3"], 64, "passes the longest wait"),
+            (["--push-window", "90000"], 64, "--push-window 90000: at most 86400 seconds"),
+            (["--push-window", "-1"], 64, "--push-window -1: not a whole number of at least 0"),
             (["--frobnicate"], 64, "unknown option"),
         ])
     func badOptions(_ arguments: [String], _ expected: Int32, _ message: String) throws {

@@ -265,5 +265,49 @@ case('a password reset for an address with an account mails a token that sets a 
           'expect': {'status': 200, 'body': {'account': '$uma'}}},
      ])
 
+# ---- SERVER-12: devices for pushes
+case('a device needs a session: without one, register-device is 401 unauthenticated', ['SERVER-12', 'SERVER-3'],
+     [{'call': 'register-device', 'body': {'token': 'abc123', 'time_zone': 'Europe/London'},
+       'expect': refused(401, 'unauthenticated', headers={'WWW-Authenticate': 'Bearer'})}])
+case('a device is registered and removed; removing a token the caller never registered is Done too',
+     ['SERVER-12', 'REMIND-14'],
+     account('zed') + [
+         {'call': 'register-device', 'token': 'zed.access',
+          'body': {'token': 'device-{run}', 'time_zone': 'Europe/London', 'quiet_start': 1320, 'quiet_end': 420},
+          'expect': {'status': 200, 'body': {}}},
+         # Registering again replaces, and is Done again.
+         {'call': 'register-device', 'token': 'zed.access',
+          'body': {'token': 'device-{run}', 'time_zone': 'Asia/Tokyo'}, 'expect': {'status': 200, 'body': {}}},
+         {'call': 'remove-device', 'token': 'zed.access', 'body': {'token': 'device-{run}'},
+          'expect': {'status': 200, 'body': {}}},
+         {'call': 'remove-device', 'token': 'zed.access', 'body': {'token': 'never-registered-{run}'},
+          'expect': {'status': 200, 'body': {}}},
+     ])
+# The attacker's flow: Cora learns Abe's token and asks to remove it. SERVER-12: the answer is
+# the same Done a token of nobody's gets, so it tells Cora nothing, and Abe's device stays (which
+# only the pushes show; a server's own tests check them).
+case("removing someone else's device token answers Done and tells nothing", ['SERVER-12'],
+     account('abe') + account('cora') + [
+         {'call': 'register-device', 'token': 'abe.access', 'body': {'token': 'abe-phone-{run}', 'time_zone': 'UTC'},
+          'expect': {'status': 200}},
+         {'call': 'remove-device', 'token': 'cora.access', 'body': {'token': 'abe-phone-{run}'},
+          'expect': {'status': 200, 'body': {}}},
+     ])
+case('a token with a space, an unknown zone and one quiet minute alone are refused', ['SERVER-12', 'REMIND-14'],
+     account('dot') + [
+         {'call': 'register-device', 'token': 'dot.access', 'body': {'token': 'a b', 'time_zone': 'UTC'},
+          'expect': refused(400, 'invalid_reminder')},
+         {'call': 'register-device', 'token': 'dot.access', 'body': {'token': '', 'time_zone': 'UTC'},
+          'expect': refused(400, 'invalid_reminder')},
+         {'call': 'register-device', 'token': 'dot.access', 'body': {'token': 'dot-{run}', 'time_zone': 'Mars/Olympus'},
+          'expect': refused(400, 'invalid_time_zone')},
+         {'call': 'register-device', 'token': 'dot.access',
+          'body': {'token': 'dot-{run}', 'time_zone': 'UTC', 'quiet_start': 1320},
+          'expect': refused(400, 'invalid_reminder')},
+         {'call': 'register-device', 'token': 'dot.access',
+          'body': {'token': 'dot-{run}', 'time_zone': 'UTC', 'quiet_start': 600, 'quiet_end': 600},
+          'expect': refused(400, 'invalid_reminder')},
+     ])
+
 write_cases('server', 'exchanges.json', 'server.exchanges',
             'Scripts of HTTP exchanges against a running server (Spec/server.md 9.6).', cases, 'server')

@@ -177,7 +177,9 @@ enum ServerBench {
         let path = ServiceCalls.prefix + "relay"
         // Each device its own client address, as a proxy in front would give them (SERVER-11).
         let call: @Sendable (Int, LoopbackConnection) throws -> Int = { device, connection in
-            try connection.post(path, token: tokens[device], from: "10.0.\(device / 256).\(device % 256)", body: request).0
+            try connection.post(
+                path, token: tokens[device], from: "10.0.\(device / 256).\(device % 256)", body: request
+            ).0
         }
         let saturated = threads(devices: 100, port: port, seconds: 5, think: 0, call)
         let perSecond = Double(saturated.latencies.count) / saturated.elapsed

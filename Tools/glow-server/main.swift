@@ -3,6 +3,7 @@ import GlowAuth
 import GlowPostgresStores
 import GlowProtocol
 import GlowRelay
+import GlowReminders
 import GlowServer
 import GlowServerStores
 import GlowService
@@ -23,7 +24,8 @@ let usage = """
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
                        [--database-connections N] [--pool-wait SECONDS] [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
-                       [--google-key-set URL] [--apple-key-set URL]
+                       [--google-key-set URL] [--apple-key-set URL] [--push-command COMMAND]
+                       [--push-window SECONDS]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
       --database        postgres://USER@HOST/DB for a deployment of several processes over one
                         PostgreSQL, or the SQLite file of a single process (default
@@ -50,6 +52,10 @@ let usage = """
                         audiences the apps' ID tokens carry
       --google-key-set, --apple-key-set
                         where the provider's keys are (default its published URL; file:// too)
+      --push-command    hand each second's pushes of friends' activity to this command's standard
+                        input, one JSON line each (SERVER-12); without it they are printed to
+                        standard error
+      --push-window     seconds between two pushes of one topic to one device (default 900)
     """
 
 /// Prints `message` to standard error.
@@ -78,6 +84,8 @@ struct Configuration {
     var poolWait = 2.0
     /// How often one client may call (SERVER-11).
     var clientLimit = ClientLimit.standard
+    var pushCommand: String?
+    var pushWindowMilliseconds = PushOutbox.standardWindow
     var settings = ServiceHandler.Settings()
     /// The providers people sign in with: each one's client ids and key set URL.
     var providers: [(provider: IdentityProvider, clientIDs: Set<String>)] = []
@@ -88,7 +96,7 @@ struct Configuration {
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
-                "--client-interval", "--client-burst",
+                "--client-interval", "--client-burst", "--push-command", "--push-window",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
             ])
@@ -131,6 +139,13 @@ struct Configuration {
                 command: "glow-server")
         }
         clientLimit = limit
+        pushCommand = try parser.value("--push-command")
+        if let seconds = try parser.integer("--push-window", atLeast: 0) {
+            guard seconds <= 86_400 else {
+                throw UsageError(message: "--push-window \(seconds): at most 86400 seconds", command: "glow-server")
+            }
+            pushWindowMilliseconds = Int64(seconds) * 1_000
+        }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
         for (name, base) in [("google", IdentityProvider.google), ("apple", IdentityProvider.apple)] {
             let ids = try parser.value("--\(name)-client-id")
@@ -182,7 +197,7 @@ if !configuration.explicitDatabase, !configuration.postgres {
     }
 }
 
-let service: (handler: ServiceHandler, mailer: ServiceMailer)
+let service: (handler: ServiceHandler, mailer: ServiceMailer, pushes: PushDispatcher)
 do {
     // PostgreSQL for a deployment of several processes; else the embedded SQLite file.
     let stores:
@@ -206,7 +221,7 @@ do {
             { database.problem() }
         )
     }
-    let relay = FeedRelay(store: stores.relay)
+    let relay = FeedRelay(store: stores.relay, pushWindow: configuration.pushWindowMilliseconds)
     // Every mail goes into the database's outbox first, and out from there.
     let mailer = ServiceMailer(
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
@@ -222,7 +237,13 @@ do {
         verifiers: verifiers)
     let handler = ServiceHandler(
         accounts: accounts, relay: relay, settings: configuration.settings, healthCheck: stores.problem)
-    service = (handler, mailer)
+    // Pushes of friends' activity wait in the relay's outbox, and go out once a second.
+    let sender: any PushSender =
+        configuration.pushCommand.map { CommandPushSender(command: $0) }
+        ?? StandardErrorPushSender()
+    let pushes = PushDispatcher(relay: relay, sender: sender, report: { complain("glow-server: \($0)") })
+    pushes.start()
+    service = (handler, mailer, pushes)
 } catch {
     complain("glow-server: \(error)")
     exit(1)
@@ -255,6 +276,7 @@ let sources = [SIGINT, SIGTERM].map { number in
 }
 stopping.wait()
 server.stop()
+service.pushes.stop()
 service.mailer.flush()
 print("glow-server stopped")
 exit(0)

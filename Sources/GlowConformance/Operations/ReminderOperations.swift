@@ -17,8 +17,8 @@ package enum ReminderOperations {
 
     /// `reminders.push`: a relay script with devices and sends (REMIND-14 ... REMIND-18).
     static func push(_ input: JSONValue) throws -> JSONValue {
-        let relay = FeedRelay()
-        var outbox = PushOutbox(window: Int64(input["window"]?.int ?? 15 * 60_000))
+        // The relay's own outbox, as a server keeps it: events wait in the relay's write.
+        let relay = FeedRelay(pushWindow: Int64(input["window"]?.int ?? Int(PushOutbox.standardWindow)))
         var names: [String: String] = [:]
         if case .object(let members)? = input["names"] {
             for (person, name) in members { names[person] = name.string }
@@ -32,11 +32,8 @@ package enum ReminderOperations {
                     switch try FeedOperations.delta(of: step) {
                     case .failure(let refused): results.append(.object(["error": refused.code]))
                     case .success(let delta):
-                        let accepted = try relay.accept(delta, from: step["person"]?.string ?? "", now: now)
-                        outbox.accept(
-                            items: accepted.received, reactions: accepted.reactions, replica: try relay.replica,
-                            now: now)
-                        results.append(.object(["sequence": .int(Int(accepted.sequence))]))
+                        let sequence = try relay.submit(delta, from: step["person"]?.string ?? "", now: now)
+                        results.append(.object(["sequence": .int(Int(sequence))]))
                     }
                 } catch {
                     results.append(.object(["error": .string(error.code.description)]))
@@ -47,7 +44,7 @@ package enum ReminderOperations {
                         guard case .object = value else { return nil }
                         return try PersonReminders.QuietHours(start: try value.int("start"), end: try value.int("end"))
                     }
-                    outbox.register(
+                    try relay.register(
                         try PushDevice(
                             token: try step.string("token"), person: try step.string("person"),
                             timeZone: try TimeZoneID(try step.string("timeZone")), quietHours: quiet))
@@ -56,10 +53,10 @@ package enum ReminderOperations {
                     results.append(.object(["error": .string(error.code.description)]))
                 }
             case "remove":
-                outbox.remove(token: try step.string("token"))
+                try relay.removeDevice(token: try step.string("token"), of: nil)
                 results.append(.object([:]))
             case "send":
-                let pushes = outbox.due(at: now, replica: try relay.replica) { names[$0] }
+                let pushes = try relay.duePushes(at: now) { names[$0] }
                 results.append(.object(["pushes": .array(try pushes.map(json))]))
             default:
                 results.append(.object(["error": .string("unknown_step")]))

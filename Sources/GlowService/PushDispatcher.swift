@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import GlowAuth
+import GlowRelay
+import GlowReminders
+import Synchronization
+
+/// Sends the relay's due pushes (REMIND-17, SERVER-12) to a push service once every `interval`
+/// seconds, away from any request. Each round takes the pushes due out of the relay's outbox in
+/// one write, so of several processes each push goes out from one, and hands them to `sender`.
+/// A push the sender refuses is reported and not sent again: a push is news, and stale news is
+/// worse than none.
+public final class PushDispatcher: Sendable {
+    private let relay: FeedRelay
+    private let sender: any PushSender
+    private let interval: Double
+    private let clock: any AuthClock
+    private let report: @Sendable (String) -> Void
+    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+    private let queue = DispatchQueue(label: "glow-server.push")
+
+    /// A dispatcher of `relay`'s pushes to `sender` every `interval` seconds (0.01 ... 3,600);
+    /// `report` hears of each round that failed.
+    public init(
+        relay: FeedRelay, sender: any PushSender, interval: Double = 1, clock: any AuthClock = SystemAuthClock(),
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        self.relay = relay
+        self.sender = sender
+        self.interval = min(max(interval, 0.01), 3_600)
+        self.clock = clock
+        self.report = report
+    }
+
+    /// Starts the rounds; a second start changes nothing.
+    public func start() {
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(deadline: .now() + interval, repeating: interval)
+            source.setEventHandler { [self] in
+                do { _ = try sendDue() } catch { report("pushes not sent: \(error)") }
+            }
+            source.resume()
+            timer = source
+        }
+    }
+
+    /// Stops the rounds, after the one under way.
+    public func stop() {
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        queue.sync {}
+    }
+
+    /// One round: the pushes due now, sent. Returns how many were handed to the sender.
+    ///
+    /// - Throws: ``FeedError`` when the outbox cannot be read or kept (nothing was taken out),
+    ///   or ``PushError`` when the sender refused the pushes (they were taken out).
+    @discardableResult
+    public func sendDue() throws -> Int {
+        let now = Int64(ServiceHandler.milliseconds(clock.now()))
+        let pushes = try relay.duePushes(at: now) { _ in nil }
+        guard !pushes.isEmpty else { return 0 }
+        try sender.send(pushes)
+        return pushes.count
+    }
+}
+
+/// The text of a push as the push command and standard error take it: one JSON object on a line,
+/// `{"collapseId", "expiration", "payload", "priority", "pushType", "token", "topic"}` with the
+/// payload as the object it is.
+enum PushLine {
+    static func text(_ push: Push) -> String {
+        "{\"collapseId\":\(quoted(push.collapseID)),\"expiration\":\(push.expiration),\"payload\":"
+            + String(decoding: push.payload, as: UTF8.self) + ",\"priority\":\(push.priority),\"pushType\":"
+            + quoted(push.pushType) + ",\"token\":\(quoted(push.token)),\"topic\":\(quoted(push.topic))}"
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Hands each round's pushes to `/bin/sh -c COMMAND`, one JSON line each on its standard input
+/// (``PushLine``): the command speaks to the platform's push service (APNs, FCM).
+public struct CommandPushSender: PushSender {
+    /// The command.
+    public let command: String
+
+    /// A sender through `command`.
+    public init(command: String) { self.command = command }
+
+    /// Runs the command once with `pushes` on its standard input.
+    ///
+    /// - Throws: ``PushError/Code/sendFailed`` when it cannot start, does not take its input or
+    ///   exits with a status other than 0.
+    public func send(_ pushes: [Push]) throws(PushError) {
+        let text = pushes.map { PushLine.text($0) + "\n" }.joined()
+        if let problem = ServiceMailer.run(command, input: Array(text.utf8), what: "push") {
+            throw PushError(.sendFailed, problem)
+        }
+    }
+}
+
+/// Prints each push on standard error, for development.
+public struct StandardErrorPushSender: PushSender {
+    /// The sender.
+    public init() {}
+
+    /// Prints `pushes`, one line each.
+    public func send(_ pushes: [Push]) throws(PushError) {
+        let text = pushes.map { "push " + PushLine.text($0) + "\n" }.joined()
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import GlowFeed
+import GlowModel
+import GlowPostgresStores
+import GlowRelay
+import GlowReminders
+import GlowServerStores
+import Testing
+
+/// The relay's push outbox kept in the server's database (SERVER-12): what one process's write
+/// left waiting, another process sends, once; on SQLite (two stores on one file) and on
+/// PostgreSQL (two databases' connections), as two glow-server processes would.
+enum PushFlow {
+    static func stamp(_ person: String, _ wall: Int64) throws -> Stamp {
+        try Stamp(wall: wall, counter: 0, device: person + "-phone")
+    }
+
+    /// Bob registers his phone through `first`; Ana and Bob make friends, one through each; Ana
+    /// posts through `first`. Then `second` sends the push, and `first` finds nothing left.
+    static func run(_ first: FeedRelay, _ second: FeedRelay) throws {
+        try first.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc))
+        var ana = FeedReplica()
+        ana.writeStance(.want, from: "ana", to: "bob", at: try stamp("ana", 1))
+        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try stamp("ana", 2))
+        try first.submit(ana, from: "ana", now: 1_000)
+        var bob = FeedReplica()
+        bob.writeStance(.want, from: "bob", to: "ana", at: try stamp("bob", 3))
+        try second.submit(bob, from: "bob", now: 2_000)
+        var post = FeedReplica()
+        let item = try FeedItem(
+            owner: "ana", kind: .checkIn, goal: "g", time: 3_000, title: "Stretch", emoji: "🧘", goalKind: "streak",
+            day: try Day(iso: "2026-12-02"))
+        post.writeItem(item, id: item.key, at: try stamp("ana", 4))
+        try first.submit(post, from: "ana", now: 3_000)
+        let sent = try second.duePushes(at: 3_000) { $0 == "ana" ? "Ana" : nil }
+        #expect(sent.map(\.token) == ["bob-phone"])
+        #expect(sent.first?.key == "push.item.checkIn")
+        #expect(sent.first?.arguments == ["Ana", "Stretch", "🧘", ""])
+        #expect(sent.first?.badge == 1)
+        #expect(try first.duePushes(at: 4_000) { _ in nil }.isEmpty, "a push goes out from one process")
+        // Within the window the next item waits; removed through the other process, it never goes.
+        var again = FeedReplica()
+        let next = try FeedItem(
+            owner: "ana", kind: .checkIn, goal: "g", time: 5_000, title: "Stretch", emoji: "🧘", goalKind: "streak",
+            day: try Day(iso: "2026-12-03"))
+        again.writeItem(next, id: next.key, at: try stamp("ana", 5))
+        try first.submit(again, from: "ana", now: 5_000)
+        #expect(try second.duePushes(at: 5_000) { _ in nil }.isEmpty, "the window holds it")
+        try second.removeDevice(token: "bob-phone", of: "bob")
+        #expect(try first.duePushes(at: 3_000 + PushOutbox.standardWindow) { _ in nil }.isEmpty)
+    }
+}
+
+@Suite("Push outbox in the server's database")
+struct PushStoreTests {
+    @Test("SQLite: what one store's write left waiting, another store on the file sends once")
+    func sqlite() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("server.sqlite").path
+        let first = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
+        let second = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
+        try PushFlow.run(first, second)
+    }
+
+    @Test("SQLite: the outbox survives a restart, and a removed device stays removed")
+    func restart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("server.sqlite").path
+        do {
+            let relay = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
+            try relay.register(
+                try PushDevice(
+                    token: "t1", person: "bob", timeZone: try TimeZoneID("Europe/London"),
+                    quietHours: try .init(start: 1320, end: 420)))
+            try relay.register(try PushDevice(token: "t2", person: "cat", timeZone: .utc))
+            try relay.removeDevice(token: "t2", of: "cat")
+        }
+        let reopened = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
+        let devices = try reopened.pushDevices()
+        #expect(devices.map(\.token) == ["t1"])
+        #expect(devices.first?.quietHours == (try PersonReminders.QuietHours(start: 1320, end: 420)))
+        #expect(devices.first?.boundary.timeZone.identifier == "Europe/London")
+    }
+}
+
+extension PostgresStoreTests {
+    @Test("PostgreSQL: what one process's write left waiting, another process sends once")
+    func pushes() throws {
+        let first = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        let second = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        try PushFlow.run(first, second)
+        // A third process, reading everything afresh, holds the same outbox: nothing waits.
+        let third = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        #expect(try third.pushDevices().isEmpty)
+        #expect(try third.duePushes(at: Int64.max / 2) { _ in nil }.isEmpty)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GlowClient
+import GlowFeed
+import GlowModel
+import GlowProtocol
+import GlowRelay
+import GlowReminders
+import GlowService
+import Testing
+
+/// Devices registered through glow-server's calls and the pushes it sends (SERVER-12).
+@Suite("glow-server's pushes")
+struct PushServiceTests {
+    static func register(_ client: ServiceClient, _ session: ClientSession, token: String, zone: String = "UTC")
+        async throws
+    {
+        _ = try await client.call(
+            "register-device",
+            ProtocolMessage("RegisterDeviceRequest").with("token", token).with("time_zone", zone),
+            accessToken: session.accessToken)
+    }
+
+    @Test(
+        "a device registered over HTTP gets a friend's item; another's removal leaves it; deleting the account ends it")
+    func devices() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (anaClient, ana) = try await ClientTests.account("ana-push", on: server)
+        let (bobClient, bob) = try await ClientTests.account("bob-push", on: server)
+        try await Self.register(bobClient, bob, token: "bob-phone")
+        // Ana knows Bob's token and asks to remove it: Done, and nothing changes (SERVER-12).
+        let answer = try await anaClient.call(
+            "remove-device", ProtocolMessage("RemoveDeviceRequest").with("token", "bob-phone"),
+            accessToken: ana.accessToken)
+        #expect(answer.type.name == "Done")
+        #expect(try server.relay.pushDevices().map(\.person) == [bob.account])
+        // Friends, and Ana posts: the push waits in the relay's outbox, and the dispatcher sends it.
+        let stamp = { (person: String, wall: Int64) throws -> Stamp in try Stamp(wall: wall, counter: 0, device: "p") }
+        var anaWrites = FeedReplica()
+        anaWrites.writeStance(.want, from: ana.account, to: bob.account, at: try stamp(ana.account, 1))
+        anaWrites.writeVisibility(.friends, owner: ana.account, goal: "g", at: try stamp(ana.account, 2))
+        let item = try FeedItem(
+            owner: ana.account, kind: .checkIn, goal: "g", time: 3, title: "Run", emoji: "🏃", goalKind: "streak",
+            day: try Day(iso: "2026-12-02"))
+        anaWrites.writeItem(item, id: item.key, at: try stamp(ana.account, 3))
+        var bobWrites = FeedReplica()
+        bobWrites.writeStance(.want, from: bob.account, to: ana.account, at: try stamp(bob.account, 4))
+        try server.relay.submit(bobWrites, from: bob.account, now: 1)
+        try server.relay.submit(anaWrites, from: ana.account, now: 2)
+        let sender = RecordingPushSender()
+        let dispatcher = PushDispatcher(relay: server.relay, sender: sender, report: { Issue.record("\($0)") })
+        #expect(try dispatcher.sendDue() == 1)
+        #expect(sender.pushes.map(\.token) == ["bob-phone"])
+        #expect(sender.pushes.first?.arguments.first == ana.account, "the relay knows no names: the identifier")
+        #expect(try dispatcher.sendDue() == 0, "sent once")
+        // Deleting Bob's account removes his devices.
+        _ = try await bobClient.call(
+            "delete-account", ProtocolMessage("DeleteAccountRequest").with("confirmed", .bool(true)),
+            accessToken: bob.accessToken)
+        #expect(try server.relay.pushDevices().isEmpty)
+    }
+
+    @Test("a started dispatcher sends what falls due by itself, and stops")
+    func dispatcher() throws {
+        let relay = FeedRelay(pushWindow: 0)
+        try relay.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc))
+        var ana = FeedReplica()
+        ana.writeStance(.want, from: "ana", to: "bob", at: try Stamp(wall: 1, counter: 0, device: "a"))
+        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try Stamp(wall: 2, counter: 0, device: "a"))
+        let item = try FeedItem(
+            owner: "ana", kind: .goalStarted, goal: "g", time: 5, title: "Walk", emoji: "", goalKind: "streak")
+        ana.writeItem(item, id: item.key, at: try Stamp(wall: 3, counter: 0, device: "a"))
+        var bob = FeedReplica()
+        bob.writeStance(.want, from: "bob", to: "ana", at: try Stamp(wall: 4, counter: 0, device: "b"))
+        try relay.submit(bob, from: "bob", now: 1)
+        try relay.submit(ana, from: "ana", now: 2)
+        let sender = RecordingPushSender()
+        let dispatcher = PushDispatcher(relay: relay, sender: sender, interval: 0.02, report: { Issue.record("\($0)") })
+        dispatcher.start()
+        let deadline = Date().addingTimeInterval(5)
+        while sender.pushes.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        dispatcher.stop()
+        #expect(sender.pushes.map(\.key) == ["push.item.goalStarted"])
+    }
+
+    @Test("the push command takes one JSON line per push; a command that fails is a typed error")
+    func command() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let relay = FeedRelay(pushWindow: 0)
+        try relay.register(try PushDevice(token: #"tok"en\1"#, person: "bob", timeZone: .utc))
+        var writes = FeedReplica()
+        writes.writeStance(.want, from: "ana", to: "bob", at: try Stamp(wall: 1, counter: 0, device: "a"))
+        writes.writeVisibility(.friends, owner: "ana", goal: "g", at: try Stamp(wall: 2, counter: 0, device: "a"))
+        try relay.submit(writes, from: "ana", now: 1)
+        var bob = FeedReplica()
+        bob.writeStance(.want, from: "bob", to: "ana", at: try Stamp(wall: 3, counter: 0, device: "b"))
+        try relay.submit(bob, from: "bob", now: 1)
+        var post = FeedReplica()
+        for (index, title) in ["Say \"hi\"", "Walk"].enumerated() {
+            let item = try FeedItem(
+                owner: "ana", kind: .checkIn, goal: "g", time: 5, title: title, emoji: "", goalKind: "streak",
+                day: try Day(iso: "2026-12-0\(index + 1)"))
+            post.writeItem(item, id: item.key, at: try Stamp(wall: 4 + Int64(index), counter: 0, device: "a"))
+        }
+        try relay.submit(post, from: "ana", now: 10_000)
+        let pushes = try relay.duePushes(at: 10_000) { _ in nil }
+        #expect(pushes.count == 1)
+        let file = folder.appendingPathComponent("pushes.jsonl").path
+        try CommandPushSender(command: "cat > '\(file)'").send(pushes)
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["token"] as? String == #"tok"en\1"#)
+        #expect(object["topic"] as? String == "friend/ana")
+        #expect(object["pushType"] as? String == "alert" && object["priority"] as? Int == 10)
+        #expect(object["expiration"] as? Int == 10 + 86_400)
+        let aps = try #require((object["payload"] as? [String: Any])?["aps"] as? [String: Any])
+        #expect((aps["alert"] as? [String: Any])?["loc-key"] as? String == "push.items")
+        #expect(aps["badge"] as? Int == 2)
+        #expect {
+            try CommandPushSender(command: "cat > /dev/null; exit 3").send(pushes)
+        } throws: { error in
+            (error as? PushError)?.code == .sendFailed && (error as? PushError)?.message.contains("status 3") == true
+        }
+    }
+}
