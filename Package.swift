@@ -138,7 +138,8 @@ let package = Package(
             swiftSettings: sharedSettings),
         // A device's side of the server's protocol, over URLSession.
         .target(
-            name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire"], swiftSettings: sharedSettings),
+            name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire", "GlowModel"],
+            swiftSettings: sharedSettings),
         // The server's request handler over the account service and the relay.
         .target(
             name: "GlowService",

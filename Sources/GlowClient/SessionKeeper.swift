@@ -1,4 +1,5 @@
 import Foundation
+import GlowModel
 import GlowProtocol
 import Synchronization
 
@@ -66,6 +67,31 @@ public final class SessionKeeper: Sendable {
             let request = try ProtocolMessage(type, wire: bytes)
             return try await call("relay", request).wireEncoded()
         }
+    }
+
+    /// Registers this device for pushes of friends' activity (SERVER-12): the platform's `token`,
+    /// the zone its person lives in, and the quiet hours when nothing may arrive (the profile's,
+    /// ``Profile/reminders``). Registering again replaces what the server held for the token.
+    ///
+    /// - Throws: ``ServiceFailure``: `invalid_reminder` for a token outside REMIND-14,
+    ///   `invalid_time_zone` for a zone the server does not know, or its other refusals.
+    public func registerDevice(token: String, timeZone: TimeZoneID, quietHours: PersonReminders.QuietHours? = nil)
+        async throws(ServiceFailure)
+    {
+        var request = ProtocolMessage("RegisterDeviceRequest").with("token", token)
+            .with("time_zone", timeZone.identifier)
+        if let quietHours {
+            request = request.with("quiet_start", .unsigned(UInt64(quietHours.start)))
+                .with("quiet_end", .unsigned(UInt64(quietHours.end)))
+        }
+        _ = try await call("register-device", request)
+    }
+
+    /// Takes this device's push `token` back from the server (the person turned pushes off).
+    ///
+    /// - Throws: ``ServiceFailure``: the server's refusal.
+    public func removeDevice(token: String) async throws(ServiceFailure) {
+        _ = try await call("remove-device", ProtocolMessage("RemoveDeviceRequest").with("token", token))
     }
 
     /// Signs out: the server ends the session, and the device forgets it.

@@ -27,6 +27,23 @@ struct PushServiceTests {
         defer { server.stop() }
         let (anaClient, ana) = try await ClientTests.account("ana-push", on: server)
         let (bobClient, bob) = try await ClientTests.account("bob-push", on: server)
+        let keeper = SessionKeeper(client: bobClient, session: bob)
+        try await keeper.registerDevice(
+            token: "bob-phone", timeZone: try TimeZoneID("Europe/London"), quietHours: try .init(start: 1320, end: 420))
+        #expect(try server.relay.pushDevices().first?.quietHours?.end == 420)
+        do {
+            try await keeper.registerDevice(token: "bob phone", timeZone: .utc)
+            Issue.record("a token with a space was taken")
+        } catch {
+            #expect(error.code.description == "invalid_reminder", "\(error)")
+        }
+        let mars = try TimeZoneID("Mars/Olympus")
+        do {
+            try await keeper.registerDevice(token: "bob-phone", timeZone: mars)
+            Issue.record("a zone without rules was taken")
+        } catch {
+            #expect(error.code.description == "invalid_time_zone", "\(error)")
+        }
         try await Self.register(bobClient, bob, token: "bob-phone")
         // Ana knows Bob's token and asks to remove it: Done, and nothing changes (SERVER-12).
         let answer = try await anaClient.call(
