@@ -15,8 +15,19 @@ public struct ReminderKeeper: Sendable {
     /// The plan as of the tracker's last change.
     public var plan: ReminderPlan { ReminderPlan(ordered: merged(limit: nil)) }
     private var context: Context
-    /// Each goal's notifications in plan order (some perhaps passed by the clock since).
-    private var lists: [GoalID: [PlannedNotification]] = [:]
+    /// Each goal's notifications in plan order (some perhaps passed by the clock since), with
+    /// their order's numbers, which the merge compares.
+    private var lists: [GoalID: List] = [:]
+
+    private struct List {
+        let items: [PlannedNotification]
+        let keys: [PlannedNotification.OrderKey]
+
+        init(_ ordered: [PlannedNotification]) {
+            items = ordered
+            keys = ordered.indices.map { PlannedNotification.OrderKey(ordered[$0], index: $0) }
+        }
+    }
     /// The plan's notifications: the first of all the lists after the clock, up to the limit.
     private var front: [PlannedNotification] = []
 
@@ -85,7 +96,7 @@ public struct ReminderKeeper: Sendable {
         for id in goals {
             if let goal = tracker.data.goals[id], let evaluation = tracker.evaluation(of: id) {
                 let made = context.notifications(goal, evaluation)
-                lists[id] = made.isEmpty ? nil : PlannedNotification.inPlanOrder(made)
+                lists[id] = made.isEmpty ? nil : List(PlannedNotification.inPlanOrder(made))
             } else {
                 lists[id] = nil
             }
@@ -94,19 +105,22 @@ public struct ReminderKeeper: Sendable {
     }
 
     /// The notifications of all lists after the clock, in plan order, the first `limit` of them
-    /// (all when nil): a merge of the lists through a heap of their next notifications.
+    /// (all when nil): a merge of the lists through a heap of their next notifications, which
+    /// compares the order's numbers and copies only the notifications taken.
     private func merged(limit: Int?) -> [PlannedNotification] {
-        let now = context.placer.now
-        var heads: [(list: [PlannedNotification], next: Int)] = []
+        let now = context.placer.now.millisecondsSince1970
+        var heads: [List] = []
+        var next: [Int] = []
         for list in lists.values {
             // What the clock has passed leads each list.
-            let first = list.partitioningIndex { $0.at > now }
-            if first < list.count { heads.append((list, first)) }
+            let first = list.keys.partitioningIndex { $0.at > now }
+            if first < list.keys.count {
+                heads.append(list)
+                next.append(first)
+            }
         }
         var heap = Array(heads.indices)
-        func before(_ a: Int, _ b: Int) -> Bool {
-            PlannedNotification.precedes(heads[a].list[heads[a].next], heads[b].list[heads[b].next])
-        }
+        func before(_ a: Int, _ b: Int) -> Bool { heads[a].keys[next[a]] < heads[b].keys[next[b]] }
         func sink(_ start: Int) {
             var parent = start
             while true {
@@ -121,10 +135,11 @@ public struct ReminderKeeper: Sendable {
         }
         for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { sink(index) }
         var out: [PlannedNotification] = []
+        out.reserveCapacity(Swift.min(limit ?? 0, ReminderPlan.limit))
         while let top = heap.first, out.count < (limit ?? Int.max) {
-            out.append(heads[top].list[heads[top].next])
-            heads[top].next += 1
-            if heads[top].next == heads[top].list.count {
+            out.append(heads[top].items[next[top]])
+            next[top] += 1
+            if next[top] == heads[top].keys.count {
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }

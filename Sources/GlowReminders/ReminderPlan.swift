@@ -86,16 +86,11 @@ public struct PlannedNotification: Hashable, Sendable {
     /// `items` in plan order, sorted by their order's numbers alone, so the sort moves small keys
     /// rather than notifications.
     static func inPlanOrder(_ items: [PlannedNotification]) -> [PlannedNotification] {
-        let keys = items.indices.map { index in
-            let item = items[index]
-            return OrderKey(
-                at: item.at.millisecondsSince1970, rank: item.kind.rank, high: item.goal.high, low: item.goal.low,
-                day: item.day.daysSince1970, detail: item.detail, index: index)
-        }
-        return keys.sorted().map { items[$0.index] }
+        items.indices.map { OrderKey(items[$0], index: $0) }.sorted().map { items[$0.index] }
     }
 
-    private struct OrderKey: Comparable {
+    /// The numbers plan order compares (``precedes(_:_:)``), and where the notification is.
+    struct OrderKey: Comparable {
         let at: Int64
         let rank: Int
         let high: UInt64
@@ -103,6 +98,16 @@ public struct PlannedNotification: Hashable, Sendable {
         let day: Int
         let detail: Int64
         let index: Int
+
+        init(_ item: PlannedNotification, index: Int) {
+            at = item.at.millisecondsSince1970
+            rank = item.kind.rank
+            high = item.goal.high
+            low = item.goal.low
+            day = item.day.daysSince1970
+            detail = item.detail
+            self.index = index
+        }
 
         static func < (a: Self, b: Self) -> Bool {
             (a.at, a.rank, a.high, a.low, a.day, a.detail) < (b.at, b.rank, b.high, b.low, b.day, b.detail)
