@@ -5,6 +5,7 @@ import GlowPostgresStores
 import GlowRelay
 import GlowReminders
 import GlowServerStores
+import GlowStorage
 import Testing
 
 /// The relay's push outbox kept in the server's database (SERVER-12): what one process's write
@@ -84,6 +85,34 @@ struct PushStoreTests {
         #expect(devices.map(\.token) == ["t1"])
         #expect(devices.first?.quietHours == (try PersonReminders.QuietHours(start: 1320, end: 420)))
         #expect(devices.first?.boundary.timeZone.identifier == "Europe/London")
+    }
+}
+
+extension PushStoreTests {
+    @Test(
+        "a push row that does not read refuses the open with a typed error, and the file stays as it was",
+        arguments: [
+            ("device", "t", "not json"), ("group", "no-topic", "{}"), ("rumour", "k", "{}"),
+            ("device", "t", #"{"person":"bob","timeZone":"no zone"}"#),
+            ("group", "t\nfriend/ana", #"{"sendAt":1,"items":[],"reactions":[["i","bob","hug"]]}"#),
+        ])
+    func unreadableRow(_ kind: String, _ key: String, _ value: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("server.sqlite").path
+        _ = try SQLiteServerDatabase(path: path)
+        let connection = try DatabaseSchema.server.open(path: path, create: false)
+        try connection.prepare("INSERT INTO relay_pushes (kind, key, value) VALUES (?, ?, ?)").run([
+            .text(kind), .text(key), .blob(Array(value.utf8)),
+        ])
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SQLiteServerDatabase(path: path)
+        } throws: { error in
+            (error as? StoreError)?.code == .corrupt
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }
 
