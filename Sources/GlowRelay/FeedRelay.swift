@@ -243,7 +243,7 @@ public final class FeedRelay: Sendable {
     ///   taken: then none is given.
     public func duePushes(at now: Int64, names: @escaping (String) -> String?) throws(FeedError) -> [Push] {
         try store.write { (state) throws(FeedError) in
-            state.pushes.due(at: now, replica: state.replica, names: names)
+            state.pushes.due(at: now, replica: state.replica, window: pushWindow, names: names)
         }
     }
 

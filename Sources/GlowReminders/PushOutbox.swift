@@ -98,18 +98,21 @@ extension ErrorCode where Domain == PushError {
 }
 
 /// The relay's outbox of pushes (REMIND-14 ... REMIND-18): the devices registered, the events
-/// waiting in groups per device and topic, and when each topic last went to each device.
+/// waiting in groups per device and topic, and when each topic last went to each device. The relay
+/// keeps one in its state and feeds it in each write:
 ///
 /// ```swift
-/// let accepted = try relay.accept(delta, from: person, now: now)
-/// outbox.accept(items: accepted.received, reactions: accepted.reactions, replica: relay.replica, now: now)
-/// try sender.send(outbox.due(at: now, replica: relay.replica, names: names))
+/// try relay.register(PushDevice(token: token, person: person, timeZone: zone))
+/// try relay.submit(delta, from: person, now: now)       // its events wait in the outbox
+/// try sender.send(relay.duePushes(at: now) { names[$0] })
 /// ```
 public struct PushOutbox: Sendable {
     /// The window unless a relay is set otherwise: 15 minutes, in ms (REMIND-16).
     public static let standardWindow: Int64 = 15 * 60_000
     /// The devices, by token.
     public private(set) var devices: [String: PushDevice] = [:]
+    /// The tokens of each person's devices.
+    private var tokens: [String: Set<String>] = [:]
     private var groups: [GroupKey: Group] = [:]
     private var lastPush: [GroupKey: Int64] = [:]
     /// The collapse id of each topic seen, made once.
@@ -142,20 +145,31 @@ public struct PushOutbox: Sendable {
     public mutating func register(_ device: PushDevice) {
         if let held = devices[device.token], held.person != device.person { forget(device.token) }
         guard devices[device.token] != device else { return }
-        devices[device.token] = device
+        put(device, token: device.token)
         changedRows.insert(Row.Key(.device, device.token))
     }
 
     /// Removes the device of `token`, with everything waiting for it.
     public mutating func remove(token: String) {
-        guard devices.removeValue(forKey: token) != nil else { return }
+        guard devices[token] != nil else { return }
+        put(nil, token: token)
         changedRows.insert(Row.Key(.device, token))
         forget(token)
     }
 
     /// Removes every device of `person` (an account deleted), with everything waiting for them.
     public mutating func removeDevices(of person: String) {
-        for device in devices.values where device.person == person { remove(token: device.token) }
+        for token in tokens[person] ?? [] { remove(token: token) }
+    }
+
+    /// Holds `device` (nil: none) for `token`, keeping the index by person.
+    private mutating func put(_ device: PushDevice?, token: String) {
+        if let held = devices[token] {
+            tokens[held.person]?.remove(token)
+            if tokens[held.person]?.isEmpty == true { tokens[held.person] = nil }
+        }
+        devices[token] = device
+        if let device { tokens[device.person, default: []].insert(token) }
     }
 
     private mutating func forget(_ token: String) {
@@ -174,7 +188,8 @@ public struct PushOutbox: Sendable {
     /// Pushes of one topic to one device are at least `window` ms apart (REMIND-16; 0 sends every
     /// group when asked).
     ///
-    /// - Complexity: for each item, one look at each registered device.
+    /// - Complexity: for each item, one look at each person with a registered device; for each
+    /// reaction, the item owner's devices.
     public mutating func accept(
         items: [FeedItemID], reactions: [FeedReplica.ReactionKey], replica: FeedReplica, now: Int64,
         window: Int64 = standardWindow
@@ -182,18 +197,22 @@ public struct PushOutbox: Sendable {
         let window = Swift.max(0, window)
         for id in items {
             guard let item = replica.item(id) else { continue }
-            for device in devices.values.sorted(by: { $0.token < $1.token })
-            where device.person != item.owner && replica.friendState(device.person, item.owner) == .friends
-                && replica.canSee(device.person, item)
+            for (person, held) in tokens
+            where person != item.owner && replica.friendState(person, item.owner) == .friends
+                && replica.canSee(person, item)
             {
-                join(device, topic: "friend/" + item.owner, now: now, window: window) { group in
-                    if !group.items.contains(id) { group.items.append(id) }
+                for token in held {
+                    guard let device = devices[token] else { continue }
+                    join(device, topic: "friend/" + item.owner, now: now, window: window) { group in
+                        if !group.items.contains(id) { group.items.append(id) }
+                    }
                 }
             }
         }
         for key in reactions where replica.isOn(key.kind, on: key.item, by: key.reactor) {
             guard let item = replica.item(key.item), replica.canSee(key.reactor, item) else { continue }
-            for device in devices.values.sorted(by: { $0.token < $1.token }) where device.person == item.owner {
+            for token in tokens[item.owner] ?? [] {
+                guard let device = devices[token] else { continue }
                 join(device, topic: "item/" + key.item.text, now: now, window: window) { group in
                     group.reactions.removeAll { $0 == key }
                     group.reactions.append(key)
@@ -235,8 +254,18 @@ public struct PushOutbox: Sendable {
 
     /// The pushes due at `now` (REMIND-17), judged against `replica` as it is now, in order of
     /// send time, token and topic; they leave the outbox. `names` gives the name the relay knows
-    /// for a person, nil for none.
-    public mutating func due(at now: Int64, replica: FeedReplica, names: (String) -> String?) -> [Push] {
+    /// for a person, nil for none. A topic's last push is forgotten once `window` has passed
+    /// since it (it no longer holds anything back), so the outbox keeps what can still matter.
+    public mutating func due(
+        at now: Int64, replica: FeedReplica, window: Int64 = standardWindow, names: (String) -> String?
+    ) -> [Push] {
+        let (horizon, overflow) = now.subtractingReportingOverflow(Swift.max(0, window))
+        if !overflow {
+            for (key, last) in lastPush where last <= horizon {
+                lastPush[key] = nil
+                changedRows.insert(Row.Key(.last, key))
+            }
+        }
         let ready = groups.filter { $0.value.sendAt <= now }.sorted { a, b in
             if a.value.sendAt != b.value.sendAt { return a.value.sendAt < b.value.sendAt }
             if a.key.token != b.key.token { return a.key.token.utf8.lexicographicallyPrecedes(b.key.token.utf8) }
@@ -383,15 +412,17 @@ public struct PushOutbox: Sendable {
             switch key.kind {
             case .device:
                 guard let value else {
-                    devices[key.key] = nil
+                    put(nil, token: key.key)
                     return
                 }
                 let row = try decoder.decode(DeviceRow.self, from: Data(value))
                 let quiet = try row.quietStart.map { start in
                     try PersonReminders.QuietHours(start: start, end: row.quietEnd ?? start)
                 }
-                devices[key.key] = try PushDevice(
-                    token: key.key, person: row.person, timeZone: TimeZoneID(row.timeZone), quietHours: quiet)
+                put(
+                    try PushDevice(
+                        token: key.key, person: row.person, timeZone: TimeZoneID(row.timeZone), quietHours: quiet),
+                    token: key.key)
             case .group:
                 guard let group = key.group else { throw unreadable("its key names no topic") }
                 guard let value else {

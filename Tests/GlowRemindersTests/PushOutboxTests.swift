@@ -125,4 +125,36 @@ struct PushOutboxTests {
             ])
         #expect(outbox.value(of: PushOutbox.Row.Key(.device, "tok-bob")) == nil)
     }
+
+    @Test("a topic's last push is forgotten once its window has passed, and a store learns it")
+    func forgetsLastPush() throws {
+        let relay = FeedRelay()
+        var outbox = PushOutbox()
+        outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
+        var ana = FeedReplica()
+        ana.writeStance(.want, from: "ana", to: "bob", at: try Stamp(wall: 1, counter: 0, device: "a"))
+        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try Stamp(wall: 2, counter: 0, device: "a"))
+        try relay.submit(ana, from: "ana", now: 1)
+        var bob = FeedReplica()
+        bob.writeStance(.want, from: "bob", to: "ana", at: try Stamp(wall: 3, counter: 0, device: "b"))
+        try relay.submit(bob, from: "bob", now: 1)
+        var post = FeedReplica()
+        let item = try FeedItem(
+            owner: "ana", kind: .goalStarted, goal: "g", time: 5, title: "Walk", emoji: "", goalKind: "streak")
+        post.writeItem(item, id: item.key, at: try Stamp(wall: 4, counter: 0, device: "a"))
+        let accepted = try relay.accept(post, from: "ana", now: 1_000)
+        outbox.accept(
+            items: accepted.received, reactions: accepted.reactions, replica: try relay.replica, now: 1_000,
+            window: 60_000)
+        outbox.keepChanges()
+        #expect(outbox.due(at: 1_000, replica: try relay.replica, window: 60_000) { _ in nil }.count == 1)
+        let last = PushOutbox.Row.Key(.last, "tok-bob\nfriend/ana")
+        #expect(outbox.value(of: last) != nil)
+        outbox.keepChanges()
+        // Within the window it holds; once the window has passed it is gone, and the row with it.
+        _ = outbox.due(at: 60_999, replica: try relay.replica, window: 60_000) { _ in nil }
+        #expect(outbox.value(of: last) != nil && outbox.changedRows.isEmpty)
+        _ = outbox.due(at: 61_000, replica: try relay.replica, window: 60_000) { _ in nil }
+        #expect(outbox.value(of: last) == nil && outbox.changedRows == [last])
+    }
 }
