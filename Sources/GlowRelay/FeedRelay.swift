@@ -241,7 +241,7 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep that they were
     ///   taken: then none is given.
-    public func duePushes(at now: Int64, names: @escaping (String) -> String?) throws(FeedError) -> [Push] {
+    public func duePushes(at now: Int64, names: (String) -> String?) throws(FeedError) -> [Push] {
         try store.write { (state) throws(FeedError) in
             state.pushes.due(at: now, replica: state.replica, window: pushWindow, names: names)
         }

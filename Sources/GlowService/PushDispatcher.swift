@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GlowAuth
+import GlowModel
 import GlowRelay
 import GlowReminders
 import Synchronization
@@ -79,23 +80,9 @@ enum PushLine {
             + quoted(push.pushType) + ",\"token\":\(quoted(push.token)),\"topic\":\(quoted(push.topic))}"
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    /// `text` as a JSON string, as the model's canonical JSON writes one (MODEL-51).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        String(decoding: CanonicalJSON.bytes(text), as: UTF8.self)
     }
 }
 

@@ -190,14 +190,18 @@ public final class ServiceHandler: Sendable {
         return done
     }
 
-    /// SERVER-3, SERVER-5: the relay's answer for the token's account; its refusals as errors.
-    private func relayAnswer(_ body: [UInt8], token: SecretToken) throws(ServiceRefusal) -> [UInt8] {
-        let person: AccountID
+    /// SERVER-3: the account the access token names; the service's refusal as an error.
+    private func caller(_ token: SecretToken) throws(ServiceRefusal) -> AccountID {
         do throws(AuthError) {
-            person = try accounts.authenticate(accessToken: token)
+            return try accounts.authenticate(accessToken: token)
         } catch {
             throw ServiceRefusal(error)
         }
+    }
+
+    /// SERVER-3, SERVER-5: the relay's answer for the token's account; its refusals as errors.
+    private func relayAnswer(_ body: [UInt8], token: SecretToken) throws(ServiceRefusal) -> [UInt8] {
+        let person = try caller(token)
         let response = relay.respond(to: body, from: person.rawValue, now: Int64(Self.milliseconds(clock.now())))
         if case .error(let code, let message, let rule) = response {
             throw ServiceRefusal(code, message, rule: rule.isEmpty ? nil : rule)
@@ -209,12 +213,7 @@ public final class ServiceHandler: Sendable {
     private func devices(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken) throws(ServiceRefusal)
         -> [UInt8]
     {
-        let person: AccountID
-        do throws(AuthError) {
-            person = try accounts.authenticate(accessToken: token)
-        } catch {
-            throw ServiceRefusal(error)
-        }
+        let person = try caller(token)
         let device = call.name == "register-device" ? try Self.device(message, person: person.rawValue) : nil
         do throws(FeedError) {
             if let device {

@@ -96,21 +96,12 @@ struct PushOutboxTests {
         var outbox = PushOutbox()
         outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
         outbox.keepChanges()
-        func stamp(_ person: String, _ wall: Int64) throws -> Stamp {
-            try Stamp(wall: wall, counter: 0, device: person + "1")
-        }
-        var ana = FeedReplica()
-        ana.writeStance(.want, from: "ana", to: "bob", at: try stamp("ana", 1))
-        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try stamp("ana", 2))
-        try relay.submit(ana, from: "ana", now: 10)
-        var bob = FeedReplica()
-        bob.writeStance(.want, from: "bob", to: "ana", at: try stamp("bob", 3))
-        try relay.submit(bob, from: "bob", now: 20)
+        try Self.befriend(relay, "ana", "bob")
         var post = FeedReplica()
         let item = try FeedItem(
             owner: "ana", kind: .checkIn, goal: "g", time: 30, title: "Run", emoji: "", goalKind: "streak",
             day: Day(unchecked: 20_000))
-        post.writeItem(item, id: item.key, at: try stamp("ana", 4))
+        post.writeItem(item, id: item.key, at: try Stamp(wall: 4, counter: 0, device: "ana1"))
         let accepted = try relay.accept(post, from: "ana", now: 30)
         #expect(accepted.received == [item.key])
         outbox.accept(items: accepted.received, reactions: accepted.reactions, replica: try relay.replica, now: 30)
@@ -131,13 +122,7 @@ struct PushOutboxTests {
         let relay = FeedRelay()
         var outbox = PushOutbox()
         outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
-        var ana = FeedReplica()
-        ana.writeStance(.want, from: "ana", to: "bob", at: try Stamp(wall: 1, counter: 0, device: "a"))
-        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try Stamp(wall: 2, counter: 0, device: "a"))
-        try relay.submit(ana, from: "ana", now: 1)
-        var bob = FeedReplica()
-        bob.writeStance(.want, from: "bob", to: "ana", at: try Stamp(wall: 3, counter: 0, device: "b"))
-        try relay.submit(bob, from: "bob", now: 1)
+        try Self.befriend(relay, "ana", "bob")
         var post = FeedReplica()
         let item = try FeedItem(
             owner: "ana", kind: .goalStarted, goal: "g", time: 5, title: "Walk", emoji: "", goalKind: "streak")
@@ -156,5 +141,16 @@ struct PushOutboxTests {
         #expect(outbox.value(of: last) != nil && outbox.changedRows.isEmpty)
         _ = outbox.due(at: 61_000, replica: try relay.replica, window: 60_000) { _ in nil }
         #expect(outbox.value(of: last) == nil && outbox.changedRows == [last])
+    }
+
+    /// `owner` and `friend` become friends through `relay`, and `owner`'s goal `g` is for friends.
+    static func befriend(_ relay: FeedRelay, _ owner: String, _ friend: String) throws {
+        var mine = FeedReplica()
+        mine.writeStance(.want, from: owner, to: friend, at: try Stamp(wall: 1, counter: 0, device: owner + "1"))
+        mine.writeVisibility(.friends, owner: owner, goal: "g", at: try Stamp(wall: 2, counter: 0, device: owner + "1"))
+        try relay.submit(mine, from: owner, now: 1)
+        var theirs = FeedReplica()
+        theirs.writeStance(.want, from: friend, to: owner, at: try Stamp(wall: 3, counter: 0, device: friend + "1"))
+        try relay.submit(theirs, from: friend, now: 1)
     }
 }

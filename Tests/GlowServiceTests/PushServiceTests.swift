@@ -52,17 +52,12 @@ struct PushServiceTests {
         #expect(answer.type.name == "Done")
         #expect(try server.relay.pushDevices().map(\.person) == [bob.account])
         // Friends, and Ana posts: the push waits in the relay's outbox, and the dispatcher sends it.
-        let stamp = { (person: String, wall: Int64) throws -> Stamp in try Stamp(wall: wall, counter: 0, device: "p") }
+        try Self.befriend(server.relay, ana.account, bob.account)
         var anaWrites = FeedReplica()
-        anaWrites.writeStance(.want, from: ana.account, to: bob.account, at: try stamp(ana.account, 1))
-        anaWrites.writeVisibility(.friends, owner: ana.account, goal: "g", at: try stamp(ana.account, 2))
         let item = try FeedItem(
             owner: ana.account, kind: .checkIn, goal: "g", time: 3, title: "Run", emoji: "🏃", goalKind: "streak",
             day: try Day(iso: "2026-12-02"))
-        anaWrites.writeItem(item, id: item.key, at: try stamp(ana.account, 3))
-        var bobWrites = FeedReplica()
-        bobWrites.writeStance(.want, from: bob.account, to: ana.account, at: try stamp(bob.account, 4))
-        try server.relay.submit(bobWrites, from: bob.account, now: 1)
+        anaWrites.writeItem(item, id: item.key, at: try Stamp(wall: 4, counter: 0, device: "p"))
         try server.relay.submit(anaWrites, from: ana.account, now: 2)
         let sender = RecordingPushSender()
         let dispatcher = PushDispatcher(relay: server.relay, sender: sender, report: { Issue.record("\($0)") })
@@ -81,15 +76,11 @@ struct PushServiceTests {
     func dispatcher() throws {
         let relay = FeedRelay(pushWindow: 0)
         try relay.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc))
+        try Self.befriend(relay, "ana", "bob")
         var ana = FeedReplica()
-        ana.writeStance(.want, from: "ana", to: "bob", at: try Stamp(wall: 1, counter: 0, device: "a"))
-        ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try Stamp(wall: 2, counter: 0, device: "a"))
         let item = try FeedItem(
             owner: "ana", kind: .goalStarted, goal: "g", time: 5, title: "Walk", emoji: "", goalKind: "streak")
-        ana.writeItem(item, id: item.key, at: try Stamp(wall: 3, counter: 0, device: "a"))
-        var bob = FeedReplica()
-        bob.writeStance(.want, from: "bob", to: "ana", at: try Stamp(wall: 4, counter: 0, device: "b"))
-        try relay.submit(bob, from: "bob", now: 1)
+        ana.writeItem(item, id: item.key, at: try Stamp(wall: 4, counter: 0, device: "ana1"))
         try relay.submit(ana, from: "ana", now: 2)
         let sender = RecordingPushSender()
         let dispatcher = PushDispatcher(relay: relay, sender: sender, interval: 0.02, report: { Issue.record("\($0)") })
@@ -107,13 +98,7 @@ struct PushServiceTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let relay = FeedRelay(pushWindow: 0)
         try relay.register(try PushDevice(token: #"tok"en\1"#, person: "bob", timeZone: .utc))
-        var writes = FeedReplica()
-        writes.writeStance(.want, from: "ana", to: "bob", at: try Stamp(wall: 1, counter: 0, device: "a"))
-        writes.writeVisibility(.friends, owner: "ana", goal: "g", at: try Stamp(wall: 2, counter: 0, device: "a"))
-        try relay.submit(writes, from: "ana", now: 1)
-        var bob = FeedReplica()
-        bob.writeStance(.want, from: "bob", to: "ana", at: try Stamp(wall: 3, counter: 0, device: "b"))
-        try relay.submit(bob, from: "bob", now: 1)
+        try Self.befriend(relay, "ana", "bob")
         var post = FeedReplica()
         for (index, title) in ["Say \"hi\"", "Walk"].enumerated() {
             let item = try FeedItem(
@@ -142,5 +127,16 @@ struct PushServiceTests {
         } throws: { error in
             (error as? PushError)?.code == .sendFailed && (error as? PushError)?.message.contains("status 3") == true
         }
+    }
+
+    /// `owner` and `friend` become friends through `relay`, and `owner`'s goal `g` is for friends.
+    static func befriend(_ relay: FeedRelay, _ owner: String, _ friend: String) throws {
+        var mine = FeedReplica()
+        mine.writeStance(.want, from: owner, to: friend, at: try Stamp(wall: 1, counter: 0, device: "p"))
+        mine.writeVisibility(.friends, owner: owner, goal: "g", at: try Stamp(wall: 2, counter: 0, device: "p"))
+        try relay.submit(mine, from: owner, now: 1)
+        var theirs = FeedReplica()
+        theirs.writeStance(.want, from: friend, to: owner, at: try Stamp(wall: 3, counter: 0, device: "p"))
+        try relay.submit(theirs, from: friend, now: 1)
     }
 }
