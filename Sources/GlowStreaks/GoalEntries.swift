@@ -86,12 +86,15 @@ struct EntryCollector {
 
 extension GoalEntries {
     /// The entries of a goal's history (STREAK-3), read from its columns: one per Day already, so
-    /// nothing is merged and no check-in is built. Only Days in the goal's life up to `today` are
-    /// kept.
-    init(goal: Goal, history: CheckInHistory, today: Day) {
+    /// nothing is merged and no check-in is built. Only Days in the goal's life from `from` (the
+    /// start Day when nil) up to `today` are kept.
+    ///
+    /// - Complexity: O(log c + k) for c check-ins, k of them on the Days kept.
+    init(goal: Goal, history: CheckInHistory, from: Day? = nil, today: Day) {
         let through = Swift.min(today, goal.endDay ?? today)
-        guard history.goalID == goal.id, !goal.deleted, goal.startDay <= through else { return }
-        let first = history.firstIndex(atOrAfter: goal.startDay)
+        let from = Swift.max(goal.startDay, from ?? goal.startDay)
+        guard history.goalID == goal.id, !goal.deleted, from <= through else { return }
+        let first = history.firstIndex(atOrAfter: from)
         let end = history.firstIndex(atOrAfter: through) + (history.index(of: through) == nil ? 0 : 1)
         let outcomeOf = goal.kind.isRecurring ? DayOutcome.evaluator(for: goal.kind) : nil
         let archived = goal.archiveHistory
@@ -121,6 +124,19 @@ extension GoalEntries {
         outcomes = classOf.map { judged[$0] }
     }
 
+    /// Replaces the entries on `day` and later with `tail`, whose Days are all on or after it.
+    ///
+    /// - Complexity: O(log n + k) for the k entries replaced and added.
+    mutating func replaceTail(from day: Day, with tail: GoalEntries) {
+        let index = firstIndex(atOrAfter: day)
+        days.removeSubrange(index...)
+        days += tail.days
+        // Outcomes for recurring kinds, logs for one-off kinds: the other list is empty.
+        outcomes.removeSubrange(Swift.min(index, outcomes.count)...)
+        outcomes += tail.outcomes
+        logs.removeSubrange(Swift.min(index, logs.count)...)
+        logs += tail.logs
+    }
 }
 
 /// Turns one goal's Days, in order and one each, into ``GoalEntries``: an undone Day and a Day

@@ -54,13 +54,21 @@ extension GoalEvaluation {
     // MARK: - Recurring kinds
 
     /// Walks the goal's life in order, one schedule entry at a time, turning Days and periods
-    /// into streak units and judgements (STREAK-10 ... STREAK-17).
-    mutating func walkRecurring() {
+    /// into streak units and judgements (STREAK-10 ... STREAK-17); from `resuming` on, with its
+    /// state, when given. On the way it keeps the first checkpoint at or after the window of Days
+    /// a tap may change cheaply (``WalkCheckpoint``).
+    mutating func walkRecurring(resuming: WalkCheckpoint? = nil) {
         guard let schedule = goal.schedule, goal.startDay <= judgedThrough else { return }
         var tracker = StreakTracker(goalID: goal.id)
         var forgiveness = ForgivenessState(goal.forgiveness, weekStart: weekStart)
-        for (index, entry) in schedule.entries.enumerated() {
-            let first = Swift.max(entry.effective, goal.startDay).daysSince1970
+        if let resuming {
+            (tracker, forgiveness) = rewind(to: resuming)
+        }
+        let window = WalkCheckpoint.window(today: today).daysSince1970
+        for index in (resuming?.entry ?? 0)..<schedule.entries.count {
+            let entry = schedule.entries[index]
+            var first = Swift.max(entry.effective, goal.startDay).daysSince1970
+            if let resuming, index == resuming.entry { first = resuming.day.daysSince1970 }
             var last = goal.endDay?.daysSince1970 ?? Day.max.daysSince1970
             if index + 1 < schedule.entries.count {
                 last = Swift.min(last, schedule.entries[index + 1].effective.daysSince1970 - 1)
@@ -68,7 +76,9 @@ extension GoalEvaluation {
             guard first <= last, first <= judgedThrough.daysSince1970 else { continue }
             let multiplier = Strength.multiplier(for: entry.rule)
             if case .period = rules[index].kind {
-                walkPeriods(first: first, last: last, entry: index, multiplier: multiplier, tracker: &tracker)
+                walkPeriods(
+                    first: first, last: last, entry: index, multiplier: multiplier, tracker: &tracker,
+                    forgiveness: forgiveness)
             } else {
                 // Day by day, but only through today, and in the pieces the archive leaves.
                 var pieceStart = first
@@ -81,6 +91,16 @@ extension GoalEvaluation {
                         continue
                     }
                     let pieceEnd = Swift.min(end, (next?.from.daysSince1970 ?? Int.max) - 1)
+                    if checkpoint == nil, window <= pieceEnd {
+                        // The piece reaches the window: walked in two, the checkpoint between.
+                        if pieceStart < window {
+                            walkDays(
+                                first: pieceStart, last: window - 1, rule: rules[index], multiplier: multiplier,
+                                tracker: &tracker, forgiveness: &forgiveness)
+                            pieceStart = window
+                        }
+                        keepCheckpoint(at: pieceStart, entry: index, tracker: tracker, forgiveness: forgiveness)
+                    }
                     walkDays(
                         first: pieceStart, last: pieceEnd, rule: rules[index], multiplier: multiplier,
                         tracker: &tracker, forgiveness: &forgiveness)
@@ -92,6 +112,35 @@ extension GoalEvaluation {
         tracker.breakRun()
         longestStreak = tracker.longest
         milestones = tracker.milestones
+    }
+
+    /// Keeps the walk's state before Day `day` of schedule entry `entry` as the checkpoint, unless
+    /// one is kept already.
+    private mutating func keepCheckpoint(
+        at day: Int, entry: Int, tracker: StreakTracker, forgiveness: ForgivenessState
+    ) {
+        guard checkpoint == nil else { return }
+        let (saved, milestoneCount) = tracker.withoutMilestones
+        checkpoint = WalkCheckpoint(
+            day: Day(unchecked: day), entry: entry, tracker: saved, milestoneCount: milestoneCount,
+            forgiveness: forgiveness, judgements: judgements.mark, meter: meter.mark)
+    }
+
+    /// Puts the judgements, strength and milestones back as they were at `checkpoint`, and returns
+    /// its streak and forgiveness state; the milestones reached after it are left in
+    /// ``resumedMilestones``.
+    private mutating func rewind(to checkpoint: WalkCheckpoint) -> (StreakTracker, ForgivenessState) {
+        self.checkpoint = checkpoint
+        judgements.rewind(to: checkpoint.judgements)
+        meter.rewind(to: checkpoint.meter)
+        // Taken out of `self` first, so the list is not shared and shrinks in place.
+        var kept = milestones
+        milestones = []
+        resumedMilestones = Array(kept[checkpoint.milestoneCount...])
+        kept.removeLast(kept.count - checkpoint.milestoneCount)
+        var tracker = checkpoint.tracker
+        tracker.restore(milestones: kept)
+        return (tracker, checkpoint.forgiveness)
     }
 
     /// The Days `first ... last` (all in the life, none after today) under a day-based rule:
@@ -202,13 +251,19 @@ extension GoalEvaluation {
     /// (STREAK-12). Periods with an entry or a boundary are judged one by one; a run of whole,
     /// empty, closed periods is counted: each is missed.
     private mutating func walkPeriods(
-        first: Int, last: Int, entry: Int, multiplier: Int64, tracker: inout StreakTracker
+        first: Int, last: Int, entry: Int, multiplier: Int64, tracker: inout StreakTracker,
+        forgiveness: ForgivenessState
     ) {
         let byWeek = rules[entry].kind == .period(week: true)
+        let window = WalkCheckpoint.window(today: today).daysSince1970
         var start = first
         while start <= last, start <= today.daysSince1970 {
             let calendar = bounds(of: Day(unchecked: start), byWeek: byWeek)
             let periodLast = Swift.min(calendar.upperBound.daysSince1970, last)
+            // The first period that reaches the window: a tap on its Days is judged again from here.
+            if checkpoint == nil, periodLast >= window {
+                keepCheckpoint(at: start, entry: entry, tracker: tracker, forgiveness: forgiveness)
+            }
             // A period wholly inside an archive has no Day in the life (target 0, STREAK-12): the
             // archive is passed over at once, to the period where it ends, so a goal archived
             // for millennia costs what an ordinary one does.

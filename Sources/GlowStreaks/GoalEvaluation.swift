@@ -32,7 +32,7 @@ public struct GoalEvaluation: Sendable {
     /// The last Day judged: today, or the end Day if earlier.
     let judgedThrough: Day
     /// The goal's entries (STREAK-3).
-    let entries: GoalEntries
+    var entries: GoalEntries
     /// The schedule's rules, one per entry, reduced to arithmetic.
     let rules: [CompactRule]
     /// Judged units, for consistency (STREAK-18).
@@ -41,6 +41,10 @@ public struct GoalEvaluation: Sendable {
     var entryStatuses: [DayStatus] = []
     /// For recurring kinds: the strength as the walk meets the units.
     var meter: StrengthMeter
+    /// For recurring kinds: where a change to recent Days resumes the walk (STREAK-26).
+    var checkpoint: WalkCheckpoint?
+    /// While a walk resumes: the milestones it had reached after the checkpoint before.
+    var resumedMilestones: [Milestone] = []
 
     /// Evaluates `goal` as of `today`.
     ///

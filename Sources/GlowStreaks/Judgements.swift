@@ -70,6 +70,19 @@ struct Judgements: Sendable {
         judgedBefore.append(judgedBefore[judgedBefore.count - 1] + total)
     }
 
+    /// How many points and runs there are: a place to come back to with ``rewind(to:)``.
+    var mark: (points: Int, runs: Int) { (pointDays.count, runs.count) }
+
+    /// Forgets the points and runs added since `mark`.
+    ///
+    /// - Complexity: O(k) for the k units forgotten.
+    mutating func rewind(to mark: (points: Int, runs: Int)) {
+        pointDays.removeLast(pointDays.count - mark.points)
+        doneBefore.removeLast(doneBefore.count - 1 - mark.points)
+        runs.removeLast(runs.count - mark.runs)
+        judgedBefore.removeLast(judgedBefore.count - 1 - mark.runs)
+    }
+
     /// Done and judged units whose Day lies in `from ... through`.
     ///
     /// - Complexity: O(log n) for n points and runs.
@@ -133,6 +146,19 @@ struct StreakTracker: Sendable {
                 Milestone(id: Milestone.ID(goalID: goalID, milestone: length, streakStart: start!), reachedOn: last))
             nextMilestone += 1
         }
+    }
+
+    /// This tracker without its milestones, and how many it had: what a walk's checkpoint keeps,
+    /// sharing no storage with the milestones that follow.
+    var withoutMilestones: (tracker: StreakTracker, count: Int) {
+        var copy = self
+        copy.milestones = []
+        return (copy, milestones.count)
+    }
+
+    /// Takes `milestones` back: the ones reached before the state this tracker was saved in.
+    mutating func restore(milestones: [Milestone]) {
+        self.milestones = milestones
     }
 
     /// A break: ends the run; the longest keeps the earliest of equals.

@@ -162,6 +162,15 @@ struct StrengthMeter {
         if day >= recordedFrom { recent.append(Strength.Move(day: day, before: before, after: score)) }
     }
 
+    /// The score and how many units are recorded: a place to come back to with ``rewind(to:)``.
+    var mark: (score: Int64, recorded: Int) { (score, recent.count) }
+
+    /// Goes back to the score and recorded units of `mark`.
+    mutating func rewind(to mark: (score: Int64, recorded: Int)) {
+        score = mark.score
+        recent.removeLast(recent.count - mark.recorded)
+    }
+
     /// `count` units of value 0, all before the recorded Days.
     mutating func zeros(_ count: Int, multiplier m: Int64) {
         var left = count

@@ -5,9 +5,13 @@ import GlowModel
 ///
 /// Every change goes through the data set's validating mutations (MODEL-56 ... MODEL-61) or its
 /// merge, so local edits and imported data follow the same rules; the tracker then re-evaluates
-/// only the goals the change touched. A tap re-evaluates its goal alone; a new Day, or a profile
-/// whose day boundary changed, re-evaluates every goal. The answers always equal a full
-/// evaluation of the data as of ``today`` (``TodayQuery/items(_:boundary:now:)``).
+/// only the goals the change touched. A tap re-evaluates its goal alone, and for a recurring goal
+/// a tap on one of the last seven Days (or on the N-per-period period that reaches them) resumes
+/// the goal's walk from a checkpoint kept before them: its streaks, consistency and strength
+/// cost the same whether the goal is a week or ten years old. A tap further back, an edit of the
+/// goal, a new Day, or a profile whose day boundary changed evaluates the goals concerned from
+/// their start. The answers always equal a full evaluation of the data as of ``today``
+/// (``TodayQuery/items(_:boundary:now:)``).
 ///
 /// Each change returns an ``Update``: what changed in the data, and the milestones it reached or
 /// revoked (STREAK-21), so a UI refreshes only what changed and a feed announces each milestone
@@ -200,18 +204,44 @@ public struct Tracker: Sendable {
         let everything = newBoundary != boundary || update.newDay
         boundary = newBoundary
         today = newToday
-        let (new, revoked) = evaluate(everything ? Set(data.goals.keys) : changes.affectedGoals)
+        let (new, revoked) = evaluate(
+            everything ? Set(data.goals.keys) : changes.affectedGoals, changedDays: everything ? [:] : changes.days,
+            changedGoals: changes.goals)
         update.newMilestones = new
         update.revokedMilestones = revoked
         return update
     }
 
     /// Evaluates `goals` again; returns the milestones that appeared and disappeared.
-    private mutating func evaluate(_ goals: Set<GoalID>) -> ([Milestone], [Milestone.ID]) {
+    ///
+    /// A goal whose record is as it was (not in `changedGoals`) and whose check-ins changed only
+    /// on recent Days (`changedDays`) resumes its walk from its checkpoint (``WalkCheckpoint``):
+    /// a tap costs the same for a goal kept for a week or for years.
+    private mutating func evaluate(
+        _ goals: Set<GoalID>, changedDays: [GoalID: [Day]] = [:], changedGoals: Set<GoalID> = []
+    ) -> ([Milestone], [Milestone.ID]) {
         var new: [Milestone] = []
         var revoked: [Milestone.ID] = []
         var orderChanged = false
         for id in goals.sorted() {
+            if !changedGoals.contains(id), let day = changedDays[id]?.first, var evaluation = evaluations[id] {
+                // Taken out first, so the evaluation's lists are not shared and change in place.
+                evaluations[id] = nil
+                if let before = evaluation.resume(history: data.history(of: id), changedFrom: day) {
+                    evaluations[id] = evaluation
+                    items[id] = TodayQuery.item(evaluation)
+                    // Only the milestones after the checkpoint can have changed.
+                    let after = evaluation.milestonesAfterCheckpoint
+                    if !before.elementsEqual(after) {
+                        let (reached, lost) = Milestone.changes(
+                            announced: Set(before.map(\.id)), current: Array(after))
+                        new += reached
+                        revoked += lost
+                    }
+                    continue
+                }
+                evaluations[id] = evaluation
+            }
             let before = evaluations[id]
             if let goal = data.goals[id], !goal.deleted {
                 let after = GoalEvaluation(

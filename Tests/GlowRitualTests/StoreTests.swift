@@ -80,6 +80,39 @@ struct StoreTests {
         #expect(again.row(Self.meditate)?.status == .done)
     }
 
+    /// What a row shows, to compare with a store opened afresh.
+    static func shown(_ row: GoalRow) -> String {
+        "\(row.goal.title) \(row.status.name) \(row.thousandths) \(row.currentStreak) \(row.longestStreak) "
+            + "\(String(describing: row.strength)) \(row.strengthWeek ?? "-")"
+    }
+
+    @Test(
+        "a row's streaks and strength follow taps, fill-ins and undos as a store opened afresh shows them",
+        arguments: [
+            // (days before today, the change): recent Days resume the goal's walk, older ones
+            // evaluate it from its start.
+            (0, "done"), (0, "undo"), (2, "done"), (6, "skip"), (7, "done"), (9, "done"), (20, "done"), (3, "undo"),
+        ])
+    func rowsFollowChanges(daysBack: Int, change: String) throws {
+        let database = try Self.sample()
+        let store = try GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
+        let day = store.day.advanced(by: -daysBack)
+        let strength = Heard.watching { _ = store.row(Self.meditate)?.strength }
+        let before = store.row(Self.meditate)?.strength
+        switch change {
+        case "done": try store.backfill(.done, goal: Self.meditate, on: day, at: Self.later(1000))
+        case "skip": try store.backfill(.skip, goal: Self.meditate, on: day, at: Self.later(1000))
+        default:
+            try store.backfill(.done, goal: Self.meditate, on: day, at: Self.later(1000))
+            try store.undo(goal: Self.meditate, on: day, at: Self.later(2000))
+        }
+        let fresh = try GoalStore(
+            database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
+        #expect(store.rows.map(Self.shown) == fresh.rows.map(Self.shown))
+        #expect(store.row(Self.meditate)?.strength != nil, "a recurring goal shows a strength")
+        #expect(strength.fired == (store.row(Self.meditate)?.strength != before))
+    }
+
     @Test("a draft is checked field by field; adding, archiving and deleting change the lists")
     func addArchiveDelete() throws {
         let database = try Self.sample()

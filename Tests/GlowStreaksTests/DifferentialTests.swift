@@ -88,6 +88,12 @@ struct DifferentialTests {
         let today = history.today
         let actual = GoalEvaluation(goal: goal, checkIns: checkIns, weekStart: history.weekStart, today: today)
         let reference = ReferenceEvaluator(goal: goal, checkIns: checkIns, weekStart: history.weekStart, today: today)
+        return difference(actual, reference)
+    }
+
+    /// The first answer on which an evaluation and the reference differ, or nil when all agree.
+    static func difference(_ actual: GoalEvaluation, _ reference: ReferenceEvaluator) -> String? {
+        let (goal, today) = (actual.goal, actual.today)
         let first = goal.startDay.advanced(by: -3)
         let last = Swift.max(today, goal.startDay).advanced(by: 12)
         for day in first...last {

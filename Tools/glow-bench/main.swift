@@ -351,8 +351,42 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
             blackHole(try? tracker.tap(CheckInTap.done, goal: goal.id, at: at, device: device))
             blackHole(tracker.todayItems)
         }
+        // The alternative the checkpoint spares (STREAK-26): the tapped goal's whole history
+        // walked again, with its Today item, on the same data.
+        next = 0
+        let walkedAgain = Timing.measure(samples: Swift.min(goals.count - 1, 40)) {
+            let goal = goals[next % goals.count]
+            next += 1
+            let evaluation = GoalEvaluation(
+                goal: goal, history: tracker.data.history(of: goal.id), weekStart: .monday, today: today)
+            blackHole(TodayQuery.item(evaluation))
+        }
+        // The evaluation alone, brought up to date after a change today: resumed from its
+        // checkpoint against walked from the start (each sample resumes the next goal's own,
+        // unshared evaluation, so no list is copied).
+        var pool: [GoalEvaluation?] = goals.map {
+            GoalEvaluation(goal: $0, history: tracker.data.history(of: $0.id), weekStart: .monday, today: today)
+        }
+        next = 0
+        let resumed = Timing.measure(samples: Swift.min(goals.count - 1, 40)) {
+            let index = next % goals.count
+            next += 1
+            var evaluation = pool[index].take()!
+            evaluation.update(checkInsChangedOn: [today], history: tracker.data.history(of: goals[index].id))
+            blackHole(TodayQuery.item(evaluation))
+            pool[index] = evaluation
+        }
         record(spec.name, "tapThenToday", tapThenToday.median)
-        say("tap      a tap, then Today (incremental): \(String(format: "%.3f", tapThenToday.median * 1000)) ms")
+        record(spec.name, "tappedGoalWalkedAgain", walkedAgain.median)
+        record(spec.name, "evaluationResumed", resumed.median)
+        say(
+            "resume   a goal's evaluation after a change today, with its Today item, resumed from its checkpoint: \(String(format: "%.4f", resumed.median * 1000)) ms"
+                + " (the walk from the start of the same goals: \(String(format: "%.2f", walkedAgain.median / resumed.median))× that)"
+        )
+        say(
+            "tap      a tap, then Today (the walk resumed): \(String(format: "%.3f", tapThenToday.median * 1000)) ms;"
+                + " the tapped goal walked from its start instead: \(String(format: "%.3f", walkedAgain.median * 1000)) ms"
+                + " (\(String(format: "%.2f", walkedAgain.median / tapThenToday.median))× the whole tap)")
     }
     if wanted("reminders") && spec.name != "extreme" {
         // Every goal reminded at 07:30 and 20:00, the evening nudge at 21:00 and quiet hours from

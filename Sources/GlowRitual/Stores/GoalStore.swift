@@ -23,8 +23,15 @@ public final class GoalRow: Identifiable {
     public private(set) var currentStreak: Int
     /// The longest streak in Days.
     public private(set) var longestStreak: Int
+    /// The goal's strength in thousandths (STREAK-27), nil for one-off kinds.
+    public private(set) var strength: Int?
+    /// Why the strength moved this week, as a line beside it: "up 6 points this week: 6 of 7
+    /// done" (STREAK-29); nil for one-off kinds.
+    public private(set) var strengthWeek: String?
     /// How often this row was evaluated: a tap on another goal leaves it as it is.
     public private(set) var evaluations = 0
+    /// The evaluation the row shows, kept so a tap on a recent Day resumes its walk.
+    @ObservationIgnored private var evaluation: GoalEvaluation
 
     init(_ evaluation: GoalEvaluation) {
         id = evaluation.goal.id
@@ -34,10 +41,26 @@ public final class GoalRow: Identifiable {
         thousandths = TodayQuery.item(evaluation)?.thousandths ?? 0
         currentStreak = evaluation.currentStreak?.length ?? 0
         longestStreak = evaluation.longestStreak?.length ?? 0
+        strength = evaluation.strength?.thousandths
+        strengthWeek = evaluation.strength?.weekSummary(last7: evaluation.consistency(lastDays: 7))
         evaluations = 1
+        self.evaluation = evaluation
     }
 
+    /// Shows `evaluation`, a new one of the goal.
     func update(_ evaluation: GoalEvaluation) {
+        self.evaluation = evaluation
+        show()
+    }
+
+    /// Takes in a change to the goal's check-ins on `days`, the goal itself unchanged: the kept
+    /// evaluation resumes its walk when it can (``GoalEvaluation/update(checkInsChangedOn:history:)``).
+    func update(checkInsChangedOn days: [Day], history: CheckInHistory) {
+        evaluation.update(checkInsChangedOn: days, history: history)
+        show()
+    }
+
+    private func show() {
         evaluations += 1
         func set<Value: Equatable>(_ path: ReferenceWritableKeyPath<GoalRow, Value>, _ value: Value) {
             if self[keyPath: path] != value { self[keyPath: path] = value }
@@ -48,6 +71,8 @@ public final class GoalRow: Identifiable {
         set(\.thousandths, TodayQuery.item(evaluation)?.thousandths ?? 0)
         set(\.currentStreak, evaluation.currentStreak?.length ?? 0)
         set(\.longestStreak, evaluation.longestStreak?.length ?? 0)
+        set(\.strength, evaluation.strength?.thousandths)
+        set(\.strengthWeek, evaluation.strength?.weekSummary(last7: evaluation.consistency(lastDays: 7)))
     }
 }
 
@@ -213,11 +238,16 @@ public final class GoalStore {
                 membership = membership || byID[id] != nil
                 continue
             }
-            let evaluation = GoalEvaluation(
-                goal: goal, history: data.history(of: id), weekStart: boundary.weekStart, today: day)
             if let row = byID[id] {
                 let wasOnToday = row.isOnToday
-                row.update(evaluation)
+                if changes.goals.contains(id) {
+                    row.update(
+                        GoalEvaluation(
+                            goal: goal, history: data.history(of: id), weekStart: boundary.weekStart, today: day))
+                } else {
+                    // Only its check-ins changed: a tap on a recent Day resumes the goal's walk.
+                    row.update(checkInsChangedOn: changes.days[id] ?? [], history: data.history(of: id))
+                }
                 membership = membership || row.isOnToday != wasOnToday
             } else {
                 membership = true
