@@ -64,6 +64,15 @@ enum HostileBlock {
             columns.currentStreak == evaluation.currentStreak && columns.longestStreak == evaluation.longestStreak
                 && columns.milestones == evaluation.milestones && columns.completion == evaluation.completion,
             "evaluating the columns differs from evaluating the check-ins")
+        // A walk resumed from its checkpoint over the same history must end where the whole walk
+        // did (STREAK-26), at the edges of the calendar too.
+        var resumed = columns
+        resumed.update(checkInsChangedOn: [today], history: block.history)
+        precondition(
+            resumed.currentStreak == columns.currentStreak && resumed.longestStreak == columns.longestStreak
+                && resumed.milestones == columns.milestones && resumed.strength == columns.strength
+                && resumed.consistency(lastDays: 30) == columns.consistency(lastDays: 30),
+            "a resumed walk differs from the whole walk")
         let from = try? today.adding(days: -3)
         let to = try? today.adding(days: 3)
         _ = evaluation.statuses(in: (from ?? today)...(to ?? today))
