@@ -41,6 +41,9 @@ extension ErrorCode where Domain == FeedError {
     public static var notAuthor: Self { Self("not_author") }
     /// An item whose fields break FEED-6.
     public static var invalidItem: Self { Self("invalid_item") }
+    /// A write, read or device of a person the relay erased when their account was deleted
+    /// (FEED-31).
+    public static var personErased: Self { Self("person_erased") }
     /// A relay store could not keep a change.
     public static var storageFailed: Self { Self("storage_failed") }
     /// Exports that cannot make one feed: one without a profile, or two of one person.

@@ -85,6 +85,7 @@ public enum ServiceCalls {
     private static let statuses: [String: Int] = [
         "unauthenticated": 401, "invalid_session": 401, "session_expired": 401, "refresh_token_reused": 401,
         "invalid_credentials": 401, "second_factor_required": 401, "invalid_second_factor": 401,
+        "person_erased": 401,
         "reauthentication_required": 403, "not_author": 403, "own_item": 403,
         "unknown_call": 404, "session_not_found": 404, "identity_not_found": 404,
         "method_not_allowed": 405,

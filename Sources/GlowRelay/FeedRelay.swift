@@ -145,66 +145,120 @@ public final class FeedRelay: Sendable {
     public func accept(_ delta: FeedReplica, from person: String, now: Int64) throws(FeedError) -> Accepted {
         try Self.checkAuthor(delta, person)
         return try store.write { (state) throws(FeedError) -> Accepted in
-            // Sequence numbers go in a fixed order (FEED-25): stances, items, visibility,
-            // reactions, the seen marker, each by key, so receipt times do not depend on hashing.
-            var changed: [RelayKey] = []
-            for (key, register) in delta.stances.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) })
-            where state.replica.stances[key]
-                != {
-                    var merged = state.replica.stances[key] ?? StanceRegister()
-                    merged.merge(register)
-                    return merged
-                }()
-            {
-                changed.append(.stance(key))
-            }
-            for (id, register) in delta.items.sorted(by: { $0.key < $1.key }) {
-                if FeedReplica.wins(register, over: state.replica.items[id]) { changed.append(.item(id)) }
-            }
-            for (key, register) in delta.visibility.sorted(by: {
-                ($0.key.owner, $0.key.goal) < ($1.key.owner, $1.key.goal)
-            }) {
-                if FeedReplica.wins(register, over: state.replica.visibility[key]) { changed.append(.visibility(key)) }
-            }
-            for (key, register) in delta.reactions.sorted(by: {
-                ($0.key.item, $0.key.reactor, $0.key.kind.rawValue) < (
-                    $1.key.item, $1.key.reactor, $1.key.kind.rawValue
-                )
-            }) {
-                if FeedReplica.wins(register, over: state.replica.reactions[key]) { changed.append(.reaction(key)) }
-            }
-            if let mark = delta.seen[person], mark > (state.replica.seen[person] ?? .min) {
-                changed.append(.seen(person))
-            }
-            state.replica.merge(delta)
-            var received: [FeedItemID] = []
-            var reactions: [FeedReplica.ReactionKey] = []
-            for key in changed {
-                state.sequence += 1
-                state.sequences[key] = state.sequence
-                state.log.append((state.sequence, key))
-                state.index(key)
-                if case .item(let id) = key, state.replica.receipts[id] == nil {
-                    // FEED-26: a strictly increasing receipt clock, whatever the wall clock does.
-                    state.lastReceipt = max(now, state.lastReceipt + 1)
-                    state.replica.receive(item: id, at: state.lastReceipt)
-                    received.append(id)
-                }
-                if case .reaction(let reaction) = key { reactions.append(reaction) }
-            }
-            if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
-            // REMIND-15: the events of the write wait in the outbox, in the same transaction.
-            state.pushes.accept(
-                items: received, reactions: reactions, replica: state.replica, now: now, window: pushWindow)
-            return Accepted(sequence: state.sequence, received: received, reactions: reactions)
+            try Self.checkOpen(state, person)
+            return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
         }
+    }
+
+    /// FEED-31: an erased person's writes, reads and devices are refused.
+    static func checkOpen(_ state: FeedRelayState, _ person: String) throws(FeedError) {
+        guard state.pushes.closed.contains(person) else { return }
+        throw FeedError(
+            .personErased, "the account of \(person) was deleted, so the relay takes nothing more from them",
+            rule: "FEED-31")
+    }
+
+    /// Erases `person` at the relay's time `now` (FEED-31), in one change of its state: every
+    /// item of theirs withdrawn, every stance of theirs set to none and every reaction of theirs
+    /// turned off, by writes stamped after everything they wrote; their devices removed; and the
+    /// person closed, so a write of theirs that reaches the relay later is refused rather than
+    /// outliving the account. Erasing an erased person changes nothing.
+    ///
+    /// - Returns: the relay's sequence after the erasure.
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep it; then nothing
+    ///   changed.
+    @discardableResult
+    public func erase(_ person: String, now: Int64) throws(FeedError) -> UInt64 {
+        try store.write { (state) throws(FeedError) -> UInt64 in
+            let written = state.replica.authored(by: person, since: nil)
+            let latest = written.latestStamp?.wall ?? 0
+            // After everything they wrote, so each withdrawal wins its register (FEED-1).
+            let stamp = try Stamp(
+                wall: Swift.min(Swift.max(now, latest + 1), Stamp.maximumWall), counter: 0, device: "glow-server")
+            var withdrawal = FeedReplica()
+            for (id, register) in written.items where register.value != nil {
+                withdrawal.writeItem(nil, id: id, at: stamp)
+            }
+            for (key, register) in written.stances where register.stance != .none {
+                withdrawal.writeStance(.none, from: key.from, to: key.to, at: stamp)
+            }
+            for (key, register) in written.reactions where register.value {
+                withdrawal.writeReaction(false, item: key.item, reactor: key.reactor, kind: key.kind, at: stamp)
+            }
+            let sequence = Self.merge(withdrawal, from: person, now: now, into: &state, window: pushWindow).sequence
+            state.pushes.close(person)
+            return sequence
+        }
+    }
+
+    /// Merges `person`'s checked writes into `state` (FEED-25, FEED-26) and feeds the push outbox
+    /// (REMIND-15): the one way a delta enters the relay.
+    static func merge(
+        _ delta: FeedReplica, from person: String, now: Int64, into state: inout FeedRelayState,
+        window pushWindow: Int64
+    ) -> Accepted {
+        // Sequence numbers go in a fixed order (FEED-25): stances, items, visibility,
+        // reactions, the seen marker, each by key, so receipt times do not depend on hashing.
+        var changed: [RelayKey] = []
+        for (key, register) in delta.stances.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) })
+        where state.replica.stances[key]
+            != {
+                var merged = state.replica.stances[key] ?? StanceRegister()
+                merged.merge(register)
+                return merged
+            }()
+        {
+            changed.append(.stance(key))
+        }
+        for (id, register) in delta.items.sorted(by: { $0.key < $1.key }) {
+            if FeedReplica.wins(register, over: state.replica.items[id]) { changed.append(.item(id)) }
+        }
+        for (key, register) in delta.visibility.sorted(by: {
+            ($0.key.owner, $0.key.goal) < ($1.key.owner, $1.key.goal)
+        }) {
+            if FeedReplica.wins(register, over: state.replica.visibility[key]) { changed.append(.visibility(key)) }
+        }
+        for (key, register) in delta.reactions.sorted(by: {
+            ($0.key.item, $0.key.reactor, $0.key.kind.rawValue) < (
+                $1.key.item, $1.key.reactor, $1.key.kind.rawValue
+            )
+        }) {
+            if FeedReplica.wins(register, over: state.replica.reactions[key]) { changed.append(.reaction(key)) }
+        }
+        if let mark = delta.seen[person], mark > (state.replica.seen[person] ?? .min) {
+            changed.append(.seen(person))
+        }
+        state.replica.merge(delta)
+        var received: [FeedItemID] = []
+        var reactions: [FeedReplica.ReactionKey] = []
+        for key in changed {
+            state.sequence += 1
+            state.sequences[key] = state.sequence
+            state.log.append((state.sequence, key))
+            state.index(key)
+            if case .item(let id) = key, state.replica.receipts[id] == nil {
+                // FEED-26: a strictly increasing receipt clock, whatever the wall clock does.
+                state.lastReceipt = max(now, state.lastReceipt + 1)
+                state.replica.receive(item: id, at: state.lastReceipt)
+                received.append(id)
+            }
+            if case .reaction(let reaction) = key { reactions.append(reaction) }
+        }
+        if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
+        // REMIND-15: the events of the write wait in the outbox, in the same transaction.
+        state.pushes.accept(
+            items: received, reactions: reactions, replica: state.replica, now: now, window: pushWindow)
+        return Accepted(sequence: state.sequence, received: received, reactions: reactions)
     }
 
     /// Registers `device` for pushes (REMIND-14).
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep it.
     public func register(_ device: PushDevice) throws(FeedError) {
-        try store.write { (state) throws(FeedError) in state.pushes.register(device) }
+        try store.write { (state) throws(FeedError) in
+            try Self.checkOpen(state, device.person)
+            state.pushes.register(device)
+        }
     }
 
     /// Removes `person`'s device of `token` (whoever's when `person` is nil); a token registered
@@ -255,8 +309,9 @@ public final class FeedRelay: Sendable {
         delta: FeedReplica, cursor: UInt64
     ) {
         try store.update { (state) throws(FeedError) in
+            try Self.checkOpen(state, viewer)
             // A cursor the relay never gave starts the viewer over (FEED-27).
-            (Self.fanOut(state, to: viewer, since: cursor > state.sequence ? 0 : cursor), state.sequence)
+            return (Self.fanOut(state, to: viewer, since: cursor > state.sequence ? 0 : cursor), state.sequence)
         }
     }
 

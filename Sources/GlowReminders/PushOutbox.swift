@@ -162,6 +162,19 @@ public struct PushOutbox: Sendable {
         for token in tokens[person] ?? [] { remove(token: token) }
     }
 
+    /// The persons erased (FEED-31): their accounts are deleted, so no device of theirs may
+    /// register and the relay takes nothing more from them. Kept here, as rows of the outbox's
+    /// kind `closed`, so every store that keeps the outbox keeps them in the same transaction.
+    public private(set) var closed: Set<String> = []
+
+    /// Closes `person`: removes their devices, with everything waiting for them, and notes them
+    /// as erased (FEED-31). Closing a closed person changes nothing.
+    public mutating func close(_ person: String) {
+        removeDevices(of: person)
+        guard closed.insert(person).inserted else { return }
+        changedRows.insert(Row.Key(.closed, person))
+    }
+
     /// Holds `device` (nil: none) for `token`, keeping the index by person.
     private mutating func put(_ device: PushDevice?, token: String) {
         if let held = devices[token] {
@@ -335,18 +348,19 @@ public struct PushOutbox: Sendable {
 
     // MARK: Rows, for a store
 
-    /// One record of the outbox as a store keeps it: a device by its token, or a group or a last
-    /// push by token and topic, with its JSON.
+    /// One record of the outbox as a store keeps it: a device by its token, a group or a last
+    /// push by token and topic, or a closed person by their id, with its JSON.
     public enum Row {
         /// What a row holds.
         public enum Kind: String, Sendable, Hashable, CaseIterable {
             case device
             case group
             case last
+            case closed
         }
 
-        /// A row's identity: its kind and its key (the token, or the token, a line feed and the
-        /// topic).
+        /// A row's identity: its kind and its key (the token; the token, a line feed and the
+        /// topic; or the person).
         public struct Key: Sendable, Hashable {
             /// What the row holds.
             public let kind: Kind
@@ -395,6 +409,8 @@ public struct PushOutbox: Sendable {
             }
         case .last:
             return key.group.flatMap { lastPush[$0] }.map { CanonicalJSON.bytes(LastRow(at: $0)) }
+        case .closed:
+            return closed.contains(key.key) ? Array("{}".utf8) : nil
         }
     }
 
@@ -440,6 +456,11 @@ public struct PushOutbox: Sendable {
             case .last:
                 guard let group = key.group else { throw unreadable("its key names no topic") }
                 lastPush[group] = try value.map { try decoder.decode(LastRow.self, from: Data($0)).at }
+            case .closed:
+                // A person once closed stays closed: a row without a value does not reopen them.
+                guard let value else { throw unreadable("a closed person is never reopened") }
+                guard value == Array("{}".utf8) else { throw unreadable("it is not {}") }
+                closed.insert(key.key)
             }
         } catch let error as PushError {
             throw error

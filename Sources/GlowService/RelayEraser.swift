@@ -2,11 +2,11 @@ import GlowAuth
 import GlowFeed
 import GlowRelay
 
-/// Erases a person's feed data at the relay when their account is deleted (AUTH-42): every item
-/// they published is withdrawn, every stance they took is set to none and every reaction they
-/// made is turned off, each by a write stamped after everything they wrote (FEED-1), so devices
-/// that held them learn of it at their next pull as of any other change. What is already
-/// withdrawn, none or off is left alone, so erasing twice changes nothing.
+/// Erases a person's feed data at the relay when their account is deleted (AUTH-42, FEED-31):
+/// every item they published is withdrawn, every stance they took is set to none and every
+/// reaction they made is turned off, each by a write stamped after everything they wrote (FEED-1),
+/// so devices that held them learn of it at their next pull as of any other change; and the
+/// relay takes nothing more from them. Erasing twice changes nothing.
 public struct RelayEraser: AccountEraser {
     private let relay: FeedRelay
     private let clock: any AuthClock
@@ -17,30 +17,14 @@ public struct RelayEraser: AccountEraser {
         self.clock = clock
     }
 
-    /// Withdraws what the account's person wrote to the relay, and removes their devices.
+    /// Erases the account's person at the relay (FEED-31): what they wrote withdrawn, their
+    /// devices removed, and the person closed, in one change of the relay's state, so a write of
+    /// theirs authenticated before the deletion and reaching the relay after it is refused.
     ///
-    /// - Throws: ``FeedError`` when the relay cannot be read or keep the withdrawals: the
-    ///   account service then refuses the deletion (`deletion_failed`) and deletes nothing.
+    /// - Throws: ``FeedError`` when the relay cannot be read or keep the erasure: the account
+    ///   service then refuses the deletion (`deletion_failed`) and deletes nothing.
     public func eraseData(of account: AccountID) throws {
-        let person = account.rawValue
-        let now = Int64(ServiceHandler.milliseconds(clock.now()))
-        let written = try relay.replica.authored(by: person, since: nil)
-        let latest = written.latestStamp?.wall ?? 0
-        let stamp = try Stamp(
-            wall: min(max(now, latest + 1), Stamp.maximumWall), counter: 0, device: "glow-server")
-        var withdrawal = FeedReplica()
-        for (id, register) in written.items where register.value != nil {
-            withdrawal.writeItem(nil, id: id, at: stamp)
-        }
-        for (key, register) in written.stances where register.stance != .none {
-            withdrawal.writeStance(.none, from: key.from, to: key.to, at: stamp)
-        }
-        for (key, register) in written.reactions where register.value {
-            withdrawal.writeReaction(false, item: key.item, reactor: key.reactor, kind: key.kind, at: stamp)
-        }
-        try relay.submit(withdrawal, from: person, now: now)
-        // Nothing more is pushed to a deleted account's devices (SERVER-12).
-        try relay.removeDevices(of: person)
+        try relay.erase(account.rawValue, now: Int64(ServiceHandler.milliseconds(clock.now())))
     }
 }
 

@@ -95,6 +95,7 @@ extension PushStoreTests {
             ("device", "t", "not json"), ("group", "no-topic", "{}"), ("rumour", "k", "{}"),
             ("device", "t", #"{"person":"bob","timeZone":"no zone"}"#),
             ("group", "t\nfriend/ana", #"{"sendAt":1,"items":[],"reactions":[["i","bob","hug"]]}"#),
+            ("closed", "ana", #"{"open":true}"#),
         ])
     func unreadableRow(_ kind: String, _ key: String, _ value: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")

@@ -1,5 +1,7 @@
 import Foundation
 import GlowAuth
+import GlowFeed
+import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowServer
@@ -140,6 +142,54 @@ struct AuthorizationTests {
                 token: last.string("access_token")
             ).status == 200)
         #expect(try !server.works(last) && server.works(ben[0]) && server.works(ben[1]))
+    }
+
+    /// The attacker's flow FEED-31 closes: a sync the handler authenticated a moment before the
+    /// account's deletion reaches the relay after it, with a stamp far ahead to beat the
+    /// erasure's withdrawals. The relay refuses it, so nothing the person wrote survives.
+    @Test("a sync authenticated before its account's deletion and reaching the relay after it is refused")
+    func syncRacingDeletion() throws {
+        let server = try Server()
+        let ana = try server.person("ana.race@example.com", password: "plenty of quiet mornings")
+        let token = ana[0].string("access_token")
+        let person = ana[0].string("account")
+        let item = try FeedItem(
+            owner: person, kind: .checkIn, goal: "g", time: 1_000, title: "Stretch", emoji: "🧘", goalKind: "streak",
+            day: try Day(iso: "2026-12-02"))
+        var posted = FeedReplica()
+        posted.writeVisibility(.public, owner: person, goal: "g", at: try Stamp(wall: 1, counter: 0, device: "p"))
+        posted.writeItem(item, id: item.key, at: try Stamp(wall: 2, counter: 0, device: "p"))
+        let submit = try server.call(
+            "relay",
+            try ProtocolMessage(
+                #require(ProtocolSchema.type("RelayRequest")), wire: RelayRequest.submit(posted).wireEncoded()),
+            token: token)
+        #expect(submit.status == 200)
+        _ = try server.call(
+            "step-up", ProtocolMessage("StepUpRequest").with("password", "plenty of quiet mornings"), token: token)
+        #expect(
+            try server.call(
+                "delete-account", ProtocolMessage("DeleteAccountRequest").with("confirmed", .bool(true)), token: token
+            ).status == 200)
+        // The request that passed authentication before the deletion, as the relay now receives it.
+        var late = FeedReplica()
+        late.writeItem(item, id: item.key, at: try Stamp(wall: 9_000_000_000_000, counter: 0, device: "p"))
+        let answer = server.handler.relay.respond(
+            to: RelayRequest.submit(late).wireEncoded(), from: person, now: 5_000)
+        guard case .error(let code, _, let rule) = answer else {
+            Issue.record("the late write was taken: \(answer)")
+            return
+        }
+        #expect(code == "person_erased" && rule == "FEED-31")
+        #expect(try server.handler.relay.replica.items[item.key]?.value == nil, "the item stays withdrawn")
+        // And through the front door the token is gone.
+        #expect(
+            try server.call(
+                "relay",
+                try ProtocolMessage(
+                    #require(ProtocolSchema.type("RelayRequest")), wire: RelayRequest.changes(since: 0).wireEncoded()),
+                token: token
+            ).status == 401)
     }
 
     @Test("a revoked session's access token stops at once; a replayed refresh token ends its whole family")

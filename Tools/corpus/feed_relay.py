@@ -131,6 +131,44 @@ script("a reactor's block of the owner reaches a stranger who was sent the react
     submit('cat', 4000, [w_stance('cat', 'ana', 'block', st(70, 'cat1'))], {'sequence': 8}),
     fetch('dan', delta(8, stances=[['cat', 'ana', 'block']]))])
 
+# FEED-31. bob publishes B1 (item seq 7, receipt max(1500, 1001 + 1) = 1500; his visibility seq 8)
+# and ana hearts it (seq 9). ana's greatest wall time is her reaction's 30, so the erasure is
+# stamped (max(2000, 31), 0, glow-server) = 2000, later than each of her registers, and changes in
+# FEED-25's order: her stance toward bob want -> none (10), her items by id, g-fri (11) and g-pub
+# (12), then her reaction, turned off (13). Her visibility registers stay as they were.
+B1 = iid('bob', 'g-b')
+ERASED_SETUP = SETUP + [
+    submit('bob', 1500, [w_vis('bob', 'g-b', 'public', st(21, 'bob1')), w_item(item('bob', 'g-b', 3000), st(22, 'bob1'))],
+           {'sequence': 8}),
+    submit('ana', 1600, [w_reaction(B1, 'ana', 'heart', st(30, 'ana1'))], {'sequence': 9}),
+]
+ERASE_ANA = ({'do': 'erase', 'person': 'ana', 'now': 2000}, {'sequence': 13})
+script("an erased person's items are withdrawn, stances set to none and cheers turned off; they are "
+       "refused from then on, and erasing again changes nothing", ['FEED-31'], ERASED_SETUP + [
+    ERASE_ANA,
+    submit('ana', 2500, [w_item(item('ana', 'g-new', 4000), st(40, 'ana1'))], {'error': 'person_erased'}),
+    fetch('ana', {'error': 'person_erased'}),
+    # bob learns the withdrawals, ana's stance of none and her cheer off on his own item; his own
+    # item with its receipt, and every visibility register (none is blocked).
+    fetch('bob', delta(13, [B1], [FRI, PUB], receipts={B1: 1500},
+                       stances=[['ana', 'bob', 'none'], ['bob', 'ana', 'want']],
+                       visibility=VIS + [['bob', 'g-b', 'public']], reactions=[[B1, 'ana', 'heart', False]])),
+    ({'do': 'erase', 'person': 'ana', 'now': 3000}, {'sequence': 13}),
+    fetch('bob', delta(13))])
+# The attacker's flow FEED-31 closes: a write the service authenticated before the deletion. One
+# that reached the relay first (g-new, seq 7, receipt max(1500, 1002) = 1500) is withdrawn with
+# the rest; the erasure's changes: the stance (8), then g-fri (9), g-new (10), g-pub (11). One that
+# reaches it after, stamped far ahead to beat the withdrawals, is refused and changes nothing.
+NEW = iid('ana', 'g-new')
+script('a write from before the deletion is withdrawn with the rest; one arriving after it is refused, '
+       'however late its stamp', ['FEED-31', 'FEED-25'], SETUP + [
+    submit('ana', 1500, [w_item(item('ana', 'g-new', 4000), st(15, 'ana1'))], {'sequence': 7}),
+    ({'do': 'erase', 'person': 'ana', 'now': 2000}, {'sequence': 11}),
+    submit('ana', 2100, [w_item(item('ana', 'g-fri', 2000), st(9_000_000_000_000, 'ana1'))], {'error': 'person_erased'}),
+    submit('ana', 2100, [w_stance('ana', 'bob', 'want', st(9_000_000_000_000, 'ana1'))], {'error': 'person_erased'}),
+    fetch('bob', delta(11, [], [FRI, NEW, PUB], stances=[['ana', 'bob', 'none'], ['bob', 'ana', 'want']],
+                       visibility=VIS))])
+
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
@@ -138,6 +176,7 @@ write_cases('feed', 'relay.json', 'feed.relay',
                       '`since` (the cursor of their last fetch when absent, 0 at first), as the cursor and the delta\'s '
                       'items, withdrawn ids, receipts, stance registers [from, to, stance], visibility registers '
                       '[owner, goal, visibility] and reactions [item, reactor, kind, on], each sorted, and the seen '
-                      'marker.',
+                      'marker. `erase`: `person`\'s account deleted at the relay\'s time `now` (FEED-31), answered '
+                      '`{"sequence": N}`.',
             cases, 'relay')
 print(len(cases), 'relay cases')

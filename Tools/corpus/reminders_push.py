@@ -95,6 +95,10 @@ def expected_of(steps, errors):
         if step["do"] == "submit":
             sequence += len(step["writes"])
             answers.append({"sequence": sequence})
+        elif step["do"] == "erase":
+            # FEED-31: the registers the erasure changes, each taking the next number.
+            sequence += step.pop("_changes")
+            answers.append({"sequence": sequence})
         elif step["do"] == "send":
             answers.append({"pushes": step.pop("_pushes")})
         else:
@@ -261,6 +265,22 @@ cases.append(case(
     [device("a b", "bob"), device("", "bob"), device("x" * 513, "bob"), device("x" * 512, "bob")],
     errors={0: "invalid_reminder", 1: "invalid_reminder", 2: "invalid_reminder"}))
 
+# FEED-31 (4): Bob's item is an event for Ana's device, due at once; Ana's account is deleted
+# before the send. The erasure changes one register (her stance toward Bob, want -> none: she
+# wrote no item or reaction) and removes her device with the group waiting for it, so the send
+# gives nothing; a device of hers is then refused, and Bob's next item is for nobody (they are no
+# longer friends).
+cases.append(case(
+    "an erased person's devices go with what waited for them, and none of theirs registers again",
+    ["FEED-31", "REMIND-14"],
+    [device("tok-ana", "ana"), device("tok-bob", "bob"), ana_bob("g1"),
+     submit("bob", NOON, [visibility("bob", "b1", "friends", 2), item("bob", "b1", 3)]),
+     {"do": "erase", "person": "ana", "now": NOON, "_changes": 1},
+     device("tok-ana2", "ana"), send(NOON),
+     submit("bob", NOON + MIN, [item("bob", "b1", 4, day="2026-01-16")]), send(NOON + 2 * MIN)],
+    errors={6: "person_erased"}))
+
 write_cases("reminders", "push.json", "reminders.push",
-            "Friends' activity as pushes (REMIND-14 ... REMIND-18): relay scripts with devices and sends.",
+            "Friends' activity as pushes (REMIND-14 ... REMIND-18): relay scripts with devices and sends; "
+            "`erase` deletes a person's account at the relay (FEED-31) and answers the relay's sequence.",
             cases, "push")

@@ -287,6 +287,10 @@ extension FeedOperations {
                         } else {
                             results.append(.object(["hex": .string(HexText.text(answer.wireEncoded()))]))
                         }
+                    case "erase":
+                        // FEED-31: the person's account deleted at the relay's time `now`.
+                        let sequence = try relay.erase(step["person"]?.string ?? "", now: Int64(step["now"]?.int ?? 0))
+                        results.append(.object(["sequence": .int(Int(sequence))]))
                     case "fetch":
                         let viewer = step["viewer"]?.string ?? ""
                         let since = step["since"]?.int.map(UInt64.init) ?? cursors[viewer] ?? 0

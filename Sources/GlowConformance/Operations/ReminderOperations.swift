@@ -51,7 +51,13 @@ package enum ReminderOperations {
                     results.append(.object([:]))
                 } catch let error as ModelError {
                     results.append(.object(["error": .string(error.code.description)]))
+                } catch let error as FeedError {
+                    results.append(.object(["error": .string(error.code.description)]))
                 }
+            case "erase":
+                // FEED-31: the person's account deleted; their devices go with it.
+                let sequence = try relay.erase(try step.string("person"), now: now)
+                results.append(.object(["sequence": .int(Int(sequence))]))
             case "remove":
                 try relay.removeDevice(token: try step.string("token"), of: nil)
                 results.append(.object([:]))

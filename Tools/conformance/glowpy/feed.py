@@ -1,4 +1,5 @@
-"""Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21, FEED-24 ... FEED-27),
+"""Section 8 of the spec (Spec/feed.md): the Glow feed (FEED-1 ... FEED-21, FEED-24 ... FEED-27,
+FEED-31),
 and the corpus operations `feed.clock` (Spec/corpus/feed/clock.json), `feed.script`
 (Spec/corpus/feed/script.json) and `feed.relay` (Spec/corpus/feed/relay.json). The feed on the
 wire (8.12: FEED-28 ... FEED-30) is `feedwire`'s, which adds its steps to the last two.
@@ -19,7 +20,10 @@ Written from the spec text alone, with the standard library only:
 - the relay (FEED-25 ... FEED-27): a replica whose registers carry the sequence number of their
   last change; it accepts a person's own writes only (`not_author`, `own_item`; a refused delta
   leaves nothing), gives items their receipt time from a clock that never goes back, and answers
-  a viewer what changed after a cursor, or belongs to an affected owner, and that they may see.
+  a viewer what changed after a cursor, or belongs to an affected owner, and that they may see;
+- erasure (FEED-31): a person's items withdrawn, stances set to `none` and reactions turned off
+  in one change, as a delta accepted from them stamped (max(now, w + 1), 0, `glow-server`), and the
+  person closed: their submits (after the authorship checks) and fetches are `person_erased`.
 
 Two writes of one stamp (a faulty device, FEED-3) resolve by value: `block` over `want` over
 `none`, `private` over `friends` over `public`, off over on, a withdrawal over content, and between
@@ -672,7 +676,7 @@ def script_operation(input):
     return run_steps(Script(), input)
 
 
-# ---- The relay (FEED-25 ... FEED-27, feed.relay)
+# ---- The relay (FEED-25 ... FEED-27, FEED-31, feed.relay)
 
 def utf8(*parts):
     return tuple(part.encode('utf-8') for part in parts)
@@ -692,6 +696,7 @@ class Relay:
         self.sequence = 0
         self.numbers = {}           # (table, key) -> sequence number of the register's last change
         self.last_receipt = None    # the receipt clock (FEED-26)
+        self.closed = set()         # the people erased (FEED-31)
 
     # accepting (FEED-25, FEED-26)
 
@@ -722,8 +727,22 @@ class Relay:
             if item_id.startswith(person + '/'):
                 raise Failure('own_item', 'one does not react to one\'s own item')
 
+    def check_open(self, person):
+        """FEED-31: a closed person is refused with `person_erased`, and nothing changes."""
+        if person in self.closed:
+            raise Failure('person_erased', 'this person\'s account was deleted', rule='FEED-31')
+
     def submit(self, person, delta, now):
+        """FEED-25: a delta of the person's own writes (checked first), from a person not closed
+        (FEED-31), merged; the answer is the last sequence number given."""
         self.check_author(person, delta)
+        self.check_open(person)
+        return self.accept(delta, now)
+
+    def accept(self, delta, now):
+        """FEED-25, FEED-26: a delta merged in one change of the relay's state; each register it
+        changed gets the next sequence number in FEED-25's order, and each item id changed without
+        a receipt time gets one."""
         r = self.replica
         # Every register the delta touches, in FEED-25's order, with its value before the merge.
         touched = []
@@ -750,6 +769,46 @@ class Relay:
                 r.receipts[key] = at
         return self.sequence
 
+    # erasure (FEED-31)
+
+    def erasure_stamp(self, person, now):
+        """FEED-31: (max(now, w + 1), 0, `glow-server`), w the greatest wall time among the stamps of
+        the person's registers (stances from them with their last "no", items whose id begins with
+        `person/`, their visibility registers, reactions by them; 0 when none), capped at FEED-1's
+        greatest wall time."""
+        r, prefix = self.replica, person + '/'
+        walls = [0]
+        walls += [stamp[0] for (a, _), (stamp, _) in r.stance.items() if a == person]
+        walls += [stamp[0] for (a, _), stamp in r.last_no.items() if a == person]
+        walls += [stamp[0] for item_id, (stamp, _) in r.items.items() if item_id.startswith(prefix)]
+        walls += [stamp[0] for (owner, _), (stamp, _) in r.visibility.items() if owner == person]
+        walls += [stamp[0] for (_, reactor, _), (stamp, _) in r.reactions.items() if reactor == person]
+        return (min(max(now, max(walls) + 1), MAX_WALL), 0, 'glow-server')
+
+    def erase(self, person, now):
+        """FEED-31: the person erased in one change, as if one delta had been accepted from them:
+        their items with content withdrawn, their stances that are not `none` set to `none` (which
+        raises their last "no", FEED-5), their reactions that are on turned off; then they are
+        closed. Erasing a closed person again changes nothing. Answers the last sequence number."""
+        physical(now)
+        if person in self.closed:
+            return self.sequence
+        r, prefix = self.replica, person + '/'
+        stamp = self.erasure_stamp(person, now)
+        delta = Replica()
+        for item_id, (_, item) in r.items.items():
+            if item_id.startswith(prefix) and item is not None:
+                delta.write_item(item_id, None, stamp)
+        for (a, b), (_, value) in r.stance.items():
+            if a == person and value != 'none':
+                delta.write_stance(a, b, 'none', stamp)
+        for (item_id, reactor, kind), (_, on) in r.reactions.items():
+            if reactor == person and on:
+                delta.write_reaction(item_id, reactor, kind, False, stamp)
+        sequence = self.accept(delta, now)
+        self.closed.add(person)
+        return sequence
+
     # fan-out (FEED-27)
 
     def changed(self, table, key, since):
@@ -760,6 +819,7 @@ class Relay:
         now, as a delta (a replica of the registers sent), and the cursor to ask from next time.
         A cursor greater than the relay's last sequence number is not one the relay gave (FEED-27):
         it is answered as the cursor 0 is, so the device catches up."""
+        self.check_open(viewer)
         if since > self.sequence:
             since = 0
         r, delta = self.replica, Replica()
@@ -856,7 +916,8 @@ def relay_time(step):
 
 class RelayScript:
     """feed.relay's steps over one relay: `submit` answers `{"sequence": N}`, `fetch` what the
-    viewer learns (from the viewer's last cursor unless `since` is given)."""
+    viewer learns (from the viewer's last cursor unless `since` is given), `erase` (FEED-31) the
+    relay's last sequence number after the erasure."""
 
     def __init__(self):
         self.relay, self.cursors = Relay(), {}
@@ -882,6 +943,8 @@ class RelayScript:
             delta, cursor = self.relay.changes(viewer, since)
             self.cursors[viewer] = cursor
             return fetch_json(delta, cursor, viewer)
+        if do == 'erase':
+            return {'sequence': self.relay.erase(text(step, 'person'), relay_time(step))}
         raise bad_input(f'no step {do!r}')
 
 

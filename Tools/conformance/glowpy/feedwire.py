@@ -24,7 +24,10 @@ Choices where the text leaves room (none of them is exercised by the corpus):
   refusal for them);
 - an `invalid_value` that the wire itself finds (a `uint32` or `sint32` beyond its width) names
   WIRE-16 in the relay's error, an enum that is not an int32 WIRE-7, and everything FEED-28 lists
-  FEED-28.
+  FEED-28;
+- a closed person's `submit` (after FEED-25's authorship checks) or `changes_since` is answered
+  `error` `person_erased` naming FEED-31, the rule that refuses it (FEED-29 names FEED-25's codes
+  only).
 """
 from . import feed
 from . import model
@@ -340,9 +343,12 @@ def respond(relay, person, data, now):
     if 'submit' in request:
         try:
             return {'submitted': relay.submit(person, delta, now)}
-        except Failure as failure:                 # FEED-25's refusals change nothing
-            return error_response(failure, 'FEED-25')
-    delta, cursor = relay.changes(person, request['changes_since'])
+        except Failure as failure:                 # FEED-25's (and FEED-31's) refusals change nothing
+            return error_response(failure, failure.rule or 'FEED-25')
+    try:
+        delta, cursor = relay.changes(person, request['changes_since'])
+    except Failure as failure:                     # a closed person's request (FEED-31)
+        return error_response(failure, failure.rule)
     return {'changes': {'delta': delta_message(delta), 'cursor': cursor}}
 
 

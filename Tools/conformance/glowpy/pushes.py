@@ -7,6 +7,8 @@ and now on) and turns it into events (REMIND-15) for the devices registered at t
 (REMIND-14), coalesced in an outbox of groups per (token, topic) with a window and the device's
 quiet hours (REMIND-16, REMIND-7's test from `reminders.py`), and sent at a time t as the relay's
 state is then (REMIND-17), with REMIND-18's payload and collapse id (SHA-256 from `hashlib`).
+An `erase` step (FEED-31) erases a person in the relay, removes their devices with what waited for
+them, and refuses their devices from then on with `person_erased` (after the device's own checks).
 """
 import hashlib
 
@@ -50,7 +52,7 @@ def cut(value):
 
 
 class PushScript(feed.RelayScript):
-    """feed.relay's `submit` steps, plus `device`, `remove` and `send` (reminders.md 10.6)."""
+    """feed.relay's `submit` and `erase` steps, plus `device`, `remove` and `send` (reminders.md 10.6)."""
 
     def __init__(self, window, names):
         super().__init__()
@@ -76,6 +78,7 @@ class PushScript(feed.RelayScript):
         person = feed.text(step, 'person')
         zone = m.check_zone(step.get('timeZone'))
         quiet = read_quiet(step.get('quietHours'))
+        self.relay.check_open(person)                         # FEED-31: an erased person's device
         old = self.devices.get(token)
         if old is not None and old['person'] != person:
             self.forget(token)
@@ -87,6 +90,18 @@ class PushScript(feed.RelayScript):
         self.devices.pop(token, None)
         self.forget(token)
         return {}
+
+    # FEED-31: erasure
+
+    def erase(self, step):
+        """The person erased in the relay (withdrawals, `none` stances, reactions off: no events,
+        REMIND-15), then their devices removed with what waited for them (REMIND-14)."""
+        person, now = feed.text(step, 'person'), feed.relay_time(step)
+        sequence = self.relay.erase(person, now)
+        for token in [t for t, device in self.devices.items() if device['person'] == person]:
+            del self.devices[token]
+            self.forget(token)
+        return {'sequence': sequence}
 
     # REMIND-15: events
 
@@ -232,14 +247,16 @@ class PushScript(feed.RelayScript):
             return self.device(step)
         if do == 'remove':
             return self.remove(step)
+        if do == 'erase':
+            return self.erase(step)
         if do == 'send':
             return self.send(step)
         raise feed.bad_input(f'no step {do!r}')
 
 
 def push_operation(input):
-    """reminders.push: `submit` answers `{"sequence": N}`, `device` and `remove` `{}`, `send` the
-    pushes; errors as `{"error": CODE}`."""
+    """reminders.push: `submit` and `erase` answer `{"sequence": N}`, `device` and `remove` `{}`,
+    `send` the pushes; errors as `{"error": CODE}`."""
     window = input.get('window', WINDOW)
     if window is None:
         window = WINDOW
