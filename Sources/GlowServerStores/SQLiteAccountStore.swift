@@ -17,7 +17,7 @@ extension ServerStore: AccountStore where State == AccountRecords {
     ///
     /// - Throws: ``StoreError``: `newer_schema`, `corrupt`, `cannot_open`.
     public convenience init(path: String) throws(StoreError) {
-        try self.init(path: path, schema: .accounts, load: Self.load)
+        try self.init(path: path, schema: .accounts, clock: "accounts", load: Self.load)
     }
 
     @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> AccountRecords {

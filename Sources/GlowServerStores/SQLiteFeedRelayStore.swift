@@ -18,7 +18,7 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
     /// - Throws: ``StoreError``: `newer_schema`, `corrupt` (not a relay database, or a row that
     ///   does not read), `cannot_open`.
     public convenience init(path: String) throws(StoreError) {
-        try self.init(path: path, schema: .relay, load: Self.load)
+        try self.init(path: path, schema: .relay, clock: "relay", load: Self.load)
     }
 
     @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> FeedRelayState {

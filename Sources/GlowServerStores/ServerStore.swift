@@ -16,10 +16,12 @@ public final class ServerStore<State: Sendable>: Sendable {
     public var path: String { store.path }
     let store: SQLiteStore<State>
 
+    /// A store of `schema`'s file at `path` whose row in `glow_clock` is `clock`.
     init(
-        path: String, schema: DatabaseSchema, load: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> State
+        path: String, schema: DatabaseSchema, clock: String,
+        load: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> State
     ) throws(StoreError) {
-        store = try SQLiteStore(path: path, schema: schema, load: load)
+        store = try SQLiteStore(path: path, schema: schema, clock: clock, load: load)
     }
 }
 
@@ -39,8 +41,8 @@ public struct SQLiteServerDatabase: Sendable {
     ///   row that does not read), `cannot_open`.
     public init(path: String) throws(StoreError) {
         self.path = path
-        accounts = try ServerStore(path: path, schema: .server, load: SQLiteAccountStore.load)
-        relay = try ServerStore(path: path, schema: .server, load: SQLiteFeedRelayStore.load)
+        accounts = try ServerStore(path: path, schema: .server, clock: "accounts", load: SQLiteAccountStore.load)
+        relay = try ServerStore(path: path, schema: .server, clock: "relay", load: SQLiteFeedRelayStore.load)
     }
 
     /// Reads from the file: nil when it answers, else what is wrong (SERVER-7).

@@ -34,6 +34,13 @@ extension DatabaseSchema {
             PRIMARY KEY (kind, key)) WITHOUT ROWID;
         """)
 
+    /// The stores' clocks (``SQLiteStore``): a row per store of a server's file, moved on by
+    /// each commit that changed the store, so a commit to the file by another store (the account
+    /// store's, on the relay's file) does not make a store read its whole state again. A step of
+    /// every server-side database, at its end.
+    private static let storeClocks = Migration(
+        "store clocks", "CREATE TABLE glow_clock (name TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;")
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -46,7 +53,7 @@ extension DatabaseSchema {
                 CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                     last_receipt INTEGER NOT NULL);
                 """),
-            pushOutbox,
+            pushOutbox, storeClocks,
         ])
 
     /// The account service's records on a server ("GLAC"): `SQLiteAccountStore` of
@@ -57,7 +64,8 @@ extension DatabaseSchema {
             Migration(
                 "account records",
                 "CREATE TABLE account_records (map TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
-                    + "PRIMARY KEY (map, key)) WITHOUT ROWID;")
+                    + "PRIMARY KEY (map, key)) WITHOUT ROWID;"),
+            storeClocks,
         ])
 
     /// A server's accounts, relay and mail outbox in one file ("GLSV"): glow-server's embedded
@@ -66,7 +74,7 @@ extension DatabaseSchema {
     /// outbox.
     package static let server = DatabaseSchema(
         kind: "server database", applicationID: 0x474C_5356,
-        migrations: accounts.migrations + relay.migrations.prefix(1) + [
+        migrations: accounts.migrations.prefix(1) + relay.migrations.prefix(1) + [
             Migration(
                 "mail outbox",
                 """
@@ -74,7 +82,7 @@ extension DatabaseSchema {
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
-            pushOutbox,
+            pushOutbox, storeClocks,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

@@ -148,6 +148,10 @@ package final class SQLiteConnection: @unchecked Sendable {
         return texts
     }
 
+    /// How many rows this connection's statements have inserted, updated or deleted since it
+    /// opened: what tells whether a body wrote anything.
+    package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// SQLite's `data_version`: it changes when another connection, in this process or another,
     /// commits to the file, and never for this connection's own commits.
     package func dataVersion() throws(StoreError) -> Int64 {
