@@ -42,9 +42,15 @@ struct BenchArgumentTests {
         let figures = try JSONDecoder().decode([String: [String: Double]].self, from: run.output)
         #expect(Array(figures.keys) == ["typical"])
         let typical = try #require(figures["typical"])
-        #expect(Set(typical.keys) == ["checkIns", "streaks", "today", "overview", "strength", "tapThenToday"])
+        #expect(
+            Set(typical.keys) == [
+                "checkIns", "streaks", "today", "overview", "strength", "tapThenToday", "tappedGoalWalkedAgain",
+                "evaluationResumed",
+            ])
         #expect(typical["checkIns"] == 4170)
-        for key in ["streaks", "today", "overview", "tapThenToday"] { #expect((typical[key] ?? 0) > 0, "\(key)") }
+        for key in ["streaks", "today", "overview", "tapThenToday", "tappedGoalWalkedAgain", "evaluationResumed"] {
+            #expect((typical[key] ?? 0) > 0, "\(key)")
+        }
     }
 
     @Test("the reminders measurement plans a week and re-plans after taps, each tap changing the plan")

@@ -263,6 +263,40 @@ enum ServerBench {
         )
     }
 
+    /// What another store's commit to the server's file costs the relay's next answer, on the
+    /// state the fan-out left (a thousand friendships): after the mail outbox's or the accounts'
+    /// commit the relay's clock has not moved and it answers from memory; after another relay
+    /// process's commit it reads its registers again. Each sample's commit is not timed.
+    static func clocks(path: String, _ running: Running) throws {
+        let other = try SQLiteServerDatabase(path: path)
+        let otherRelay = FeedRelay(store: other.relay)
+        let outbox = try SQLiteMailOutbox(path: path)
+        let registers = try running.relay.replica.stances.count
+        var wall: Int64 = 1_000_000
+        func answer(after commit: () throws -> Void) throws -> Double {
+            var samples: [Double] = []
+            for _ in 0..<25 {
+                try commit()
+                let start = Date()
+                blackHole(try running.relay.changes(for: "nobody", since: 0).cursor)
+                samples.append(Date().timeIntervalSince(start))
+            }
+            return percentile(samples.sorted(), 0.5)
+        }
+        let afterMail = try answer { try outbox.add(recipient: "bench@example.com", kind: "bench", message: "hello") }
+        let afterRelay = try answer {
+            wall += 1
+            var stance = FeedReplica()
+            stance.writeStance(.want, from: "clock-a", to: "clock-b", at: try Stamp(wall: wall, counter: 0, device: "c"))
+            try otherRelay.submit(stance, from: "clock-a", now: wall)
+        }
+        record("server", "relayAnswerAfterOtherStoresCommit", afterMail)
+        record("server", "relayAnswerAfterOtherRelaysCommit", afterRelay)
+        say(
+            "server   the relay's next answer on SQLite (\(registers) stance registers): after a mail queued on the file \(milliseconds(afterMail)) (its clock unmoved, answered from memory); after another relay process's commit \(milliseconds(afterRelay)) (read again), \(String(format: "%.0f", afterRelay / afterMail))×"
+        )
+    }
+
     /// Sign-ins with the service's own Argon2id parameters (OWASP's), as many at once as cores.
     static func signIns() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-\(UUID().uuidString)")
@@ -301,6 +335,7 @@ enum ServerBench {
             let sqlite = try Running(accounts: database.accounts, relay: database.relay, hashing: cheap)
             try await syncs("SQLite", sqlite)
             try await fanOut(sqlite)
+            try clocks(path: database.path, sqlite)
             sqlite.server.stop()
             if ThrowawayPostgres.binaries != nil {
                 let cluster = try ThrowawayPostgres()
