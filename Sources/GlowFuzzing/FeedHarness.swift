@@ -4,18 +4,35 @@ import GlowRelay
 import GlowWire
 
 /// The `feed` target: the feed's messages as a relay receives them from strangers (FEED-28 ...
-/// FEED-30). The first byte picks a decoder, or hands the rest to a relay as one request.
+/// FEED-31). The first byte picks a decoder, or hands the rest to a relay as one request, from
+/// a stranger or from a person whose account was deleted.
 enum FeedHarness {
     static func run(_ input: UnsafeRawBufferPointer) {
         guard let selector = input.first else { return }
         let body = UnsafeRawBufferPointer(rebasing: input.dropFirst())
-        switch selector % 5 {
+        switch selector % 6 {
         case 0: Harness.roundTrip(FeedReplica.self, body)
         case 1: Harness.roundTrip(RelayRequest.self, body)
         case 2: Harness.roundTrip(RelayResponse.self, body)
         case 3: Harness.roundTrip(SocialData.self, body)
-        default: relay(Array(body))
+        case 4: relay(Array(body))
+        default: erased(Array(body))
         }
+    }
+
+    /// One request from ana after her account's deletion (FEED-31): whatever it holds, it is
+    /// refused and changes nothing, and nothing of hers is left published.
+    static func erased(_ bytes: [UInt8]) {
+        let relay = seeded()
+        try! relay.erase("ana", now: 500)
+        let before = try! relay.replica
+        precondition(
+            before.items.allSatisfy { id, register in id.owner != "ana" || register.value == nil },
+            "an item of ana's outlived her erasure")
+        guard case .error = relay.respond(to: bytes, from: "ana", now: 1_000) else {
+            preconditionFailure("an erased person's request was answered")
+        }
+        precondition(try! relay.replica == before, "an erased person's request changed the relay")
     }
 
     /// A relay where ana and bob are friends and ana has a public and a friends-only item.
