@@ -68,10 +68,8 @@ enum ErasureFlow {
 struct ErasureStoreTests {
     @Test("SQLite: erased through one store, refused by another on the file, and after a restart")
     func sqlite() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-erase-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("server.sqlite").path
+        let path = try ServerFiles.path("glow-erase")
+        defer { ServerFiles.remove(path) }
         let first = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
         let second = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
         try ErasureFlow.run(first, second, erased: "ana", friend: "bob")

@@ -52,14 +52,27 @@ enum PushFlow {
     }
 }
 
+/// Server files in temporary folders of their own.
+enum ServerFiles {
+    /// The path of `server.sqlite` in a new folder named from `prefix`.
+    static func path(_ prefix: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("server.sqlite").path
+    }
+
+    /// Removes the folder of a ``path(_:)`` (a failure leaves a folder behind, nothing else).
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+}
+
 @Suite("Push outbox in the server's database")
 struct PushStoreTests {
     @Test("SQLite: what one store's write left waiting, another store on the file sends once")
     func sqlite() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("server.sqlite").path
+        let path = try ServerFiles.path("glow-push")
+        defer { ServerFiles.remove(path) }
         let first = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
         let second = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
         try PushFlow.run(first, second)
@@ -67,10 +80,8 @@ struct PushStoreTests {
 
     @Test("SQLite: the outbox survives a restart, and a removed device stays removed")
     func restart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("server.sqlite").path
+        let path = try ServerFiles.path("glow-push")
+        defer { ServerFiles.remove(path) }
         do {
             let relay = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
             try relay.register(
@@ -98,10 +109,8 @@ extension PushStoreTests {
             ("closed", "ana", #"{"open":true}"#),
         ])
     func unreadableRow(_ kind: String, _ key: String, _ value: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("server.sqlite").path
+        let path = try ServerFiles.path("glow-push")
+        defer { ServerFiles.remove(path) }
         _ = try SQLiteServerDatabase(path: path)
         let connection = try DatabaseSchema.server.open(path: path, create: false)
         try connection.prepare("INSERT INTO relay_pushes (kind, key, value) VALUES (?, ?, ?)").run([
