@@ -232,7 +232,8 @@ package final class ServerRunner: Sendable {
             throw Failure("a mail step names to and kind")
         }
         let address = try substituteOrFail(to, captured).lowercased()
-        let deadline = Date().addingTimeInterval(5)
+        // As long as a request may take: a loaded server delivers later, not never.
+        let deadline = Date().addingTimeInterval(timeout)
         repeat {
             let names: [String]
             do {
@@ -259,7 +260,8 @@ package final class ServerRunner: Sendable {
             }
             Thread.sleep(forTimeInterval: 0.05)
         } while Date() < deadline
-        throw Failure("no \(kind) mail to \(address) arrived in \(folder) within 5 seconds")
+        throw Failure(
+            "no \(kind) mail to \(address) arrived in \(folder) within \(String(format: "%g", timeout)) seconds")
     }
 
     /// The header fields of an RFC 5322 message, by lower-case name.
