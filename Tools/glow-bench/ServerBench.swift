@@ -287,7 +287,8 @@ enum ServerBench {
         let afterRelay = try answer {
             wall += 1
             var stance = FeedReplica()
-            stance.writeStance(.want, from: "clock-a", to: "clock-b", at: try Stamp(wall: wall, counter: 0, device: "c"))
+            stance.writeStance(
+                .want, from: "clock-a", to: "clock-b", at: try Stamp(wall: wall, counter: 0, device: "c"))
             try otherRelay.submit(stance, from: "clock-a", now: wall)
         }
         record("server", "relayAnswerAfterOtherStoresCommit", afterMail)
