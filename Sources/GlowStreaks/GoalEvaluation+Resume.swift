@@ -48,10 +48,9 @@ extension GoalEvaluation {
         else { return nil }
         entries.replaceTail(
             from: checkpoint.day, with: GoalEntries(goal: goal, history: history, from: checkpoint.day, today: today))
-        walkRecurring(resuming: checkpoint)
+        let replaced = walkRecurring(resuming: checkpoint)
         strength = meter.strength(today: today)
-        defer { resumedMilestones = [] }
-        return resumedMilestones
+        return replaced
     }
 
     /// The milestones reached after the checkpoint, in order: those the walk reaches now.

@@ -57,12 +57,17 @@ extension GoalEvaluation {
     /// into streak units and judgements (STREAK-10 ... STREAK-17); from `resuming` on, with its
     /// state, when given. On the way it keeps the first checkpoint at or after the window of Days
     /// a tap may change cheaply (``WalkCheckpoint``).
-    mutating func walkRecurring(resuming: WalkCheckpoint? = nil) {
-        guard let schedule = goal.schedule, goal.startDay <= judgedThrough else { return }
+    ///
+    /// - Returns: when resuming, the milestones the walk had reached after the checkpoint
+    ///   before, which this walk replaced; none otherwise.
+    @discardableResult
+    mutating func walkRecurring(resuming: WalkCheckpoint? = nil) -> [Milestone] {
+        guard let schedule = goal.schedule, goal.startDay <= judgedThrough else { return [] }
         var tracker = StreakTracker(goalID: goal.id)
         var forgiveness = ForgivenessState(goal.forgiveness, weekStart: weekStart)
+        var replaced: [Milestone] = []
         if let resuming {
-            (tracker, forgiveness) = rewind(to: resuming)
+            (tracker, forgiveness, replaced) = rewind(to: resuming)
         }
         let window = WalkCheckpoint.window(today: today).daysSince1970
         for index in (resuming?.entry ?? 0)..<schedule.entries.count {
@@ -112,6 +117,7 @@ extension GoalEvaluation {
         tracker.breakRun()
         longestStreak = tracker.longest
         milestones = tracker.milestones
+        return replaced
     }
 
     /// Keeps the walk's state before Day `day` of schedule entry `entry` as the checkpoint, unless
@@ -127,20 +133,21 @@ extension GoalEvaluation {
     }
 
     /// Puts the judgements, strength and milestones back as they were at `checkpoint`, and returns
-    /// its streak and forgiveness state; the milestones reached after it are left in
-    /// ``resumedMilestones``.
-    private mutating func rewind(to checkpoint: WalkCheckpoint) -> (StreakTracker, ForgivenessState) {
+    /// its streak and forgiveness state with the milestones reached after it.
+    private mutating func rewind(
+        to checkpoint: WalkCheckpoint
+    ) -> (StreakTracker, ForgivenessState, [Milestone]) {
         self.checkpoint = checkpoint
         judgements.rewind(to: checkpoint.judgements)
         meter.rewind(to: checkpoint.meter)
         // Taken out of `self` first, so the list is not shared and shrinks in place.
         var kept = milestones
         milestones = []
-        resumedMilestones = Array(kept[checkpoint.milestoneCount...])
+        let replaced = Array(kept[checkpoint.milestoneCount...])
         kept.removeLast(kept.count - checkpoint.milestoneCount)
         var tracker = checkpoint.tracker
         tracker.restore(milestones: kept)
-        return (tracker, checkpoint.forgiveness)
+        return (tracker, checkpoint.forgiveness, replaced)
     }
 
     /// The Days `first ... last` (all in the life, none after today) under a day-based rule:

@@ -43,8 +43,6 @@ public struct GoalEvaluation: Sendable {
     var meter: StrengthMeter
     /// For recurring kinds: where a change to recent Days resumes the walk (STREAK-26).
     var checkpoint: WalkCheckpoint?
-    /// While a walk resumes: the milestones it had reached after the checkpoint before.
-    var resumedMilestones: [Milestone] = []
 
     /// Evaluates `goal` as of `today`.
     ///
