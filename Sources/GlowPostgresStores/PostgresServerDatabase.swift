@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowFeed
 import GlowPostgres
 import GlowRelay
@@ -104,6 +105,28 @@ public final class PostgresAccountStore: AccountStore {
         }
         return try outcome.get()
     }
+
+    /// Runs `body`, a read, on the records a free connection's copy holds, without a round trip
+    /// unless `fresh` (or nothing is held yet), with the reading the relay's store confirms in its
+    /// transaction (``StoreReading``).
+    ///
+    /// - Throws: the body's ``AuthError``, or ``AuthError/Code/storageFailed`` when the records
+    ///   cannot be read.
+    public func read<T>(fresh: Bool, _ body: (AccountRecords) throws(AuthError) -> T) throws(AuthError) -> (
+        result: T, reading: StoreReading?
+    ) {
+        let outcome: (result: Result<T, AuthError>, version: Int64)
+        do {
+            outcome = try store.read(fresh: fresh) { records in
+                Result { () throws(AuthError) in try body(records) }
+            }
+        } catch {
+            throw AuthError.storage("the account records could not be read: \(error)")
+        }
+        let reading = StoreReading(
+            database: store.stores[0].name, clock: store.stores[0].clockName, version: outcome.version)
+        return (try outcome.result.get(), reading)
+    }
 }
 
 /// The relay's state in PostgreSQL: each register a row with its last sequence number (FEED-25,
@@ -120,9 +143,15 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     ///
     /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``.
     public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        let outcome: Result<T, FeedError>
+        PostgresStateStore<FeedRelayState>.unconditional(try update(reading: nil, body))
+    }
+
+    private func update<T>(reading: StoreReading?, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        let outcome: Result<T, FeedError>?
         do {
-            outcome = try store.update { relay -> Result<T, FeedError> in
+            outcome = try store.update(confirming: reading) { relay -> Result<T, FeedError> in
                 let original = relay
                 do throws(FeedError) {
                     return .success(try body(&relay))
@@ -134,7 +163,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         } catch {
             throw FeedError.storage("the relay's state could not be read or kept: \(error)")
         }
-        return try outcome.get()
+        return try outcome?.get()
     }
 
     /// Runs `body`, a change, on the relay's state in place under the store's clock lock (no copy
@@ -143,9 +172,45 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     ///
     /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``.
     public func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        let outcome: Result<T, FeedError>
+        PostgresStateStore<FeedRelayState>.unconditional(try write(reading: nil, body))
+    }
+
+    /// As ``update(_:)``, confirming `reading` of the account store on this database in the
+    /// same transaction (``StoreReading``): nil, with nothing run, when it no longer holds.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` for a reading of another database, or as
+    ///   ``update(_:)``.
+    public func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        try update(reading: try confirmable(reading), body)
+    }
+
+    /// As ``write(_:)``, confirming `reading` as ``update(confirming:_:)`` does.
+    ///
+    /// - Throws: as ``update(confirming:_:)``.
+    public func write<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        try write(reading: try confirmable(reading), body)
+    }
+
+    /// `reading`, when it is of this database.
+    private func confirmable(_ reading: StoreReading) throws(FeedError) -> StoreReading {
+        guard reading.database == store.stores[0].name else {
+            throw FeedError.storage(
+                "the relay's database \(store.stores[0].name) cannot confirm a reading of \(reading)")
+        }
+        return reading
+    }
+
+    private func write<T>(reading: StoreReading?, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        let outcome: Result<T, FeedError>?
         do {
             outcome = try store.write(
+                confirming: reading,
                 { relay -> Result<T, FeedError> in
                     do throws(FeedError) {
                         return .success(try body(&relay))
@@ -157,7 +222,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         } catch {
             throw FeedError.storage("the relay's state could not be read or kept: \(error)")
         }
-        return try outcome.get()
+        return try outcome?.get()
     }
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import GlowCore
 import GlowPostgres
 import GlowStorage
 import Synchronization
@@ -97,22 +98,52 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
     ///   database cannot be reached, `write_failed` when a statement failed, `corrupt` when a row
     ///   does not read.
     package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
+        try Self.unconditional(update(confirming: nil, body))
+    }
+
+    /// As ``update(_:)``, in a transaction that first confirms `reading`, a read of another
+    /// store on this database: nil, with the body not run, when that store's clock moved since.
+    ///
+    /// - Throws: as ``update(_:)``.
+    package func update<T>(confirming reading: StoreReading?, _ body: (inout State) -> T) throws(StoreError) -> T? {
         // The result leaves through a variable of the caller's, not through the lock's return.
-        var output: T?
-        try held.withLock { (held) throws(StoreError) in
-            for _ in 0..<Self.attempts {
-                if let result = try attempt(&held, body) {
-                    output = result
-                    return
-                }
-            }
-        }
-        guard let output else {
-            throw StoreError(
-                .busy, "other processes changed the \(clockName) store \(Self.attempts) times while this one tried",
-                path: name)
-        }
+        var output: Outcome<T> = .lostRace
+        try held.withLock { (held) throws(StoreError) in output = try attempts(&held, reading, body) }
+        return try settled(output)
+    }
+
+    /// Runs `body`, a read, on the state this copy holds, without asking the database, and says
+    /// the clock's version that state is at; when `fresh`, or when no state is held, the state is
+    /// brought up to the database's first, as ``update(_:)`` does. Another store on the database
+    /// confirms the version in its own transaction (``StoreReading``).
+    ///
+    /// - Throws: as ``update(_:)``.
+    package func read<T>(fresh: Bool, _ body: (State) -> T) throws(StoreError) -> (result: T, version: Int64) {
+        var output: (result: T, version: Int64)?
+        try held.withLock { (held) throws(StoreError) in output = try read(&held, fresh: fresh, body) }
+        guard let output else { preconditionFailure("the read ran or threw") }
         return output
+    }
+
+    /// As ``read(fresh:_:)``, unless another thread of this process is using the store: then
+    /// `busy` at once, without running the body.
+    package func readIfFree<T>(fresh: Bool, _ body: (State) -> T) throws(StoreError) -> Turn<
+        (result: T, version: Int64)
+    > {
+        var output: (result: T, version: Int64)?
+        let ran: Void? = try held.withLockIfAvailable { (held) throws(StoreError) in
+            output = try read(&held, fresh: fresh, body)
+        }
+        guard ran != nil, let output else { return .busy }
+        return .done(output)
+    }
+
+    private func read<T>(_ held: inout Held, fresh: Bool, _ body: (State) -> T) throws(StoreError) -> (
+        result: T, version: Int64
+    ) {
+        if !fresh, let state = held.state { return (body(state), held.version) }
+        let result = Self.unconditional(try settled(attempts(&held, nil) { (state) in body(state) }))
+        return (result, held.version)
     }
 
     /// How ``updateIfFree(_:)`` went.
@@ -123,25 +154,56 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         case done(T)
     }
 
-    /// As ``update(_:)``, unless another thread of this process is using the store: then `busy`
-    /// at once, without running the body.
-    package func updateIfFree<T>(_ body: (inout State) -> T) throws(StoreError) -> Turn<T> {
-        var output: T?
+    /// As ``update(confirming:_:)``, unless another thread of this process is using the store:
+    /// then `busy` at once, without running the body.
+    package func updateIfFree<T>(confirming reading: StoreReading?, _ body: (inout State) -> T) throws(StoreError)
+        -> Turn<T?>
+    {
+        var output: Outcome<T> = .lostRace
         let ran: Void? = try held.withLockIfAvailable { (held) throws(StoreError) in
-            for _ in 0..<Self.attempts {
-                if let result = try attempt(&held, body) {
-                    output = result
-                    return
-                }
-            }
+            output = try attempts(&held, reading, body)
         }
         guard ran != nil else { return .busy }
-        guard let output else {
+        return .done(try settled(output))
+    }
+
+    /// How one try of an update went.
+    private enum Outcome<T> {
+        case done(T)
+        /// Another writer won the race to the clock: try again.
+        case lostRace
+        /// The reading to confirm no longer holds: nothing ran.
+        case unconfirmed
+    }
+
+    /// Up to ``attempts`` tries, until one is not a lost race.
+    private func attempts<T>(_ held: inout Held, _ reading: StoreReading?, _ body: (inout State) -> T)
+        throws(StoreError) -> Outcome<T>
+    {
+        for _ in 0..<Self.attempts {
+            let outcome = try attempt(&held, reading, body)
+            if case .lostRace = outcome { continue }
+            return outcome
+        }
+        return .lostRace
+    }
+
+    /// The result, nil when unconfirmed; `busy` when every try lost the race.
+    private func settled<T>(_ outcome: Outcome<T>) throws(StoreError) -> T? {
+        switch outcome {
+        case .done(let result): return result
+        case .unconfirmed: return nil
+        case .lostRace:
             throw StoreError(
                 .busy, "other processes changed the \(clockName) store \(Self.attempts) times while this one tried",
                 path: name)
         }
-        return .done(output)
+    }
+
+    /// The answer of an update that confirmed no reading, which always has one.
+    static func unconditional<T>(_ answer: T?) -> T {
+        guard let answer else { preconditionFailure("an update that confirms no reading answers") }
+        return answer
     }
 
     /// Runs `body`, a change, on the state in place and keeps what it changed before returning,
@@ -153,27 +215,38 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
     ///
     /// - Throws: ``StoreError``: `cannot_open`, `write_failed`, `corrupt`, as ``update(_:)``.
     package func write<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> T {
+        try Self.unconditional(write(confirming: nil, body, keeps: keeps))
+    }
+
+    /// As ``write(_:keeps:)``, in a transaction that first confirms `reading`, a read of another
+    /// store on this database: nil, with the body not run, when that store's clock moved since.
+    ///
+    /// - Throws: as ``write(_:keeps:)``.
+    package func write<T>(confirming reading: StoreReading?, _ body: (inout State) -> T, keeps: (T) -> Bool)
+        throws(StoreError) -> T?
+    {
         // The result leaves through a variable of the caller's, not through the lock's return.
         var output: T?
-        try held.withLock { (held) throws(StoreError) in output = try writeInPlace(&held, body, keeps) }
-        guard let output else { preconditionFailure("the write ran or threw") }
+        try held.withLock { (held) throws(StoreError) in output = try writeInPlace(&held, reading, body, keeps) }
         return output
     }
 
-    /// As ``write(_:keeps:)``, unless another thread of this process is using the store: then
-    /// `busy` at once, without running the body.
-    package func writeIfFree<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> Turn<T> {
+    /// As ``write(confirming:_:keeps:)``, unless another thread of this process is using the
+    /// store: then `busy` at once, without running the body.
+    package func writeIfFree<T>(confirming reading: StoreReading?, _ body: (inout State) -> T, keeps: (T) -> Bool)
+        throws(StoreError) -> Turn<T?>
+    {
         var output: T?
         let ran: Void? = try held.withLockIfAvailable { (held) throws(StoreError) in
-            output = try writeInPlace(&held, body, keeps)
+            output = try writeInPlace(&held, reading, body, keeps)
         }
-        guard ran != nil, let output else { return .busy }
+        guard ran != nil else { return .busy }
         return .done(output)
     }
 
-    private func writeInPlace<T>(_ held: inout Held, _ body: (inout State) -> T, _ keeps: (T) -> Bool)
-        throws(StoreError) -> T
-    {
+    private func writeInPlace<T>(
+        _ held: inout Held, _ reading: StoreReading?, _ body: (inout State) -> T, _ keeps: (T) -> Bool
+    ) throws(StoreError) -> T? {
         let connection = try connection(&held)
         // Taken out of `held`, so the state has one owner and changes in place; it goes back
         // only once the database holds what it says.
@@ -181,7 +254,12 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         let version = held.version
         do {
             try connection.execute("BEGIN")
-            let (current, purged) = try readClock(connection, locking: true)
+            let (current, purged, confirmed) = try readClock(connection, locking: true, confirming: reading)
+            guard confirmed else {
+                rollBack(connection)
+                held.state = state.take()
+                return nil
+            }
             var working: State
             if version >= purged, let owned = state.take() {
                 working = consume owned
@@ -212,8 +290,10 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         }
     }
 
-    /// One try: the result, or nil when another writer won the race to the clock.
-    private func attempt<T>(_ held: inout Held, _ body: (inout State) -> T) throws(StoreError) -> T? {
+    /// One try.
+    private func attempt<T>(_ held: inout Held, _ reading: StoreReading?, _ body: (inout State) -> T)
+        throws(StoreError) -> Outcome<T>
+    {
         let connection = try connection(&held)
         var state = held.state.take()
         let version = held.version
@@ -227,21 +307,28 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             // A read costs one round trip: when nobody wrote since the state was read, the body
             // runs on it as of the clock just read, and a body that changes nothing is done.
             if let current = state {
-                let clock = try connection.execute(
-                    "SELECT version, purged FROM glow_clock WHERE name = $1", [.text(clockName)])
-                if clock.rows.count == 1, try clock.int(0, "version") == version, try clock.int(0, "purged") <= version
-                {
+                let (now, purged, confirmed) = try readClock(connection, locking: false, confirming: reading)
+                guard confirmed else {
+                    (held.state, held.version) = (current, version)
+                    return .unconfirmed
+                }
+                if now == version, purged <= version {
                     var after = current
                     let result = body(&after)
                     if !behaviour.changed(behaviour.mark(current), after) {
                         (held.state, held.version) = (current, version)
-                        return result
+                        return .done(result)
                     }
                     early = (after, result)
                 }
             }
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
-            let (current, purged) = try readClock(connection, locking: false)
+            let (current, purged, confirmed) = try readClock(connection, locking: false, confirming: reading)
+            guard confirmed else {
+                rollBack(connection)
+                (held.state, held.version) = (state, version)
+                return .unconfirmed
+            }
             if state == nil || version < purged {
                 var fresh = behaviour.empty()
                 try behaviour.catchUp(&fresh, connection, -1)
@@ -264,13 +351,13 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             }
             let mark = behaviour.mark(before)
             try commit(&after, since: mark, at: current, on: connection, into: &held)
-            return result
+            return .done(result)
         } catch let error as PostgresError {
             rollBack(connection)
             if Self.lostRace(error) {
                 // What was read is the database as of the snapshot: keep it, and try again.
                 if let caughtUp { (held.state, held.version) = caughtUp }
-                return nil
+                return .lostRace
             }
             if error.code == .connectionFailed { held.connection = nil }
             throw StoreError(.writeFailed, "the \(clockName) store: \(error.message)", path: name)
@@ -283,21 +370,38 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         }
     }
 
-    /// Ends an update's transaction: when `state` changed since `mark`, moves the clock on from
-    /// `current` and writes the rows under the new version; commits; and holds the state at the
-    /// version the database now has.
-    /// The store's clock row, in the transaction begun on `connection`: its version and the version
-    /// tombstones are purged up to, locked until the transaction ends when `locking`.
-    private func readClock(_ connection: PostgresConnection, locking: Bool) throws -> (current: Int64, purged: Int64) {
+    /// The store's clock row, outside a transaction or in the one begun on `connection`: its
+    /// version and the version tombstones are purged up to, locked until the transaction ends when
+    /// `locking`; and whether `reading`, when given, still holds: its store's clock, read by the
+    /// same statement, is still at the reading's version.
+    private func readClock(_ connection: PostgresConnection, locking: Bool, confirming reading: StoreReading?) throws
+        -> (current: Int64, purged: Int64, confirmed: Bool)
+    {
+        var query = "SELECT version, purged"
+        var values: [PostgresValue] = [.text(clockName)]
+        if let reading {
+            // A subquery's row is read, not locked: the reading's store stays free to its writers.
+            query += ", (SELECT version FROM glow_clock WHERE name = $2) AS confirmed"
+            values.append(.text(reading.clock))
+        }
         let clock = try connection.execute(
-            "SELECT version, purged FROM glow_clock WHERE name = $1" + (locking ? " FOR UPDATE" : ""),
-            [.text(clockName)])
+            query + " FROM glow_clock WHERE name = $1" + (locking ? " FOR UPDATE" : ""), values)
         guard clock.rows.count == 1 else {
             throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
         }
-        return (try clock.int(0, "version"), try clock.int(0, "purged"))
+        var confirmed = true
+        if let reading {
+            guard case .int(let version) = try clock.cell(0, "confirmed") else {
+                throw StoreError(.corrupt, "the database has no clock for the \(reading.clock) store", path: name)
+            }
+            confirmed = version == reading.version
+        }
+        return (try clock.int(0, "version"), try clock.int(0, "purged"), confirmed)
     }
 
+    /// Ends an update's transaction: when `state` changed since `mark`, moves the clock on from
+    /// `current` and writes the rows under the new version; commits; and holds the state at the
+    /// version the database now has.
     private func commit(
         _ state: inout State, since mark: [Int64], at current: Int64, on connection: PostgresConnection,
         into held: inout Held
@@ -388,8 +492,15 @@ package final class PostgresStorePool<State: Sendable>: Sendable {
     /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
     ///   update's.
     package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
-        try onFreeCopy({ (store) throws(StoreError) in try store.updateIfFree(body) }) { (store) throws(StoreError) in
-            try store.update(body)
+        PostgresStateStore<State>.unconditional(try update(confirming: nil, body))
+    }
+
+    /// ``PostgresStateStore/update(confirming:_:)`` on a copy no other thread is using.
+    ///
+    /// - Throws: as ``update(_:)``.
+    package func update<T>(confirming reading: StoreReading?, _ body: (inout State) -> T) throws(StoreError) -> T? {
+        try onFreeCopy({ (store) throws(StoreError) in try store.updateIfFree(confirming: reading, body) }) {
+            (store) throws(StoreError) in try store.update(confirming: reading, body)
         }
     }
 
@@ -398,8 +509,27 @@ package final class PostgresStorePool<State: Sendable>: Sendable {
     /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
     ///   write's.
     package func write<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> T {
-        try onFreeCopy({ (store) throws(StoreError) in try store.writeIfFree(body, keeps: keeps) }) {
-            (store) throws(StoreError) in try store.write(body, keeps: keeps)
+        PostgresStateStore<State>.unconditional(try write(confirming: nil, body, keeps: keeps))
+    }
+
+    /// ``PostgresStateStore/write(confirming:_:keeps:)`` on a copy no other thread is using.
+    ///
+    /// - Throws: as ``write(_:keeps:)``.
+    package func write<T>(confirming reading: StoreReading?, _ body: (inout State) -> T, keeps: (T) -> Bool)
+        throws(StoreError) -> T?
+    {
+        try onFreeCopy({ (store) throws(StoreError) in try store.writeIfFree(confirming: reading, body, keeps: keeps) })
+        {
+            (store) throws(StoreError) in try store.write(confirming: reading, body, keeps: keeps)
+        }
+    }
+
+    /// ``PostgresStateStore/read(fresh:_:)`` on a copy no other thread is using.
+    ///
+    /// - Throws: as ``update(_:)``.
+    package func read<T>(fresh: Bool, _ body: (State) -> T) throws(StoreError) -> (result: T, version: Int64) {
+        try onFreeCopy({ (store) throws(StoreError) in try store.readIfFree(fresh: fresh, body) }) {
+            (store) throws(StoreError) in try store.read(fresh: fresh, body)
         }
     }
 

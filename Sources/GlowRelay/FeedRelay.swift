@@ -79,12 +79,39 @@ public protocol FeedRelayStore: Sendable {
     /// changes the state in place). A body that throws may have changed the state; the store
     /// keeps none of it.
     func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T
+
+    /// As ``update(_:)``, in a transaction that first confirms `reading`, a read of another store
+    /// on the same database (``StoreReading``): nil, with nothing run and nothing kept, when that
+    /// store's clock has moved since.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` for a reading of a database this store is not
+    ///   on; the body's error; a storage failure.
+    func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+
+    /// As ``write(_:)``, confirming `reading` first as ``update(confirming:_:)`` does.
+    func write<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
 }
 
 extension FeedRelayStore {
     /// ``update(_:)``.
     public func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
         try update(body)
+    }
+
+    /// Refuses: a store without a database shares none with the store `reading` is of.
+    public func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        throw FeedError.storage("this relay store is on no database, so it cannot confirm a reading of \(reading)")
+    }
+
+    /// ``update(confirming:_:)``.
+    public func write<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        try update(confirming: reading, body)
     }
 }
 
@@ -143,11 +170,37 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: as ``submit(_:from:now:)``; then nothing of the delta is kept.
     public func accept(_ delta: FeedReplica, from person: String, now: Int64) throws(FeedError) -> Accepted {
+        try Self.unconditional(accept(delta, from: person, now: now, confirming: nil))
+    }
+
+    /// ``accept(_:from:now:)`` in a transaction that confirms `reading` first: nil, with nothing
+    /// kept, when the reading no longer holds (``FeedRelayStore/write(confirming:_:)``).
+    func accept(_ delta: FeedReplica, from person: String, now: Int64, confirming reading: StoreReading?)
+        throws(FeedError) -> Accepted?
+    {
         try Self.checkAuthor(delta, person)
-        return try store.write { (state) throws(FeedError) -> Accepted in
+        return try run(writing: true, confirming: reading) { (state) throws(FeedError) -> Accepted in
             try Self.checkOpen(state, person)
             return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
         }
+    }
+
+    /// `body` through the store: a write or a read, confirming `reading` first when there is one.
+    private func run<T>(
+        writing: Bool, confirming reading: StoreReading?, _ body: (inout FeedRelayState) throws(FeedError) -> T
+    ) throws(FeedError) -> T? {
+        switch (reading, writing) {
+        case (nil, true): try store.write(body)
+        case (nil, false): try store.update(body)
+        case (let reading?, true): try store.write(confirming: reading, body)
+        case (let reading?, false): try store.update(confirming: reading, body)
+        }
+    }
+
+    /// The answer of a run that confirmed no reading, which always has one.
+    static func unconditional<T>(_ answer: T?) -> T {
+        guard let answer else { preconditionFailure("a run that confirms no reading answers") }
+        return answer
     }
 
     /// FEED-31: an erased person's writes, reads and devices are refused.
@@ -255,7 +308,15 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep it.
     public func register(_ device: PushDevice) throws(FeedError) {
-        try store.write { (state) throws(FeedError) in
+        Self.unconditional(try register(device, confirming: nil))
+    }
+
+    /// ``register(_:)`` in a transaction that confirms `reading` first: nil, with nothing kept,
+    /// when the reading no longer holds (``FeedRelayStore/write(confirming:_:)``).
+    ///
+    /// - Throws: as ``register(_:)``.
+    public func register(_ device: PushDevice, confirming reading: StoreReading?) throws(FeedError) -> Void? {
+        try run(writing: true, confirming: reading) { (state) throws(FeedError) in
             try Self.checkOpen(state, device.person)
             state.pushes.register(device)
         }
@@ -266,7 +327,17 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep the removal.
     public func removeDevice(token: String, of person: String?) throws(FeedError) {
-        try store.write { (state) throws(FeedError) in
+        Self.unconditional(try removeDevice(token: token, of: person, confirming: nil))
+    }
+
+    /// ``removeDevice(token:of:)`` in a transaction that confirms `reading` first: nil, with
+    /// nothing kept, when the reading no longer holds (``FeedRelayStore/write(confirming:_:)``).
+    ///
+    /// - Throws: as ``removeDevice(token:of:)``.
+    public func removeDevice(token: String, of person: String?, confirming reading: StoreReading?) throws(FeedError)
+        -> Void?
+    {
+        try run(writing: true, confirming: reading) { (state) throws(FeedError) in
             if let held = state.pushes.devices[token], person == nil || held.person == person {
                 state.pushes.remove(token: token)
             }
@@ -308,7 +379,15 @@ public final class FeedRelay: Sendable {
     public func changes(for viewer: String, since cursor: UInt64) throws(FeedError) -> (
         delta: FeedReplica, cursor: UInt64
     ) {
-        try store.update { (state) throws(FeedError) in
+        try Self.unconditional(changes(for: viewer, since: cursor, confirming: nil))
+    }
+
+    /// ``changes(for:since:)`` in a transaction that confirms `reading` first: nil when the
+    /// reading no longer holds (``FeedRelayStore/update(confirming:_:)``).
+    func changes(for viewer: String, since cursor: UInt64, confirming reading: StoreReading?) throws(FeedError) -> (
+        delta: FeedReplica, cursor: UInt64
+    )? {
+        try run(writing: false, confirming: reading) { (state) throws(FeedError) in
             try Self.checkOpen(state, viewer)
             // A cursor the relay never gave starts the viewer over (FEED-27).
             return (Self.fanOut(state, to: viewer, since: cursor > state.sequence ? 0 : cursor), state.sequence)

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowFeed
 import GlowWire
 
@@ -163,6 +164,16 @@ extension FeedRelay {
     public func respond(to request: [UInt8], from person: String, now: Int64, limits: WireLimits = .default)
         -> RelayResponse
     {
+        Self.unconditional(respond(to: request, from: person, now: now, limits: limits, confirming: nil))
+    }
+
+    /// The typed answer to one request's bytes from `person`, given in a transaction that first
+    /// confirms `reading`, the read that authenticated `person` (``StoreReading``): nil, with
+    /// nothing done, when the store the reading is of changed since; the caller reads it again.
+    public func respond(
+        to request: [UInt8], from person: String, now: Int64, limits: WireLimits = .default,
+        confirming reading: StoreReading?
+    ) -> RelayResponse? {
         let decoded: RelayRequest
         do {
             decoded = try RelayRequest(wire: request, limits: limits)
@@ -174,14 +185,15 @@ extension FeedRelay {
         switch decoded {
         case .submit(let delta):
             do {
-                return .submitted(try submit(delta, from: person, now: now))
+                return try accept(delta, from: person, now: now, confirming: reading).map { .submitted($0.sequence) }
             } catch {
                 return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
             }
         case .changes(let cursor):
             do {
-                let answer = try changes(for: person, since: cursor)
-                return .changes(answer.delta, cursor: answer.cursor)
+                return try changes(for: person, since: cursor, confirming: reading).map {
+                    .changes($0.delta, cursor: $0.cursor)
+                }
             } catch {
                 return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowStorage
 
 /// The account service's records (AUTH-35 ... AUTH-42) durable in SQLite, through GlowAuth's
@@ -57,6 +58,24 @@ extension ServerStore: AccountStore where State == AccountRecords {
             throw AuthError.storage("the account records could not be read or kept: \(error)")
         }
         return try outcome.get()
+    }
+
+    /// Runs `body`, a read, on the records as last written or read, without asking the file
+    /// unless `fresh`, with the reading the relay's store on the same file confirms in its
+    /// transaction (``StoreReading``).
+    ///
+    /// - Throws: the body's ``AuthError``, or ``AuthError/Code/storageFailed`` when the records
+    ///   cannot be read.
+    public func read<T>(fresh: Bool, _ body: (AccountRecords) throws(AuthError) -> T) throws(AuthError) -> (
+        result: T, reading: StoreReading?
+    ) {
+        let outcome: (result: Result<T, AuthError>, clock: Int64)
+        do {
+            outcome = try store.peek(fresh: fresh) { records in Result { () throws(AuthError) in try body(records) } }
+        } catch {
+            throw AuthError.storage("the account records could not be read: \(error)")
+        }
+        return (try outcome.result.get(), StoreReading(database: path, clock: clock, version: outcome.clock))
     }
 
     /// Writes the rows of the records changed since the last keep, inside the caller's transaction.

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowFeed
 import GlowRelay
 import GlowStorage
@@ -51,10 +52,37 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
     /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``
     ///   when the state cannot be read or kept.
     public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
+        guard let result = try update(reading: nil, body) else {
+            preconditionFailure("an update that confirms no reading answers")
+        }
+        return result
+    }
+
+    /// As ``update(_:)``, confirming `reading` of the account store on this file in the same
+    /// transaction (``StoreReading``): nil, with nothing run, when its clock moved since.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` for a reading of another database, or as
+    ///   ``update(_:)``.
+    public func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
+        guard reading.database == path else {
+            throw FeedError.storage("the relay's file \(path) cannot confirm a reading of \(reading)")
+        }
+        return try update(reading: reading, body)
+    }
+
+    private func update<T>(reading: StoreReading?, _ body: (inout FeedRelayState) throws(FeedError) -> T)
+        throws(FeedError) -> T?
+    {
         var refusal: FeedError?
-        let outcome: Result<T, FeedError>
+        let outcome: Result<T, FeedError>?
         do {
-            outcome = try store.write { (relay, connection) throws(StoreError) -> Result<T, FeedError> in
+            outcome = try store.write { (relay, connection) throws(StoreError) -> Result<T, FeedError>? in
+                // In the write's transaction: the account store's clock as the reading saw it.
+                if let reading, try SQLiteStore<FeedRelayState>.time(connection, reading.clock) != reading.version {
+                    return nil
+                }
                 let before = relay.sequence
                 let result: T
                 do throws(FeedError) {
@@ -100,6 +128,6 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
             if let refusal { throw refusal }
             throw FeedError.storage("the relay's state could not be read or kept: \(error)")
         }
-        return try outcome.get()
+        return try outcome?.get()
     }
 }

@@ -15,6 +15,8 @@ public final class ServerStore<State: Sendable>: Sendable {
     /// The database's path.
     public var path: String { store.path }
     let store: SQLiteStore<State>
+    /// The store's row of `glow_clock`.
+    let clock: String
 
     /// A store of `schema`'s file at `path` whose row in `glow_clock` is `clock`.
     init(
@@ -22,6 +24,7 @@ public final class ServerStore<State: Sendable>: Sendable {
         load: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> State
     ) throws(StoreError) {
         store = try SQLiteStore(path: path, schema: schema, clock: clock, load: load)
+        self.clock = clock
     }
 }
 

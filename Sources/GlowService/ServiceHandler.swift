@@ -190,19 +190,42 @@ public final class ServiceHandler: Sendable {
         return done
     }
 
-    /// SERVER-3: the account the access token names; the service's refusal as an error.
-    private func caller(_ token: SecretToken) throws(ServiceRefusal) -> AccountID {
-        do throws(AuthError) {
-            return try accounts.authenticate(accessToken: token)
-        } catch {
-            throw ServiceRefusal(error)
+    /// SERVER-3: `body`'s answer as the token's account, in one transaction of the relay's store
+    /// that confirms the read of the account records that authenticated it (``StoreReading``):
+    /// the first read is of the records a connection holds, with no round trip; when they refuse
+    /// the token, or the relay's transaction finds them changed since (then nothing was done), the
+    /// token is authenticated again on the records as the database holds them. A body answers nil
+    /// only when its transaction found the reading changed.
+    private func asCaller<T>(
+        _ token: SecretToken, _ body: (AccountID, StoreReading?) throws(ServiceRefusal) -> T?
+    ) throws(ServiceRefusal) -> T {
+        for attempt in 0..<Self.authentications {
+            let (person, reading): (AccountID, StoreReading?)
+            do throws(AuthError) {
+                (person, reading) = try accounts.authenticate(accessToken: token, fresh: attempt > 0)
+            } catch {
+                // Records held since before the session began do not know it: only the
+                // database's say no.
+                if attempt == 0, error.code != .storageFailed { continue }
+                throw ServiceRefusal(error)
+            }
+            if let answer = try body(person, reading) { return answer }
         }
+        throw ServiceRefusal(
+            "storage_failed",
+            "the account records changed each of \(Self.authentications) times this request was authenticated; try again",
+            rule: "SERVER-3")
     }
+
+    /// How many times a request is authenticated before it is refused as `storage_failed`.
+    static var authentications: Int { 4 }
 
     /// SERVER-3, SERVER-5: the relay's answer for the token's account; its refusals as errors.
     private func relayAnswer(_ body: [UInt8], token: SecretToken) throws(ServiceRefusal) -> [UInt8] {
-        let person = try caller(token)
-        let response = relay.respond(to: body, from: person.rawValue, now: Int64(Self.milliseconds(clock.now())))
+        let now = Int64(Self.milliseconds(clock.now()))
+        let response = try asCaller(token) { (person, reading) throws(ServiceRefusal) in
+            relay.respond(to: body, from: person.rawValue, now: now, confirming: reading)
+        }
         if case .error(let code, let message, let rule) = response {
             throw ServiceRefusal(code, message, rule: rule.isEmpty ? nil : rule)
         }
@@ -213,18 +236,21 @@ public final class ServiceHandler: Sendable {
     private func devices(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken) throws(ServiceRefusal)
         -> [UInt8]
     {
-        let person = try caller(token)
-        let device = call.name == "register-device" ? try Self.device(message, person: person.rawValue) : nil
-        do throws(FeedError) {
-            if let device {
-                try relay.register(device)
-            } else {
-                try relay.removeDevice(token: message.string("token"), of: person.rawValue)
+        try asCaller(token) { (person, reading) throws(ServiceRefusal) -> [UInt8]? in
+            let device = call.name == "register-device" ? try Self.device(message, person: person.rawValue) : nil
+            let done: Void?
+            do throws(FeedError) {
+                if let device {
+                    done = try relay.register(device, confirming: reading)
+                } else {
+                    done = try relay.removeDevice(
+                        token: message.string("token"), of: person.rawValue, confirming: reading)
+                }
+            } catch {
+                throw ServiceRefusal(error.code.description, error.message, rule: error.rule)
             }
-        } catch {
-            throw ServiceRefusal(error.code.description, error.message, rule: error.rule)
+            return done.map { ProtocolMessage("Done").wireEncoded() }
         }
-        return ProtocolMessage("Done").wireEncoded()
     }
 
     /// The device a `RegisterDeviceRequest` names (REMIND-14): both quiet minutes, or neither.

@@ -73,7 +73,7 @@ package final class SQLiteStore<State: Sendable>: Sendable {
     }
 
     /// The store's clock: its row of `glow_clock` (0 before its first change, or without a clock).
-    private static func time(_ connection: SQLiteConnection, _ clock: String?) throws(StoreError) -> Int64 {
+    package static func time(_ connection: SQLiteConnection, _ clock: String?) throws(StoreError) -> Int64 {
         guard let clock else { return 0 }
         let statement = try connection.prepare("SELECT version FROM glow_clock WHERE name = ?")
         try statement.bind([.text(clock)])
@@ -101,6 +101,24 @@ package final class SQLiteStore<State: Sendable>: Sendable {
             return state
         }
         return try body(state)
+    }
+
+    /// Runs `body` on the state as last written or refreshed, without asking the file (read
+    /// first when none is held), and says the store's clock as of that state; `fresh` refreshes
+    /// first (``refresh()``). Another store on the file confirms the clock in its own transaction.
+    ///
+    /// - Throws: ``StoreError`` when the state has to be read again and cannot be.
+    package func peek<T>(fresh: Bool, _ body: (State) throws(StoreError) -> T) throws(StoreError) -> (
+        result: T, clock: Int64
+    ) {
+        if fresh { _ = try refresh() }
+        let (state, time) = try held.withLock { (held) throws(StoreError) -> (State, Int64) in
+            if let state = held.state { return (state, held.clock) }
+            let (state, version, time) = try Self.read(held.connection, load, clock: clock)
+            (held.state, held.version, held.clock) = (state, version, time)
+            return (state, time)
+        }
+        return (try body(state), time)
     }
 
     /// Runs `body` on the connection under the store's lock, outside any transaction (for checks

@@ -1,3 +1,4 @@
+import GlowCore
 import Synchronization
 
 /// Everything the account service keeps, as plain records a store can hold in memory or in a
@@ -322,6 +323,24 @@ extension AccountRecords.PendingSignUp: CustomStringConvertible, CustomReflectab
 /// calls ``AccountRecords/keepChanges()``.
 public protocol AccountStore: Sendable {
     func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T
+
+    /// Runs `body`, a read, on the records and says what it read: a store on a database that
+    /// other processes share answers from the records it holds, without a round trip, with the
+    /// ``StoreReading`` another store on that database confirms in its own transaction; `fresh`
+    /// reads the database first. A nil reading means the answer is current as it stands (the
+    /// store is alone with its records); the default is ``update(_:)`` and nil.
+    func read<T>(fresh: Bool, _ body: (AccountRecords) throws(AuthError) -> T) throws(AuthError) -> (
+        result: T, reading: StoreReading?
+    )
+}
+
+extension AccountStore {
+    /// ``update(_:)``, alone with the records: no reading to confirm.
+    public func read<T>(fresh: Bool, _ body: (AccountRecords) throws(AuthError) -> T) throws(AuthError) -> (
+        result: T, reading: StoreReading?
+    ) {
+        (try update { (records) throws(AuthError) in try body(records) }, nil)
+    }
 }
 
 /// An account store in memory, for tests and for a service that needs no durability.

@@ -403,10 +403,23 @@ public final class AccountService: Sendable {
     ///
     /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
     public func authenticate(accessToken: SecretToken) throws(AuthError) -> AccountID {
+        try authenticate(accessToken: accessToken, fresh: true).account
+    }
+
+    /// The account an access token belongs to, as the store's records say, and what they were
+    /// read at (``AccountStore/read(fresh:_:)``): a caller that has another store on the same
+    /// database confirm the reading in its transaction acts on a session that was live in that
+    /// transaction; `fresh` reads the database first.
+    ///
+    /// - Throws: ``AuthError/Code/invalidSession``; ``AuthError/Code/sessionExpired``.
+    public func authenticate(accessToken: SecretToken, fresh: Bool) throws(AuthError) -> (
+        account: AccountID, reading: StoreReading?
+    ) {
         let now = clock.now()
-        return try store.update { (records) throws(AuthError) in
+        let (account, reading) = try store.read(fresh: fresh) { (records) throws(AuthError) in
             try self.family(accessToken, at: now, in: records).account
         }
+        return (account, reading)
     }
 
     /// The next session of a family, for its current refresh token: the token is used up, and a
