@@ -144,7 +144,6 @@ case('a signed-out session is invalid_session for every later call', ['SERVER-3'
          {'call': 'relay', 'token': 'jo.access', 'body': {'changes_since': 0},
           'expect': refused(401, 'invalid_session')},
      ])
-
 case('an empty device is no device, an empty code no second factor (SERVER-9)', ['SERVER-9'],
      account('vic') + [
          {'call': 'sign-in', 'body': {'email': addr('vic'), 'password': PASSWORD, 'device': '', 'code': ''},
@@ -307,6 +306,30 @@ case('a token with a space, an unknown zone and one quiet minute alone are refus
          {'call': 'register-device', 'token': 'dot.access',
           'body': {'token': 'dot-{run}', 'time_zone': 'UTC', 'quiet_start': 600, 'quiet_end': 600},
           'expect': refused(400, 'invalid_reminder')},
+     ])
+
+# SERVER-3: the token is judged as of the moment the call is served, by any process. A server of
+# several processes plays each exchange on the next one, so the session is read by one process
+# (its first sync), ended through another, and presented to a third: every call with it after the
+# sign-out is 401 invalid_session, and the account's other session is untouched by it.
+case("a session that synced, then signed out, is refused at once by whichever process serves it; "
+     "the account's other session goes on", ['SERVER-3', 'SERVER-12'],
+     account('lux') + [
+         {'call': 'sign-in', 'body': {'email': addr('lux'), 'password': PASSWORD, 'device': 'tablet'},
+          'expect': {'status': 200, 'body': {'access_token': {'capture': 'lux.tablet'}}}},
+         {'call': 'relay', 'token': 'lux.access', 'body': {'changes_since': 0}, 'expect': {'status': 200}},
+         {'call': 'relay', 'token': 'lux.access', 'body': {'changes_since': 0}, 'expect': {'status': 200}},
+         {'call': 'relay', 'token': 'lux.tablet', 'body': {'changes_since': 0}, 'expect': {'status': 200}},
+         {'call': 'sign-out', 'token': 'lux.access', 'expect': {'status': 200, 'body': {}}},
+         {'call': 'relay', 'token': 'lux.access', 'body': {'changes_since': 0},
+          'expect': refused(401, 'invalid_session', headers={'WWW-Authenticate': 'Bearer'})},
+         {'call': 'relay', 'token': 'lux.access', 'body': {'submit': {'stances': [stance('$lux', 'a-friend-{run}', 1, 1000)]}},
+          'expect': refused(401, 'invalid_session')},
+         {'call': 'register-device', 'token': 'lux.access', 'body': {'token': 'lux-phone-{run}', 'time_zone': 'UTC'},
+          'expect': refused(401, 'invalid_session')},
+         {'call': 'relay', 'token': 'lux.tablet', 'body': {'changes_since': 0}, 'expect': {'status': 200}},
+         {'call': 'register-device', 'token': 'lux.tablet', 'body': {'token': 'lux-tablet-{run}', 'time_zone': 'UTC'},
+          'expect': {'status': 200, 'body': {}}},
      ])
 
 write_cases('server', 'exchanges.json', 'server.exchanges',
