@@ -195,9 +195,12 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         try write(reading: try confirmable(reading), body)
     }
 
+    /// Whether `reading` is of this database.
+    public func confirms(_ reading: StoreReading) -> Bool { reading.database == store.stores[0].name }
+
     /// `reading`, when it is of this database.
     private func confirmable(_ reading: StoreReading) throws(FeedError) -> StoreReading {
-        guard reading.database == store.stores[0].name else {
+        guard confirms(reading) else {
             throw FeedError.storage(
                 "the relay's database \(store.stores[0].name) cannot confirm a reading of \(reading)")
         }

@@ -80,6 +80,10 @@ public protocol FeedRelayStore: Sendable {
     /// keeps none of it.
     func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T
 
+    /// Whether this store is on the database `reading` is of, so that its transactions can
+    /// confirm it (``update(confirming:_:)``).
+    func confirms(_ reading: StoreReading) -> Bool
+
     /// As ``update(_:)``, in a transaction that first confirms `reading`, a read of another store
     /// on the same database (``StoreReading``): nil, with nothing run and nothing kept, when that
     /// store's clock has moved since.
@@ -99,6 +103,9 @@ extension FeedRelayStore {
     public func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
         try update(body)
     }
+
+    /// False: a store without a database shares none with another store.
+    public func confirms(_ reading: StoreReading) -> Bool { false }
 
     /// Refuses: a store without a database shares none with the store `reading` is of.
     public func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
@@ -184,6 +191,10 @@ public final class FeedRelay: Sendable {
             return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
         }
     }
+
+    /// Whether the relay's store is on the database `reading` is of, so that its transactions can
+    /// confirm it (``respond(to:from:now:limits:confirming:)``).
+    public func confirms(_ reading: StoreReading) -> Bool { store.confirms(reading) }
 
     /// `body` through the store: a write or a read, confirming `reading` first when there is one.
     private func run<T>(

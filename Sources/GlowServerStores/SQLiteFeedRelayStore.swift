@@ -58,6 +58,9 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
         return result
     }
 
+    /// Whether `reading` is of this file.
+    public func confirms(_ reading: StoreReading) -> Bool { reading.database == path }
+
     /// As ``update(_:)``, confirming `reading` of the account store on this file in the same
     /// transaction (``StoreReading``): nil, with nothing run, when its clock moved since.
     ///
@@ -66,7 +69,7 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
     public func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
         throws(FeedError) -> T?
     {
-        guard reading.database == path else {
+        guard confirms(reading) else {
             throw FeedError.storage("the relay's file \(path) cannot confirm a reading of \(reading)")
         }
         return try update(reading: reading, body)

@@ -194,8 +194,10 @@ public final class ServiceHandler: Sendable {
     /// that confirms the read of the account records that authenticated it (``StoreReading``):
     /// the first read is of the records a connection holds, with no round trip; when they refuse
     /// the token, or the relay's transaction finds them changed since (then nothing was done), the
-    /// token is authenticated again on the records as the database holds them. A body answers nil
-    /// only when its transaction found the reading changed.
+    /// token is authenticated again on the records as the database holds them. Over stores that
+    /// share no database, the token is judged on the records as the database holds them and the
+    /// body runs after, as no one transaction can read both. A body answers nil only when its
+    /// transaction found the reading changed.
     private func asCaller<T>(
         _ token: SecretToken, _ body: (AccountID, StoreReading?) throws(ServiceRefusal) -> T?
     ) throws(ServiceRefusal) -> T {
@@ -209,12 +211,28 @@ public final class ServiceHandler: Sendable {
                 if attempt == 0, error.code != .storageFailed { continue }
                 throw ServiceRefusal(error)
             }
+            guard let reading else {
+                // The account store is alone with its records: they are current as they stand.
+                return try Self.answered(body(person, nil))
+            }
+            guard relay.confirms(reading) else {
+                // The stores share no database, so no one transaction reads both: the token is
+                // judged on the records as the database holds them, and the call runs after.
+                if attempt == 0 { continue }
+                return try Self.answered(body(person, nil))
+            }
             if let answer = try body(person, reading) { return answer }
         }
         throw ServiceRefusal(
             "storage_failed",
             "the account records changed each of \(Self.authentications) times this request was authenticated; try again",
             rule: "SERVER-3")
+    }
+
+    /// The answer of a body that confirms no reading, which always has one.
+    private static func answered<T>(_ answer: T?) -> T {
+        guard let answer else { preconditionFailure("a call that confirms no reading answers") }
+        return answer
     }
 
     /// How many times a request is authenticated before it is refused as `storage_failed`.

@@ -106,11 +106,9 @@ enum ConfirmedReadingFlow {
     static let password = "plenty of quiet mornings"
 }
 
-/// An account store whose readings never hold: each is one version behind the records it read,
-/// or names another database.
+/// An account store whose readings never hold: each is one version behind the records it read.
 struct SkewedAccountStore: AccountStore {
     let base: any AccountStore
-    let elsewhere: Bool
 
     func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
         try base.update(body)
@@ -123,9 +121,7 @@ struct SkewedAccountStore: AccountStore {
         guard let reading else { return (result, nil) }
         return (
             result,
-            StoreReading(
-                database: elsewhere ? "another database" : reading.database, clock: reading.clock,
-                version: reading.version - 1)
+            StoreReading(database: reading.database, clock: reading.clock, version: reading.version - 1)
         )
     }
 }
@@ -142,21 +138,48 @@ struct ConfirmedReadingTests {
             email: "ana@example.com")
     }
 
-    @Test(
-        "a reading that never holds is refused as storage_failed after a bounded number of tries, and nothing runs",
-        arguments: [false, true])
-    func neverHolds(elsewhere: Bool) throws {
+    @Test("a reading that never holds is refused as storage_failed after a bounded number of tries, and nothing runs")
+    func neverHolds() throws {
         let path = try ServerFiles.path("glow-skewed")
         defer { ServerFiles.remove(path) }
         let database = try SQLiteServerDatabase(path: path)
         let honest = try ConfirmedReadingFlow.Process(accounts: database.accounts, relay: database.relay)
         let (phone, _) = try honest.person("bea@example.com")
         let skewed = try ConfirmedReadingFlow.Process(
-            accounts: SkewedAccountStore(base: database.accounts, elsewhere: elsewhere), relay: database.relay)
+            accounts: SkewedAccountStore(base: database.accounts), relay: database.relay)
         #expect(try skewed.sync(phone) == (503, "storage_failed"))
         #expect(try skewed.register("bea-phone", phone) == (503, "storage_failed"))
         #expect(try honest.relay.pushDevices().isEmpty, "nothing was kept")
         #expect(try honest.sync(phone).status == 200)
+    }
+
+    /// Over stores on different databases no transaction reads both: each call judges the token
+    /// on the records as the account store's database holds them, then runs. The relay's store
+    /// itself refuses to confirm a reading of another database.
+    @Test("stores that share no database: the token is judged afresh, so a sign-out elsewhere still stops it")
+    func separateDatabases() throws {
+        let accounts = try ServerFiles.path("glow-accounts")
+        let relay = try ServerFiles.path("glow-relay")
+        defer { for path in [accounts, relay] { ServerFiles.remove(path) } }
+        let relayFile = try SQLiteServerDatabase(path: relay)
+        for relayStore in [relayFile.relay, InMemoryFeedRelayStore()] as [any FeedRelayStore] {
+            let process = try ConfirmedReadingFlow.Process(
+                accounts: try SQLiteAccountStore(path: accounts), relay: relayStore)
+            let other = try ConfirmedReadingFlow.Process(
+                accounts: try SQLiteAccountStore(path: accounts), relay: relayStore)
+            let (phone, tablet) = try process.person("fin.\(type(of: relayStore))@example.com")
+            #expect(try process.sync(phone).status == 200 && process.sync(tablet).status == 200)
+            try other.accounts.signOut(accessToken: phone.accessToken)
+            #expect(try process.sync(phone) == (401, "invalid_session"))
+            #expect(try process.register("fin-phone", phone) == (401, "invalid_session"))
+            #expect(try process.sync(tablet).status == 200)
+            let reading = try #require(
+                try process.accounts.authenticate(accessToken: tablet.accessToken, fresh: false).reading)
+            #expect(!relayStore.confirms(reading))
+            #expect(throws: FeedError.self) {
+                _ = try relayStore.update(confirming: reading) { (state) throws(FeedError) in state.sequence }
+            }
+        }
     }
 
     @Test("in memory there is no reading to confirm, and a signed-out session stops as before")
@@ -182,9 +205,14 @@ extension PostgresStoreTests {
             try .init(accounts: one.accounts, relay: one.relay), try .init(accounts: two.accounts, relay: two.relay),
             email: "dee@example.com")
         let skewed = try ConfirmedReadingFlow.Process(
-            accounts: SkewedAccountStore(base: one.accounts, elsewhere: true), relay: one.relay)
+            accounts: SkewedAccountStore(base: one.accounts), relay: one.relay)
         let (_, tablet) = try ConfirmedReadingFlow.Process(accounts: one.accounts, relay: one.relay).person(
             "eli@example.com")
         #expect(try skewed.sync(tablet) == (503, "storage_failed"))
+        let foreign = StoreReading(database: "another database", clock: "accounts", version: 0)
+        #expect(!one.relay.confirms(foreign))
+        #expect(throws: FeedError.self) {
+            _ = try one.relay.update(confirming: foreign) { (state) throws(FeedError) in state.sequence }
+        }
     }
 }
