@@ -82,6 +82,11 @@ public struct HTTPLimits: Sendable, Hashable {
     public var timeoutSeconds = 30
     /// Memory for one connection's headers and buffers, in bytes: 64 KiB.
     public var connectionMemoryBytes = 64 << 10
+    /// How far past ``maxBodyBytes`` a declared body may go and still be taken in and dropped
+    /// unread before the `413` goes out, in bytes: 4 MiB. A client that sends its body without
+    /// waiting (no `Expect: 100-continue`) then reads the answer, where a connection closed under
+    /// it would lose it to a reset; a longer body, or one whose client waits, is answered at once.
+    public var drainedExcessBytes = 4 << 20
 
     /// The defaults.
     public init() {}

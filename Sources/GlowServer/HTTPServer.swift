@@ -14,9 +14,12 @@ import Synchronization
 /// request, this type gathers its headers and body within ``HTTPLimits``, and `handler` answers
 /// it. The project parses no HTTP itself. TLS belongs to a reverse proxy in front.
 ///
-/// A body longer than ``HTTPLimits/maxBodyBytes`` is refused with `413` as soon as its length
-/// is known: from `Content-Length`, before a byte of it is read, or while a chunked body
-/// arrives, and what came is dropped. A whole request is handed to a pool of
+/// A body longer than ``HTTPLimits/maxBodyBytes`` is refused with `413` and none of it is kept.
+/// A declared length past the limit is answered before a byte of the body is read when the
+/// client waits for leave to send it (`Expect: 100-continue`) or the excess passes
+/// ``HTTPLimits/drainedExcessBytes``; otherwise the body the client is already sending is dropped
+/// as it comes and the `413` follows it, so the client reads the answer instead of a reset. A
+/// chunked body is dropped from the moment it passes the limit. A whole request is handed to a pool of
 /// ``HTTPLimits/threads`` handler threads while its connection is suspended, so a handler that
 /// waits (on a database) holds up no other connection: the polling threads only move bytes. The
 /// handler runs on many threads at once, so it must be safe to call concurrently.
@@ -178,10 +181,16 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         let exchange = HTTPServer.Exchange()
         _ = glow_mhd_headers(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
         requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        // A declared length past the limit is refused before a byte of the body is read.
+        // A declared length past the limit is refused without a byte of the body kept. A client
+        // already sending a body a little too long is let finish, the bytes dropped as they come,
+        // so it reads the 413 rather than a reset; any other is answered at once.
         if let length = exchange.headers["content-length"].flatMap(Int.init), length > server.limits.maxBodyBytes {
             exchange.tooLarge = true
-            return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection)
+            let waits = exchange.headers["expect"].map { $0.lowercased().contains("100-continue") } ?? false
+            let excess = length.subtractingReportingOverflow(server.limits.maxBodyBytes)
+            if waits || excess.overflow || excess.partialValue > server.limits.drainedExcessBytes {
+                return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection)
+            }
         }
         return glow_mhd_yes()
     }
