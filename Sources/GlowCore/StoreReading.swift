@@ -24,4 +24,11 @@ public struct StoreReading: Hashable, Sendable, CustomStringConvertible {
 
     /// `accounts at 12 in /path/server.sqlite`.
     public var description: String { "\(clock) at \(version) in \(database)" }
+
+    /// The answer of a call given no reading to confirm, which always has one: nil answers only
+    /// stand for a reading that no longer held.
+    public static func answer<T>(unconfirmed answer: T?) -> T {
+        guard let answer else { preconditionFailure("a call that confirms no reading answers") }
+        return answer
+    }
 }

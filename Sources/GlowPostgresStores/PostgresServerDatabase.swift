@@ -143,7 +143,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     ///
     /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``.
     public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        PostgresStateStore<FeedRelayState>.unconditional(try update(reading: nil, body))
+        StoreReading.answer(unconfirmed: try update(reading: nil, body))
     }
 
     private func update<T>(reading: StoreReading?, _ body: (inout FeedRelayState) throws(FeedError) -> T)
@@ -172,7 +172,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     ///
     /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``.
     public func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        PostgresStateStore<FeedRelayState>.unconditional(try write(reading: nil, body))
+        StoreReading.answer(unconfirmed: try write(reading: nil, body))
     }
 
     /// As ``update(_:)``, confirming `reading` of the account store on this database in the

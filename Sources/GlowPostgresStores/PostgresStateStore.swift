@@ -98,7 +98,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
     ///   database cannot be reached, `write_failed` when a statement failed, `corrupt` when a row
     ///   does not read.
     package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
-        try Self.unconditional(update(confirming: nil, body))
+        try StoreReading.answer(unconfirmed: update(confirming: nil, body))
     }
 
     /// As ``update(_:)``, in a transaction that first confirms `reading`, a read of another
@@ -142,7 +142,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         result: T, version: Int64
     ) {
         if !fresh, let state = held.state { return (body(state), held.version) }
-        let result = Self.unconditional(try settled(attempts(&held, nil) { (state) in body(state) }))
+        let result = StoreReading.answer(unconfirmed: try settled(attempts(&held, nil) { (state) in body(state) }))
         return (result, held.version)
     }
 
@@ -200,12 +200,6 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
         }
     }
 
-    /// The answer of an update that confirmed no reading, which always has one.
-    static func unconditional<T>(_ answer: T?) -> T {
-        guard let answer else { preconditionFailure("an update that confirms no reading answers") }
-        return answer
-    }
-
     /// Runs `body`, a change, on the state in place and keeps what it changed before returning,
     /// as ``update(_:)`` does but without a copy of the whole state: the transaction takes the
     /// clock's row lock first (`SELECT ... FOR UPDATE`), so no other writer of any process can
@@ -215,7 +209,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
     ///
     /// - Throws: ``StoreError``: `cannot_open`, `write_failed`, `corrupt`, as ``update(_:)``.
     package func write<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> T {
-        try Self.unconditional(write(confirming: nil, body, keeps: keeps))
+        try StoreReading.answer(unconfirmed: write(confirming: nil, body, keeps: keeps))
     }
 
     /// As ``write(_:keeps:)``, in a transaction that first confirms `reading`, a read of another
@@ -492,7 +486,7 @@ package final class PostgresStorePool<State: Sendable>: Sendable {
     /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
     ///   update's.
     package func update<T>(_ body: (inout State) -> T) throws(StoreError) -> T {
-        PostgresStateStore<State>.unconditional(try update(confirming: nil, body))
+        StoreReading.answer(unconfirmed: try update(confirming: nil, body))
     }
 
     /// ``PostgresStateStore/update(confirming:_:)`` on a copy no other thread is using.
@@ -509,7 +503,7 @@ package final class PostgresStorePool<State: Sendable>: Sendable {
     /// - Throws: ``StoreError``: `busy` when every copy stayed in use for the pool's wait, or the
     ///   write's.
     package func write<T>(_ body: (inout State) -> T, keeps: (T) -> Bool) throws(StoreError) -> T {
-        PostgresStateStore<State>.unconditional(try write(confirming: nil, body, keeps: keeps))
+        StoreReading.answer(unconfirmed: try write(confirming: nil, body, keeps: keeps))
     }
 
     /// ``PostgresStateStore/write(confirming:_:keeps:)`` on a copy no other thread is using.

@@ -177,7 +177,7 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: as ``submit(_:from:now:)``; then nothing of the delta is kept.
     public func accept(_ delta: FeedReplica, from person: String, now: Int64) throws(FeedError) -> Accepted {
-        try Self.unconditional(accept(delta, from: person, now: now, confirming: nil))
+        try StoreReading.answer(unconfirmed: accept(delta, from: person, now: now, confirming: nil))
     }
 
     /// ``accept(_:from:now:)`` in a transaction that confirms `reading` first: nil, with nothing
@@ -206,12 +206,6 @@ public final class FeedRelay: Sendable {
         case (let reading?, true): try store.write(confirming: reading, body)
         case (let reading?, false): try store.update(confirming: reading, body)
         }
-    }
-
-    /// The answer of a run that confirmed no reading, which always has one.
-    static func unconditional<T>(_ answer: T?) -> T {
-        guard let answer else { preconditionFailure("a run that confirms no reading answers") }
-        return answer
     }
 
     /// FEED-31: an erased person's writes, reads and devices are refused.
@@ -319,7 +313,7 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep it.
     public func register(_ device: PushDevice) throws(FeedError) {
-        Self.unconditional(try register(device, confirming: nil))
+        StoreReading.answer(unconfirmed: try register(device, confirming: nil))
     }
 
     /// ``register(_:)`` in a transaction that confirms `reading` first: nil, with nothing kept,
@@ -338,7 +332,7 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep the removal.
     public func removeDevice(token: String, of person: String?) throws(FeedError) {
-        Self.unconditional(try removeDevice(token: token, of: person, confirming: nil))
+        StoreReading.answer(unconfirmed: try removeDevice(token: token, of: person, confirming: nil))
     }
 
     /// ``removeDevice(token:of:)`` in a transaction that confirms `reading` first: nil, with
@@ -390,7 +384,7 @@ public final class FeedRelay: Sendable {
     public func changes(for viewer: String, since cursor: UInt64) throws(FeedError) -> (
         delta: FeedReplica, cursor: UInt64
     ) {
-        try Self.unconditional(changes(for: viewer, since: cursor, confirming: nil))
+        try StoreReading.answer(unconfirmed: changes(for: viewer, since: cursor, confirming: nil))
     }
 
     /// ``changes(for:since:)`` in a transaction that confirms `reading` first: nil when the

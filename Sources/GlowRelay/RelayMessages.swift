@@ -164,7 +164,7 @@ extension FeedRelay {
     public func respond(to request: [UInt8], from person: String, now: Int64, limits: WireLimits = .default)
         -> RelayResponse
     {
-        Self.unconditional(respond(to: request, from: person, now: now, limits: limits, confirming: nil))
+        StoreReading.answer(unconfirmed: respond(to: request, from: person, now: now, limits: limits, confirming: nil))
     }
 
     /// The typed answer to one request's bytes from `person`, given in a transaction that first

@@ -52,10 +52,7 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
     /// - Throws: the body's ``FeedError`` (nothing kept), or ``FeedError/Code/storageFailed``
     ///   when the state cannot be read or kept.
     public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        guard let result = try update(reading: nil, body) else {
-            preconditionFailure("an update that confirms no reading answers")
-        }
-        return result
+        StoreReading.answer(unconfirmed: try update(reading: nil, body))
     }
 
     /// Whether `reading` is of this file.

@@ -213,13 +213,13 @@ public final class ServiceHandler: Sendable {
             }
             guard let reading else {
                 // The account store is alone with its records: they are current as they stand.
-                return try Self.answered(body(person, nil))
+                return try StoreReading.answer(unconfirmed: body(person, nil))
             }
             guard relay.confirms(reading) else {
                 // The stores share no database, so no one transaction reads both: the token is
                 // judged on the records as the database holds them, and the call runs after.
                 if attempt == 0 { continue }
-                return try Self.answered(body(person, nil))
+                return try StoreReading.answer(unconfirmed: body(person, nil))
             }
             if let answer = try body(person, reading) { return answer }
         }
@@ -227,12 +227,6 @@ public final class ServiceHandler: Sendable {
             "storage_failed",
             "the account records changed each of \(Self.authentications) times this request was authenticated; try again",
             rule: "SERVER-3")
-    }
-
-    /// The answer of a body that confirms no reading, which always has one.
-    private static func answered<T>(_ answer: T?) -> T {
-        guard let answer else { preconditionFailure("a call that confirms no reading answers") }
-        return answer
     }
 
     /// How many times a request is authenticated before it is refused as `storage_failed`.
