@@ -19,10 +19,12 @@ import Synchronization
 /// client waits for leave to send it (`Expect: 100-continue`) or the excess passes
 /// ``HTTPLimits/drainedExcessBytes``; otherwise the body the client is already sending is dropped
 /// as it comes and the `413` follows it, so the client reads the answer instead of a reset. A
-/// chunked body is dropped from the moment it passes the limit. A whole request is handed to a pool of
-/// ``HTTPLimits/threads`` handler threads while its connection is suspended, so a handler that
-/// waits (on a database) holds up no other connection: the polling threads only move bytes. The
-/// handler runs on many threads at once, so it must be safe to call concurrently.
+/// chunked body is dropped from the moment it passes the limit.
+///
+/// A whole request is handed to a pool of ``HTTPLimits/threads`` handler threads while its
+/// connection is suspended, so a handler that waits (on a database) holds up no other connection:
+/// the polling threads only move bytes. The handler runs on many threads at once, so it must be
+/// safe to call concurrently.
 public final class HTTPServer: Sendable {
     /// Where the server listens, with the port the system chose when `0` was asked for.
     public let address: ListenAddress
