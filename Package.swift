@@ -58,7 +58,7 @@ let package = Package(
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth",
                 "GlowCrypto",
-                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol", "GlowReminders",
+                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol", "GlowReminders", "GlowRitual",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -85,16 +85,16 @@ let package = Package(
         .target(
             name: "GlowRitual",
             dependencies: [
-                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
-                "GlowStorage", "GlowRelay", "GlowActivity",
+                "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowThemes",
+                "GlowStorage", "GlowProtocol", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
         // The umbrella: re-exports only.
         .target(
             name: "GlowSDK",
             dependencies: [
-                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowAuth", "GlowThemes",
-                "GlowReport", "GlowStorage", "GlowRitual", "GlowRelay", "GlowActivity",
+                "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowActivity", "GlowThemes",
+                "GlowReminders", "GlowStorage", "GlowRitual", "GlowProtocol", "GlowClient", "GlowReport",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -126,15 +126,15 @@ let package = Package(
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
         // clients and the conformance runner alike.
-        .target(name: "GlowProtocol", dependencies: ["GlowWire"], swiftSettings: sharedSettings),
+        .target(name: "GlowProtocol", dependencies: ["GlowCore", "GlowWire", "GlowFeed"], swiftSettings: sharedSettings),
         // The local notifications of the coming Days (Spec/reminders.md).
         .target(
-            name: "GlowReminders", dependencies: ["GlowCore", "GlowModel", "GlowStreaks", "GlowFeed", "GlowCrypto"],
+            name: "GlowReminders", dependencies: ["GlowCore", "GlowModel", "GlowStreaks"],
             swiftSettings: sharedSettings
         ),
         .testTarget(
             name: "GlowRemindersTests",
-            dependencies: ["GlowReminders", "GlowModel", "GlowStreaks", "GlowFeed", "GlowRelay"],
+            dependencies: ["GlowReminders", "GlowModel", "GlowStreaks"],
             swiftSettings: sharedSettings),
         // A device's side of the server's protocol, over URLSession.
         .target(
@@ -171,9 +171,10 @@ let package = Package(
         // The items a person's data gives (evaluated by the streak engine), published into a replica.
         .target(
             name: "GlowActivity", dependencies: ["GlowFeed", "GlowModel", "GlowStreaks"], swiftSettings: sharedSettings),
-        // The relay's logic and its request and response messages.
+        // The relay's logic and its push outbox (server side; its messages are GlowProtocol's).
         .target(
-            name: "GlowRelay", dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire", "GlowReminders"],
+            name: "GlowRelay",
+            dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire", "GlowCrypto", "GlowProtocol"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowCrypto", "CZlib"],
@@ -216,13 +217,13 @@ let package = Package(
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowFeedTests",
-            dependencies: ["GlowFeed", "GlowModel", "GlowWire", "GlowCore", "GlowRelay", "GlowActivity"],
+            dependencies: ["GlowFeed", "GlowModel", "GlowWire", "GlowCore", "GlowRelay", "GlowActivity", "GlowProtocol"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowRitualTests",
             dependencies: [
                 "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
-                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowRelay", "GlowActivity",
+                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowProtocol", "GlowRelay", "GlowActivity",
             ],
             swiftSettings: sharedSettings),
         .testTarget(
@@ -234,7 +235,9 @@ let package = Package(
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowStorageTests",
-            dependencies: ["GlowStorage", "GlowServerStores", "GlowAuth", "GlowFeed", "GlowModel", "GlowRelay"],
+            dependencies: [
+                "GlowStorage", "GlowServerStores", "GlowAuth", "GlowFeed", "GlowModel", "GlowRelay", "GlowProtocol",
+            ],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowReportTests", dependencies: ["GlowReport", "GlowModel", "GlowThemes"],

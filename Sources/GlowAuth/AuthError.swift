@@ -49,12 +49,8 @@ extension ErrorCode where Domain == AuthError {
     public static var malformedHash: Self { Self("malformed_hash") }
     /// A stored hash of another algorithm or version, or beyond AUTH-13's bounds.
     public static var unsupportedHash: Self { Self("unsupported_hash") }
-    /// A move the sign-in flow does not have (AUTH-20).
-    public static var invalidTransition: Self { Self("invalid_transition") }
     /// An account store could not keep a change; the change did not happen.
     public static var storageFailed: Self { Self("storage_failed") }
-    /// A stored sign-in state that is none of AUTH-18's (AUTH-21).
-    public static var invalidState: Self { Self("invalid_state") }
     /// A policy outside what the standard allows (AUTH-5).
     public static var invalidPolicy: Self { Self("invalid_policy") }
     /// A provider or verifier configured with nothing to trust (AUTH-23, AUTH-30).

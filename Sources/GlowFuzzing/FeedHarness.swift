@@ -1,5 +1,6 @@
 import GlowFeed
 import GlowModel
+import GlowProtocol
 import GlowRelay
 import GlowWire
 

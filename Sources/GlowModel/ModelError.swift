@@ -83,4 +83,23 @@ extension ErrorCode where Domain == ModelError {
     /// A change to a goal that was deleted (on this device or another): its tombstone takes
     /// no taps and no edits.
     public static var goalDeleted: Self { Self("goal_deleted") }
+    /// An edit's closure threw an error that is not a ``ModelError`` (its own check, a
+    /// cancellation); the value it edited is unchanged.
+    public static var editFailed: Self { Self("edit_failed") }
+}
+
+extension ModelError {
+    /// Runs the body of an edit closure (``Goal/edit(at:_:)`` and every other mutator that takes
+    /// one): the closure is written with plain `try` of any model call and no typed parameter, and
+    /// what it throws reaches the caller as a ``ModelError``: a model error as it was, any other
+    /// error as ``Code/editFailed`` naming it.
+    package static func editing<T>(_ body: () throws -> T) throws(ModelError) -> T {
+        do {
+            return try body()
+        } catch let error as ModelError {
+            throw error
+        } catch {
+            throw ModelError(.editFailed, "the edit threw \(error); nothing was changed")
+        }
+    }
 }

@@ -1,6 +1,6 @@
 import GlowCore
 import GlowFeed
-import GlowReminders
+import GlowProtocol
 import Synchronization
 
 /// What the relay keeps (FEED-25): the replica of everyone's writes it accepted, the sequence

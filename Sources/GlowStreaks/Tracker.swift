@@ -140,7 +140,7 @@ public struct Tracker: Sendable {
     /// Edits a goal (``DataSet/editGoal(_:at:_:)``).
     @discardableResult
     public mutating func editGoal(
-        _ id: GoalID, at instant: Instant, _ change: (inout Goal.Changes) throws(ModelError) -> Void
+        _ id: GoalID, at instant: Instant, _ change: (inout Goal.Changes) throws -> Void
     ) throws(ModelError) -> Update {
         refresh(try data.editGoal(id, at: instant, change), clock: instant)
     }
@@ -166,7 +166,7 @@ public struct Tracker: Sendable {
 
     /// Edits the profile (``DataSet/editProfile(at:_:)``); a new day boundary re-evaluates every goal.
     @discardableResult
-    public mutating func editProfile(at instant: Instant, _ change: (inout Profile.Changes) throws(ModelError) -> Void)
+    public mutating func editProfile(at instant: Instant, _ change: (inout Profile.Changes) throws -> Void)
         throws(ModelError) -> Update
     {
         refresh(try data.editProfile(at: instant, change), clock: instant)

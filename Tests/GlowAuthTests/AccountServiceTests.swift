@@ -361,7 +361,7 @@ struct AccountServiceTests {
 
 @Suite("Sign-in methods")
 struct SignInMethodTests {
-    @Test("email, Apple and Google sign in through one protocol, and the flow follows")
+    @Test("email, Apple and Google sign in through one protocol")
     func oneProtocol() async throws {
         let google = try AccountServiceTests.TokenFixture("idtoken-001")
         let world = try AccountServiceTests.World(fixtures: [google])
@@ -372,11 +372,8 @@ struct SignInMethodTests {
                 idToken: google.token, nonce: try SignInNonce(issuedBy: world.service, clientKey: "test")),
         ]
         for method in methods {
-            var flow = SignInFlow.signInChoices
             let session = try await method.signIn(with: world.service)
             #expect(session.account == existing.account, "\(method.provider)")
-            try flow.apply(.signedIn(hasGoals: false))
-            #expect(flow == .welcome)
         }
         let wrong = ProviderSignIn.google(idToken: google.token, nonce: SignInNonce(raw: SecretToken.random()))
         do {

@@ -1,4 +1,5 @@
 import GlowModel
+import GlowProtocol
 import GlowRelay
 import GlowWire
 import Testing

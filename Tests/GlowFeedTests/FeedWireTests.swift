@@ -1,5 +1,6 @@
 import Foundation
 import GlowModel
+import GlowProtocol
 import GlowRelay
 import GlowWire
 import Testing

@@ -229,4 +229,32 @@ struct EdgeValueTests {
         try goal.edit(at: later) { $0.title = "Read more" }
         #expect(goal.title == "Read more" && goal.modifiedAt == later && goal.createdAt == .epoch)
     }
+
+    struct Interrupted: Error {}
+
+    @Test("an edit closure takes plain try of any model call; its errors reach the caller typed")
+    func untypedEditClosures() throws {
+        var goal = try Goal(
+            id: GoalID(high: 1, low: 1), title: "Read", kind: .streak,
+            schedule: Schedule(.daily, from: Day(iso: "2025-01-01")), startDay: Day(iso: "2025-01-01"),
+            createdAt: .epoch, modifiedAt: .epoch)
+        // No typed parameter: the closure throws `any Error` and the mutator still compiles.
+        try goal.edit(at: .epoch) { $0.reminders = try GoalReminders(times: [8 * 60]) }
+        #expect(goal.reminders?.times == [8 * 60])
+        let before = goal
+        let cases: [(String, (inout Goal.Changes) throws -> Void)] = [
+            ("invalid_reminder", { $0.reminders = try GoalReminders(times: [24 * 60]) }),
+            ("edit_failed", { _ in throw Interrupted() }),
+            ("edit_failed", { $0.title = "Half"; throw CancellationError() }),
+        ]
+        for (code, change) in cases {
+            do {
+                try goal.edit(at: .epoch, change)
+                Issue.record("an edit that threw changed the goal")
+            } catch {
+                #expect(error.code.description == code)
+            }
+            #expect(goal == before)
+        }
+    }
 }

@@ -3,6 +3,7 @@ import GlowActivity
 import GlowBundle
 import GlowFeed
 import GlowModel
+import GlowProtocol
 import GlowRelay
 import GlowStorage
 import Synchronization

@@ -1,5 +1,4 @@
 import Foundation
-import GlowAuth
 import GlowModel
 import GlowStorage
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import GlowAuth
 import GlowFeed
+import GlowProtocol
 import GlowRelay
 import Testing
 

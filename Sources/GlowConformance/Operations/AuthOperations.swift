@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowRitual
 import GlowWire
 
 /// The auth area's operations: the password policy (AUTH-1 ... AUTH-10).
@@ -74,7 +75,7 @@ package enum AuthOperations {
             .createdFirstGoal, .signOut, .deleteAccount, .cancelOnboarding,
         ]
         guard let event = events.first(where: { $0.name == name }) else {
-            throw AuthError.unknownEvent(name)
+            throw SignInFlowError.unknownEvent(name)
         }
         return event
     }

@@ -148,7 +148,7 @@ extension DataSet {
     ///   throws; nothing changes then.
     @discardableResult
     public mutating func editGoal(
-        _ id: GoalID, at instant: Instant, _ change: (inout Goal.Changes) throws(ModelError) -> Void
+        _ id: GoalID, at instant: Instant, _ change: (inout Goal.Changes) throws -> Void
     ) throws(ModelError) -> Changes {
         try replaceGoal(id, at: instant) { goal, at throws(ModelError) in try goal.edit(at: at, change) }
     }
@@ -205,7 +205,7 @@ extension DataSet {
     /// - Throws: ``ModelError/Code/notFound`` when the data set has no profile, or what the edit
     ///   throws.
     @discardableResult
-    public mutating func editProfile(at instant: Instant, _ change: (inout Profile.Changes) throws(ModelError) -> Void)
+    public mutating func editProfile(at instant: Instant, _ change: (inout Profile.Changes) throws -> Void)
         throws(ModelError) -> Changes
     {
         guard var edited = profile else {

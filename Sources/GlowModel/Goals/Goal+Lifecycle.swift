@@ -154,16 +154,16 @@ extension Goal {
     ///
     /// `modifiedAt` becomes `instant` (never earlier than it was), so the edit wins a merge
     /// against older versions (BUNDLE-21). The identifier, `createdAt` and unknown fields stay.
-    /// - Throws: what `change` throws, or ``ModelError/Code/invalidGoal`` with every problem in
+    /// - Throws: what `change` throws (``ModelError/editing(_:)``), or ``ModelError/Code/invalidGoal`` with every problem in
     ///   ``ModelError/issues``; the goal is then unchanged.
-    public mutating func edit(at instant: Instant, _ change: (inout Changes) throws(ModelError) -> Void)
+    public mutating func edit(at instant: Instant, _ change: (inout Changes) throws -> Void)
         throws(ModelError)
     {
         var fields = Changes(
             title: title, emoji: emoji, note: note, kind: kind, schedule: schedule, startDay: startDay,
             endDay: endDay, archiveHistory: archiveHistory, forgiveness: forgiveness, visibility: visibility,
             reminders: reminders, templateID: templateID)
-        try change(&fields)
+        try ModelError.editing { try change(&fields) }
         var copy = self
         copy.title = GoalRules.trimmed(fields.title)
         copy.emoji = fields.emoji

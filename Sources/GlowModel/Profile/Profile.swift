@@ -87,15 +87,15 @@ extension Profile {
     /// Edits the profile at `instant`; the result is checked by MODEL-37 before anything changes,
     /// and `modifiedAt` becomes `instant` (never earlier than it was).
     ///
-    /// - Throws: what `change` throws, or ``ModelError/Code/invalidProfile``; the profile is then
+    /// - Throws: what `change` throws (``ModelError/editing(_:)``), or ``ModelError/Code/invalidProfile``; the profile is then
     ///   unchanged.
-    public mutating func edit(at instant: Instant, _ change: (inout Changes) throws(ModelError) -> Void)
+    public mutating func edit(at instant: Instant, _ change: (inout Changes) throws -> Void)
         throws(ModelError)
     {
         var fields = Changes(
             displayName: displayName, photoReference: photoReference, interests: interests, themeID: themeID,
             boundary: boundary, reminders: reminders)
-        try change(&fields)
+        try ModelError.editing { try change(&fields) }
         var edited = try Profile(
             userID: userID, displayName: fields.displayName, photoReference: fields.photoReference,
             interests: fields.interests, themeID: fields.themeID, boundary: fields.boundary,

@@ -172,7 +172,7 @@ public final class RitualDatabase: Sendable {
     /// - Throws: ``StoreError``: `refused` with the model's error when `edit` throws, or a
     ///   storage error; in both cases nothing changed, on disk or in ``data``.
     @discardableResult
-    public func perform(_ edit: (inout DataSet) throws(ModelError) -> DataSet.Changes) throws(StoreError)
+    public func perform(_ edit: (inout DataSet) throws -> DataSet.Changes) throws(StoreError)
         -> DataSet.Changes
     {
         let path = path

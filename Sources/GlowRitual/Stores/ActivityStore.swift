@@ -2,7 +2,7 @@ import Foundation
 import GlowActivity
 import GlowFeed
 import GlowModel
-import GlowRelay
+import GlowProtocol
 import GlowStorage
 import GlowWire
 import Observation

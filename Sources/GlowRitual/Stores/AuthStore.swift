@@ -1,4 +1,3 @@
-import GlowAuth
 import GlowModel
 import GlowStorage
 import Observation
@@ -20,7 +19,7 @@ public enum AppRoute: Hashable, Sendable {
 /// Why the sign-in flow did not move.
 public enum AuthStoreError: Error, Hashable, Sendable {
     /// The move is not one the flow has from where it is (AUTH-20).
-    case flow(AuthError)
+    case flow(SignInFlowError)
     /// The new state could not be kept.
     case store(StoreError)
 }

@@ -192,7 +192,7 @@ public final class GoalStore {
 
     /// Edits a goal (MODEL-46).
     public func edit(
-        _ goal: GoalID, at instant: Instant = .now, _ change: (inout Goal.Changes) throws(ModelError) -> Void
+        _ goal: GoalID, at instant: Instant = .now, _ change: (inout Goal.Changes) throws -> Void
     ) throws(StoreError) {
         try apply { (data) throws(ModelError) in try data.editGoal(goal, at: instant, change) }
     }
@@ -219,7 +219,7 @@ public final class GoalStore {
     // MARK: Re-evaluation
 
     /// Commits a change; the store hears it (``apply(_:)``) before this returns.
-    private func apply(_ edit: (inout DataSet) throws(ModelError) -> DataSet.Changes) throws(StoreError) {
+    private func apply(_ edit: (inout DataSet) throws -> DataSet.Changes) throws(StoreError) {
         try database.perform(edit)
     }
 

@@ -33,7 +33,7 @@ public final class ProfileStore {
 
     /// Changes the profile (MODEL-61): the display name, interests, theme, time zone, day start
     /// or week start.
-    public func edit(at instant: Instant = .now, _ change: (inout Profile.Changes) throws(ModelError) -> Void)
+    public func edit(at instant: Instant = .now, _ change: (inout Profile.Changes) throws -> Void)
         throws(StoreError)
     {
         try database.perform { (data) throws(ModelError) in try data.editProfile(at: instant, change) }

@@ -1,7 +1,6 @@
 import GlowFeed
 import GlowModel
 import GlowRelay
-import GlowReminders
 import Testing
 
 /// The relay's pushes over many random scripts (REMIND-14 ... REMIND-18): what the corpus shows

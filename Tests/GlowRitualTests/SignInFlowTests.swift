@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GlowAuth
+@testable import GlowRitual
 
 @Suite("Sign-in flow")
 struct SignInFlowTests {
@@ -35,7 +35,7 @@ struct SignInFlowTests {
                     #expect((try? flow.after(event)) == expected)
                     moves += 1
                 } else {
-                    #expect(throws: AuthError.self) { try flow.apply(event) }
+                    #expect(throws: SignInFlowError.self) { try flow.apply(event) }
                     #expect(flow == state, "an illegal move changed the state")
                 }
             }
@@ -68,7 +68,7 @@ struct SignInFlowTests {
             do {
                 _ = try JSONDecoder().decode(SignInFlow.self, from: Data(text.utf8))
                 Issue.record("\(text) restored")
-            } catch let error as AuthError {
+            } catch let error as SignInFlowError {
                 #expect(error.code == .invalidState)
             }
         }

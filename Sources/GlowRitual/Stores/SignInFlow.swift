@@ -1,3 +1,5 @@
+import GlowCore
+
 /// The app's sign-in flow (AUTH-18 ... AUTH-21): a value the app stores and restores, moved only
 /// by the events of AUTH-19.
 public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
@@ -40,9 +42,9 @@ public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
 
     /// The state after `event` (AUTH-19).
     ///
-    /// - Throws: ``AuthError/Code/invalidTransition`` for a pair the table does not have
+    /// - Throws: ``SignInFlowError/Code/invalidTransition`` for a pair the table does not have
     ///   (AUTH-20); the flow is unchanged.
-    public func after(_ event: Event) throws(AuthError) -> SignInFlow {
+    public func after(_ event: Event) throws(SignInFlowError) -> SignInFlow {
         switch (self, event) {
         case (.signedOut, .startOnboarding): return .pitch
         case (.pitch, .continue): return .signInChoices
@@ -53,13 +55,13 @@ public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
             return .signedOut
         case (.pitch, .cancelOnboarding), (.signInChoices, .cancelOnboarding): return .signedOut
         default:
-            throw AuthError(
+            throw SignInFlowError(
                 .invalidTransition, "\(event.name) is not a move from \(rawValue)", rule: "AUTH-20")
         }
     }
 
     /// Moves the flow by `event`, or leaves it as it was and throws (AUTH-20).
-    public mutating func apply(_ event: Event) throws(AuthError) {
+    public mutating func apply(_ event: Event) throws(SignInFlowError) {
         self = try after(event)
     }
 
@@ -72,7 +74,7 @@ public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decodeIfPresent(String.self, forKey: .state)
         guard let name, let state = SignInFlow(rawValue: name) else {
-            throw AuthError(
+            throw SignInFlowError(
                 .invalidState, "a stored sign-in state of \(name.map { "'\($0)'" } ?? "no name") is none of AUTH-18's",
                 rule: "AUTH-21")
         }
@@ -86,9 +88,34 @@ public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
     }
 }
 
-extension AuthError {
-    /// An event name AUTH-19 does not have (AUTH-20).
-    public static func unknownEvent(_ name: String) -> AuthError {
-        AuthError(.invalidTransition, "'\(name)' is not an event of the sign-in flow", rule: "AUTH-20")
+/// Why the sign-in flow did not move, or could not be restored (AUTH-20, AUTH-21). The flow is
+/// the app's, so its error is the app's too: no server module is needed to show it.
+public struct SignInFlowError: CodedError {
+    /// A stable code, as the corpus spells it.
+    public typealias Code = ErrorCode<SignInFlowError>
+
+    /// What kind of problem this is.
+    public let code: Code
+    /// A sentence a person can act on.
+    public let message: String
+    /// The spec rule that was broken.
+    public let rule: String?
+
+    package init(_ code: Code, _ message: String, rule: String) {
+        self.code = code
+        self.message = message
+        self.rule = rule
     }
+
+    /// An event name AUTH-19 does not have (AUTH-20).
+    public static func unknownEvent(_ name: String) -> SignInFlowError {
+        SignInFlowError(.invalidTransition, "'\(name)' is not an event of the sign-in flow", rule: "AUTH-20")
+    }
+}
+
+extension ErrorCode where Domain == SignInFlowError {
+    /// A move the flow's table does not have from where it is (AUTH-20).
+    public static var invalidTransition: Self { Self("invalid_transition") }
+    /// A stored state that is none of AUTH-18's (AUTH-21).
+    public static var invalidState: Self { Self("invalid_state") }
 }
