@@ -47,12 +47,14 @@ let package = Package(
         .target(name: "GlowModel", dependencies: ["GlowCore"], swiftSettings: sharedSettings),
         .target(name: "GlowStreaks", dependencies: ["GlowModel", "GlowCore"], swiftSettings: sharedSettings),
         .target(name: "GlowThemes", dependencies: ["GlowCore"], swiftSettings: sharedSettings),
-        .systemLibrary(
-            name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
+        // The package's own crypto (issue 42): portable C with no system library, so the app side
+        // builds for every Apple platform; GlowCrypto is its one Swift seam.
+        .target(name: "CGlowCrypto"),
+        .target(name: "GlowCrypto", dependencies: ["CGlowCrypto"], swiftSettings: sharedSettings),
+        // libcrypto, on the server side only: ID-token signatures (GlowAuth), and an oracle in tests.
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "GlowCrypto", dependencies: ["CArgon2", "CCrypto"], swiftSettings: sharedSettings),
-        .target(name: "GlowAuth", dependencies: ["GlowCore", "GlowCrypto"], swiftSettings: sharedSettings),
+        .target(name: "GlowAuth", dependencies: ["GlowCore", "GlowCrypto", "CCrypto"], swiftSettings: sharedSettings),
         .target(
             name: "GlowConformance",
             dependencies: [
@@ -126,7 +128,8 @@ let package = Package(
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
         // clients and the conformance runner alike.
-        .target(name: "GlowProtocol", dependencies: ["GlowCore", "GlowWire", "GlowFeed"], swiftSettings: sharedSettings),
+        .target(
+            name: "GlowProtocol", dependencies: ["GlowCore", "GlowWire", "GlowFeed"], swiftSettings: sharedSettings),
         // The local notifications of the coming Days (Spec/reminders.md).
         .target(
             name: "GlowReminders", dependencies: ["GlowCore", "GlowModel", "GlowStreaks"],
@@ -217,7 +220,9 @@ let package = Package(
         .testTarget(name: "GlowThemesTests", dependencies: ["GlowThemes"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowFeedTests",
-            dependencies: ["GlowFeed", "GlowModel", "GlowWire", "GlowCore", "GlowRelay", "GlowActivity", "GlowProtocol"],
+            dependencies: [
+                "GlowFeed", "GlowModel", "GlowWire", "GlowCore", "GlowRelay", "GlowActivity", "GlowProtocol",
+            ],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowRitualTests",
@@ -244,6 +249,13 @@ let package = Package(
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowCore", "GlowCrypto"], swiftSettings: sharedSettings),
+        // libargon2, a test oracle only: the package's Argon2id is checked against it.
+        .systemLibrary(
+            name: "CArgon2", path: "Tests/CArgon2", pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
+        .testTarget(
+            name: "GlowCryptoTests", dependencies: ["GlowCrypto", "CGlowCrypto", "CCrypto", "CArgon2"],
+            swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

@@ -1,7 +1,7 @@
 import GlowCrypto
 
-/// Argon2id (RFC 9106) through the reference implementation (AUTH-11), with the bounds of AUTH-13
-/// checked before the C library (reached through GlowCrypto) does any work.
+/// Argon2id (RFC 9106, AUTH-11) through the package's own implementation (GlowCrypto, the same
+/// one that derives encrypted bundles' keys), with the bounds of AUTH-13 checked before any work.
 public enum Argon2id {
     /// The tag of `password` under `parameters`, with an optional secret key and associated data
     /// (RFC 9106's K and X).

@@ -19,7 +19,7 @@ public struct PasswordHasher: Sendable {
 
     /// A new hash of `password`, with a fresh salt from the system's cryptographic generator.
     ///
-    /// - Throws: ``AuthError`` when libargon2 fails (it could not allocate its memory): never a
+    /// - Throws: ``AuthError`` when Argon2id cannot run (its memory could not be had): never a
     ///   crash of the process, and never a hash that is not one.
     public func hash(_ password: Password) throws(AuthError) -> PasswordHash {
         let salt = Crypto.randomBytes(Self.saltLength)
@@ -32,7 +32,7 @@ public struct PasswordHasher: Sendable {
     /// refused unread beyond AUTH-1's size, hashed with the stored salt and parameters, and
     /// compared in time that does not depend on where the tags differ.
     ///
-    /// - Throws: ``AuthError`` when libargon2 fails: a failure to check is never reported as a
+    /// - Throws: ``AuthError`` when Argon2id cannot run: a failure to check is never reported as a
     ///   wrong password.
     public func verify(_ password: String, against hash: PasswordHash) throws(AuthError) -> Bool {
         guard password.utf8.count <= PasswordPolicy.byteLimit else { return false }

@@ -97,11 +97,6 @@ public enum BundleEnvelope {
                 secret: key.bytes, salt: salt, info: Array("glow-bundle recovery key".utf8), length: 32)
         }
     }
-
-    /// A libcrypto failure, as the bundle error a caller handles.
-    static func failure(_ error: Crypto.Failure, at offset: Int) -> BundleError {
-        BundleError(.readFailed, .envelope, at: offset, "the cipher failed: \(error.message)")
-    }
 }
 
 /// The cost of the one Argon2id derivation of an encrypted bundle (BUNDLE-30).
@@ -253,14 +248,10 @@ public struct EnvelopeSealer: Sendable {
         var header = prefix + [UInt8(secrets.count)]
         for (kind, secret) in secrets {
             let wrapKey = try BundleEnvelope.wrapKey(secret, salt: salt, kdf: kdf)
-            do {
-                header += [kind.rawValue]
-                header += try Crypto.aes256GCMSeal(
-                    key: wrapKey, nonce: [UInt8](repeating: 0, count: 12), plaintext: fileKey,
-                    associated: prefix + [kind.rawValue])
-            } catch {
-                throw BundleEnvelope.failure(error, at: header.count)
-            }
+            header += [kind.rawValue]
+            header += Crypto.aes256GCMSeal(
+                key: wrapKey, nonce: [UInt8](repeating: 0, count: 12), plaintext: fileKey,
+                associated: prefix + [kind.rawValue])
         }
         let keys = BundleEnvelope.keys(fileKey: fileKey, salt: salt)
         headerMAC = Crypto.hmacSHA256(key: keys.mac, message: header)
@@ -320,13 +311,9 @@ public struct EnvelopeSealer: Sendable {
 
     private mutating func sealChunk(_ plaintext: [UInt8], last: Bool) throws(BundleError) -> [UInt8] {
         defer { index += 1 }
-        do {
-            return try Crypto.aes256GCMSeal(
-                key: payloadKey, nonce: BundleEnvelope.nonce(index, last: last), plaintext: plaintext,
-                associated: headerMAC)
-        } catch {
-            throw BundleEnvelope.failure(error, at: 0)
-        }
+        return Crypto.aes256GCMSeal(
+            key: payloadKey, nonce: BundleEnvelope.nonce(index, last: last), plaintext: plaintext,
+            associated: headerMAC)
     }
 }
 
@@ -386,10 +373,10 @@ public struct EnvelopeOpener: Sendable {
                 rule: "BUNDLE-34")
         }
         let nonce = BundleEnvelope.nonce(index, last: true)
-        if let plaintext = try open(buffer, nonce: nonce, at: offset) { return plaintext }
+        if let plaintext = open(buffer, nonce: nonce) { return plaintext }
         // A whole chunk that opens as one with more after it: the file was cut at a chunk's end.
         if buffer.count == BundleEnvelope.sealedChunkSize,
-            try open(buffer, nonce: BundleEnvelope.nonce(index, last: false), at: offset) != nil
+            open(buffer, nonce: BundleEnvelope.nonce(index, last: false)) != nil
         {
             throw BundleError(
                 .truncated, .envelope, at: end, "the file ends after chunk \(index + 1), which is not the last",
@@ -488,14 +475,9 @@ public struct EnvelopeOpener: Sendable {
         // The one key derivation.
         let wrapKey = try BundleEnvelope.wrapKey(secret, salt: salt, kdf: parameters)
         let at = 36 + position * BundleEnvelope.stanzaLength
-        let fileKey: [UInt8]?
-        do {
-            fileKey = try Crypto.aes256GCMOpen(
-                key: wrapKey, nonce: [UInt8](repeating: 0, count: 12), sealed: Array(buffer[at + 1..<at + 49]),
-                associated: Array(buffer[0..<BundleEnvelope.prefixLength]) + [wanted.rawValue])
-        } catch {
-            throw BundleEnvelope.failure(error, at: at)
-        }
+        let fileKey = Crypto.aes256GCMOpen(
+            key: wrapKey, nonce: [UInt8](repeating: 0, count: 12), sealed: Array(buffer[at + 1..<at + 49]),
+            associated: Array(buffer[0..<BundleEnvelope.prefixLength]) + [wanted.rawValue])
         guard let fileKey else {
             throw wanted == .passphrase
                 ? BundleError(
@@ -518,7 +500,7 @@ public struct EnvelopeOpener: Sendable {
     }
 
     private mutating func openChunk(_ sealed: [UInt8], at position: Int, last: Bool) throws(BundleError) -> [UInt8] {
-        guard let plaintext = try open(sealed, nonce: BundleEnvelope.nonce(index, last: last), at: position) else {
+        guard let plaintext = open(sealed, nonce: BundleEnvelope.nonce(index, last: last)) else {
             throw BundleError(
                 .chunkTampered, .envelope, at: position,
                 "chunk \(index + 1) does not authenticate: it was changed, moved, or comes from another file",
@@ -528,11 +510,8 @@ public struct EnvelopeOpener: Sendable {
         return plaintext
     }
 
-    private func open(_ sealed: [UInt8], nonce: [UInt8], at position: Int) throws(BundleError) -> [UInt8]? {
-        do {
-            return try Crypto.aes256GCMOpen(key: payloadKey!, nonce: nonce, sealed: sealed, associated: headerMAC)
-        } catch {
-            throw BundleEnvelope.failure(error, at: position)
-        }
+    /// A chunk opened under the payload key and bound to the header MAC (BUNDLE-33), or nil.
+    private func open(_ sealed: [UInt8], nonce: [UInt8]) -> [UInt8]? {
+        Crypto.aes256GCMOpen(key: payloadKey!, nonce: nonce, sealed: sealed, associated: headerMAC)
     }
 }

@@ -4,6 +4,7 @@ import GlowBundle
 import GlowCore
 import GlowModel
 import GlowReminders
+import GlowRitual
 import GlowThemes
 import GlowWire
 
@@ -84,6 +85,8 @@ package enum Conformance {
         case let error as ThemeError:
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
         case let error as AuthError:
+            return .object(["code": .string(error.code.description), "message": .string(error.message)])
+        case let error as SignInFlowError:
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
         default:
             return nil

@@ -1,34 +1,25 @@
-import CArgon2
-import CCrypto
+import CGlowCrypto
 
 /// The cryptographic primitives of the SDK, and the one seam through which every module reaches
-/// them (GlowAuth's accounts and tokens, GlowBundle's encrypted bundles): SHA-256, HMAC, HKDF,
-/// AES-256-GCM, Argon2id, the system's CSPRNG, and RSA (PKCS #1 v1.5) and ECDSA (P-256)
-/// verification with SHA-256. Here they come from libcrypto (Debian's `libssl-dev`) and the
-/// reference Argon2 (`libargon2-dev`) through the `CCrypto` and `CArgon2` shims; on Apple
-/// platforms the same functions map onto CryptoKit and Security, and nothing above this module
-/// changes.
+/// them (GlowBundle's encrypted bundles, GlowAuth's accounts and tokens, the relay's push topics):
+/// SHA-1, SHA-256, SHA-512, HMAC, HKDF, AES-256-GCM, Argon2id and the system's random generator.
+///
+/// They are the package's own, in the `CGlowCrypto` C target: one portable implementation that
+/// Linux, iOS, watchOS and macOS compile alike, with no system library, so what the tests check
+/// is what ships in an app. AES is bitsliced and GHASH multiplies without tables: no branch and
+/// no memory access depends on a key, a nonce or the data. Tests check every primitive against
+/// the published vectors and, over random inputs, against libcrypto and libargon2.
 package enum Crypto {
-    /// The SHA-256 digest of `bytes`.
+    /// The SHA-256 digest of `bytes` (FIPS 180-4).
     package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let done = bytes.withUnsafeBytes { input in
-            digest.withUnsafeMutableBytes { output in
-                EVP_Digest(
-                    input.baseAddress, input.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                    &length, EVP_sha256(), nil)
-            }
-        }
-        // SHA-256 of bytes in memory cannot fail but for a broken library.
-        precondition(done == 1 && length == 32, "libcrypto could not compute SHA-256")
-        return digest
+        digest(.sha256, bytes)
     }
 
     /// The hash functions an HMAC may use here.
-    package enum HashFunction {
+    package enum HashFunction: CaseIterable, Sendable {
         case sha1, sha256, sha512
 
+        /// The digest's size in bytes.
         package var size: Int {
             switch self {
             case .sha1: 20
@@ -37,46 +28,89 @@ package enum Crypto {
             }
         }
 
-        fileprivate var evp: OpaquePointer? {
+        fileprivate var c: glow_hash_function {
             switch self {
-            case .sha1: EVP_sha1()
-            case .sha256: EVP_sha256()
-            case .sha512: EVP_sha512()
+            case .sha1: GLOW_HASH_SHA1
+            case .sha256: GLOW_HASH_SHA256
+            case .sha512: GLOW_HASH_SHA512
             }
         }
     }
 
-    /// HMAC-SHA-256 of `message` under `key`.
+    /// The digest of `bytes` with `function` (FIPS 180-4).
+    package static func digest(_ function: HashFunction, _ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: function.size)
+        bytes.withUnsafeBufferPointer { input in
+            out.withUnsafeMutableBufferPointer { output in
+                switch function {
+                case .sha1:
+                    var context = glow_sha1_context()
+                    glow_sha1_init(&context)
+                    glow_sha1_update(&context, input.baseAddress, input.count)
+                    glow_sha1_final(&context, output.baseAddress)
+                case .sha256:
+                    var context = glow_sha256_context()
+                    glow_sha256_init(&context)
+                    glow_sha256_update(&context, input.baseAddress, input.count)
+                    glow_sha256_final(&context, output.baseAddress)
+                case .sha512:
+                    var context = glow_sha512_context()
+                    glow_sha512_init(&context)
+                    glow_sha512_update(&context, input.baseAddress, input.count)
+                    glow_sha512_final(&context, output.baseAddress)
+                }
+            }
+        }
+        return out
+    }
+
+    /// HMAC-SHA-256 of `message` under `key` (RFC 2104).
     package static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         hmac(.sha256, key: key, message: message)
     }
 
-    /// The HMAC of `message` under `key` with `function`.
+    /// The HMAC of `message` under `key` with `function` (RFC 2104).
     package static func hmac(_ function: HashFunction, key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: function.size)
-        var length: UInt32 = 0
-        let result = key.withUnsafeBytes { keyBytes in
-            message.withUnsafeBytes { messageBytes in
-                digest.withUnsafeMutableBytes { output in
-                    HMAC(
-                        function.evp, keyBytes.baseAddress, Int32(keyBytes.count),
-                        messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
-                        output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
+        var out = [UInt8](repeating: 0, count: function.size)
+        key.withUnsafeBufferPointer { key in
+            message.withUnsafeBufferPointer { message in
+                out.withUnsafeMutableBufferPointer { output in
+                    glow_hmac(
+                        function.c, key.baseAddress, key.count, message.baseAddress, message.count, output.baseAddress)
                 }
             }
         }
-        precondition(result != nil && Int(length) == function.size, "libcrypto could not compute an HMAC")
-        return digest
+        return out
     }
 
-    /// `count` bytes from the system's cryptographically secure generator.
-    package static func randomBytes(_ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let done = bytes.withUnsafeMutableBytes {
-            RAND_bytes($0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32($0.count))
+    /// BLAKE2b (RFC 7693): an `outputLength`-byte digest (1 ... 64) of `bytes`, keyed by `key`
+    /// (0 ... 64 bytes).
+    package static func blake2b(_ bytes: [UInt8], key: [UInt8] = [], outputLength: Int = 64) -> [UInt8] {
+        precondition(
+            (1...64).contains(outputLength) && key.count <= 64, "BLAKE2b gives 1 to 64 bytes under a key of 64 at most")
+        var out = [UInt8](repeating: 0, count: outputLength)
+        let status = bytes.withUnsafeBufferPointer { input in
+            key.withUnsafeBufferPointer { key in
+                out.withUnsafeMutableBufferPointer { output in
+                    glow_blake2b(
+                        output.baseAddress, output.count, key.baseAddress, key.count, input.baseAddress, input.count)
+                }
+            }
         }
-        // A generator that cannot be seeded must stop the service: a predictable token is worse.
-        precondition(done == 1, "the system's random generator is unavailable")
+        precondition(status == 0, "BLAKE2b refused lengths checked above")
+        return out
+    }
+
+    /// `count` bytes from the system's cryptographically secure generator
+    /// (`SystemRandomNumberGenerator`: `getrandom` on Linux, `arc4random_buf` on Apple platforms).
+    package static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            let word = generator.next().littleEndian
+            withUnsafeBytes(of: word) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
+        }
         return bytes
     }
 
@@ -113,213 +147,88 @@ package enum Crypto {
         return Array(output.prefix(length))
     }
 
-    /// A failure of libcrypto itself (not of the data): a cipher it could not set up.
-    package struct Failure: Error, Sendable {
-        package let message: String
-    }
-
-    /// AES-256-GCM: `plaintext` sealed under a 32-byte `key` and a 12-byte `nonce`, with
-    /// `associated` data authenticated alongside; the ciphertext followed by the 16-byte tag.
-    package static func aes256GCMSeal(
-        key: [UInt8], nonce: [UInt8], plaintext: [UInt8], associated: [UInt8]
-    ) throws(Failure) -> [UInt8] {
+    /// AES-256-GCM (NIST SP 800-38D): `plaintext` sealed under a 32-byte `key` and a 12-byte
+    /// `nonce`, with `associated` data authenticated alongside; the ciphertext followed by the
+    /// 16-byte tag.
+    package static func aes256GCMSeal(key: [UInt8], nonce: [UInt8], plaintext: [UInt8], associated: [UInt8])
+        -> [UInt8]
+    {
         precondition(key.count == 32 && nonce.count == 12, "AES-256-GCM takes a 32-byte key and a 12-byte nonce")
-        guard let context = EVP_CIPHER_CTX_new() else { throw Failure(message: "libcrypto could not make a cipher") }
-        defer { EVP_CIPHER_CTX_free(context) }
+        var context = glow_aes256gcm_context()
+        defer { glow_aes256gcm_wipe(&context) }
+        glow_aes256gcm_init(&context, key)
         var output = [UInt8](repeating: 0, count: plaintext.count + 16)
-        var length: Int32 = 0
-        var total = 0
-        let sealed = output.withUnsafeMutableBufferPointer { out -> Bool in
-            guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return false }
-            if !associated.isEmpty {
-                guard EVP_EncryptUpdate(context, nil, &length, associated, Int32(associated.count)) == 1 else {
-                    return false
+        plaintext.withUnsafeBufferPointer { plaintext in
+            associated.withUnsafeBufferPointer { associated in
+                output.withUnsafeMutableBufferPointer { output in
+                    glow_aes256gcm_seal(
+                        &context, nonce, associated.baseAddress, associated.count, plaintext.baseAddress,
+                        plaintext.count, output.baseAddress)
                 }
             }
-            if !plaintext.isEmpty {
-                guard EVP_EncryptUpdate(context, out.baseAddress, &length, plaintext, Int32(plaintext.count)) == 1
-                else { return false }
-                total = Int(length)
-            }
-            guard EVP_EncryptFinal_ex(context, out.baseAddress! + total, &length) == 1 else { return false }
-            total += Int(length)
-            return EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, out.baseAddress! + total) == 1
-        }
-        guard sealed, total == plaintext.count else {
-            throw Failure(message: "libcrypto could not seal with AES-256-GCM")
         }
         return output
     }
 
     /// Opens what ``aes256GCMSeal(key:nonce:plaintext:associated:)`` sealed: the plaintext, or nil
-    /// when the tag does not authenticate the ciphertext, nonce, key and associated data.
-    package static func aes256GCMOpen(
-        key: [UInt8], nonce: [UInt8], sealed: [UInt8], associated: [UInt8]
-    ) throws(Failure) -> [UInt8]? {
+    /// when the tag does not authenticate the ciphertext, nonce, key and associated data (then no
+    /// byte of the plaintext is given out).
+    package static func aes256GCMOpen(key: [UInt8], nonce: [UInt8], sealed: [UInt8], associated: [UInt8]) -> [UInt8]? {
         precondition(key.count == 32 && nonce.count == 12, "AES-256-GCM takes a 32-byte key and a 12-byte nonce")
         guard sealed.count >= 16 else { return nil }
-        guard let context = EVP_CIPHER_CTX_new() else { throw Failure(message: "libcrypto could not make a cipher") }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let count = sealed.count - 16
-        var tag = Array(sealed[count...])
-        var output = [UInt8](repeating: 0, count: Swift.max(count, 1))
-        var length: Int32 = 0
-        var setUp = false
-        let authentic = output.withUnsafeMutableBufferPointer { out -> Bool in
-            guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1 else { return false }
-            if !associated.isEmpty {
-                guard EVP_DecryptUpdate(context, nil, &length, associated, Int32(associated.count)) == 1 else {
-                    return false
+        var context = glow_aes256gcm_context()
+        defer { glow_aes256gcm_wipe(&context) }
+        glow_aes256gcm_init(&context, key)
+        var output = [UInt8](repeating: 0, count: sealed.count - 16)
+        let status = sealed.withUnsafeBufferPointer { sealed in
+            associated.withUnsafeBufferPointer { associated in
+                output.withUnsafeMutableBufferPointer { output in
+                    glow_aes256gcm_open(
+                        &context, nonce, associated.baseAddress, associated.count, sealed.baseAddress, sealed.count,
+                        output.baseAddress)
                 }
             }
-            if count > 0 {
-                let updated = sealed.withUnsafeBufferPointer {
-                    EVP_DecryptUpdate(context, out.baseAddress, &length, $0.baseAddress, Int32(count))
-                }
-                guard updated == 1 else { return false }
-            }
-            guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { return false }
-            setUp = true
-            return EVP_DecryptFinal_ex(context, out.baseAddress! + (count > 0 ? Int(length) : 0), &length) == 1
         }
-        guard setUp else { throw Failure(message: "libcrypto could not open with AES-256-GCM") }
-        return authentic ? Array(output.prefix(count)) : nil
+        return status == 0 ? output : nil
     }
 
-    /// The Argon2id (version 0x13) tag of `password` with `salt`, an optional secret key and
-    /// associated data (RFC 9106's K and X), under the given cost. The library's own checks apply;
-    /// callers check their rules' bounds first.
+    /// Why Argon2id did not run.
+    package struct Failure: Error, Sendable {
+        package let message: String
+    }
+
+    /// The Argon2id (version 0x13, RFC 9106) tag of `password` with `salt`, an optional secret key
+    /// and associated data (RFC 9106's K and X), under the given cost. Lanes are computed one
+    /// after another; the tag is the same as with any number of threads. Callers check their
+    /// rules' bounds first; RFC 9106's own are checked here.
     ///
-    /// - Throws: ``Failure`` with the library's reason when it refuses the inputs.
+    /// - Throws: ``Failure`` when the inputs are outside RFC 9106, or the memory cannot be had.
     package static func argon2id(
         password: [UInt8], salt: [UInt8], secret: [UInt8] = [], associatedData: [UInt8] = [], memoryKiB: Int,
         iterations: Int, parallelism: Int, tagLength: Int
     ) throws(Failure) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: tagLength)
-        var password = password
-        var salt = salt
-        var secret = secret
-        var associatedData = associatedData
-        let status = out.withUnsafeMutableBufferPointer { out in
-            password.withUnsafeMutableBufferPointer { password in
-                salt.withUnsafeMutableBufferPointer { salt in
-                    secret.withUnsafeMutableBufferPointer { secret in
-                        associatedData.withUnsafeMutableBufferPointer { associatedData in
-                            var context = argon2_context(
-                                out: out.baseAddress, outlen: UInt32(out.count), pwd: password.baseAddress,
-                                pwdlen: UInt32(password.count), salt: salt.baseAddress, saltlen: UInt32(salt.count),
-                                secret: secret.baseAddress, secretlen: UInt32(secret.count),
-                                ad: associatedData.baseAddress, adlen: UInt32(associatedData.count),
-                                t_cost: UInt32(iterations), m_cost: UInt32(memoryKiB),
-                                lanes: UInt32(parallelism), threads: UInt32(parallelism),
-                                version: UInt32(ARGON2_VERSION_13.rawValue), allocate_cbk: nil, free_cbk: nil,
-                                flags: 0)  // ARGON2_DEFAULT_FLAGS: the inputs are left as they are
-                            return argon2_ctx(&context, Argon2_id)
+        guard let memory = UInt32(exactly: memoryKiB), let passes = UInt32(exactly: iterations),
+            let lanes = UInt32(exactly: parallelism), tagLength >= 4
+        else { throw Failure(message: "m=\(memoryKiB), t=\(iterations), p=\(parallelism) is outside RFC 9106") }
+        var tag = [UInt8](repeating: 0, count: tagLength)
+        let status = password.withUnsafeBufferPointer { password in
+            salt.withUnsafeBufferPointer { salt in
+                secret.withUnsafeBufferPointer { secret in
+                    associatedData.withUnsafeBufferPointer { associated in
+                        tag.withUnsafeMutableBufferPointer { tag in
+                            glow_argon2id(
+                                password.baseAddress, password.count, salt.baseAddress, salt.count, secret.baseAddress,
+                                secret.count, associated.baseAddress, associated.count, passes, memory, lanes,
+                                tag.baseAddress, tag.count)
                         }
                     }
                 }
             }
         }
-        guard status == ARGON2_OK.rawValue else {
-            throw Failure(message: String(cString: argon2_error_message(status)))
+        switch status {
+        case GLOW_ARGON2_OK: return tag
+        case GLOW_ARGON2_NO_MEMORY: throw Failure(message: "the memory of \(memoryKiB) KiB could not be had")
+        default: throw Failure(message: "m=\(memoryKiB), t=\(iterations), p=\(parallelism) is outside RFC 9106")
         }
-        return out
-    }
-
-    /// A public key libcrypto can verify with; freed when the last reference goes.
-    package final class PublicKey: @unchecked Sendable {
-        // An EVP_PKEY is immutable once built and libcrypto allows concurrent verifications with it.
-        fileprivate let key: OpaquePointer
-
-        private init(_ key: OpaquePointer) { self.key = key }
-
-        deinit { EVP_PKEY_free(key) }
-
-        /// An RSA public key of modulus `n` and exponent `e` (big-endian), or nil when libcrypto
-        /// refuses them.
-        package static func rsa(modulus n: [UInt8], exponent e: [UInt8]) -> PublicKey? {
-            guard let builder = OSSL_PARAM_BLD_new() else { return nil }
-            defer { OSSL_PARAM_BLD_free(builder) }
-            let modulus = n.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
-            let exponent = e.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
-            defer {
-                BN_free(modulus)
-                BN_free(exponent)
-            }
-            guard let modulus, let exponent,
-                OSSL_PARAM_BLD_push_BN(builder, glow_param_rsa_n, modulus) == 1,
-                OSSL_PARAM_BLD_push_BN(builder, glow_param_rsa_e, exponent) == 1
-            else { return nil }
-            return build(type: "RSA", builder)
-        }
-
-        /// A P-256 public key of coordinates `x` and `y` (32 bytes each, big-endian), or nil when
-        /// the point is not on the curve.
-        package static func p256(x: [UInt8], y: [UInt8]) -> PublicKey? {
-            guard x.count == 32, y.count == 32, let builder = OSSL_PARAM_BLD_new() else { return nil }
-            defer { OSSL_PARAM_BLD_free(builder) }
-            let point: [UInt8] = [0x04] + x + y
-            // The builder keeps the point's address until it builds, so it builds inside the closure.
-            let built = point.withUnsafeBytes { bytes -> PublicKey? in
-                guard OSSL_PARAM_BLD_push_utf8_string(builder, glow_param_group_name, glow_curve_p256, 0) == 1,
-                    OSSL_PARAM_BLD_push_octet_string(builder, glow_param_public_key, bytes.baseAddress, bytes.count)
-                        == 1
-                else { return nil }
-                return build(type: "EC", builder)
-            }
-            guard let key = built else { return nil }
-            // fromdata does not check that the point is on the curve; a key that is not must not be used.
-            guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.key, nil) else { return nil }
-            defer { EVP_PKEY_CTX_free(context) }
-            return EVP_PKEY_public_check(context) == 1 ? key : nil
-        }
-
-        private static func build(type: String, _ builder: OpaquePointer) -> PublicKey? {
-            guard let params = OSSL_PARAM_BLD_to_param(builder) else { return nil }
-            defer { OSSL_PARAM_free(params) }
-            guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else { return nil }
-            defer { EVP_PKEY_CTX_free(context) }
-            var key: OpaquePointer?
-            guard EVP_PKEY_fromdata_init(context) == 1,
-                EVP_PKEY_fromdata(context, &key, glow_evp_pkey_public_key, params) == 1, let key
-            else { return nil }
-            return PublicKey(key)
-        }
-
-        /// The key's size in bits (the RSA modulus, or the curve's order).
-        package var bits: Int { Int(EVP_PKEY_get_bits(key)) }
-
-        /// Whether `signature` is this key's SHA-256 signature of `message`: PKCS #1 v1.5 for
-        /// RSA; for EC, `signature` is the DER form.
-        package func verifySHA256(signature: [UInt8], message: [UInt8]) -> Bool {
-            guard let context = EVP_MD_CTX_new() else { return false }
-            defer { EVP_MD_CTX_free(context) }
-            guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
-            let result = signature.withUnsafeBufferPointer { signatureBytes in
-                message.withUnsafeBufferPointer { messageBytes in
-                    EVP_DigestVerify(
-                        context, signatureBytes.baseAddress, signatureBytes.count, messageBytes.baseAddress,
-                        messageBytes.count)
-                }
-            }
-            // Leave no error on the thread's queue for an unrelated caller to find.
-            ERR_clear_error()
-            return result == 1
-        }
-    }
-
-    /// The DER `ECDSA-Sig-Value` of a JWS ES256 signature, `r` and `s` as 32 bytes each, or nil
-    /// when the signature is not 64 bytes.
-    package static func derSignature(raw: [UInt8]) -> [UInt8]? {
-        guard raw.count == 64 else { return nil }
-        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            var value = Array(bytes.drop(while: { $0 == 0 }))
-            if value.isEmpty { value = [0] }
-            if value[0] & 0x80 != 0 { value.insert(0, at: 0) }
-            return [0x02, UInt8(value.count)] + value
-        }
-        let body = integer(raw[0..<32]) + integer(raw[32..<64])
-        // Each integer is at most 35 bytes, so the sequence's length fits the short form.
-        return [0x30, UInt8(body.count)] + body
     }
 }

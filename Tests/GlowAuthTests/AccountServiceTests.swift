@@ -334,14 +334,34 @@ struct AccountServiceTests {
         }
     }
 
-    @Test("README's example: sign up, confirm from the mailed link, refresh")
+    @Test("README's example: a checked password, sign up, confirm from the mailed link, refresh")
     func readmeExample() throws {
-        let world = try World()
-        try world.service.signUp(email: "mia@example.com", password: "quiet morning walks", clientKey: "test")
-        let session = try world.service.confirmSignUp(token: world.mailer.last!.token!, password: "quiet morning walks")
-        let next = try world.service.refresh(refreshToken: session.refreshToken)
+        let google = try TokenFixture("idtoken-001")
+        let appleVerifier = try IDTokenVerifier(
+            provider: google.provider, clientIDs: google.clientIDs,
+            keys: KeySetCache(fetcher: Fetcher(body: google.keySet)))
+        let (myMailer, myEraser, myAppleRevoker) = (Mailer(), Eraser(), Revoker(failures: 0))
+        let ip = "192.0.2.7"
+        var tokenFromTheLink: SecretToken { myMailer.last?.token ?? SecretToken("") }
+        // README: begin
+        let policy = try PasswordPolicy()  // minimum 15 code points
+        let password = try policy.check("quiet morning walks", email: "mia@example.com")
+        print(password)  // Password(19 characters)
+
+        // Your mailer, data eraser and Apple revoker are small protocols; the store is one too.
+        let service = try AccountService(
+            store: InMemoryAccountStore(), mailer: myMailer, eraser: myEraser,
+            revoker: myAppleRevoker, verifiers: [appleVerifier])
+        // The client key (an IP address, a device) is counted against the mail limits (AUTH-45).
+        try service.signUp(email: "mia@example.com", password: "quiet morning walks", clientKey: ip)  // mails a link
+        // Confirming asks for the password again: only who chose it and reads the mail makes the account.
+        let session = try service.confirmSignUp(token: tokenFromTheLink, password: "quiet morning walks")
+        let next = try service.refresh(refreshToken: session.refreshToken)  // rotates
+        // README: end
+        #expect("\(password)" == "Password(19 characters)")
         #expect(next.account == session.account)
         #expect(next.refreshToken != session.refreshToken)
+        #expect(throws: AuthError.self) { try service.refresh(refreshToken: session.refreshToken) }
     }
 
     @Test(

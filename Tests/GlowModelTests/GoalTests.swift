@@ -245,7 +245,12 @@ struct EdgeValueTests {
         let cases: [(String, (inout Goal.Changes) throws -> Void)] = [
             ("invalid_reminder", { $0.reminders = try GoalReminders(times: [24 * 60]) }),
             ("edit_failed", { _ in throw Interrupted() }),
-            ("edit_failed", { $0.title = "Half"; throw CancellationError() }),
+            (
+                "edit_failed",
+                {
+                    $0.title = "Half"; throw CancellationError()
+                }
+            ),
         ]
         for (code, change) in cases {
             do {
