@@ -68,7 +68,7 @@ let package = Package(
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
                 "GlowConformance", "GlowRitual", "GlowStorage", "GlowRelay", "GlowProtocol", "GlowServer",
-                "GlowService",
+                "GlowService", "GlowCrypto", "GlowCryptoOracle",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(
@@ -198,7 +198,7 @@ let package = Package(
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
                 "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores", "GlowRelay",
                 "GlowActivity", "GlowService", "GlowServer", "GlowClient", "GlowProtocol", "GlowPostgresStores",
-                "GlowReminders",
+                "GlowReminders", "GlowCrypto", "GlowCryptoOracle",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),
@@ -249,13 +249,16 @@ let package = Package(
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowAuthTests", dependencies: ["GlowAuth", "GlowCore", "GlowCrypto"], swiftSettings: sharedSettings),
-        // libargon2, a test oracle only: the package's Argon2id is checked against it.
+        // libargon2 and libcrypto as the oracle the package's own crypto is held against, by the
+        // tests, the `crypto` fuzz target and glow-bench; never linked by a module of either side.
         .systemLibrary(
-            name: "CArgon2", path: "Tests/CArgon2", pkgConfig: "libargon2",
+            name: "CArgon2", path: "Tools/CArgon2", pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"]), .brew(["argon2"])]),
-        .testTarget(
-            name: "GlowCryptoTests", dependencies: ["GlowCrypto", "CGlowCrypto", "CCrypto", "CArgon2"],
+        .target(
+            name: "GlowCryptoOracle", dependencies: ["CCrypto", "CArgon2"], path: "Tools/CryptoOracle",
             swiftSettings: sharedSettings),
+        .testTarget(
+            name: "GlowCryptoTests", dependencies: ["GlowCrypto", "GlowCryptoOracle"], swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

@@ -87,6 +87,12 @@ def main():
                     write("feed", b"\x02" + bytes.fromhex(answer["hex"]))
             elif step.get("do") == "encode" and "hex" in answer:
                 write("feed", b"\x00" + bytes.fromhex(answer["hex"]))
+    # The crypto harness picks its primitive with the first byte (GlowFuzzing/CryptoHarness.swift):
+    # 0 digest and HMAC, 1 seal, 2 open a changed seal, 3 Argon2id; lengths around the blocks.
+    for length in (0, 1, 15, 16, 17, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 300):
+        body = bytes((i * 7 + length) % 256 for i in range(length + 64))
+        for selector in range(4):
+            write("crypto", bytes([selector]) + body)
     for operation, case in list(cases("streaks"))[:40]:
         body = json.dumps({"id": "streaks/" + case["id"], "area": "streaks", "operation": operation,
                            "input": case["input"]}).encode()

@@ -39,6 +39,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case envelope
     /// glow-server's request handler: any method, path, headers and body answered, never a 500.
     case service
+    /// The package's own crypto against libcrypto and libargon2 (issue 42).
+    case crypto
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -55,6 +57,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .database: DatabaseHarness.run(Array(bytes))
         case .envelope: EnvelopeHarness.run(Array(bytes))
         case .service: ServiceHarness.run(Array(bytes))
+        case .crypto: CryptoHarness.run(Array(bytes))
         }
     }
 

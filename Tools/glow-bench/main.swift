@@ -39,13 +39,13 @@ if arguments.first == "--resident", arguments.count == 3 {
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
       --only      encode, decode, size, bundle, encrypted, levels, merge, streaks, reminders, memory, auth, feed, store,
-                  report or server
+                  report, server or crypto
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
     """
 let measurementNames = [
     "encode", "decode", "size", "bundle", "encrypted", "levels", "merge", "streaks", "reminders", "memory", "auth",
-    "feed", "store", "report", "server",
+    "feed", "store", "report", "server", "crypto",
 ]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
@@ -271,6 +271,9 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
             "sealed   key derivation at the writer's parameters (Argon2id, 64 MiB, 3 passes, 1 lane): \(milliseconds(derivation.median)), once per file"
         )
     }
+    if wanted("crypto") && spec.name == "extreme" {
+        CryptoBench.openExtreme(bundle, samples: samples)
+    }
     if wanted("levels") && spec.name == "heavy" {
         say("levels   level  bytes    per check-in  export")
         for level in [1, 3, 6, 9] {
@@ -483,6 +486,11 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
             )
         }
     }
+}
+
+// The own crypto beside libargon2 and libcrypto, once per run (CryptoBench.swift).
+if wanted("crypto") && (onlySet == nil || only == "crypto") {
+    CryptoBench.run(samples: samplesOverride ?? 7)
 }
 
 // Accounts and ID tokens, once per run: not per data set (AuthBench.swift).
