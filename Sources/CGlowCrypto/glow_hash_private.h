@@ -45,6 +45,18 @@ static inline void glow_store64_le(uint8_t *p, uint64_t v) {
     glow_store32_le(p + 4, (uint32_t)(v >> 32));
 }
 
+/* A hash's compression of one block into its state (SHA-1, SHA-256, SHA-512). */
+typedef void (*glow_compress_function)(void *state, const uint8_t *block);
+
+/* Feeds count bytes through a Merkle-Damgard hash whose partial block is block[0 ..< *used]. */
+void glow_md_absorb(void *state, glow_compress_function compress, uint8_t *block, size_t block_size, size_t *used,
+                    const uint8_t *bytes, size_t count);
+
+/* Pads the partial block (0x80, zeros, the length in bits of a message of length bytes) and
+   compresses what remains (FIPS 180-4 section 5.1). */
+void glow_md_finish(void *state, glow_compress_function compress, uint8_t *block, size_t block_size, size_t used,
+                    uint64_t length);
+
 #define GLOW_ROTL32(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
 #define GLOW_ROTR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 #define GLOW_ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))

@@ -80,51 +80,20 @@ void glow_sha256_init(glow_sha256_context *c) {
     memset(c->block, 0, sizeof c->block);
 }
 
+/* The compression function behind the shared buffering's function pointer. */
+static void sha256_compress_block(void *state, const uint8_t *block) {
+    sha256_compress((uint32_t *)state, block);
+}
+
 void glow_sha256_update(glow_sha256_context *c, const uint8_t *bytes, size_t count) {
-    if (count == 0) {
-        return;
-    }
     c->length += (uint64_t)count;
-    if (c->used > 0) {
-        size_t take = 64 - c->used;
-        if (take > count) {
-            take = count;
-        }
-        memcpy(c->block + c->used, bytes, take);
-        c->used += take;
-        bytes += take;
-        count -= take;
-        if (c->used < 64) {
-            return;
-        }
-        sha256_compress(c->state, c->block);
-        c->used = 0;
-    }
-    while (count >= 64) {
-        sha256_compress(c->state, bytes);
-        bytes += 64;
-        count -= 64;
-    }
-    if (count > 0) {
-        memcpy(c->block, bytes, count);
-        c->used = count;
-    }
+    glow_md_absorb(c->state, sha256_compress_block, c->block, sizeof c->block, &c->used, bytes, count);
 }
 
 void glow_sha256_final(glow_sha256_context *c, uint8_t digest[32]) {
-    uint64_t bits = c->length << 3;
     int i;
 
-    c->block[c->used++] = 0x80;
-    if (c->used > 56) {
-        memset(c->block + c->used, 0, 64 - c->used);
-        sha256_compress(c->state, c->block);
-        c->used = 0;
-    }
-    memset(c->block + c->used, 0, 56 - c->used);
-    glow_store64_be(c->block + 56, bits);
-    sha256_compress(c->state, c->block);
-
+    glow_md_finish(c->state, sha256_compress_block, c->block, sizeof c->block, c->used, c->length);
     for (i = 0; i < 8; i++) {
         glow_store32_be(digest + 4 * i, c->state[i]);
     }

@@ -92,54 +92,20 @@ void glow_sha512_init(glow_sha512_context *c) {
     memset(c->block, 0, sizeof c->block);
 }
 
+/* The compression function behind the shared buffering's function pointer. */
+static void sha512_compress_block(void *state, const uint8_t *block) {
+    sha512_compress((uint64_t *)state, block);
+}
+
 void glow_sha512_update(glow_sha512_context *c, const uint8_t *bytes, size_t count) {
-    if (count == 0) {
-        return;
-    }
     c->length += (uint64_t)count;
-    if (c->used > 0) {
-        size_t take = 128 - c->used;
-        if (take > count) {
-            take = count;
-        }
-        memcpy(c->block + c->used, bytes, take);
-        c->used += take;
-        bytes += take;
-        count -= take;
-        if (c->used < 128) {
-            return;
-        }
-        sha512_compress(c->state, c->block);
-        c->used = 0;
-    }
-    while (count >= 128) {
-        sha512_compress(c->state, bytes);
-        bytes += 128;
-        count -= 128;
-    }
-    if (count > 0) {
-        memcpy(c->block, bytes, count);
-        c->used = count;
-    }
+    glow_md_absorb(c->state, sha512_compress_block, c->block, sizeof c->block, &c->used, bytes, count);
 }
 
 void glow_sha512_final(glow_sha512_context *c, uint8_t digest[64]) {
-    /* The message length in bits is a 128-bit big-endian number. */
-    uint64_t bits_high = c->length >> 61;
-    uint64_t bits_low = c->length << 3;
     int i;
 
-    c->block[c->used++] = 0x80;
-    if (c->used > 112) {
-        memset(c->block + c->used, 0, 128 - c->used);
-        sha512_compress(c->state, c->block);
-        c->used = 0;
-    }
-    memset(c->block + c->used, 0, 112 - c->used);
-    glow_store64_be(c->block + 112, bits_high);
-    glow_store64_be(c->block + 120, bits_low);
-    sha512_compress(c->state, c->block);
-
+    glow_md_finish(c->state, sha512_compress_block, c->block, sizeof c->block, c->used, c->length);
     for (i = 0; i < 8; i++) {
         glow_store64_be(digest + 8 * i, c->state[i]);
     }
