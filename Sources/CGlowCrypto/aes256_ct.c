@@ -25,22 +25,8 @@
 #include <string.h>
 
 #include "glow_aes_internal.h"
-
-/* ---- byte helpers (explicit little-endian, no unaligned casts) ---- */
-
-static uint32_t load_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
-}
-
-static void store_le32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
+#include "glow_hash.h"
+#include "glow_private.h"
 
 /* ---- conversion between bytes and the bitsliced layout ---- */
 
@@ -103,8 +89,8 @@ static void bitslice_load(uint64_t q[8], const uint8_t in[64])
     unsigned n;
     for (n = 0; n < 4; n++) {
         const uint8_t *blk = in + 16 * n;
-        q[n] = spread_bytes(load_le32(blk)) | (spread_bytes(load_le32(blk + 8)) << 8);
-        q[n + 4] = spread_bytes(load_le32(blk + 4)) | (spread_bytes(load_le32(blk + 12)) << 8);
+        q[n] = spread_bytes(glow_load32_le(blk)) | (spread_bytes(glow_load32_le(blk + 8)) << 8);
+        q[n + 4] = spread_bytes(glow_load32_le(blk + 4)) | (spread_bytes(glow_load32_le(blk + 12)) << 8);
     }
     transpose8(q);
 }
@@ -116,10 +102,10 @@ static void bitslice_store(uint8_t out[64], uint64_t q[8])
     transpose8(q);
     for (n = 0; n < 4; n++) {
         uint8_t *blk = out + 16 * n;
-        store_le32(blk, gather_bytes(q[n]));
-        store_le32(blk + 8, gather_bytes(q[n] >> 8));
-        store_le32(blk + 4, gather_bytes(q[n + 4]));
-        store_le32(blk + 12, gather_bytes(q[n + 4] >> 8));
+        glow_store32_le(blk, gather_bytes(q[n]));
+        glow_store32_le(blk + 8, gather_bytes(q[n] >> 8));
+        glow_store32_le(blk + 4, gather_bytes(q[n + 4]));
+        glow_store32_le(blk + 12, gather_bytes(q[n + 4] >> 8));
     }
 }
 
@@ -448,7 +434,7 @@ static uint32_t sub_word(uint32_t w)
             r |= (uint32_t)((q[b] >> k) & 1u) << (8 * k + b);
         }
     }
-    glow_secure_zero(q, sizeof q);
+    glow_wipe(q, sizeof q);
     return r;
 }
 
@@ -463,7 +449,7 @@ void glow_aes256_expand_key(uint64_t round_keys[GLOW_AES256_RK_WORDS], const uin
     unsigned i, n;
 
     for (i = 0; i < 8; i++) {
-        w[i] = load_le32(key + 4 * i);
+        w[i] = glow_load32_le(key + 4 * i);
     }
     for (i = 8; i < 60; i++) {
         uint32_t t = w[i - 1];
@@ -480,10 +466,10 @@ void glow_aes256_expand_key(uint64_t round_keys[GLOW_AES256_RK_WORDS], const uin
        pre-rotated for the skipped ShiftRows (see above). */
     for (i = 0; i < 15; i++) {
         for (n = 0; n < 4; n++) {
-            store_le32(blocks + 16 * n, w[4 * i]);
-            store_le32(blocks + 16 * n + 4, w[4 * i + 1]);
-            store_le32(blocks + 16 * n + 8, w[4 * i + 2]);
-            store_le32(blocks + 16 * n + 12, w[4 * i + 3]);
+            glow_store32_le(blocks + 16 * n, w[4 * i]);
+            glow_store32_le(blocks + 16 * n + 4, w[4 * i + 1]);
+            glow_store32_le(blocks + 16 * n + 8, w[4 * i + 2]);
+            glow_store32_le(blocks + 16 * n + 12, w[4 * i + 3]);
         }
         bitslice_load(round_keys + 8 * i, blocks);
         /* store SR^-i(K_i) = SR^(3i mod 4)(K_i) for the drifting state */
@@ -491,8 +477,8 @@ void glow_aes256_expand_key(uint64_t round_keys[GLOW_AES256_RK_WORDS], const uin
             shift_rows(round_keys + 8 * i);
         }
     }
-    glow_secure_zero(w, sizeof w);
-    glow_secure_zero(blocks, sizeof blocks);
+    glow_wipe(w, sizeof w);
+    glow_wipe(blocks, sizeof blocks);
 }
 
 /* ---- the cipher (FIPS 197 section 5.1, Nr = 14) ---- */

@@ -13,31 +13,8 @@
 
 #include "glow_aes_gcm.h"
 #include "glow_aes_internal.h"
-
-void glow_secure_zero(void *p, size_t n)
-{
-    /* Stores through a volatile lvalue are observable behaviour, so the
-       compiler may not remove them as dead. */
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    while (n > 0) {
-        *v++ = 0;
-        n--;
-    }
-}
-
-static void store_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-static void store_be64(uint8_t *p, uint64_t v)
-{
-    store_be32(p, (uint32_t)(v >> 32));
-    store_be32(p + 4, (uint32_t)v);
-}
+#include "glow_hash.h"
+#include "glow_private.h"
 
 /* Four counter blocks: nonce || [counter + k]_32 for k = 0..3 (inc32 wraps
    modulo 2^32 by unsigned arithmetic). */
@@ -46,7 +23,7 @@ static void counter_blocks(uint8_t blocks[64], const uint8_t nonce[12], uint32_t
     unsigned k;
     for (k = 0; k < 4; k++) {
         memcpy(blocks + 16 * k, nonce, 12);
-        store_be32(blocks + 16 * k + 12, counter + k);
+        glow_store32_be(blocks + 16 * k + 12, counter + k);
     }
 }
 
@@ -97,7 +74,7 @@ static void gctr(const glow_aes256gcm_context *context, const uint8_t nonce[12],
         length -= n;
         avail -= n;
     }
-    glow_secure_zero(buf, sizeof buf);
+    glow_wipe(buf, sizeof buf);
 }
 
 /* Tag T = GHASH_H(A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64)
@@ -113,15 +90,15 @@ static void compute_tag(const glow_aes256gcm_context *context, const uint8_t ek_
 
     glow_ghash_update(y, context->ghash_key, associated, associated_length);
     glow_ghash_update(y, context->ghash_key, ciphertext, length);
-    store_be64(lengths, (uint64_t)associated_length * 8u);
-    store_be64(lengths + 8, (uint64_t)length * 8u);
+    glow_store64_be(lengths, (uint64_t)associated_length * 8u);
+    glow_store64_be(lengths + 8, (uint64_t)length * 8u);
     glow_ghash_update(y, context->ghash_key, lengths, 16);
-    store_be64(tag, y[0]);
-    store_be64(tag + 8, y[1]);
+    glow_store64_be(tag, y[0]);
+    glow_store64_be(tag + 8, y[1]);
     for (i = 0; i < 16; i++) {
         tag[i] ^= ek_j0[i];
     }
-    glow_secure_zero(y, sizeof y);
+    glow_wipe(y, sizeof y);
 }
 
 void glow_aes256gcm_init(glow_aes256gcm_context *context, const uint8_t key[32])
@@ -132,7 +109,7 @@ void glow_aes256gcm_init(glow_aes256gcm_context *context, const uint8_t key[32])
     memset(h, 0, sizeof h);
     glow_aes256_encrypt_block(context, h, h);
     glow_ghash_set_key(context->ghash_key, h);
-    glow_secure_zero(h, sizeof h);
+    glow_wipe(h, sizeof h);
 }
 
 void glow_aes256_encrypt_block(const glow_aes256gcm_context *context, const uint8_t in[16],
@@ -144,7 +121,7 @@ void glow_aes256_encrypt_block(const glow_aes256gcm_context *context, const uint
     memcpy(buf, in, 16);
     glow_aes256_encrypt4(context->round_keys, buf, buf);
     memcpy(out, buf, 16);
-    glow_secure_zero(buf, sizeof buf);
+    glow_wipe(buf, sizeof buf);
 }
 
 void glow_aes256gcm_seal(const glow_aes256gcm_context *context, const uint8_t nonce[12],
@@ -157,7 +134,7 @@ void glow_aes256gcm_seal(const glow_aes256gcm_context *context, const uint8_t no
     glow_aes256_encrypt4(context->round_keys, first, first);
     gctr(context, nonce, first, plaintext, out, length, 0xFF);
     compute_tag(context, first, associated, associated_length, out, length, out + length);
-    glow_secure_zero(first, sizeof first);
+    glow_wipe(first, sizeof first);
 }
 
 int glow_aes256gcm_open(const glow_aes256gcm_context *context, const uint8_t nonce[12],
@@ -192,12 +169,12 @@ int glow_aes256gcm_open(const glow_aes256gcm_context *context, const uint8_t non
     /* Decrypt, or write zeros when the tag did not match. */
     gctr(context, nonce, first, sealed, out, length, mask);
 
-    glow_secure_zero(first, sizeof first);
-    glow_secure_zero(tag, sizeof tag);
+    glow_wipe(first, sizeof first);
+    glow_wipe(tag, sizeof tag);
     return (int)(mask & 1u) - 1; /* 0 or -1 */
 }
 
 void glow_aes256gcm_wipe(glow_aes256gcm_context *context)
 {
-    glow_secure_zero(context, sizeof *context);
+    glow_wipe(context, sizeof *context);
 }

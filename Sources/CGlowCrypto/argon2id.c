@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "glow_hash.h"
-#include "glow_hash_private.h"
+#include "glow_private.h"
 
 #define ARGON2_VERSION 0x13u
 #define ARGON2_TYPE_ID 2u /* Argon2id */

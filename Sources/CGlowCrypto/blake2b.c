@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "glow_hash.h"
-#include "glow_hash_private.h"
+#include "glow_private.h"
 
 static const uint64_t blake2b_iv[8] = {
     UINT64_C(0x6a09e667f3bcc908), UINT64_C(0xbb67ae8584caa73b),

@@ -15,13 +15,8 @@
 #include <string.h>
 
 #include "glow_aes_internal.h"
-
-static uint64_t load_be64(const uint8_t *p)
-{
-    return ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
-           ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
-           ((uint64_t)p[6] << 8) | (uint64_t)p[7];
-}
+#include "glow_hash.h"
+#include "glow_private.h"
 
 /*
  * Low 64 bits of the carry-less product of x and y, from four ordinary
@@ -77,7 +72,7 @@ static inline uint64_t rev64(uint64_t x)
  */
 void glow_ghash_set_key(uint64_t ghash_key[6], const uint8_t h[16])
 {
-    uint64_t hi = load_be64(h), lo = load_be64(h + 8);
+    uint64_t hi = glow_load64_be(h), lo = glow_load64_be(h + 8);
     ghash_key[0] = hi;
     ghash_key[1] = lo;
     ghash_key[2] = hi ^ lo;
@@ -133,8 +128,8 @@ void glow_ghash_update(uint64_t y[2], const uint64_t ghash_key[6], const uint8_t
                        size_t length)
 {
     while (length >= 16) {
-        y[0] ^= load_be64(data);
-        y[1] ^= load_be64(data + 8);
+        y[0] ^= glow_load64_be(data);
+        y[1] ^= glow_load64_be(data + 8);
         gf128_mul(y, ghash_key);
         data += 16;
         length -= 16;
@@ -144,9 +139,9 @@ void glow_ghash_update(uint64_t y[2], const uint64_t ghash_key[6], const uint8_t
         uint8_t last[16];
         memset(last, 0, sizeof last);
         memcpy(last, data, length);
-        y[0] ^= load_be64(last);
-        y[1] ^= load_be64(last + 8);
+        y[0] ^= glow_load64_be(last);
+        y[1] ^= glow_load64_be(last + 8);
         gf128_mul(y, ghash_key);
-        glow_secure_zero(last, sizeof last);
+        glow_wipe(last, sizeof last);
     }
 }

@@ -30,7 +30,4 @@ void glow_ghash_set_key(uint64_t ghash_key[6], const uint8_t h[16]);
 void glow_ghash_update(uint64_t y[2], const uint64_t ghash_key[6], const uint8_t *data,
                        size_t length);
 
-/* Zeroes memory through a volatile pointer so the compiler keeps it. */
-void glow_secure_zero(void *p, size_t n);
-
 #endif /* GLOW_AES_INTERNAL_H */

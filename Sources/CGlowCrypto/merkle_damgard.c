@@ -3,7 +3,7 @@
    context's block; the final block carries 0x80, zeros and the message length in bits. */
 #include <string.h>
 
-#include "glow_hash_private.h"
+#include "glow_private.h"
 
 void glow_md_absorb(void *state, glow_compress_function compress, uint8_t *block, size_t block_size, size_t *used,
                     const uint8_t *bytes, size_t count) {

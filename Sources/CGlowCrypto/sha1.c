@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "glow_hash.h"
-#include "glow_hash_private.h"
+#include "glow_private.h"
 
 static void sha1_compress(uint32_t state[5], const uint8_t *block) {
     uint32_t w[80];

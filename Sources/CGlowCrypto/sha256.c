@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "glow_hash.h"
-#include "glow_hash_private.h"
+#include "glow_private.h"
 
 static const uint32_t sha256_k[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,

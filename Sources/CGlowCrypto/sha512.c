@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "glow_hash.h"
-#include "glow_hash_private.h"
+#include "glow_private.h"
 
 static const uint64_t sha512_k[80] = {
     UINT64_C(0x428a2f98d728ae22), UINT64_C(0x7137449123ef65cd), UINT64_C(0xb5c0fbcfec4d3b2f), UINT64_C(0xe9b5dba58189dbbc),

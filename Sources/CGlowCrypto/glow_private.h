@@ -1,6 +1,7 @@
-/* Private helpers shared by the glow_hash sources. Not part of the API. */
-#ifndef GLOW_HASH_PRIVATE_H
-#define GLOW_HASH_PRIVATE_H
+/* Private helpers shared by the CGlowCrypto sources: explicit big- and little-endian loads and
+   stores (no unaligned casts), rotations, and the Merkle-Damgard buffering. Not part of the API. */
+#ifndef GLOW_PRIVATE_H
+#define GLOW_PRIVATE_H
 
 #include <stddef.h>
 #include <stdint.h>
