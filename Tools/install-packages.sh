@@ -23,7 +23,8 @@ packages=(
 )
 missing=()
 for package in "${packages[@]}"; do
-    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+    # "install ok installed" only: a package removed with its configuration left behind still answers dpkg -s.
+    [[ $(dpkg-query -W -f='${Status}' "$package" 2>/dev/null) == "install ok installed" ]] || missing+=("$package")
 done
 ((${#missing[@]})) || exit 0
 echo "installing the Debian packages the tests need: ${missing[*]}"
