@@ -15,11 +15,13 @@
 # python3 on PATH may lack those modules. chromium renders glow-tool report's page headless
 # (Tests/GlowToolTests/ReportBrowserTests.swift), with fonts-dejavu-core for its text and
 # fonts-noto-color-emoji for the goals' emoji. postgresql runs the throwaway clusters the tests start.
-# openssl signs the ID tokens a glow-server test signs in with, with the corpus's committed test keys.
+# valgrind's memcheck checks that no secret of the own AES-GCM, HMAC or BLAKE2b reaches a branch or an
+# address (Tests/GlowCryptoTests/ConstantTimeTests.swift). openssl signs the ID tokens a glow-server test signs in with, with the corpus's committed test keys.
 set -euo pipefail
 packages=(
     tzdata protobuf-compiler zlib1g-dev libargon2-dev libssl-dev libsqlite3-dev pkg-config python3 python3-protobuf
     chromium fonts-dejavu-core fonts-noto-color-emoji libmicrohttpd-dev libpq-dev postgresql openssl python3-cryptography
+    valgrind
 )
 missing=()
 for package in "${packages[@]}"; do
