@@ -134,7 +134,7 @@ public enum ReportPage {
         if let completion = evaluation.completion {
             let share = min(1000, max(0, completion.thousandths))
             html += """
-                <div class="bar" role="img" aria-label="\(completion.thousandths / 10)% done" data-completion="\(completion.thousandths)"><div style="width:\(Double(share) / 10)%"></div></div>
+                <div class="bar" role="img" aria-label="\(Percent.of(thousandths: completion.thousandths))% done" data-completion="\(completion.thousandths)"><div style="width:\(Double(share) / 10)%"></div></div>
 
                 """
         } else {
@@ -147,7 +147,7 @@ public enum ReportPage {
             html += "<div class=\"weeks\">" + grid(item, evaluation: evaluation, weekStart: weekStart) + "</div>\n"
             if let strength = item.strength {
                 html += """
-                    <div class="figures"><span>Strength \(strength.thousandths / 10)%</span><span class="muted">\(strength.weekSummary(last7: item.last7))</span><span class="muted">\(strength.monthSummary)</span></div>
+                    <div class="figures"><span>Strength \(Percent.of(thousandths: strength.thousandths))%</span><span class="muted">\(strength.weekSummary(last7: item.last7))</span><span class="muted">\(strength.monthSummary)</span></div>
                     \(chart(strength, title: item.title))
                     """
             }
@@ -205,9 +205,9 @@ public enum ReportPage {
         let points = series.enumerated().map { index, point in
             "\(index * 3),\(height - 2 - point.thousandths * (height - 4) / 1000)"
         }
-        let first = series.first.map { $0.thousandths / 10 } ?? 0
+        let first = series.first.map { Percent.of(thousandths: $0.thousandths) } ?? 0
         var svg =
-            "<svg class=\"strength\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(isolated(title))): strength from \(first)% to \(strength.thousandths / 10)% over \(chartDays) days\">"
+            "<svg class=\"strength\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(escape(isolated(title))): strength from \(first)% to \(Percent.of(thousandths: strength.thousandths))% over \(chartDays) days\">"
         // Lines at 0, 50% and full strength, so a flat line still reads as high or low.
         for share in [0, 500, 1000] {
             let y = height - 2 - share * (height - 4) / 1000
@@ -258,10 +258,11 @@ public enum ReportPage {
     /// "1 day", "2 days".
     static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
-    /// A consistency as a whole percentage, or a dash where there is none.
+    /// A consistency as a whole percentage rounded half up (STREAK-29), or a dash where there is
+    /// none.
     static func percent(_ consistency: Consistency?) -> String {
         guard let thousandths = consistency?.thousandths else { return "–" }
-        return "\(thousandths / 10)%"
+        return "\(Percent.of(thousandths: thousandths))%"
     }
 }
 

@@ -15,16 +15,24 @@ public struct Strength: Hashable, Sendable {
     /// and moves and for a chart of the last 12 weeks.
     public static let recordedDays = 91
 
-    /// One unit of the recorded Days: its Day and the score before and after it.
+    /// One unit of the recorded Days: its Day, its value, and the score before and after it.
     public struct Move: Hashable, Sendable {
         /// The unit's Day.
         public var day: Day
+        /// The unit's value in thousandths (STREAK-27): 1000 done (or a period met), 0 missed,
+        /// between them partly done.
+        public var value: Int
         /// The score before the unit.
         public var before: Int64
         /// The score after the unit.
         public var after: Int64
         /// How far the unit moved the score, in 2^−30 units; negative when it fell.
         public var change: Int64 { after - before }
+        /// How far the unit moved the reported strength, in thousandths (STREAK-29).
+        public var reportedChange: Int { Strength.thousandths(after) - Strength.thousandths(before) }
+
+        /// The unit's outcome in words (STREAK-29): "done", "missed" or "partly done".
+        public var outcome: String { value >= 1000 ? "done" : value <= 0 ? "missed" : "partly done" }
     }
 
     /// The score S, 0 ... 2^30 (STREAK-27).
@@ -66,17 +74,22 @@ public struct Strength: Hashable, Sendable {
         return thousandths - Self.thousandths(score(through: then) ?? 0)
     }
 
-    /// The units of the last 30 Days that moved the score most: at most three, the greatest
-    /// absolute change first, of equals the later Day first; units that changed nothing are left
-    /// out (STREAK-29).
+    /// What lifted the strength and what pulled it down in the last 30 Days (STREAK-29): the unit
+    /// with the greatest positive reported change, then the one with the most negative, each
+    /// when there is one, of equals the later Day. A unit that did not move the reported strength
+    /// is neither.
     public var moves: [Move] {
         let (back, overflow) = today.daysSince1970.subtractingReportingOverflow(29)
         let from = overflow ? Day.min : Day(unchecked: Swift.max(back, Day.min.daysSince1970))
-        let moved = recent.filter { $0.day >= from && $0.change != 0 }
-        return Array(
-            moved.sorted { a, b in
-                a.change.magnitude != b.change.magnitude ? a.change.magnitude > b.change.magnitude : a.day > b.day
-            }.prefix(3))
+        var lift: Move?
+        var drop: Move?
+        // In Day order, so a later equal replaces an earlier one.
+        for move in recent where move.day >= from {
+            let change = move.reportedChange
+            if change > 0, change >= lift?.reportedChange ?? 1 { lift = move }
+            if change < 0, change <= drop?.reportedChange ?? -1 { drop = move }
+        }
+        return [lift, drop].compactMap { $0 }
     }
 
     /// The reported strength through each of the last `days` Days, oldest first, ending with today.
@@ -156,10 +169,13 @@ struct StrengthMeter {
 
     /// A unit of `value` thousandths on `day` under multiplier `m`.
     mutating func unit(_ day: Day, value: Int, multiplier m: Int64) {
-        let v = (Int64(Swift.min(1000, Swift.max(0, value))) << 30) / 1000
+        let value = Swift.min(1000, Swift.max(0, value))
+        let v = (Int64(value) << 30) / 1000
         let before = score
         score = (score * m + v * (Strength.full - m)) >> 30
-        if day >= recordedFrom { recent.append(Strength.Move(day: day, before: before, after: score)) }
+        if day >= recordedFrom {
+            recent.append(Strength.Move(day: day, value: value, before: before, after: score))
+        }
     }
 
     /// The score and how many units are recorded: a place to come back to with ``rewind(to:)``.
@@ -184,37 +200,35 @@ struct StrengthMeter {
 }
 
 extension Strength {
-    /// The week's movement in words, for a line beside the figure: "up 6 points this week: 6 of 7
-    /// done", "down 3 points this week: 4 of 7 done", or "steady this week" under one point
-    /// (STREAK-29). Points are whole percentage points of the reported strength.
+    /// The week's movement in words, for a line beside the figure: "up 6.0 points this week: 6 of 7
+    /// done", "down 0.3 points this week: 4 of 7 done", or "steady this week" only when the
+    /// reported strength did not move at all (STREAK-29).
     public func weekSummary(last7: Consistency?) -> String {
-        let points = change(overLast: 7) / 10
-        var text =
-            points > 0
-            ? "up \(Self.points(points)) this week"
-            : points < 0 ? "down \(Self.points(-points)) this week" : "steady this week"
+        var text = "\(Self.direction(change(overLast: 7))) this week"
         if let last7, last7.due > 0 { text += ": \(last7.done) of \(last7.due) done" }
         return text
     }
 
-    /// The 30 Days' movement in words, with the Days that moved it most (``moves``): "up 12 points
-    /// in 30 days, most on 2026-11-28 (+5.2), 2026-11-20 (+5.0), 2026-11-03 (−4.9)"; "steady in 30
-    /// days" under one point and without moves (STREAK-29). A move is shown in points of the
-    /// reported strength to a tenth.
+    /// The 30 Days' movement in words, with what lifted it and what pulled it down (``moves``):
+    /// "up 12.4 points in 30 days: done on 2026-11-28 (+5.2), missed on 2026-11-03 (−4.9)";
+    /// "steady in 30 days" only when the reported strength did not move (STREAK-29).
     public var monthSummary: String {
-        let points = change(overLast: 30) / 10
-        var text =
-            points > 0
-            ? "up \(Self.points(points)) in 30 days"
-            : points < 0 ? "down \(Self.points(-points)) in 30 days" : "steady in 30 days"
-        let shown = moves.map { move in
-            let change = Self.thousandths(move.after) - Self.thousandths(move.before)
-            let sign = change > 0 ? "+" : change < 0 ? "−" : "±"
-            return "\(move.day) (\(sign)\(abs(change) / 10).\(abs(change) % 10))"
-        }
-        if !shown.isEmpty { text += ", most on " + shown.joined(separator: ", ") }
+        var text = "\(Self.direction(change(overLast: 30))) in 30 days"
+        let shown = moves.map { "\($0.outcome) on \($0.day) (\(Self.signedPoints($0.reportedChange)))" }
+        if !shown.isEmpty { text += ": " + shown.joined(separator: ", ") }
         return text
     }
 
-    private static func points(_ count: Int) -> String { count == 1 ? "1 point" : "\(count) points" }
+    /// A change of the reported strength as a direction and its points to a tenth: "up 1.2
+    /// points", "down 0.1 points", "steady" (STREAK-29).
+    public static func direction(_ thousandths: Int) -> String {
+        thousandths == 0 ? "steady" : "\(thousandths > 0 ? "up" : "down") \(points(thousandths.magnitude)) points"
+    }
+
+    /// A change in points to a tenth with its sign: "+2.1", "−4.0".
+    static func signedPoints(_ thousandths: Int) -> String {
+        (thousandths < 0 ? "−" : "+") + points(thousandths.magnitude)
+    }
+
+    private static func points(_ thousandths: UInt) -> String { "\(thousandths / 10).\(thousandths % 10)" }
 }

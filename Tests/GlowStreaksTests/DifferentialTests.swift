@@ -146,15 +146,13 @@ struct DifferentialTests {
             return
                 "strength through \(day): \(String(describing: strength.score(through: day))), reference \(expected(day))"
         }
-        let moved = scores.filter { $0.day >= today.advanced(by: -29) && $0.after != $0.before }
-        for move in strength.moves
-        where !moved.contains(where: { $0.day == move.day && $0.after - $0.before == move.change }) {
-            return "strength move \(move) is not one of the reference's"
-        }
-        if strength.moves.count != Swift.min(3, moved.count) {
-            return "\(strength.moves.count) strength moves, reference \(moved.count) units that moved"
-        }
-        return nil
+        let moves = ReferenceEvaluator.strengthMoves(today: today, scores)
+        let same =
+            strength.moves.count == moves.count
+            && zip(strength.moves, moves).allSatisfy {
+                $0.day == $1.day && $0.change == $1.after - $1.before && $0.value == $1.value
+            }
+        return same ? nil : "strength moves \(strength.moves), reference \(moves)"
     }
 
     /// The history with check-ins removed one at a time while the evaluators still disagree.

@@ -174,16 +174,18 @@ struct ReferenceCorpusTests {
         guard let scores = reference.strengthScores else { return .null }
         func reported(_ s: Int64) -> Int { Int(s * 1000 / (1 << 30)) }
         let now = reported(ReferenceEvaluator.strength(through: today, scores))
-        let moves = scores.filter { $0.day >= today.advanced(by: -29) && $0.after != $0.before }.sorted {
-            let (a, b) = (abs($0.after - $0.before), abs($1.after - $1.before))
-            return a != b ? a > b : $0.day > $1.day
-        }.prefix(3)
+        let moves = ReferenceEvaluator.strengthMoves(today: today, scores)
         return .object([
             "score": .int(Int(ReferenceEvaluator.strength(through: today, scores))), "thousandths": .int(now),
             "change7": .int(now - reported(ReferenceEvaluator.strength(through: today.advanced(by: -7), scores))),
             "change30": .int(now - reported(ReferenceEvaluator.strength(through: today.advanced(by: -30), scores))),
             "moves": .array(
-                moves.map { .object(["day": .string($0.day.description), "change": .int(Int($0.after - $0.before))]) }),
+                moves.map {
+                    .object([
+                        "day": .string($0.day.description), "change": .int(Int($0.after - $0.before)),
+                        "reported": .int(reported($0.after) - reported($0.before)), "value": .int($0.value),
+                    ])
+                }),
         ])
     }
 

@@ -35,11 +35,11 @@ struct StrengthTests {
     @Test("the week in words: up, down or steady, with the Days done")
     func weekSummary() throws {
         // Ten done Days, the last today: 1 − m^10 = 0.413 now, 1 − m^3 = 0.147 through Day 2
-        // (m = 0.94808): 413 − 147 = 266 thousandths, 26 points.
+        // (m = 0.94808): 413 − 147 = 266 thousandths, 26.6 points.
         let rising = try Self.evaluation(Array(0...9), today: 9)
         #expect(
             rising.strength?.weekSummary(last7: rising.consistency(lastDays: 7))
-                == "up 26 points this week: 7 of 7 done")
+                == "up 26.6 points this week: 7 of 7 done")
         let falling = try Self.evaluation(Array(0...29), today: 40)
         #expect(falling.strength?.weekSummary(last7: falling.consistency(lastDays: 7)).hasPrefix("down ") == true)
         #expect(
@@ -49,22 +49,39 @@ struct StrengthTests {
         #expect(fresh.strength?.score == 0 && fresh.strength?.moves == [])
     }
 
-    @Test("the 30 Days in words: up, down or steady, with the Days that moved it most")
+    @Test("the 30 Days in words: up, down or steady, with what lifted it and what pulled it down")
     func monthSummary() throws {
-        // Ten done Days, the last today: up 41 points (413 thousandths); the first Days moved it
-        // most, each by a share (1 − m) of what was left: through them 1 − m, 1 − m², 1 − m³ =
-        // 51, 101 and 147 thousandths (m = 0.94808), so moves of 5.1, 5.0 and 4.6 points.
+        // Ten done Days, the last today: up 41.3 points (413 thousandths); the first Day lifted it
+        // most, by a share (1 − m) of what was left: 51 thousandths (m = 0.94808), 5.1 points.
+        // Nothing pulled it down, so the lift is the one move.
         let rising = try Self.evaluation(Array(0...9), today: 9)
         let start = GoalEvaluationTests.start
-        #expect(
-            rising.strength?.monthSummary
-                == "up 41 points in 30 days, most on \(start) (+5.1), \(start.advanced(by: 1)) (+5.0), "
-                + "\(start.advanced(by: 2)) (+4.6)")
+        #expect(rising.strength?.monthSummary == "up 41.3 points in 30 days: done on \(start) (+5.1)")
         // Thirty done Days then twenty missed: 1 − m^21 = 0.674 through Day 20, (1 − m^30) × m^20 =
-        // 0.275 now: down.
+        // 0.275 now: down. The lift is the first done Day of the last 30 (Day 21, S lowest then:
+        // +17 thousandths), the drop the first missed Day (Day 30, S highest then: −42).
         let falling = try Self.evaluation(Array(0...29), today: 50)
-        #expect(falling.strength?.monthSummary.hasPrefix("down ") == true)
+        let month = try #require(falling.strength?.monthSummary)
+        #expect(month.hasPrefix("down "))
+        #expect(
+            month.hasSuffix(": done on \(start.advanced(by: 21)) (+1.7), missed on \(start.advanced(by: 30)) (−4.2)"),
+            "\(month)")
         #expect(try Self.evaluation([], today: 0).strength?.monthSummary == "steady in 30 days")
+    }
+
+    @Test(
+        "a direction word agrees with the number's sign, and a figure too small for whole points is not steady",
+        arguments: [
+            (0, "steady"), (1, "up 0.1 points"), (4, "up 0.4 points"), (-4, "down 0.4 points"),
+            (10, "up 1.0 points"), (-266, "down 26.6 points"),
+        ])
+    func direction(_ change: Int, _ words: String) {
+        #expect(Strength.direction(change) == words)
+    }
+
+    @Test("percentages round half up", arguments: [(666, 67), (857, 86), (994, 99), (995, 100), (4, 0), (5, 1)])
+    func percent(_ thousandths: Int, _ percent: Int) {
+        #expect(Percent.of(thousandths: thousandths) == percent)
     }
 
     @Test("the strength through a Day is known for the recorded Days only")

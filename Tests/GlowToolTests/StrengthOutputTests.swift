@@ -53,25 +53,21 @@ struct StrengthOutputTests {
         #expect(row["strength"] as? Int == reported[3])
         // Nothing before the start: the strength through 7 and 30 Days ago is 0.
         #expect(row["strengthChange7"] as? Int == reported[3] && row["strengthChange30"] as? Int == reported[3])
-        // The moves: the first unit moved S most, then the second, then the third.
+        // The moves (STREAK-29): the first unit lifted the reported strength most; nothing pulled it
+        // down, so it is the one move.
         let moves = try #require(row["strengthMoves"] as? [[String: Any]])
-        #expect(moves.map { $0["day"] as? String } == ["2026-11-26", "2026-11-27", "2026-11-28"])
-        #expect(
-            moves.map { $0["change"] as? Int }
-                == [reported[1] - reported[0], reported[2] - reported[1], reported[3] - reported[2]])
-        let tenths = (1...3).map { index in
-            let change = reported[index] - reported[index - 1]
-            return "+\(change / 10).\(change % 10)"
-        }
+        #expect(moves.map { $0["day"] as? String } == ["2026-11-26"])
+        #expect(moves.map { $0["change"] as? Int } == [reported[1] - reported[0]])
+        #expect(moves.map { $0["outcome"] as? String } == ["done"])
+        let lift = reported[1] - reported[0]
         let month =
-            "up \(reported[3] / 10) points in 30 days, most on 2026-11-26 (\(tenths[0])), "
-            + "2026-11-27 (\(tenths[1])), 2026-11-28 (\(tenths[2]))"
+            "up \(reported[3] / 10).\(reported[3] % 10) points in 30 days: done on 2026-11-26 (+\(lift / 10).\(lift % 10))"
         #expect(row["strengthMonth"] as? String == month)
         // The text: the figure and the week's change in the table, the 30 Days under it.
         let text = try EndToEndTests.run(["stats", path, "--day", Self.day])
         #expect(text.status == 0)
         let line = try #require(text.stdout.split(separator: "\n").first { $0.contains("Stretch") })
-        #expect(line.hasSuffix("\(reported[3] / 10)% (+\(reported[3] / 10))"), "\(line)")
+        #expect(line.hasSuffix("\((reported[3] + 5) / 10)% (+\(reported[3] / 10).\(reported[3] % 10))"), "\(line)")
         #expect(text.stdout.contains("Strength over 30 days:\n  \u{2068}Stretch\u{2069}: \(month)\n"), "\(text.stdout)")
     }
 
@@ -91,12 +87,44 @@ struct StrengthOutputTests {
             guard let strength = row["strength"] as? Int, let month = row["strengthMonth"] as? String else { continue }
             #expect((0...1000).contains(strength))
             let moves = try #require(row["strengthMoves"] as? [[String: Any]])
-            #expect(moves.count <= 3)
-            let sizes = moves.compactMap { $0["change"] as? Int }.map(abs)
-            // Ordered by the change of S; shown in thousandths, two may differ by one the other way.
-            #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 + 1 >= $1 }, "\(title): \(sizes)")
-            for move in moves { #expect(month.contains(move["day"] as? String ?? "?"), "\(title)") }
+            // STREAK-29: the lift, then the drop, each when there is one, and none that moved nothing.
+            let changes = moves.compactMap { $0["change"] as? Int }
+            #expect(changes.count == moves.count && changes.count <= 2 && !changes.contains(0), "\(title): \(changes)")
+            #expect(changes.count < 2 || (changes[0] > 0 && changes[1] < 0), "\(title): \(changes)")
+            for move in moves {
+                let outcome = move["outcome"] as? String ?? "?"
+                #expect(month.contains("\(outcome) on \(move["day"] as? String ?? "?")"), "\(title)")
+            }
             #expect(text.contains("\u{2068}\(title)\u{2069}: \(month)\n"), "\(title)")
+        }
+    }
+
+    @Test("the sample's stats read as a person reads them: words agree with numbers, percentages round half up")
+    func readingCheck() throws {
+        let json = try EndToEndTests.run(["stats", EndToEndTests.sample, "--day", Self.day, "--json"])
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rows = try #require(stats["goals"] as? [[String: Any]])
+        let text = try EndToEndTests.run(["stats", EndToEndTests.sample, "--day", Self.day]).stdout
+        var checked = 0
+        for row in rows {
+            guard let change = row["strengthChange30"] as? Int, let title = row["title"] as? String else { continue }
+            let line = try #require(
+                text.split(separator: "\n").first { $0.hasPrefix("  \u{2068}\(title)\u{2069}: ") }, "\(title)")
+            let words = line.split(separator: ":", maxSplits: 1)[1].split(separator: " ")
+            let direction = words.first.map(String.init)
+            #expect(direction == (change > 0 ? "up" : change < 0 ? "down" : "steady"), "\(title): \(line), \(change)")
+            // Every named move changed the figure: no "±0.0", no "+0.0" or "−0.0".
+            #expect(!line.contains("±") && !line.contains("+0.0)") && !line.contains("−0.0)"), "\(line)")
+            checked += 1
+        }
+        #expect(checked >= 8)
+        // "67% (2/3)": every consistency in the table is done / due rounded half up.
+        let pattern = try NSRegularExpression(pattern: #"(\d+)% \((\d+)/(\d+)\)"#)
+        let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        #expect(matches.count >= 10)
+        for match in matches {
+            let numbers = (1...3).map { Int(text[Range(match.range(at: $0), in: text)!])! }
+            #expect(numbers[0] == (200 * numbers[1] + numbers[2]) / (2 * numbers[2]), "\(numbers)")
         }
     }
 }

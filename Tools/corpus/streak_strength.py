@@ -61,7 +61,7 @@ def strength(units, today, zeros_before=None):
     order. `zeros_before` = (count, M) puts that many zero-valued units before the listed ones (a
     gap of millennia; S stops changing once it reaches 0)."""
     s = 0
-    history = []  # (Day, S before, S after, whether it is one unit that may be a move)
+    history = []  # (Day, S before, S after, whether it is one unit that may be a move, its value)
     for index, (d, value, m) in enumerate(units):
         if index == 1 and zeros_before:
             # The run of zero units starts the Day after the first unit; S reaches 0 within its
@@ -73,27 +73,36 @@ def strength(units, today, zeros_before=None):
                 s = s * zm >> 30
                 count -= 1
             assert s == 0
-            history.append(((day(units[0][0]) + datetime.timedelta(days=1)).isoformat(), before, s, False))
+            history.append(((day(units[0][0]) + datetime.timedelta(days=1)).isoformat(), before, s, False, 0))
         v = value * ONE // 1000
         after = (s * m + v * (ONE - m)) >> 30
-        history.append((d, s, after, True))
+        history.append((d, s, after, True, value))
         s = after
 
     def through(d):
         score = 0
-        for unit_day, _, after, _ in history:
+        for unit_day, _, after, _, _ in history:
             if unit_day <= d:
                 score = after
         return score
 
     t = day(today)
     week, month, window = ((t - datetime.timedelta(days=n)).isoformat() for n in (7, 30, 29))
-    moved = [(d, after - before) for d, before, after, unit in history if unit and d >= window and after != before]
-    moved.sort(key=lambda item: (-abs(item[1]), [-ord(ch) for ch in item[0]]))
+    # STREAK-29: the moves are the lift (the greatest positive reported change) and then the drop
+    # (the most negative), of equals the later Day; a unit whose reported change is 0 is neither.
+    moved = [{"day": d, "change": after - before, "reported": reported(after) - reported(before), "value": value}
+             for d, before, after, unit, value in history if unit and d >= window]
+    lifts = [move for move in moved if move["reported"] > 0]
+    drops = [move for move in moved if move["reported"] < 0]
+    moves = []
+    if lifts:
+        moves.append(max(lifts, key=lambda move: (move["reported"], move["day"])))
+    if drops:
+        moves.append(min(drops, key=lambda move: (move["reported"], [-ord(ch) for ch in move["day"]])))
     now = reported(through(today))
     return {"score": through(today), "thousandths": now,
             "change7": now - reported(through(week)), "change30": now - reported(through(month)),
-            "moves": [{"day": d, "change": change} for d, change in moved[:3]]}
+            "moves": moves}
 
 
 def loop_check(values):
@@ -302,7 +311,8 @@ CASES.append(case(
               ("2025-06-08", 1000, DAILY), ("2025-06-11", 1000, TPW2)], "2025-06-11")))
 
 # 16. A month done, then nine Days missed: the 7-Day change and the 30-Day change are negative or
-# positive as the Days fall; the moves are the Days of the last 30 that moved the score most.
+# positive as the Days fall; the moves are the Day of the last 30 that lifted the reported strength
+# most (of equals the later) and the one that pulled it down most.
 may = days("2025-05-01", "2025-05-31")
 june = days("2025-06-01", "2025-06-09")
 CASES.append(case(
@@ -344,6 +354,29 @@ for comment, goal, check_ins in (
     ("a deleted goal has no strength", streak_goal(DAILY_RULE, "2025-06-02", deleted=True), done("2025-06-02")),
 ):
     CASES.append(case(comment, ["STREAK-27"], goal, check_ins, "2025-06-05", None))
+
+# 16a. A habit left long ago (STREAK-29's moves): done on 2025-04-01, then every Day missed up to
+# today 2025-06-10. Each missed Day still lowers S by its share, but S is small by then, so in the
+# last 30 Days most misses change the reported strength by less than a thousandth: those are not
+# moves. Only a Day whose reported change is not 0 may be the drop, and with no lift there is one
+# move at most.
+april_on = days("2025-04-02", "2025-06-09")
+CASES.append(case(
+    "a habit left long ago: misses that do not move the reported figure are not moves, and there is no lift",
+    ["STREAK-29"],
+    streak_goal(DAILY_RULE, "2025-04-01"), done("2025-04-01"), "2025-06-10",
+    strength([("2025-04-01", 1000, DAILY)] + [(d, 0, DAILY) for d in april_on], "2025-06-10")))
+
+# 16b. Mostly done, one Day missed (the issue's "up, then names only drops"): done every Day from
+# 2025-05-12 to today 2025-06-10 but 2025-06-03. The lift is the done Day with the greatest reported
+# change (early in the run, when S was lowest), the drop the missed Day; both are named, lift first.
+mostly = [d for d in days("2025-05-12", "2025-06-10") if d != "2025-06-03"]
+CASES.append(case(
+    "mostly done with one Day missed: the moves are the biggest lift, then the one drop",
+    ["STREAK-29"],
+    streak_goal(DAILY_RULE, "2025-05-12"), done(*mostly), "2025-06-10",
+    strength([(d, 0 if d == "2025-06-03" else 1000, DAILY) for d in days("2025-05-12", "2025-06-10")],
+             "2025-06-10")))
 
 # 24. Year 1 to 9999 (Extreme): done on 0001-01-01 and today 9999-12-31; every Day between is
 # missed (3,652,057 zero units), which brings S to 0 long before the end (345 suffice from full

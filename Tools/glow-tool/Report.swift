@@ -160,15 +160,18 @@ enum Report {
             let strength: Int?
             let strengthChange7: Int?
             let strengthChange30: Int?
-            /// The Days that moved strength most in the last 30 (STREAK-29), nil for one-off kinds.
+            /// What lifted strength most in the last 30 Days and what pulled it down most
+            /// (STREAK-29), nil for one-off kinds.
             let strengthMoves: [StrengthMove]?
-            /// The 30 Days in words ("up 12 points in 30 days, most on ..."), nil for one-off kinds.
+            /// The 30 Days in words ("up 12.4 points in 30 days: done on ..."), nil for one-off kinds.
             let strengthMonth: String?
         }
 
-        /// A Day that moved strength, and by how much in thousandths of the reported strength.
+        /// A Day that moved strength, its outcome, and by how much in thousandths of the reported
+        /// strength.
         struct StrengthMove: Encodable {
             let day: String
+            let outcome: String
             let change: Int
         }
 
@@ -199,9 +202,7 @@ enum Report {
                     strengthChange7: evaluation.strength?.change(overLast: 7),
                     strengthChange30: evaluation.strength?.change(overLast: 30),
                     strengthMoves: evaluation.strength?.moves.map { move in
-                        StrengthMove(
-                            day: move.day.description,
-                            change: Strength.thousandths(move.after) - Strength.thousandths(move.before))
+                        StrengthMove(day: move.day.description, outcome: move.outcome, change: move.reportedChange)
                     },
                     strengthMonth: evaluation.strength?.monthSummary)
             }
@@ -217,9 +218,9 @@ enum Report {
             for goal in goals {
                 func rate(_ value: Consistency?) -> String {
                     guard let value, let thousandths = value.thousandths else {
-                        return goal.completion.map { "\($0 / 10)% done" } ?? "-"
+                        return goal.completion.map { "\(Percent.of(thousandths: $0))% done" } ?? "-"
                     }
-                    return "\(thousandths / 10)% (\(value.done)/\(value.due))"
+                    return "\(Percent.of(thousandths: thousandths))% (\(value.done)/\(value.due))"
                 }
                 let title = goal.title.count > 28 ? String(goal.title.prefix(27)) + "…" : goal.title
                 rows.append([
@@ -247,12 +248,12 @@ enum Report {
             return out
         }
 
-        /// "72% (+6)": the strength as a percentage and its change over 7 Days in points; a dash
-        /// for kinds without one.
+        /// "72% (+6.1)": the strength as a percentage rounded half up and its change over 7 Days
+        /// in points to a tenth ("±0.0" only for no change at all); a dash for kinds without one.
         static func strength(_ goal: Row) -> String {
             guard let strength = goal.strength, let change = goal.strengthChange7 else { return "-" }
-            let points = change / 10
-            return "\(strength / 10)% (\(points > 0 ? "+" : points < 0 ? "−" : "±")\(abs(points)))"
+            let sign = change > 0 ? "+" : change < 0 ? "−" : "±"
+            return "\(Percent.of(thousandths: strength))% (\(sign)\(change.magnitude / 10).\(change.magnitude % 10))"
         }
 
         /// `text` between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE.

@@ -99,7 +99,12 @@ package enum StreakOperations {
             "score": .int(Int(strength.score)), "thousandths": .int(strength.thousandths),
             "change7": .int(strength.change(overLast: 7)), "change30": .int(strength.change(overLast: 30)),
             "moves": .array(
-                strength.moves.map { .object(["day": .string($0.day.description), "change": .int(Int($0.change))]) }),
+                strength.moves.map {
+                    .object([
+                        "day": .string($0.day.description), "change": .int(Int($0.change)),
+                        "reported": .int($0.reportedChange), "value": .int($0.value),
+                    ])
+                }),
         ])
     }
 

@@ -25,7 +25,7 @@ public final class GoalRow: Identifiable {
     public private(set) var longestStreak: Int
     /// The goal's strength in thousandths (STREAK-27), nil for one-off kinds.
     public private(set) var strength: Int?
-    /// Why the strength moved this week, as a line beside it: "up 6 points this week: 6 of 7
+    /// Why the strength moved this week, as a line beside it: "up 6.0 points this week: 6 of 7
     /// done" (STREAK-29); nil for one-off kinds.
     public private(set) var strengthWeek: String?
     /// How often this row was evaluated: a tap on another goal leaves it as it is.

@@ -544,24 +544,39 @@ struct ReferenceEvaluator {
     // MARK: - Strength: STREAK-27 ... STREAK-29
 
     /// STREAK-27: S after each unit, in Day order, from 0; nil for kinds without a strength.
-    var strengthScores: [(day: Day, before: Int64, after: Int64)]? {
+    var strengthScores: [(day: Day, before: Int64, after: Int64, value: Int)]? {
         guard goal.kind.isRecurring, !goal.deleted else { return nil }
         var s: Int64 = 0
-        var result: [(day: Day, before: Int64, after: Int64)] = []
+        var result: [(day: Day, before: Int64, after: Int64, value: Int)] = []
         var multipliers: [ScheduleRule: Int64] = [:]
         for unit in strengthUnits.sorted(by: { $0.day < $1.day }) {
             let m = multipliers[unit.rule] ?? Self.multiplier(unit.rule)
             multipliers[unit.rule] = m
             let v = Int64(unit.value) * (1 << 30) / 1000
             let after = (s * m + v * ((1 << 30) - m)) / (1 << 30)
-            result.append((unit.day, s, after))
+            result.append((unit.day, s, after, unit.value))
             s = after
         }
         return result
     }
 
+    /// STREAK-29: the moves, from the scores of ``strengthScores``: the unit of the last 30 Days
+    /// with the greatest positive change of the reported strength, then the one with the most
+    /// negative, of equals the later Day.
+    static func strengthMoves(today: Day, _ scores: [(day: Day, before: Int64, after: Int64, value: Int)])
+        -> [(day: Day, before: Int64, after: Int64, value: Int)]
+    {
+        func reported(_ unit: (day: Day, before: Int64, after: Int64, value: Int)) -> Int {
+            Int(unit.after * 1000 / (1 << 30)) - Int(unit.before * 1000 / (1 << 30))
+        }
+        let window = scores.filter { $0.day >= today.advanced(by: -29) }
+        let lift = window.filter { reported($0) > 0 }.max { (reported($0), $0.day) < (reported($1), $1.day) }
+        let drop = window.filter { reported($0) < 0 }.max { (-reported($0), $0.day) < (-reported($1), $1.day) }
+        return [lift, drop].compactMap { $0 }
+    }
+
     /// STREAK-29: S through `day`, from the scores of ``strengthScores``.
-    static func strength(through day: Day, _ scores: [(day: Day, before: Int64, after: Int64)]) -> Int64 {
+    static func strength(through day: Day, _ scores: [(day: Day, before: Int64, after: Int64, value: Int)]) -> Int64 {
         scores.last { $0.day <= day }?.after ?? 0
     }
 

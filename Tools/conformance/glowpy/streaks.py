@@ -88,7 +88,7 @@ class Strength:
     def __init__(self, today):
         self.today, self.score = today, 0
         self.marks = {today - 7: None, today - 30: None}       # the strength through these Days
-        self.changes = []                                      # (Day, change of S) on today − 29 … today
+        self.changes = []                                      # (Day, S before, S after, value) on today − 29 … today
 
     def passing(self, d):
         """Units on d are coming: the strength through every mark before d is now known."""
@@ -102,8 +102,8 @@ class Strength:
         self.passing(d)
         before, m_ = self.score, multiplier(rule)
         self.score = (before * m_ + value * FULL // 1000 * (FULL - m_)) // FULL
-        if d >= self.today - 29 and self.score != before:
-            self.changes.append((d, self.score - before))
+        if d >= self.today - 29:
+            self.changes.append((d, before, self.score, value))
 
     def zeros(self, first, count, rule):
         """`count` units of value 0 under `rule` from Day `first` on, all before today − 30: only
@@ -117,11 +117,18 @@ class Strength:
     def answer(self):
         self.passing(m.MAX_DAY + 1)
         reported = lambda s: 1000 * s // FULL                  # noqa: E731
-        moves = sorted(self.changes, key=lambda c: (-abs(c[1]), -c[0]))[:3]
+        # STREAK-29: the lift (greatest positive reported change) then the drop (most negative), of
+        # equals the later Day; a unit whose reported change is 0 is neither.
+        moved = [(d, after - before, reported(after) - reported(before), value)
+                 for d, before, after, value in self.changes]
+        lifts = [c for c in moved if c[2] > 0]
+        drops = [c for c in moved if c[2] < 0]
+        moves = ([max(lifts, key=lambda c: (c[2], c[0]))] if lifts else []) + \
+                ([min(drops, key=lambda c: (c[2], -c[0]))] if drops else [])
         return {'score': self.score, 'thousandths': reported(self.score),
                 'change7': reported(self.score) - reported(self.marks[self.today - 7]),
                 'change30': reported(self.score) - reported(self.marks[self.today - 30]),
-                'moves': [{'day': m.day_text(d), 'change': c} for d, c in moves]}
+                'moves': [{'day': m.day_text(d), 'change': c, 'reported': r, 'value': v} for d, c, r, v in moves]}
 
 
 # ---- Calendar periods (MODEL-13, MODEL-32)
