@@ -4,8 +4,10 @@ extension RandomAccessCollection {
     /// element for which it is true); `endIndex` when there is none. The one binary search of the
     /// SDK: sorted Days, logs in sequence order, feed lists in time order.
     ///
-    /// - Complexity: O(log n) calls of the predicate.
-    package func partitioningIndex(where belongsToSecondPart: (Element) -> Bool) -> Index {
+    /// - Complexity: O(log n) calls of the predicate. Inlinable, so each caller's module specializes
+    ///   it for its own collection: a generic call through witness tables cost the Overview more
+    ///   than its grid (issue 48).
+    @inlinable package func partitioningIndex(where belongsToSecondPart: (Element) -> Bool) -> Index {
         var low = startIndex
         var count = distance(from: startIndex, to: endIndex)
         while count > 0 {
