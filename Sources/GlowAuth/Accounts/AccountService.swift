@@ -54,8 +54,8 @@ public struct AccountConfiguration: Sendable {
 
 /// The account service (AUTH-35 ... AUTH-42): sign-up with a confirmed address, sign-in with a
 /// password or a provider's ID token, sessions whose refresh tokens rotate, password reset and
-/// change, step-up and deletion. A single-device app runs it in-process; a server runs one per
-/// process over a shared store. Every method is safe to call from any thread: the store
+/// change, step-up and deletion. It is the server side's (glow-server runs one per process over a
+/// shared store); an app reaches it through the server's calls (GlowClient). Every method is safe to call from any thread: the store
 /// serialises its transactions, and password hashing runs outside them, so sign-ins use every
 /// core.
 public final class AccountService: Sendable {
