@@ -14,6 +14,7 @@ struct BenchArgumentTests {
             (["--samples", "many"], "--samples many: not a whole number of at least 1"),
             (["--samples"], "--samples needs a value"),
             (["--frob"], "unknown option '--frob'"),
+            (["--against", "/no/such/glow-bench"], "--against /no/such/glow-bench: not an executable glow-bench"),
         ])
     func refused(arguments: [String], message: String) throws {
         let run = try EndToEndTests.run(tool: "glow-bench", arguments)

@@ -37,11 +37,13 @@ if arguments.first == "--resident", arguments.count == 3 {
 }
 
 let usage = """
-    usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines]
+    usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines] [--against BENCH]
       --only      encode, decode, size, bundle, encrypted, levels, merge, streaks, reminders, memory, auth, feed, store,
                   report, server or crypto
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
+      --against   another tree's glow-bench (an executable): streaks, Today and the Overview are
+                  measured in turns with it, five runs each, and printed side by side
     """
 let measurementNames = [
     "encode", "decode", "size", "bundle", "encrypted", "levels", "merge", "streaks", "reminders", "memory", "auth",
@@ -57,14 +59,21 @@ struct BenchArguments {
     var only: String?
     var set: String?
     var samples: Int?
+    /// Another build's glow-bench to measure streaks against, in turns (issue 48).
+    var against: String?
 
     init(_ arguments: [String]) throws(UsageError) {
-        var parser = try OptionParser(arguments, command: "glow-bench", valued: ["--only", "--set", "--samples"])
+        var parser = try OptionParser(
+            arguments, command: "glow-bench", valued: ["--only", "--set", "--samples", "--against"])
         json = parser.flag("--json")
         noBaselines = parser.flag("--no-baselines")
         only = try parser.choice("--only", from: measurementNames)
         set = try parser.choice("--set", from: setNames)
         samples = try parser.integer("--samples", atLeast: 1)
+        against = try parser.value("--against")
+        if let against, !FileManager.default.isExecutableFile(atPath: against) {
+            throw UsageError(message: "--against \(against): not an executable glow-bench", command: "glow-bench")
+        }
         try parser.finish()
     }
 }
@@ -306,7 +315,8 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
             for goal in goals {
                 let evaluation = GoalEvaluation(
                     goal: goal, history: data.history(of: goal.id), weekStart: .monday, today: today)
-                blackHole((evaluation.currentStreak, evaluation.longestStreak, evaluation.consistency(lastDays: 30)))
+                blackHole(
+                    (evaluation.currentStreak, evaluation.longestStreak, evaluation.consistency(lastDays: 30)))
             }
         }
         let todayTime = Timing.measure(samples: samples) {
@@ -336,6 +346,9 @@ for spec in [DataSets.typical, DataSets.heavy, DataSets.extreme] where onlySet =
         say(
             "strength every goal, with its 7- and 30-Day change and moves: \(milliseconds(strength.median)) (\(String(format: "%.2f", strength.median / overview.median))× the Overview)"
         )
+        if let against = parsed.against {
+            SideBySide.streaks(against: against, set: spec.name, samples: samples)
+        }
         // The incremental path: a tap at noon of the last Day, then the Today list, on a tracker
         // that keeps every goal evaluated. Each sample taps the next goal.
         let boundary = try! DayBoundary(timeZone: .utc, dayStartMinutes: 0, weekStart: .monday)
