@@ -168,11 +168,18 @@ struct StrengthMeter {
     }
 
     /// A unit of `value` thousandths on `day` under multiplier `m`.
+    @inline(__always)
     mutating func unit(_ day: Day, value: Int, multiplier m: Int64) {
         let value = Swift.min(1000, Swift.max(0, value))
-        let v = (Int64(value) << 30) / 1000
         let before = score
-        score = (score * m + v * (Strength.full - m)) >> 30
+        // S < 2^30 and M < 2^30, so no product passes 2^60: the wrapping operators never wrap.
+        // A done unit (V = 2^30) adds 2^30 × (2^30 − M), a whole multiple of 2^30, and a missed one
+        // adds nothing: both are the general formula's exact result without its second product.
+        switch value {
+        case 1000: score = ((score &* m) >> 30) &+ (Strength.full &- m)
+        case 0: score = (score &* m) >> 30
+        default: score = (score &* m &+ ((Int64(value) << 30) / 1000) &* (Strength.full &- m)) >> 30
+        }
         if day >= recordedFrom {
             recent.append(Strength.Move(day: day, value: value, before: before, after: score))
         }
