@@ -57,9 +57,6 @@ struct SidesTests {
     static func readManifest() -> Result<[String: Target], ManifestError> {
         // A scratch path of its own, so the dump neither waits for nor disturbs the build's lock.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glow-sides-\(UUID())")
-        defer {
-            do { try FileManager.default.removeItem(at: scratch) } catch {}  // never created when the dump failed
-        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -72,6 +69,9 @@ struct SidesTests {
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
+            if FileManager.default.fileExists(atPath: scratch.path) {
+                try FileManager.default.removeItem(at: scratch)
+            }
             guard process.terminationStatus == 0 else {
                 return .failure(
                     ManifestError(description: "swift package dump-package exited \(process.terminationStatus)"))
