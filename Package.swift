@@ -258,7 +258,8 @@ let package = Package(
             name: "GlowCryptoOracle", dependencies: ["CCrypto", "CArgon2"], path: "Tools/CryptoOracle",
             swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowCryptoTests", dependencies: ["GlowCrypto", "GlowCryptoOracle"], swiftSettings: sharedSettings),
+            name: "GlowCryptoTests", dependencies: ["GlowCrypto", "GlowCryptoOracle", "GlowModel"],
+            swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
             swiftSettings: sharedSettings),

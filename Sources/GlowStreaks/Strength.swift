@@ -232,9 +232,10 @@ extension Strength {
         thousandths == 0 ? "steady" : "\(thousandths > 0 ? "up" : "down") \(points(thousandths.magnitude)) points"
     }
 
-    /// A change in points to a tenth with its sign: "+2.1", "−4.0".
-    static func signedPoints(_ thousandths: Int) -> String {
-        (thousandths < 0 ? "−" : "+") + points(thousandths.magnitude)
+    /// A change in points to a tenth with its sign: "+2.1", "−4.0", and "±0.0" for no change
+    /// (STREAK-29).
+    public static func signedPoints(_ thousandths: Int) -> String {
+        (thousandths > 0 ? "+" : thousandths < 0 ? "−" : "±") + points(thousandths.magnitude)
     }
 
     private static func points(_ thousandths: UInt) -> String { "\(thousandths / 10).\(thousandths % 10)" }

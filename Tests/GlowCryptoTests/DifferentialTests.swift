@@ -1,41 +1,35 @@
 import GlowCrypto
 import GlowCryptoOracle
+import GlowModel
 import Testing
+
+extension SeededRandom {
+    /// `count` random bytes.
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
+    }
+
+    /// A length: mostly small, often at a block boundary (`block` ± 2, twice the block ± 2), now
+    /// and then up to `large`.
+    mutating func length(block: Int, large: Int) -> Int {
+        switch Int.random(in: 0..<100, using: &self) {
+        case 0..<60: return Int.random(in: 0...3 * block, using: &self)
+        case 60..<90:
+            let edge = block * Int.random(in: 1...3, using: &self)
+            return edge + Int.random(in: -2...2, using: &self)
+        case 90..<99: return Int.random(in: 0...4 * block + 7, using: &self)
+        default: return Int.random(in: 0...large, using: &self)
+        }
+    }
+}
 
 /// The package's own crypto against libcrypto (OpenSSL 3) and the reference libargon2 over random
 /// inputs: more than 100,000 of them, lengths from empty to a few AES-GCM chunks and around every
 /// block boundary, keys shorter and longer than a block, every Argon2id lane and pass count that
-/// AUTH-13 and BUNDLE-30 allow. The inputs come from a seeded generator, so a failure names the
+/// AUTH-13 and BUNDLE-30 allow. The inputs come from GlowModel's seeded generator, so a failure names the
 /// seed and the case that reproduce it.
 @Suite("Against libcrypto and libargon2")
 struct DifferentialTests {
-    /// SplitMix64: small, seeded, and the same on every platform.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func bytes(_ count: Int) -> [UInt8] {
-            (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
-        }
-        /// A length: mostly small, often at a block boundary (`block` ± 2, twice the block ± 2),
-        /// now and then up to `large`.
-        mutating func length(block: Int, large: Int) -> Int {
-            switch Int.random(in: 0..<100, using: &self) {
-            case 0..<60: return Int.random(in: 0...3 * block, using: &self)
-            case 60..<90:
-                let edge = block * Int.random(in: 1...3, using: &self)
-                return edge + Int.random(in: -2...2, using: &self)
-            case 90..<99: return Int.random(in: 0...4 * block + 7, using: &self)
-            default: return Int.random(in: 0...large, using: &self)
-            }
-        }
-    }
-
     static let seed: UInt64 = 0x6C6F_7721_2026_1203
 
     static func oracle(_ function: Crypto.HashFunction) -> CryptoOracle.Hash {
@@ -48,7 +42,7 @@ struct DifferentialTests {
 
     @Test("SHA-1, SHA-256, SHA-512 and their HMACs agree with libcrypto on 72,000 random inputs")
     func hashes() throws {
-        var random = Generator(state: Self.seed)
+        var random = SeededRandom(seed: Self.seed)
         var checked = 0
         for index in 0..<12_000 {
             for function in Crypto.HashFunction.allCases {
@@ -73,7 +67,7 @@ struct DifferentialTests {
 
     @Test("AES-256-GCM agrees with libcrypto on 30,000 random seals, and opens only what was sealed")
     func aesGCM() throws {
-        var random = Generator(state: Self.seed ^ 1)
+        var random = SeededRandom(seed: Self.seed ^ 1)
         for index in 0..<30_000 {
             let key = random.bytes(32)
             let nonce = random.bytes(12)
@@ -105,7 +99,7 @@ struct DifferentialTests {
 
     @Test("Argon2id agrees with libargon2 on 1,200 random derivations: every lane count 1 to 16, passes 1 to 16")
     func argon2id() throws {
-        var random = Generator(state: Self.seed ^ 2)
+        var random = SeededRandom(seed: Self.seed ^ 2)
         for index in 0..<1_200 {
             let p = index < 16 ? index + 1 : Int.random(in: 1...4, using: &random)
             let t = index < 16 ? 16 - index : Int.random(in: 1...4, using: &random)

@@ -213,12 +213,17 @@ struct EdgeValueTests {
         }
     }
 
-    @Test("an edit that breaks a rule changes nothing")
-    func edits() throws {
-        var goal = try Goal(
+    /// A daily yes/no goal "Read" from 2025-01-01, made at the epoch.
+    static func reading() throws -> Goal {
+        try Goal(
             id: GoalID(high: 1, low: 1), title: "Read", kind: .streak,
             schedule: Schedule(.daily, from: Day(iso: "2025-01-01")), startDay: Day(iso: "2025-01-01"),
             createdAt: .epoch, modifiedAt: .epoch)
+    }
+
+    @Test("an edit that breaks a rule changes nothing")
+    func edits() throws {
+        var goal = try Self.reading()
         let before = goal
         #expect(throws: ModelError.self) { try goal.edit(at: .epoch) { $0.title = "   " } }
         #expect(throws: ModelError.self) {
@@ -234,10 +239,7 @@ struct EdgeValueTests {
 
     @Test("an edit closure takes plain try of any model call; its errors reach the caller typed")
     func untypedEditClosures() throws {
-        var goal = try Goal(
-            id: GoalID(high: 1, low: 1), title: "Read", kind: .streak,
-            schedule: Schedule(.daily, from: Day(iso: "2025-01-01")), startDay: Day(iso: "2025-01-01"),
-            createdAt: .epoch, modifiedAt: .epoch)
+        var goal = try Self.reading()
         // No typed parameter: the closure throws `any Error` and the mutator still compiles.
         try goal.edit(at: .epoch) { $0.reminders = try GoalReminders(times: [8 * 60]) }
         #expect(goal.reminders?.times == [8 * 60])

@@ -17,14 +17,18 @@ enum CryptoBench {
         ] {
             let (ours, reference) = Timing.pair(samples: samples) {
                 blackHole(
-                    try! Crypto.argon2id(
-                        password: password, salt: salt, memoryKiB: memory, iterations: passes, parallelism: 1,
-                        tagLength: 32))
+                    required("Argon2id") {
+                        try Crypto.argon2id(
+                            password: password, salt: salt, memoryKiB: memory, iterations: passes, parallelism: 1,
+                            tagLength: 32)
+                    })
             } _: {
                 blackHole(
-                    try! CryptoOracle.argon2id(
-                        password: password, salt: salt, memoryKiB: memory, iterations: passes, parallelism: 1,
-                        tagLength: 32))
+                    required("libargon2") {
+                        try CryptoOracle.argon2id(
+                            password: password, salt: salt, memoryKiB: memory, iterations: passes, parallelism: 1,
+                            tagLength: 32)
+                    })
             }
             record("crypto", "argon2id.\(key)", ours.median)
             record("crypto", "argon2id.\(key).libargon2", reference.median)
@@ -39,17 +43,24 @@ enum CryptoBench {
         let associated = [UInt8](repeating: 5, count: 32)
         let plaintext = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let sealed = Crypto.aes256GCMSeal(key: key, nonce: nonce, plaintext: plaintext, associated: associated)
-        precondition(
-            try! CryptoOracle.seal(key: key, nonce: nonce, plaintext: plaintext, associated: associated) == sealed)
+        func referenceSeal() -> [UInt8] {
+            required("libcrypto's seal") {
+                try CryptoOracle.seal(key: key, nonce: nonce, plaintext: plaintext, associated: associated)
+            }
+        }
+        precondition(referenceSeal() == sealed, "libcrypto sealed other bytes")
         let (seal, sealReference) = Timing.pair(samples: samples) {
             blackHole(Crypto.aes256GCMSeal(key: key, nonce: nonce, plaintext: plaintext, associated: associated))
         } _: {
-            blackHole(try! CryptoOracle.seal(key: key, nonce: nonce, plaintext: plaintext, associated: associated))
+            blackHole(referenceSeal())
         }
         let (open, openReference) = Timing.pair(samples: samples) {
             blackHole(Crypto.aes256GCMOpen(key: key, nonce: nonce, sealed: sealed, associated: associated))
         } _: {
-            blackHole(try! CryptoOracle.open(key: key, nonce: nonce, sealed: sealed, associated: associated))
+            blackHole(
+                required("libcrypto's open") {
+                    try CryptoOracle.open(key: key, nonce: nonce, sealed: sealed, associated: associated)
+                })
         }
         func rate(_ timing: Timing) -> Double { Double(plaintext.count) / timing.median / 1e6 }
         record("crypto", "aesGCM.sealMBps", rate(seal))
@@ -67,10 +78,12 @@ enum CryptoBench {
     static func openExtreme(_ bundle: [UInt8], samples: Int) {
         let salt = [UInt8](repeating: 1, count: 16)
         let fileKey = [UInt8](repeating: 2, count: 32)
-        var sealer = try! EnvelopeSealer(
-            passphrase: "benchmark", recoveryKey: nil, kdf: EnvelopeKDF(memoryKiB: 8, iterations: 1, parallelism: 1),
-            salt: salt, fileKey: fileKey)
-        let sealed = try! sealer.seal(bundle) + sealer.finish()
+        let sealed = required("sealing the bundle") {
+            var sealer = try EnvelopeSealer(
+                passphrase: "benchmark", recoveryKey: nil,
+                kdf: EnvelopeKDF(memoryKiB: 8, iterations: 1, parallelism: 1), salt: salt, fileKey: fileKey)
+            return try sealer.seal(bundle) + sealer.finish()
+        }
         // BUNDLE-32, BUNDLE-33: the header (36 bytes and one stanza), its MAC, then the chunks.
         let macAt = 36 + 49
         let headerMAC = Array(sealed[macAt..<macAt + 32])
@@ -84,14 +97,18 @@ enum CryptoBench {
         }
         let (ours, reference) = Timing.pair(samples: samples) {
             var opener = EnvelopeOpener(secret: .passphrase("benchmark"))
-            blackHole(try! opener.open(sealed) + opener.finish())
+            blackHole(required("opening the bundle") { try opener.open(sealed) + opener.finish() })
         } _: {
             var plain: [UInt8] = []
             plain.reserveCapacity(bundle.count)
             for (index, chunk) in chunks.enumerated() {
-                plain += try! CryptoOracle.open(
-                    key: payloadKey, nonce: nonce(index, last: index == chunks.count - 1), sealed: chunk,
-                    associated: headerMAC)!
+                let opened = required("libcrypto's open") {
+                    try CryptoOracle.open(
+                        key: payloadKey, nonce: nonce(index, last: index == chunks.count - 1), sealed: chunk,
+                        associated: headerMAC)
+                }
+                guard let opened else { preconditionFailure("libcrypto refused chunk \(index) of the own seal") }
+                plain += opened
             }
             precondition(plain == bundle, "libcrypto opened other bytes")
             blackHole(plain)
@@ -101,5 +118,16 @@ enum CryptoBench {
         say(
             "sealed   the \(sealed.count / 1024) KiB encrypted bundle opened with the own AES-GCM in \(milliseconds(ours.median)), with libcrypto's \(milliseconds(reference.median)) (\(String(format: "%.2f", ours.median / reference.median))×)"
         )
+    }
+
+    /// What `body` gives, or the run stops saying what failed (a derivation whose memory could not
+    /// be had, say): a figure of something that did not run would be worse than none.
+    static func required<T>(_ what: String, _ body: () throws -> T) -> T {
+        do {
+            return try body()
+        } catch {
+            FileHandle.standardError.write(Data("glow-bench: crypto: \(what) failed: \(error)\n".utf8))
+            exit(1)
+        }
     }
 }

@@ -252,8 +252,7 @@ enum Report {
         /// in points to a tenth ("±0.0" only for no change at all); a dash for kinds without one.
         static func strength(_ goal: Row) -> String {
             guard let strength = goal.strength, let change = goal.strengthChange7 else { return "-" }
-            let sign = change > 0 ? "+" : change < 0 ? "−" : "±"
-            return "\(Percent.of(thousandths: strength))% (\(sign)\(change.magnitude / 10).\(change.magnitude % 10))"
+            return "\(Percent.of(thousandths: strength))% (\(Strength.signedPoints(change)))"
         }
 
         /// `text` between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE.
