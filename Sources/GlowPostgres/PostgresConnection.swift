@@ -1,6 +1,12 @@
 internal import CPostgres
 import GlowCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A value bound to a statement's `$1`, `$2`, ... or read from a result's cell.
 public enum PostgresValue: Sendable, Hashable {
     /// Text (`text`, `varchar`), sent in binary; PostgreSQL refuses text holding U+0000
@@ -47,32 +53,136 @@ extension ErrorCode where Domain == PostgresError {
     public static var queryFailed: Self { Self("query_failed") }
     /// A cell read as a type it does not hold.
     public static var typeMismatch: Self { Self("type_mismatch") }
+    /// The server did not answer within the connection's wait: the connection is closed.
+    public static var timedOut: Self { Self("timed_out") }
+}
+
+/// How long a connection waits on PostgreSQL, and the timeouts it sets on the server's side, so
+/// that neither a frozen server nor a stalled client holds anyone for long.
+public struct PostgresLimits: Sendable, Hashable {
+    /// The longest, in seconds, that connecting or one statement's round trip waits; past it the
+    /// connection is closed and the call fails `timed_out`. The server is told the same wait as
+    /// its `statement_timeout` and `idle_in_transaction_session_timeout`, and half of it as its
+    /// `lock_timeout`, so a statement, a lock wait or a client gone quiet inside a transaction (a
+    /// paused process holding row locks) ends there too.
+    public let wait: Double
+
+    /// Limits of `wait` seconds, clamped to 0.05 ... 3,600.
+    public init(wait: Double) {
+        self.wait = wait.isFinite ? Swift.min(Swift.max(wait, 0.05), 3_600) : 3_600
+    }
+
+    /// Two seconds: long enough for any one of glow-server's statements on a healthy server,
+    /// short enough that a device hears `503` before it gives up on its own.
+    public static let standard = PostgresLimits(wait: 2)
+
+    /// The wait in whole milliseconds, as the server's settings take it.
+    var milliseconds: Int64 { Int64((wait * 1_000).rounded(.up)) }
 }
 
 /// One connection to PostgreSQL through libpq. Statements take their values as parameters
 /// (never spliced into the text) and come back as ``PostgresResult``. A connection is used by
 /// one thread at a time (libpq allows a connection to move between threads, never to be shared
 /// by two at once): its owner keeps it under a lock, as the PostgreSQL stores of glow-server do.
+///
+/// Every wait is bounded (``PostgresLimits``): connecting and each statement run through libpq's
+/// non-blocking calls and `poll`, and a server that does not answer in time costs the caller the
+/// wait and the connection, never a thread.
 public final class PostgresConnection: @unchecked Sendable {
-    private let connection: OpaquePointer
+    /// Nil once closed (after a wait ran out).
+    private var connection: OpaquePointer?
+    /// The waits this connection keeps to.
+    public let limits: PostgresLimits
+    /// When set, no call waits past it, whatever is left of ``PostgresLimits/wait``.
+    private var deadline: ContinuousClock.Instant?
 
     /// Connects with a libpq connection string (`host=/run/glow dbname=glow user=glow`) or URL
-    /// (`postgres://glow@localhost/glow`).
+    /// (`postgres://glow@localhost/glow`), waiting at most `limits.wait`, and sets the server's
+    /// timeouts to the same wait.
     ///
-    /// - Throws: ``PostgresError`` `connection_failed`, with libpq's reason.
-    public init(_ conninfo: String) throws(PostgresError) {
-        guard let connection = PQconnectdb(conninfo) else {
+    /// - Throws: ``PostgresError`` `connection_failed`, with libpq's reason, or `timed_out`.
+    public init(_ conninfo: String, limits: PostgresLimits = .standard) throws(PostgresError) {
+        self.limits = limits
+        guard let started = PQconnectStart(conninfo) else {
             throw PostgresError(.connectionFailed, "libpq could not allocate a connection")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = Self.trimmed(PQerrorMessage(connection))
-            PQfinish(connection)
+        connection = started
+        let until = ContinuousClock.now + .milliseconds(limits.milliseconds)
+        // libpq's polling loop: as if the last poll had asked to write.
+        var polling = PGRES_POLLING_WRITING
+        while PQstatus(started) != CONNECTION_BAD,
+            polling == PGRES_POLLING_READING || polling == PGRES_POLLING_WRITING
+        {
+            try wait(for: polling == PGRES_POLLING_READING ? .reading : .writing, until: until, doing: "connecting")
+            polling = PQconnectPoll(started)
+        }
+        guard PQstatus(started) == CONNECTION_OK, PQsetnonblocking(started, 1) == 0 else {
+            let reason = Self.trimmed(PQerrorMessage(started))
+            close()
             throw PostgresError(.connectionFailed, reason)
         }
-        self.connection = connection
+        // A lock wait ends first, so that it reads as what it is (lock_not_available, 55P03)
+        // rather than as a slow statement (57014).
+        let wait = limits.milliseconds
+        try executeScript(
+            "SET statement_timeout = \(wait); SET lock_timeout = \((wait + 1) / 2); "
+                + "SET idle_in_transaction_session_timeout = \(wait)")
     }
 
-    deinit { PQfinish(connection) }
+    deinit { close() }
+
+    /// Whether the connection is still open: false once a wait ran out.
+    public var isOpen: Bool { connection != nil }
+
+    /// Runs `body` with every call on this connection bounded by `deadline` as well as by the
+    /// limits' wait: a transaction that must end by a request's deadline.
+    ///
+    /// - Throws: the body's error.
+    @discardableResult
+    public func until<T, E: Error>(_ deadline: ContinuousClock.Instant, _ body: () throws(E) -> T) throws(E) -> T {
+        let outer = self.deadline
+        self.deadline = outer.map { Swift.min($0, deadline) } ?? deadline
+        defer { self.deadline = outer }
+        return try body()
+    }
+
+    private func close() {
+        if let connection { PQfinish(connection) }
+        connection = nil
+    }
+
+    private enum Direction { case reading, writing }
+
+    /// Waits until the socket is ready in `direction`, or fails `timed_out` at `until` (or the
+    /// deadline, when sooner), closing the connection.
+    private func wait(for direction: Direction, until: ContinuousClock.Instant, doing what: String)
+        throws(PostgresError)
+    {
+        guard let connection else { throw Self.closed }
+        let end = deadline.map { Swift.min($0, until) } ?? until
+        var descriptor = pollfd(
+            fd: PQsocket(connection), events: Int16(direction == .reading ? POLLIN : POLLOUT), revents: 0)
+        while true {
+            let left = ContinuousClock.now.duration(to: end)
+            let ready = poll(&descriptor, 1, left <= .zero ? 0 : Self.milliseconds(left))
+            if ready > 0 { return }
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0, ContinuousClock.now < end { continue }
+            close()
+            let reason = end < until ? "before the request's deadline" : "within \(limits.wait) s"
+            throw PostgresError(.timedOut, "PostgreSQL did not answer \(reason) while \(what): the connection is closed")
+        }
+    }
+
+    /// `duration` in whole milliseconds, rounded up, for `poll`.
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds.multipliedReportingOverflow(by: 1_000).partialValue + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
+    private static var closed: PostgresError {
+        PostgresError(.connectionFailed, "the connection was closed after PostgreSQL did not answer in time")
+    }
 
     /// Runs `sql` with `parameters` bound to `$1`, `$2`, ...
     ///
@@ -98,10 +208,11 @@ public final class PostgresConnection: @unchecked Sendable {
             if case .int = value { return 0 }
             return 1
         }
-        let result = withPointers(encoded) { pointers in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
+        guard let connection else { throw Self.closed }
+        let sent = withPointers(encoded) { pointers in
+            PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
         }
-        return try read(result)
+        return try results(sent: sent, doing: "running a statement")
     }
 
     /// Runs `sql`, which may hold several statements and takes no parameters: a schema's step.
@@ -109,25 +220,59 @@ public final class PostgresConnection: @unchecked Sendable {
     /// - Throws: ``PostgresError`` as ``execute(_:_:)`` does; the statements before a failing one
     ///   stand unless a transaction around them is rolled back.
     public func executeScript(_ sql: String) throws(PostgresError) {
-        _ = try read(PQexec(connection, sql))
+        guard let connection else { throw Self.closed }
+        _ = try results(sent: PQsendQuery(connection, sql), doing: "running statements")
     }
 
-    /// A result's rows, or its failure as a typed error; the result is freed.
-    private func read(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {
-        guard let result else {
-            throw PostgresError(.connectionFailed, Self.trimmed(PQerrorMessage(connection)))
+    /// Sends what was queued, then reads every result of the command, waiting on the socket no
+    /// longer than the limits and the deadline allow: the last result's rows, or the first
+    /// failure as a typed error. Every result is freed.
+    private func results(sent: Int32, doing what: String) throws(PostgresError) -> PostgresResult {
+        guard let connection else { throw Self.closed }
+        guard sent == 1 else { throw failure(nil) }
+        let until = ContinuousClock.now + .milliseconds(limits.milliseconds)
+        // Non-blocking: what does not fit the socket's buffer waits for it to drain.
+        while true {
+            let flushed = PQflush(connection)
+            if flushed == 0 { break }
+            guard flushed == 1 else { throw failure(nil) }
+            try wait(for: .writing, until: until, doing: what)
+            guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
         }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.trimmed(PQresultErrorMessage(result))
-            if PQstatus(connection) != CONNECTION_OK {
-                throw PostgresError(.connectionFailed, message, sqlState: state)
+        var last: PostgresResult?
+        var refusal: PostgresError?
+        while true {
+            while PQisBusy(connection) == 1 {
+                try wait(for: .reading, until: until, doing: what)
+                guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
             }
-            throw PostgresError(.queryFailed, message, sqlState: state)
+            guard let result = PQgetResult(connection) else { break }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                last = PostgresResult(result)
+            } else if refusal == nil {
+                refusal = failure(result)
+            }
         }
-        return PostgresResult(result)
+        if let refusal { throw refusal }
+        guard let last else { throw failure(nil) }
+        return last
+    }
+
+    /// The failure `result` reports, or the connection's when there is no result; a connection
+    /// that is no longer usable makes it `connection_failed`.
+    private func failure(_ result: OpaquePointer?) -> PostgresError {
+        guard let connection else { return Self.closed }
+        guard let result else {
+            return PostgresError(.connectionFailed, Self.trimmed(PQerrorMessage(connection)))
+        }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = Self.trimmed(PQresultErrorMessage(result))
+        if PQstatus(connection) != CONNECTION_OK {
+            return PostgresError(.connectionFailed, message, sqlState: state)
+        }
+        return PostgresError(.queryFailed, message, sqlState: state)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws
@@ -143,8 +288,8 @@ public final class PostgresConnection: @unchecked Sendable {
             return value
         } catch {
             // The body's error is what the caller needs; a failed rollback means the connection
-            // is gone, and the next statement says so.
-            _ = PQexec(connection, "ROLLBACK").map { PQclear($0) }
+            // is gone (or closed after a wait ran out), and the next statement says so.
+            do { try execute("ROLLBACK") } catch {}
             throw error
         }
     }

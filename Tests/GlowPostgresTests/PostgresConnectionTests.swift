@@ -97,4 +97,107 @@ final class PostgresConnectionTests {
             #expect(error.code == .connectionFailed && error.message.contains("/nonexistent/glow"), "\(error)")
         }
     }
+
+    /// The backend process serving `connection`.
+    private func backend(_ connection: PostgresConnection) throws -> pid_t {
+        pid_t(try connection.execute("SELECT pg_backend_pid() AS pid").int(0, "pid"))
+    }
+
+    @Test("a frozen backend costs its caller the wait and the connection, and nobody else anything")
+    func frozenBackend() throws {
+        let frozen = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 0.3))
+        let other = try PostgresConnection(cluster.conninfo)
+        let pid = try backend(frozen)
+        #expect(kill(pid, SIGSTOP) == 0)
+        defer { kill(pid, SIGCONT) }
+        let start = ContinuousClock.now
+        do {
+            try frozen.execute("SELECT 1 AS one")
+            Issue.record("a stopped backend answered")
+        } catch {
+            #expect(error.code == .timedOut, "\(error)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(2), "the wait is 0.3 s")
+        #expect(!frozen.isOpen)
+        // A closed connection says so at once, and another connection is served.
+        #expect(throws: PostgresError.self) { try frozen.execute("SELECT 1 AS one") }
+        #expect(try other.execute("SELECT 1 AS one").int(0, "one") == 1)
+    }
+
+    @Test("a deadline shorter than the wait ends the call at the deadline")
+    func deadline() throws {
+        let connection = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 30))
+        let start = ContinuousClock.now
+        do {
+            try connection.until(.now + .milliseconds(200)) { () throws(PostgresError) in
+                try connection.execute("SELECT pg_sleep(20)")
+            }
+            Issue.record("a 20 s sleep ended within a 200 ms deadline")
+        } catch {
+            #expect(error.code == .timedOut && error.message.contains("deadline"), "\(error)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test("the server's timeouts: a statement, a lock wait, and a client quiet inside a transaction")
+    func serverTimeouts() throws {
+        let setup = try PostgresConnection(cluster.conninfo)
+        try setup.execute("CREATE TABLE IF NOT EXISTS held (id bigint PRIMARY KEY, n bigint)")
+        try setup.execute("INSERT INTO held VALUES (1, 0) ON CONFLICT (id) DO NOTHING")
+        let short = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 0.4))
+        // statement_timeout (57014) comes from the server before the client's own wait runs out.
+        let settings = try short.execute("SHOW statement_timeout")
+        #expect(try settings.text(0, "statement_timeout") == "400ms")
+        // A lock held by a busy transaction: the waiter gives up with lock_not_available (55P03).
+        let holder = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 30))
+        try holder.execute("BEGIN")
+        try holder.execute("SELECT n FROM held WHERE id = 1 FOR UPDATE")
+        do {
+            try short.execute("UPDATE held SET n = n + 1 WHERE id = 1")
+            Issue.record("an update went past a held row lock")
+        } catch {
+            #expect(error.code == .queryFailed && error.sqlState == "55P03", "\(error)")
+        }
+        try holder.execute("ROLLBACK")
+        // A client that takes the lock and goes quiet (a paused process) loses its session once
+        // its wait has passed, and the lock with it.
+        let paused = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 0.4))
+        try paused.execute("BEGIN")
+        try paused.execute("SELECT n FROM held WHERE id = 1 FOR UPDATE")
+        let writer = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 10))
+        let start = ContinuousClock.now
+        #expect(try writer.execute("UPDATE held SET n = n + 1 WHERE id = 1").affectedRows == 1)
+        #expect(ContinuousClock.now - start < .seconds(5), "the paused session ends after 0.4 s")
+        #expect(throws: PostgresError.self) { try paused.execute("COMMIT") }
+    }
+
+    @Test("a server that takes the connection and never speaks is timed_out after the wait")
+    func silentServer() throws {
+        let folder = cluster.folder.appendingPathComponent("silent")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.path + "/.s.PGSQL.5432"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        let start = ContinuousClock.now
+        do {
+            _ = try PostgresConnection(
+                "host=\(folder.path) dbname=postgres user=postgres", limits: PostgresLimits(wait: 0.3))
+            Issue.record("connected to a server that never spoke")
+        } catch {
+            #expect(error.code == .timedOut && error.message.contains("connecting"), "\(error)")
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
 }
