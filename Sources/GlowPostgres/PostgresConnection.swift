@@ -170,14 +170,16 @@ public final class PostgresConnection: @unchecked Sendable {
             if ready == 0, ContinuousClock.now < end { continue }
             close()
             let reason = end < until ? "before the request's deadline" : "within \(limits.wait) s"
-            throw PostgresError(.timedOut, "PostgreSQL did not answer \(reason) while \(what): the connection is closed")
+            throw PostgresError(
+                .timedOut, "PostgreSQL did not answer \(reason) while \(what): the connection is closed")
         }
     }
 
     /// `duration` in whole milliseconds, rounded up, for `poll`.
     private static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
-        return Int32(clamping: seconds.multipliedReportingOverflow(by: 1_000).partialValue + attoseconds / 1_000_000_000_000_000 + 1)
+        // A day is more than any wait: poll is asked again when it returns early.
+        return Int32(Swift.min(seconds, 86_400) * 1_000 + attoseconds / 1_000_000_000_000_000 + 1)
     }
 
     private static var closed: PostgresError {
