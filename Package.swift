@@ -154,8 +154,8 @@ let package = Package(
         .executableTarget(
             name: "glow-server",
             dependencies: [
-                "GlowService", "GlowServer", "GlowServerStores", "GlowPostgresStores", "GlowAuth", "GlowRelay",
-                "GlowProtocol", "GlowToolSupport", "GlowReminders",
+                "GlowService", "GlowServer", "GlowServerStores", "GlowPostgres", "GlowPostgresStores", "GlowAuth",
+                "GlowRelay", "GlowProtocol", "GlowToolSupport", "GlowReminders", "GlowStorage",
             ],
             path: "Tools/glow-server", swiftSettings: sharedSettings),
         .testTarget(

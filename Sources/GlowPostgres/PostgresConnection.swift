@@ -134,6 +134,10 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Whether the connection is still open: false once a wait ran out.
     public var isOpen: Bool { connection != nil }
 
+    /// Whether the connection can take another statement: open, and not lost. A store drops one
+    /// that cannot after a failure, and connects again.
+    public var isUsable: Bool { connection.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
     /// Runs `body` with every call on this connection bounded by `deadline` as well as by the
     /// limits' wait: a transaction that must end by a request's deadline.
     ///

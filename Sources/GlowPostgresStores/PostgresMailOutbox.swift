@@ -12,12 +12,13 @@ public final class PostgresMailOutbox: MailOutbox {
     /// The database, without its password.
     public let name: String
 
-    /// The outbox of the server database at `url`, brought to the server's schema.
+    /// The outbox of the server database at `url`, brought to the server's schema, on a
+    /// connection that waits no longer than `limits` allow.
     ///
-    /// - Throws: ``StoreError`` as ``PostgresServerDatabase/init(url:)`` does.
-    public init(url: String) throws(StoreError) {
+    /// - Throws: ``StoreError`` as ``PostgresServerDatabase/init(url:connections:poolWait:limits:)`` does.
+    public init(url: String, limits: PostgresLimits = .standard) throws(StoreError) {
         name = PostgresServerDatabase.redacted(url)
-        connect = { () throws(PostgresError) in try PostgresConnection(url) }
+        connect = { () throws(PostgresError) in try PostgresConnection(url, limits: limits) }
         do {
             let connection = try connect()
             try PostgresMigrator.migrate(.postgresServer, on: connection, name: name)
@@ -39,7 +40,7 @@ public final class PostgresMailOutbox: MailOutbox {
                 held = connection
                 output = try body(connection)
             } catch {
-                if error.code == .connectionFailed { held = nil }
+                if held?.isUsable != true { held = nil }
                 throw StoreError(.writeFailed, "the mail outbox: \(error.message)", path: name)
             }
         }

@@ -23,15 +23,20 @@ public final class PostgresServerDatabase: Sendable {
     /// string) and brings it to the server's schema. Each store keeps `connections` copies of its
     /// state, each on a connection of its own (``PostgresStorePool``): as many as the threads that
     /// serve requests. A request that finds every connection of a store in use waits at most
-    /// `poolWait` seconds for one, then fails as `busy` (`503` to the device).
+    /// `poolWait` seconds for one, then fails as `busy` (`503` to the device). Every connection
+    /// waits on the database no longer than `limits` allow (``PostgresLimits``): a database that
+    /// stalls fails the request as `write_failed` (`503`), and a process that stalls inside a
+    /// transaction loses its session, and its locks, once the wait has passed.
     ///
     /// - Throws: ``StoreError``: `cannot_open` when it cannot be reached, `corrupt` for a database
     ///   that is another's, `newer_schema`, `write_failed`.
-    public init(url: String, connections: Int = 4, poolWait: Double = 2) throws(StoreError) {
+    public init(url: String, connections: Int = 4, poolWait: Double = 2, limits: PostgresLimits = .standard)
+        throws(StoreError)
+    {
         let name = Self.redacted(url)
         self.name = name
         let connect: @Sendable () throws(PostgresError) -> PostgresConnection = { () throws(PostgresError) in
-            try PostgresConnection(url)
+            try PostgresConnection(url, limits: limits)
         }
         do {
             let connection = try connect()

@@ -273,7 +273,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             return result
         } catch let error as PostgresError {
             rollBack(connection)
-            if error.code == .connectionFailed { held.connection = nil }
+            if !connection.isUsable { held.connection = nil }
             throw StoreError(.writeFailed, "the \(clockName) store: \(error.message)", path: name)
         } catch let error as StoreError {
             rollBack(connection)
@@ -353,7 +353,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
                 if let caughtUp { (held.state, held.version) = caughtUp }
                 return .lostRace
             }
-            if error.code == .connectionFailed { held.connection = nil }
+            if !connection.isUsable { held.connection = nil }
             throw StoreError(.writeFailed, "the \(clockName) store: \(error.message)", path: name)
         } catch let error as StoreError {
             rollBack(connection)
@@ -433,7 +433,7 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
             do throws(PostgresError) {
                 output = try body(connection)
             } catch {
-                if error.code == .connectionFailed { held.connection = nil }
+                if !connection.isUsable { held.connection = nil }
                 throw StoreError(.cannotOpen, "the database does not answer: \(error.message)", path: name)
             }
         }

@@ -1,3 +1,4 @@
+import GlowAuth
 import GlowProtocol
 import GlowServer
 
@@ -5,10 +6,27 @@ extension ServiceHandler {
     /// The answer to `request` when `limiter` lets its client call now, else `429 throttled` with
     /// the wait (SERVER-11). The client is the address the account throttles count by.
     public func respond(to request: HTTPRequest, limitedBy limiter: ClientLimiter) -> HTTPResponse {
-        let client = clientKey(request)
-        let now = Int64(Self.milliseconds(clock.now()))
-        guard let wait = limiter.admit(client, now: now) else { return respond(to: request) }
-        return Self.refusal(
+        Self.throttled(clientKey(request), by: limiter, now: clock.now()) ?? respond(to: request)
+    }
+
+    /// The answer of a server whose service has not started because its database has not answered
+    /// yet: `503 storage_failed` with `Retry-After` (SERVER-7), health included, once `limiter`
+    /// lets the client call (SERVER-11).
+    public static func starting(_ request: HTTPRequest, limitedBy limiter: ClientLimiter, settings: Settings)
+        -> HTTPResponse
+    {
+        let client = clientKey(request, trustForwardedFor: settings.trustForwardedFor)
+        return throttled(client, by: limiter, now: SystemAuthClock().now())
+            ?? refusal(
+                "storage_failed", "the server is starting: its database does not answer yet", rule: "SERVER-7",
+                location: "")
+    }
+
+    /// `429 throttled` with the wait when `limiter` does not let `client` call at `now` (seconds
+    /// since 1970); nil when it does, the call counted.
+    static func throttled(_ client: String, by limiter: ClientLimiter, now: Double) -> HTTPResponse? {
+        guard let wait = limiter.admit(client, now: Int64(milliseconds(now))) else { return nil }
+        return refusal(
             "throttled", "this client calls more often than the server takes (\(limiter.limit))", rule: "SERVER-11",
             location: "client \(client.quoted())", retryAfter: wait)
     }

@@ -320,7 +320,12 @@ public final class ServiceHandler: Sendable {
     /// The client's address for throttling: the peer, or behind a trusted proxy the last hop
     /// the proxy appended to `X-Forwarded-For`.
     func clientKey(_ request: HTTPRequest) -> String {
-        if settings.trustForwardedFor, let forwarded = request.header("x-forwarded-for"),
+        Self.clientKey(request, trustForwardedFor: settings.trustForwardedFor)
+    }
+
+    /// ``clientKey(_:)`` for a handler that trusts `X-Forwarded-For` or not.
+    static func clientKey(_ request: HTTPRequest, trustForwardedFor: Bool) -> String {
+        if trustForwardedFor, let forwarded = request.header("x-forwarded-for"),
             let last = forwarded.split(separator: ",").last
         {
             let hop = last.trimmingASCIISpaces()

@@ -307,4 +307,42 @@ struct FaultTests {
             "faults   PostgreSQL restarted \(restarts) times (down 1 s each) under 4 writers on 2 processes: \(outcome.acknowledged.count) writes acknowledged, \(outcome.unavailable) answers 503 with Retry-After meanwhile; every process healthy again p50 \(Self.milliseconds(Self.percentile(recoveries, 0.5))), max \(Self.milliseconds(recoveries.max() ?? 0)) after the database returned; 0 lost, 0 kept twice"
         )
     }
+
+    @Test("a process started while PostgreSQL is down answers 503 with Retry-After, then serves once it comes")
+    func startedBeforeDatabase() async throws {
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        try cluster.cluster.halt()
+        let folder = try ServerSimulationTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = try ServerProcess(
+            arguments: ["--database", cluster.cluster.url, "--mail-dir", folder + "/mail"] + Self.unlimited)
+        defer { process.stop() }
+        let probe = ServiceClient(base: process.url, retries: 0, timeout: 10)
+        for call in ["health", "sign-in-nonce"] {
+            do {
+                _ = try await probe.call(call)
+                Issue.record("\(call) was served with the database down")
+            } catch {
+                #expect(error.status == 503 && error.code.description == "storage_failed", "\(error)")
+                #expect(error.retryAfter == 1, "\(error)")
+            }
+        }
+        try cluster.cluster.resume()
+        let resumed = Date()
+        var served = false
+        while !served, Date().timeIntervalSince(resumed) < 10 {
+            do {
+                _ = try await probe.call("health")
+                served = true
+            } catch {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+        }
+        let waited = Date().timeIntervalSince(resumed)
+        #expect(served && waited < 2, "health answered \(served ? "after \(waited) s" : "never")")
+        // The process migrated the database and serves every call.
+        let writers = try await Self.writers(1, probe, mail: folder + "/mail")
+        #expect(writers.count == 1)
+    }
 }

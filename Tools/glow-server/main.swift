@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowPostgres
 import GlowPostgresStores
 import GlowProtocol
 import GlowRelay
@@ -7,7 +8,9 @@ import GlowReminders
 import GlowServer
 import GlowServerStores
 import GlowService
+import GlowStorage
 import GlowToolSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +25,8 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
-                       [--database-connections N] [--pool-wait SECONDS] [--client-interval MS] [--client-burst N]
+                       [--database-connections N] [--pool-wait SECONDS] [--database-wait SECONDS]
+                       [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL] [--push-command COMMAND]
                        [--push-window SECONDS]
@@ -43,6 +47,9 @@ let usage = """
                         PostgreSQL connections per store of this process (default: --threads)
       --pool-wait       seconds a request waits for a free database connection before it is
                         answered 503 with Retry-After (default 2)
+      --database-wait   seconds one PostgreSQL call may wait, also set as the database's statement,
+                        lock and idle-in-transaction timeouts; past it the request is answered 503
+                        with Retry-After (default 2)
       --client-interval milliseconds between one client's calls once its burst is spent
                         (default 50; 0: no limit) (SERVER-11)
       --client-burst    calls one client may make at once (default 200)
@@ -82,6 +89,7 @@ struct Configuration {
     /// PostgreSQL connections per store; nil: one per serving thread.
     var databaseConnections: Int?
     var poolWait = 2.0
+    var databaseWait = PostgresLimits.standard
     /// How often one client may call (SERVER-11).
     var clientLimit = ClientLimit.standard
     var pushCommand: String?
@@ -96,6 +104,7 @@ struct Configuration {
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
+                "--database-wait",
                 "--client-interval", "--client-burst", "--push-command", "--push-window",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
@@ -129,6 +138,13 @@ struct Configuration {
                     message: "--pool-wait takes seconds from 0 to 3600, not '\(text)'", command: "glow-server")
             }
             poolWait = seconds
+        }
+        if let text = try parser.value("--database-wait") {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0.05, seconds <= 3_600 else {
+                throw UsageError(
+                    message: "--database-wait takes seconds from 0.05 to 3600, not '\(text)'", command: "glow-server")
+            }
+            databaseWait = PostgresLimits(wait: seconds)
         }
         let interval =
             try parser.integer("--client-interval", atLeast: 0) ?? Int(ClientLimit.standard.intervalMilliseconds)
@@ -197,36 +213,46 @@ if !configuration.explicitDatabase, !configuration.postgres {
     }
 }
 
-let service: (handler: ServiceHandler, mailer: ServiceMailer, pushes: PushDispatcher)
-do {
-    // PostgreSQL for a deployment of several processes; else the embedded SQLite file.
-    let stores:
-        (
-            accounts: any AccountStore, relay: any FeedRelayStore, outbox: any MailOutbox,
-            problem: @Sendable () -> String?
-        )
+/// What serves once the database answers.
+struct Service {
+    let handler: ServiceHandler
+    let mailer: ServiceMailer
+    let pushes: PushDispatcher
+}
+
+/// The server's stores on the configured database: PostgreSQL for a deployment of several
+/// processes; else the embedded SQLite file.
+func openStores() throws(StoreError) -> (
+    accounts: any AccountStore, relay: any FeedRelayStore, outbox: any MailOutbox, problem: @Sendable () -> String?
+) {
     if configuration.postgres {
         let database = try PostgresServerDatabase(
             url: configuration.database,
             connections: configuration.databaseConnections ?? configuration.limits.threads,
-            poolWait: configuration.poolWait)
-        stores = (
-            database.accounts, database.relay, try PostgresMailOutbox(url: configuration.database),
-            { database.problem() }
-        )
-    } else {
-        let database = try SQLiteServerDatabase(path: configuration.database)
-        stores = (
-            database.accounts, database.relay, try SQLiteMailOutbox(path: configuration.database),
+            poolWait: configuration.poolWait, limits: configuration.databaseWait)
+        return (
+            database.accounts, database.relay,
+            try PostgresMailOutbox(url: configuration.database, limits: configuration.databaseWait),
             { database.problem() }
         )
     }
+    let database = try SQLiteServerDatabase(path: configuration.database)
+    return (
+        database.accounts, database.relay, try SQLiteMailOutbox(path: configuration.database), { database.problem() }
+    )
+}
+
+/// The service over the stores, its mail and pushes started.
+func makeService(
+    _ stores: (
+        accounts: any AccountStore, relay: any FeedRelayStore, outbox: any MailOutbox, problem: @Sendable () -> String?
+    )
+) throws -> Service {
     let relay = FeedRelay(store: stores.relay, pushWindow: configuration.pushWindowMilliseconds)
     // Every mail goes into the database's outbox first, and out from there.
     let mailer = ServiceMailer(
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
         outbox: stores.outbox, report: { complain("glow-server: \($0)") })
-    mailer.start()
     let fetcher = HTTPKeySetFetcher()
     let verifiers = try configuration.providers.map { entry in
         try IDTokenVerifier(
@@ -242,23 +268,62 @@ do {
         configuration.pushCommand.map { CommandPushSender(command: $0) }
         ?? StandardErrorPushSender()
     let pushes = PushDispatcher(relay: relay, sender: sender, report: { complain("glow-server: \($0)") })
+    mailer.start()
     pushes.start()
-    service = (handler, mailer, pushes)
+    return Service(handler: handler, mailer: mailer, pushes: pushes)
+}
+
+/// The service once it is made; until then every request is answered `503` (SERVER-7).
+let current = Mutex<Service?>(nil)
+
+let server: HTTPServer
+do {
+    let limiter = ClientLimiter(limit: configuration.clientLimit)
+    server = try HTTPServer(
+        listen: configuration.listen, limits: configuration.limits,
+        tooLarge: { ServiceHandler.tooLarge(limit: $0) },
+        handler: { request in
+            guard let handler = current.withLock({ $0?.handler }) else {
+                return ServiceHandler.starting(request, limitedBy: limiter, settings: configuration.settings)
+            }
+            return handler.respond(to: request, limitedBy: limiter)
+        })
 } catch {
     complain("glow-server: \(error)")
     exit(1)
 }
 
-let server: HTTPServer
-do {
-    let handler = service.handler
-    let limiter = ClientLimiter(limit: configuration.clientLimit)
-    server = try HTTPServer(
-        listen: configuration.listen, limits: configuration.limits,
-        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, handler: { handler.respond(to: $0, limitedBy: limiter) })
-} catch {
-    complain("glow-server: \(error)")
-    exit(1)
+// The service starts as soon as its database answers. A SQLite file that cannot be opened stops
+// the process at once. A PostgreSQL server that is not there yet (or restarting) is asked again
+// every half second, every request answered 503 meanwhile, so a deployment needs no supervisor to
+// order its start; a database that answers but is not this server's, or a configuration the
+// service refuses, stops the process.
+func startService(quiet: Bool) -> Bool {
+    do {
+        let service = try makeService(try openStores())
+        current.withLock { $0 = service }
+        return true
+    } catch let error as StoreError
+        where configuration.postgres && (error.code == .cannotOpen || error.code == .writeFailed)
+    {
+        if !quiet { complain("glow-server: waiting for the database: \(error.message)") }
+        return false
+    } catch {
+        complain("glow-server: \(error)")
+        server.stop()
+        exit(1)
+    }
+}
+if !startService(quiet: false) {
+    Thread.detachNewThread {
+        while true {
+            Thread.sleep(forTimeInterval: 0.5)
+            if startService(quiet: true) {
+                complain("glow-server: the database answers; serving")
+                return
+            }
+        }
+    }
 }
 
 FileHandle.standardOutput.write(
@@ -276,7 +341,9 @@ let sources = [SIGINT, SIGTERM].map { number in
 }
 stopping.wait()
 server.stop()
-service.pushes.stop()
-service.mailer.flush()
+if let service = current.withLock({ $0 }) {
+    service.pushes.stop()
+    service.mailer.flush()
+}
 print("glow-server stopped")
 exit(0)
