@@ -40,6 +40,8 @@ struct FaultTests {
         var recoveries: [Double] = []
         /// Answers that are none of 200, 503 with `Retry-After`, or a cut connection.
         var unexpected: [String] = []
+        /// The longest any one call took to be answered, in seconds.
+        var longestCall = 0.0
     }
 
     /// Raised when the writers are to stop.
@@ -130,14 +132,17 @@ struct FaultTests {
                         }
                         var failedAt: Date?
                         while true {
+                            let sent = Date()
                             do throws(ServiceFailure) {
                                 _ = try await addresses.any().call("relay", body, accessToken: writer.token)
                                 let now = Date()
+                                outcome.longestCall = max(outcome.longestCall, now.timeIntervalSince(sent))
                                 outcome.acknowledged.append((item.key, stamp, now))
                                 if let failedAt { outcome.recoveries.append(now.timeIntervalSince(failedAt)) }
                                 break
                             } catch {
                                 failedAt = failedAt ?? Date()
+                                outcome.longestCall = max(outcome.longestCall, Date().timeIntervalSince(sent))
                                 var wait = 0.01
                                 if error.code == .network {
                                     outcome.cut += 1
@@ -162,6 +167,7 @@ struct FaultTests {
                 total.unavailable += outcome.unavailable
                 total.recoveries += outcome.recoveries
                 total.unexpected += outcome.unexpected
+                total.longestCall = max(total.longestCall, outcome.longestCall)
             }
             return total
         }
@@ -344,5 +350,115 @@ struct FaultTests {
         // The process migrated the database and serves every call.
         let writers = try await Self.writers(1, probe, mail: folder + "/mail")
         #expect(writers.count == 1)
+    }
+
+    /// Polls `probe`'s health every 10 ms until it answers `200`: the seconds that took, nil when
+    /// it did not within `limit` seconds.
+    static func healthy(_ probe: ServiceClient, within limit: Double) async throws -> Double? {
+        let start = Date()
+        while Date().timeIntervalSince(start) < limit {
+            do {
+                _ = try await probe.call("health")
+                return Date().timeIntervalSince(start)
+            } catch {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+        }
+        return nil
+    }
+
+    @Test("PostgreSQL frozen: every call answers 503 within the wait instead of hanging, and serves again at once")
+    func frozenDatabase() async throws {
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        let folder = try ServerSimulationTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = cluster.cluster.url
+        let process = try ServerProcess(
+            arguments: ["--database", url, "--mail-dir", folder + "/mail", "--database-wait", "0.5"]
+                + Self.unlimited)
+        defer { process.stop() }
+        let addresses = Addresses([process.url])
+        let writers = try await Self.writers(4, addresses.any(), mail: folder + "/mail")
+        let before = try Self.relayVersion(url)
+        let stop = Flag()
+        let writing = Task { await Self.write(writers, addresses, until: stop) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let frozen = try cluster.cluster.freeze()
+        // While every PostgreSQL process is stopped, health answers 503 within the wait (each
+        // statement 0.5 s; a call runs a few), never hanging until the client gives up.
+        let probe = ServiceClient(base: process.url, retries: 0, timeout: 10)
+        var answers: [Double] = []
+        var wrong: [String] = []
+        for _ in 0..<3 {
+            let start = Date()
+            do {
+                _ = try await probe.call("health")
+                wrong.append("health answered 200 with the database frozen")
+            } catch {
+                if error.status != 503 || error.retryAfter == nil { wrong.append("\(error.status) \(error.code)") }
+            }
+            answers.append(Date().timeIntervalSince(start))
+        }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        cluster.cluster.thaw(frozen)
+        let recovery = try await Self.healthy(probe, within: 10)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        stop.raise()
+        let outcome = await writing.value
+        #expect(wrong.isEmpty, "\(wrong)")
+        #expect((answers.max() ?? 0) < 3, "health took \(answers) s to answer with the database frozen")
+        #expect(
+            recovery.map { $0 < 1 } == true, "health answered \(recovery.map { "\($0) s" } ?? "never") after the thaw")
+        #expect(outcome.cut == 0, "a request hung until the client gave up")
+        #expect(outcome.unavailable > 0, "no write met the frozen database")
+        try Self.judge(outcome, url: url, versionBefore: before)
+        print(
+            "faults   PostgreSQL frozen (SIGSTOP) 2 s under 4 writers: health answered 503 in max \(Self.milliseconds(answers.max() ?? 0)); healthy \(Self.milliseconds(recovery ?? 0)) after the thaw; \(outcome.acknowledged.count) writes acknowledged, \(outcome.unavailable) answers 503 meanwhile; 0 lost, 0 kept twice"
+        )
+    }
+
+    @Test("a process paused inside its transactions holds another process's writes no longer than the wait")
+    func pausedProcess() async throws {
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        let folder = try ServerSimulationTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = cluster.cluster.url
+        let arguments = ["--database", url, "--mail-dir", folder + "/mail", "--database-wait", "0.5"] + Self.unlimited
+        let paused = try ServerProcess(arguments: arguments)
+        let healthy = try ServerProcess(arguments: arguments)
+        defer { for process in [paused, healthy] { process.stop() } }
+        let toPaused = Addresses([paused.url])
+        let toHealthy = Addresses([healthy.url])
+        let pausedWriters = try await Self.writers(4, toPaused.any(), mail: folder + "/mail")
+        let healthyWriters = try await Self.writers(2, toHealthy.any(), mail: folder + "/mail")
+        let before = try Self.relayVersion(url)
+        let stop = Flag()
+        let busy = Task { await Self.write(pausedWriters, toPaused, until: stop) }
+        let served = Task { await Self.write(healthyWriters, toHealthy, until: stop) }
+        // Paused three times for 2 s while its writers keep it inside transactions: without the
+        // server's timeouts, a pause that catches it holding the relay's lock holds every write
+        // of the other process until it runs again. With them, a write of the other process
+        // waits at most half the wait for the lock and is answered 503 with Retry-After, and the
+        // paused session ends after the wait, its lock with it.
+        for _ in 0..<3 {
+            try await Task.sleep(nanoseconds: 300_000_000)
+            kill(paused.pid, SIGSTOP)
+            try await Task.sleep(nanoseconds: 2_000_000_000)
+            kill(paused.pid, SIGCONT)
+        }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        stop.raise()
+        let outcome = await served.value
+        var all = await busy.value
+        #expect(outcome.cut == 0 && outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(3))")
+        #expect(outcome.longestCall < 1.5, "a write of the healthy process took \(outcome.longestCall) s to answer")
+        all.acknowledged += outcome.acknowledged
+        all.unexpected += outcome.unexpected
+        try Self.judge(all, url: url, versionBefore: before)
+        print(
+            "faults   one of two glow-server processes paused (SIGSTOP) 3 × 2 s under 4 writers, 2 writers on the other: the other's longest call \(Self.milliseconds(outcome.longestCall)); \(all.acknowledged.count) writes acknowledged; 0 lost, 0 kept twice"
+        )
     }
 }

@@ -75,6 +75,52 @@ package final class ThrowawayPostgres {
         try run(bin + "/pg_ctl", ["-D", folder.path + "/data", "-m", "immediate", "-w", "stop"])
     }
 
+    /// The cluster's server processes: the postmaster (the first line of `postmaster.pid`) and
+    /// every process it started (by their parent in Linux's `/proc/PID/stat`).
+    ///
+    /// - Throws: ``Failure`` when the server is not running or `/proc` cannot be read.
+    package func processes() throws -> [pid_t] {
+        let pidFile = folder.path + "/data/postmaster.pid"
+        let text: String
+        do {
+            text = try String(contentsOfFile: pidFile, encoding: .utf8)
+        } catch {
+            throw Failure(description: "the cluster is not running: \(pidFile) does not read: \(error)")
+        }
+        guard let first = text.split(separator: "\n").first, let postmaster = pid_t(first) else {
+            throw Failure(description: "\(pidFile) names no process")
+        }
+        var found = [postmaster]
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
+            guard let pid = pid_t(entry) else { continue }
+            let stat: String
+            do {
+                stat = try String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8)
+            } catch {
+                continue  // A process that ended while the folder was read.
+            }
+            guard let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, pid_t(fields[1]) == postmaster { found.append(pid) }
+        }
+        return found
+    }
+
+    /// Stops (SIGSTOP) every server process of the cluster, as a frozen machine or a storage
+    /// stall would, and returns them for ``thaw(_:)``.
+    ///
+    /// - Throws: ``Failure`` as ``processes()`` does.
+    package func freeze() throws -> [pid_t] {
+        let pids = try processes()
+        for pid in pids { kill(pid, SIGSTOP) }
+        return pids
+    }
+
+    /// Lets `pids` run again (SIGCONT).
+    package func thaw(_ pids: [pid_t]) {
+        for pid in pids { kill(pid, SIGCONT) }
+    }
+
     /// How to connect: the socket folder as the host.
     package var conninfo: String { "host=\(folder.path) dbname=postgres user=postgres" }
 
