@@ -350,6 +350,9 @@ struct FaultTests {
         // The process migrated the database and serves every call.
         let writers = try await Self.writers(1, probe, mail: folder + "/mail")
         #expect(writers.count == 1)
+        print(
+            "faults   glow-server started while PostgreSQL was down: 503 with Retry-After meanwhile; healthy \(Self.milliseconds(waited)) after the database started, without a restart"
+        )
     }
 
     /// Polls `probe`'s health every 10 ms until it answers `200`: the seconds that took, nil when
