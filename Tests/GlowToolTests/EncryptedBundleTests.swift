@@ -17,7 +17,7 @@ struct EncryptedBundleTests {
             stdin: passphrase)
         #expect(run.status == 0, "\(run.stderr)")
         let words = try #require(run.stderr.split(separator: "\n").last.map(String.init))
-        #expect(words.split(separator: " ").count == 34 && RecoveryKey.isWords(words))
+        #expect(words.split(separator: " ").count == 34 && RecoveryKey.isMeantAsKey(words))
         return (path, words)
     }
 
