@@ -100,11 +100,11 @@ enum Files {
             first = head + more
         }
         var opener: EnvelopeOpener?
-        // A file of 4 ... 7 bytes that begin the encrypted signature (`\x89GLE`, which no plain
-        // bundle begins with) ended inside an encrypted bundle's header (BUNDLE-29): no secret is
-        // asked for a file that cannot open.
-        if let head = first, (4..<BundleEnvelope.magic.count).contains(head.count),
-            BundleEnvelope.magic.starts(with: head)
+        // A file that begins `\x89GLE` (which no plain bundle begins with) is judged as an encrypted
+        // bundle (BUNDLE-29): one whose signature is cut or changed after those four bytes is
+        // refused as the envelope refuses it, and no secret is asked for a file that cannot open.
+        if let head = first, head.starts(with: BundleEnvelope.magic.prefix(4)),
+            !BundleEnvelope.isEncrypted(head: head)
         {
             // The opener refuses a header it does not hold whole before it would use the secret.
             var probe = EnvelopeOpener(secret: .passphrase(""))
@@ -160,6 +160,10 @@ enum Files {
             if let failure { throw reported(failure) }
             return result
         } catch {
+            // The envelope's error comes before the bundle's (BUNDLE-34): a bundle refused inside a
+            // file that was cut or changed is reported as the cut or the change, so the rest of the
+            // file is read through the opener first.
+            while failure == nil, opener != nil, !ended { _ = source() }
             if let failure { throw reported(failure) }
             throw error
         }
