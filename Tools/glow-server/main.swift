@@ -185,8 +185,8 @@ if case .directory(let folder) = configuration.mail {
         complain(
             !FileManager.default.fileExists(atPath: folder)
                 ? "glow-server: --mail-dir \(folder): there is no such folder; make it first (mkdir -p \(folder)) "
-                    + "or name the folder you read mail from: the server does not make it, so a mistyped name "
-                    + "is not a folder nobody reads"
+                    + "or name the folder you read mail from (the server makes none, so a mistyped name fails "
+                    + "here rather than collecting mail nobody reads)"
                 : "glow-server: --mail-dir \(folder) is a file, not a folder: name a folder to write each mail into")
         exit(66)
     }
