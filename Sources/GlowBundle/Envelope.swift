@@ -120,6 +120,21 @@ public struct EnvelopeKDF: Hashable, Sendable {
 public enum BundleSecret: Sendable {
     case passphrase(String)
     case recoveryKey(RecoveryKey)
+
+    /// One secret as a person gave it, classed by its shape (BUNDLE-35): text with at least 17
+    /// parts that are recovery-key words (in full, or beginning with a word's first four letters)
+    /// was meant as a recovery key and is read as one; anything else is a passphrase.
+    ///
+    /// - Throws: ``BundleError/Code/invalidRecoveryKey`` for text meant as a recovery key that is
+    ///   not one (33 words, a mistyped word, words by five letters, a wrong checksum word), so a
+    ///   slip in the words is never reported as a wrong passphrase.
+    public init(typed text: String) throws(BundleError) {
+        guard RecoveryKey.isMeantAsKey(text) else {
+            self = .passphrase(text)
+            return
+        }
+        self = .recoveryKey(try RecoveryKey(words: text))
+    }
 }
 
 /// A recovery key: 256 random bits, written as 34 words, 32 for its bytes and 2 of checksum, from
@@ -150,13 +165,14 @@ public struct RecoveryKey: Hashable, Sendable {
     /// - Throws: ``BundleError/Code/invalidRecoveryKey`` naming the first word that is not on the
     ///   list, a count other than 34, or a checksum that does not match.
     public init(words text: String) throws(BundleError) {
-        let given = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map(String.init)
+        let given = Self.parts(text)
         var values: [UInt8] = []
         for (position, word) in given.enumerated() {
-            guard let value = Self.index[word] ?? (word.count == 4 ? Self.prefixIndex[word] : nil) else {
+            guard let value = Self.index[word] ?? (word.utf8.count == 4 ? Self.prefixIndex[word] : nil) else {
                 throw BundleError(
                     .invalidRecoveryKey, .envelope, at: 0,
-                    "word \(position + 1), '\(word)', is not a recovery-key word", rule: "BUNDLE-35")
+                    "word \(position + 1), '\(word)', is neither a recovery-key word nor a word's first four letters",
+                    rule: "BUNDLE-35")
             }
             values.append(value)
         }
@@ -174,11 +190,41 @@ public struct RecoveryKey: Hashable, Sendable {
         self.init(bytes: key)
     }
 
-    /// Whether `text` is 34 words of the list (in full or by their first four letters), whatever
-    /// their checksum: text a person meant as a recovery key, not as a passphrase.
-    public static func isWords(_ text: String) -> Bool {
-        let given = text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map(String.init)
-        return given.count == 34 && given.allSatisfy { index[$0] != nil || ($0.count == 4 && prefixIndex[$0] != nil) }
+    /// The fewest parts that look like words for text to be taken as a recovery key: half a key
+    /// (BUNDLE-35).
+    public static let wordsMeaningKey = 17
+
+    /// Whether `text` was meant as a recovery key rather than a passphrase (BUNDLE-35): at least
+    /// ``wordsMeaningKey`` of its parts are words of the list in full or begin with a word's first
+    /// four letters, whatever their number, their checksum or the other parts.
+    public static func isMeantAsKey(_ text: String) -> Bool {
+        parts(text).count(where: looksLikeWord) >= wordsMeaningKey
+    }
+
+    /// A word of the list in full, or four or more letters whose first four are a word's.
+    private static func looksLikeWord(_ part: String) -> Bool {
+        guard index[part] == nil else { return true }
+        let scalars = part.unicodeScalars
+        guard scalars.count >= 4, scalars.prefix(4).allSatisfy(\.isASCII) else { return false }
+        return prefixIndex[String(String.UnicodeScalarView(scalars.prefix(4)))] != nil
+    }
+
+    /// The parts of `text` between separators (BUNDLE-35): runs of white space (the Unicode
+    /// `White_Space` property, scalar by scalar) and hyphens, with `A` ... `Z` lowered to `a` ...
+    /// `z` and every other scalar kept as it is (the list is ASCII, so no other case folds to it).
+    static func parts(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar == "-" {
+                if !current.isEmpty { parts.append(String(current)) }
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(UInt8(scalar.value) + 0x20) : scalar)
+            }
+        }
+        if !current.isEmpty { parts.append(String(current)) }
+        return parts
     }
 
     /// The 256 words, in byte order (`Spec/recovery-words.txt`, which a test compares).
@@ -373,18 +419,30 @@ public struct EnvelopeOpener: Sendable {
                 rule: "BUNDLE-34")
         }
         let nonce = BundleEnvelope.nonce(index, last: true)
-        if let plaintext = open(buffer, nonce: nonce) { return plaintext }
+        if let plaintext = open(buffer, nonce: nonce) {
+            // Empty only for an empty bundle: no writer ends full chunks with an empty one (BUNDLE-33).
+            guard !plaintext.isEmpty || index == 0 else {
+                throw BundleError(
+                    .chunkTampered, .envelope, at: offset,
+                    "chunk \(index), the last, is empty after full chunks, which no writer writes: "
+                        + "the file was not written by a Glow writer as it stands",
+                    rule: "BUNDLE-33")
+            }
+            return plaintext
+        }
         // A whole chunk that opens as one with more after it: the file was cut at a chunk's end.
         if buffer.count == BundleEnvelope.sealedChunkSize,
             open(buffer, nonce: BundleEnvelope.nonce(index, last: false)) != nil
         {
             throw BundleError(
-                .truncated, .envelope, at: end, "the file ends after chunk \(index + 1), which is not the last",
+                .truncated, .envelope, at: end,
+                "the file ends after chunk \(index) (counted from 0), which is not the last",
                 rule: "BUNDLE-34")
         }
         throw BundleError(
             .chunkTampered, .envelope, at: offset,
-            "chunk \(index + 1), the last, does not authenticate: the file was changed or cut", rule: "BUNDLE-33")
+            "chunk \(index) (counted from 0), the last, does not authenticate: the file was changed or cut",
+            rule: "BUNDLE-33")
     }
 
     /// The caps of BUNDLE-30, checked before any work.
@@ -456,7 +514,7 @@ public struct EnvelopeOpener: Sendable {
             else {
                 throw BundleError(
                     .malformedHeader, .envelope, at: at,
-                    "stanza \(number + 1) is of kind \(buffer[at]): kinds are 1 then 2, each at most once",
+                    "stanza \(number) (counted from 0) is of kind \(buffer[at]): kinds are 1 then 2, each at most once",
                     rule: "BUNDLE-31")
             }
             kinds.append(kind)
@@ -481,9 +539,15 @@ public struct EnvelopeOpener: Sendable {
         guard let fileKey else {
             throw wanted == .passphrase
                 ? BundleError(
-                    .wrongPassphrase, .envelope, at: at, "the passphrase does not open this file", rule: "BUNDLE-34")
+                    .wrongPassphrase, .envelope, at: at,
+                    "the passphrase does not open this file; either it is not the file's passphrase, or the "
+                        + "header's salt or key-derivation parameters (bytes 10 to 34) were changed",
+                    rule: "BUNDLE-34")
                 : BundleError(
-                    .wrongRecoveryKey, .envelope, at: at, "the recovery key does not open this file", rule: "BUNDLE-34")
+                    .wrongRecoveryKey, .envelope, at: at,
+                    "the recovery key does not open this file; either it is not the file's recovery key, or the "
+                        + "header's salt or key-derivation parameters (bytes 10 to 34) were changed",
+                    rule: "BUNDLE-34")
         }
         let keys = BundleEnvelope.keys(fileKey: fileKey, salt: salt)
         let mac = Array(buffer[macAt..<macAt + 32])
@@ -503,7 +567,7 @@ public struct EnvelopeOpener: Sendable {
         guard let plaintext = open(sealed, nonce: BundleEnvelope.nonce(index, last: last)) else {
             throw BundleError(
                 .chunkTampered, .envelope, at: position,
-                "chunk \(index + 1) does not authenticate: it was changed, moved, or comes from another file",
+                "chunk \(index) (counted from 0) does not authenticate: it was changed, moved, or comes from another file",
                 rule: "BUNDLE-33")
         }
         index += 1

@@ -222,6 +222,109 @@ package final class ServerRunner: Sendable {
         return try result.get()
     }
 
+    // MARK: Setup (9.6)
+
+    /// What to change before the first case, in one line, or nil when the setup is right
+    /// (`Spec/server.md` 9.6): a server set up otherwise fails cases for reasons that are not its
+    /// own, and a person should read the reason, not dozens of failures. In order: the mail folder
+    /// is given and readable; every server answers health, and not with `429`; the server takes
+    /// the client from `X-Forwarded-For`; its mail arrives in the folder.
+    package func setupProblem() -> String? {
+        let start = "glow-server --mail-dir DIR --trust-forwarded-for"
+        guard let folder = mailDirectory else {
+            return "give --mail-dir DIR, the folder the server writes its mail into (\(start)): the cases read mail"
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            return "--mail-dir \(folder) is not a folder here: name the folder the server was started with (\(start))"
+        }
+        guard FileManager.default.isReadableFile(atPath: folder) else {
+            return "--mail-dir \(folder) cannot be read by this user: let it read the folder"
+        }
+        // Addresses of the run's own, apart from the cases' (2001:db8:N:RUN::1, N from 1).
+        let groups = stride(from: 0, to: 12, by: 4).map { String(run.dropFirst($0).prefix(4)) }.joined(separator: ":")
+        let client = { (number: Int) in "2001:db8:ffff:\(groups):\(number)" }
+        for base in bases {
+            let answer: (status: Int, body: [UInt8])
+            do { answer = try call("health", at: base, body: nil, client: client(1)) } catch {
+                return "cannot reach the server at \(base) (\(error.reason)): start it (\(start)) or correct --server"
+            }
+            if answer.status == 429 {
+                return "the server at \(base) throttles this runner already (429, SERVER-11): start it with "
+                    + "--trust-forwarded-for and the default --client-interval and --client-burst"
+            }
+            guard answer.status == 200 else {
+                return "the server at \(base) answers health with \(answer.status)"
+                    + "\(Self.errorSummary(answer.body, answer.status)): make GET /v1/health answer 200 (SERVER-7)"
+            }
+        }
+        // AUTH-39: five failed sign-ins from one client make its next one wait; from another client
+        // the next is checked, unless the server counts every request as its peer's.
+        let trust =
+            "the server does not take the client from X-Forwarded-For, so every case is one client and "
+            + "cases fail with 429 throttled: start it with --trust-forwarded-for"
+        for attempt in 0..<6 {
+            let body: JSONValue = .object([
+                "email": .string("setup-\(run)-\(attempt)@example.com"), "password": .string("not the password"),
+            ])
+            let answer: (status: Int, body: [UInt8])
+            do {
+                answer = try call(
+                    "sign-in", at: bases[attempt % bases.count], body: body, client: client(attempt < 5 ? 2 : 3))
+            } catch { return "the server stopped answering: \(error.reason)" }
+            if answer.status == 429 {
+                return Self.rule(answer.body) == "SERVER-11"
+                    ? "the server throttles this runner's calls (429, SERVER-11): start it with the default "
+                        + "--client-interval and --client-burst" : trust
+            }
+            guard answer.status == 401 else {
+                return "a sign-in with an unknown address answers \(answer.status)"
+                    + "\(Self.errorSummary(answer.body, answer.status)), not 401 invalid_credentials (AUTH-39)"
+            }
+        }
+        // SERVER-8: a sign-up's mail arrives in the folder.
+        let address = "setup-\(run)@example.com"
+        let body: JSONValue = .object([
+            "email": .string(address), "password": .string("correct horse battery staple"),
+        ])
+        do {
+            let answer = try call("sign-up", at: bases[0], body: body, client: client(4))
+            guard answer.status == 200 else {
+                return "a sign-up answers \(answer.status)\(Self.errorSummary(answer.body, answer.status)), not 200"
+            }
+            var captured: [String: String] = [:]
+            try takeMail(.object(["to": .string(address), "kind": .string("confirmSignUp")]), &captured)
+        } catch {
+            return
+                "the server's mail does not arrive in \(folder) (\(error.reason)): start it with --mail-dir \(folder)"
+        }
+        return nil
+    }
+
+    /// One call of SERVER-2 to `base` from `client`: its status and body.
+    private func call(_ name: String, at base: String, body: JSONValue?, client: String) throws(Failure)
+        -> (status: Int, body: [UInt8])
+    {
+        guard let call = ServiceCalls.call(named: name), let url = URL(string: base + call.path) else {
+            preconditionFailure("SERVER-2 names \(name)")
+        }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.httpMethod = call.method
+        request.setValue(client, forHTTPHeaderField: "X-Forwarded-For")
+        if let body, let type = call.request {
+            request.httpBody = Data(try Self.message(body, type).wireEncoded())
+            request.setValue(ServiceCalls.contentType, forHTTPHeaderField: "Content-Type")
+        }
+        let (status, _, answer) = try send(request)
+        return (status, answer)
+    }
+
+    /// The rule a `ServiceError` body names, or "" when it names none or is no `ServiceError`.
+    static func rule(_ body: [UInt8]) -> String {
+        guard let type = ProtocolSchema.type("ServiceError") else { return "" }
+        do { return try ProtocolMessage(type, wire: body).string("rule") } catch { return "" }
+    }
+
     // MARK: Mail (SERVER-8)
 
     private func takeMail(_ spec: JSONValue, _ captured: inout [String: String]) throws(Failure) {

@@ -1,5 +1,6 @@
 import Foundation
 import GlowConformance
+import GlowProtocol
 import Testing
 
 /// The server area of the corpus (Spec/server.md 9.6), played over HTTP against glow-server's
@@ -22,6 +23,29 @@ struct ServerConformanceTests {
             let verdict = runner.play(testCase)
             #expect(verdict == .passed, "\(testCase.reference): \(testCase.comment)")
         }
+    }
+
+    @Test("the runner finds a setup that would fail cases, and names the one thing to change")
+    func setupChecks() throws {
+        let good = try TestServer()
+        defer { good.stop() }
+        #expect(ServerRunner(base: good.url, mailDirectory: good.mailFolder).setupProblem() == nil)
+        let elsewhere = good.folder + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let wrongFolder = ServerRunner(base: good.url, mailDirectory: elsewhere, timeout: 2).setupProblem()
+        #expect(wrongFolder?.contains("start it with --mail-dir \(elsewhere)") == true, "\(wrongFolder ?? "none")")
+
+        let untrusting = try TestServer(trustForwardedFor: false)
+        defer { untrusting.stop() }
+        let trust = ServerRunner(base: untrusting.url, mailDirectory: untrusting.mailFolder).setupProblem()
+        #expect(trust?.contains("start it with --trust-forwarded-for") == true, "\(trust ?? "none")")
+
+        // One call a minute, one at once: the runner's second call is throttled (SERVER-11).
+        let strict = try TestServer(clientLimit: try #require(ClientLimit(intervalMilliseconds: 60_000, burst: 1)))
+        defer { strict.stop() }
+        let throttled = ServerRunner(base: strict.url, mailDirectory: strict.mailFolder).setupProblem()
+        #expect(throttled?.contains("SERVER-11") == true, "\(throttled ?? "none")")
+        for problem in [wrongFolder, trust, throttled] { #expect(problem?.contains("\n") == false) }
     }
 
     @Test("the runner fails a case whose expectation the server does not meet")

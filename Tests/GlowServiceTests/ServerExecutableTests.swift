@@ -70,13 +70,45 @@ struct ServerExecutableTests {
         #expect(rest.contains("glow-server stopped"))
     }
 
+    @Test("glow-tool conformance --server names in one line what to change in the setup, before any case")
+    func setupFirst() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/elsewhere", withIntermediateDirectories: true)
+        let server = try ServerProcess(arguments: [
+            "--database", folder + "/server.sqlite", "--mail-dir", folder + "/mail",
+        ])
+        defer { server.crash() }
+        let url = server.url.absoluteString
+        let corpus = ServerConformanceTests.root.appendingPathComponent("Spec/corpus").path
+        let setups: [([String], String)] = [
+            ([], "give --mail-dir DIR"),
+            (["--mail-dir", folder + "/missing"], "is not a folder here"),
+            (["--mail-dir", folder + "/elsewhere", "--timeout", "2"], "mail does not arrive in \(folder)/elsewhere"),
+        ]
+        for (arguments, line) in setups {
+            let (status, summary, errors) = try Self.run(
+                "glow-tool", ["conformance", "--server", url, "--corpus", corpus] + arguments)
+            #expect(status == 1, "\(arguments): \(summary)\(errors)")
+            #expect(errors.contains("setup: ") && errors.contains(line), "\(arguments): \(errors)")
+            #expect(errors.split(separator: "\n").count == 1 && summary.isEmpty, "one line, no cases: \(errors)")
+        }
+        // Nothing listens on port 1.
+        let (status, _, errors) = try Self.run(
+            "glow-tool",
+            ["conformance", "--server", "http://127.0.0.1:1", "--mail-dir", folder + "/mail", "--corpus", corpus])
+        #expect(status == 1 && errors.contains("cannot reach the server at http://127.0.0.1:1"), "\(errors)")
+    }
+
     @Test(
         "bad options are refused with a message, before anything is made",
         arguments: [
             (["--listen", "localhost"], Int32(64), "HOST:PORT"),
             (["--database-wait", "0"], 64, "--database-wait takes seconds from 0.05 to 3600, not '0'"),
             (["--pool-wait", "x"], 64, "--pool-wait takes seconds from 0 to 3600, not 'x'"),
-            (["--mail-dir", "/no/such/folder"], 66, "no such folder"),
+            (["--mail-dir", "/no/such/folder"], 66, "no such folder; make it first (mkdir -p /no/such/folder)"),
+            (["--mail-dir", "/etc/passwd"], 66, "is a file, not a folder"),
             (["--mail-dir", "/tmp", "--mail-command", "cat"], 64, "one or the other"),
             (["--threads", "0"], 64, "at least 1"),
             (["--client-burst", "0"], 64, "--client-burst 0: not a whole number of at least 1"),

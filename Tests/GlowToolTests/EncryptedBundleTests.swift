@@ -17,7 +17,7 @@ struct EncryptedBundleTests {
             stdin: passphrase)
         #expect(run.status == 0, "\(run.stderr)")
         let words = try #require(run.stderr.split(separator: "\n").last.map(String.init))
-        #expect(words.split(separator: " ").count == 34 && RecoveryKey.isWords(words))
+        #expect(words.split(separator: " ").count == 34 && RecoveryKey.isMeantAsKey(words))
         return (path, words)
     }
 
@@ -293,5 +293,69 @@ struct EncryptedBundleTests {
             stdin: Self.passphrase)
         #expect(limited.status == 1 && limited.stderr.contains("kdf_failed"), "\(limited.stderr)")
         #expect(!limited.stderr.contains("wrong_passphrase"))
+    }
+}
+
+@Suite("glow-tool classes one secret and says what a refusal may mean")
+struct SecretClassTests {
+    @Test("words meant as a recovery key are invalid_recovery_key, with JSON under --json, never wrong_passphrase")
+    func wordsMeantAsKey() throws {
+        let (path, words) = try EncryptedBundleTests.sealedSample()
+        let list = words.split(separator: " ").map(String.init)
+        var swapped = list
+        swapped.swapAt(0, 1)
+        let wrong: [(String, String)] = [
+            ("33 words", list.dropFirst().joined(separator: " ")),
+            ("five-letter prefixes", list.map { String($0.prefix(5)) }.joined(separator: " ")),
+            ("a wrong checksum", swapped.joined(separator: " ")),
+        ]
+        for (what, text) in wrong where text != words {
+            let run = try EndToEndTests.run(["verify", path, "--json", "--passphrase-fd", "0"], stdin: Data(text.utf8))
+            #expect(run.status == 1, "\(what)")
+            let report = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
+            let error = report?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "invalid_recovery_key", "\(what): \(run.stdout) \(run.stderr)")
+            #expect(error?["section"] as? String == "envelope" && error?["offset"] as? Int == 0, "\(what)")
+            #expect(!run.stderr.contains("wrong_passphrase"), "\(what): \(run.stderr)")
+        }
+    }
+
+    @Test("a changed salt is wrong_passphrase whose message names the salt and parameters")
+    func changedSalt() throws {
+        let (path, _) = try EncryptedBundleTests.sealedSample()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[19] ^= 1
+        let changed = EndToEndTests.temporary("salt.glow")
+        try bytes.write(to: URL(fileURLWithPath: changed))
+        let run = try EndToEndTests.run(
+            ["verify", changed, "--passphrase-fd", "0"], stdin: EncryptedBundleTests.passphrase)
+        #expect(run.status == 1 && run.stderr.contains("wrong_passphrase"), "\(run.stderr)")
+        #expect(run.stderr.contains("salt") && run.stderr.contains("parameters"), "\(run.stderr)")
+    }
+
+    @Test("messages count chunks from 0, as BUNDLE-33 does")
+    func chunksFromZero() throws {
+        let (path, _) = try EncryptedBundleTests.sealedSample()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A change in the first chunk (after the header of two stanzas and the MAC) is chunk 0's.
+        bytes[36 + 98 + 32 + 10] ^= 1
+        let changed = EndToEndTests.temporary("chunk0.glow")
+        try bytes.write(to: URL(fileURLWithPath: changed))
+        let run = try EndToEndTests.run(
+            ["verify", changed, "--passphrase-fd", "0"], stdin: EncryptedBundleTests.passphrase)
+        #expect(run.status == 1 && run.stderr.contains("chunk_tampered"), "\(run.stderr)")
+        #expect(run.stderr.contains("chunk 0 ") && !run.stderr.contains("chunk 1 "), "\(run.stderr)")
+    }
+
+    @Test("a file of the encrypted signature's first bytes is truncated, and no secret is asked")
+    func cutSignature() throws {
+        let path = EndToEndTests.temporary("cut.glow")
+        try Data(BundleEnvelope.magic.prefix(5)).write(to: URL(fileURLWithPath: path))
+        let run = try EndToEndTests.run(["verify", path, "--json"])
+        #expect(run.status == 1 && !run.stderr.contains("no terminal"), "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: run.output) as? [String: Any]
+        let error = report?["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "truncated" && error?["section"] as? String == "envelope")
+        #expect(error?["offset"] as? Int == 5)
     }
 }

@@ -251,6 +251,61 @@ invalid("a changed byte in the sealed file key of the passphrase's stanza", ["BU
 invalid("a changed passphrase stanza, opened with the recovery key", ["BUNDLE-32", "BUNDLE-34"],
         "sealed-stanza-recovery.glow", patched(two, 36 + 20, two[36 + 20] ^ 0x80), KEY, "header_tampered",
         36 + 98)
+
+# BUNDLE-29's order of checks (issue 47). The signature is judged first on the bytes there are;
+# then the header's length (36 fixed bytes, and 36 + 49n + 32 when the count n is 1 or 2); then the
+# fields in file order: version, parameters (lanes, memory, passes: BUNDLE-30), count, kinds.
+invalid("a file of 4 bytes, the signature's first four: it ends inside the header", ["BUNDLE-29"],
+        "sealed-cut-signature-4.glow", MAGIC[:4], PASS, "truncated", 4)
+invalid("a file of 7 bytes, the signature's first seven", ["BUNDLE-29"],
+        "sealed-cut-signature-7.glow", MAGIC[:7], PASS, "truncated", 7)
+invalid("a file of the 8-byte signature alone", ["BUNDLE-29"], "sealed-signature-only.glow", MAGIC, PASS,
+        "truncated", 8)
+invalid("five bytes whose fifth differs from the signature: bad_magic however short", ["BUNDLE-29"],
+        "sealed-cut-bad-signature.glow", MAGIC[:4] + b"X", PASS, "bad_magic", 0)
+invalid("a file of 30 bytes: shorter than the 36 fixed bytes, whatever its version says", ["BUNDLE-29"],
+        "sealed-cut-fixed.glow", patched(good, 8, 2)[:30], PASS, "truncated", 30)
+# A count of 3 gives no stanzas: the header is its 36 fixed bytes, whole in a file of 40 bytes.
+invalid("a file of 40 bytes whose count is 3: the header is its 36 fixed bytes, so the count is judged",
+        ["BUNDLE-29", "BUNDLE-31"], "sealed-cut-count.glow", patched(good, 35, 3)[:40], PASS, "malformed_header", 35)
+# A count of 1 makes the header 117 bytes: 40 of them is a cut file, its fields unread.
+invalid("a file of 40 bytes whose count is 1: cut inside its 117-byte header", ["BUNDLE-29"],
+        "sealed-cut-stanza.glow", good[:40], PASS, "truncated", 40)
+invalid("version 2 and memory above the cap: the version comes first", ["BUNDLE-29", "BUNDLE-30"],
+        "sealed-version-memory.glow", le32(patched(good, 8, 2), 10, 262145), PASS, "unsupported_version", 8)
+invalid("lanes 9 and memory 0: lanes are judged first (the floor on memory depends on them)", ["BUNDLE-30"],
+        "sealed-lanes-memory.glow", le32(patched(good, 18, 9), 10, 0), PASS, "kdf_out_of_range", 18)
+invalid("memory 0 and passes 0 with one lane: memory before passes", ["BUNDLE-30"],
+        "sealed-memory-passes.glow", le32(le32(good, 10, 0), 14, 0), PASS, "kdf_out_of_range", 10)
+invalid("passes 0, memory and lanes within the caps", ["BUNDLE-30"], "sealed-passes-zero.glow", le32(good, 14, 0),
+        PASS, "kdf_out_of_range", 14)
+invalid("memory above the cap and a count of 3: the parameters come before the count", ["BUNDLE-30", "BUNDLE-31"],
+        "sealed-memory-count.glow", patched(le32(good, 10, 262145), 35, 3), PASS, "kdf_out_of_range", 10)
+invalid("a count of 0", ["BUNDLE-31"], "sealed-count-zero.glow", patched(good, 35, 0), PASS, "malformed_header", 35)
+# A count of 2 in a one-stanza file: the second stanza's kind is the MAC's first byte (offset 85),
+# and the MAC of this file begins with a byte other than 2, so that kind is refused.
+assert good[MAC1] not in (2,)
+invalid("a count of 2 in a file with one stanza: the second kind is a byte of the MAC", ["BUNDLE-31"],
+        "sealed-count-two.glow", patched(good, 35, 2), PASS, "malformed_header", 85)
+
+# BUNDLE-33: an empty last chunk after a full one authenticates, but no writer writes it (a full
+# chunk is sealed as not the last only once a byte after it is known): chunk_tampered at its start.
+h, c = seal(pattern(CHUNK), SALT, FILE_KEY)
+assert [len(x) for x in c] == [SEALED]
+payload_key = AESGCM(hkdf(FILE_KEY, SALT, b"glow-bundle payload"))
+first = payload_key.encrypt(nonce(0, False), pattern(CHUNK), h[-32:])
+empty_last = payload_key.encrypt(nonce(1, True), b"", h[-32:])
+invalid("a full chunk, then an empty last chunk that authenticates: no writer writes it", ["BUNDLE-33"],
+        "sealed-empty-last.glow", h + first + empty_last, PASS, "chunk_tampered", CHUNKS1 + SEALED)
+valid("one full chunk marked last: the form a writer gives 65,536 bytes", ["BUNDLE-33"], "sealed-one-full.glow",
+      h + c[0], PASS, pattern(CHUNK))
+
+# BUNDLE-35: words that are no recovery key are invalid_recovery_key in section envelope at
+# offset 0, found before the file is read.
+DECRYPT.append({"comment": "33 words for a file's recovery key: invalid_recovery_key, before the file is read",
+                "rules": ["BUNDLE-35"], "flags": [],
+                "input": {"file": "files/sealed-recovery.glow", "recoveryKey": " ".join(RECOVERY_WORDS.split()[1:])},
+                "result": "invalid", "error": {"code": "invalid_recovery_key", "section": "envelope", "offset": 0}})
 write_cases("bundle", "envelope.json", "bundle.decrypt",
             "Encrypted bundles opened and refused (BUNDLE-29 ... BUNDLE-35). Written by Tools/corpus/bundle_envelope.py.",
             DECRYPT, "envelope")
@@ -303,6 +358,53 @@ swapped_words = words[:]
 swapped_words[0], swapped_words[1] = swapped_words[1], swapped_words[0]
 key_case("two words swapped: the checksum words no longer match", " ".join(swapped_words), error="invalid_recovery_key")
 key_case("a three-letter prefix is not enough", " ".join(w[:3] for w in words), error="invalid_recovery_key")
+key_case("five-letter prefixes are not words: a prefix is exactly four letters", " ".join(w[:5] for w in words),
+         error="invalid_recovery_key")
+# fox (byte 114) and owl (byte 181) have three letters: they are their own first four letters.
+FOX_OWL = bytes([114, 181] * 16)
+assert WORDS[114] == "fox" and WORDS[181] == "owl"
+key_case("fox and owl, of three letters, are given in full", recovery_words(FOX_OWL), FOX_OWL.hex())
+key_case("'foxe' is not fox: a three-letter word has no four-letter prefix",
+         " ".join(w + "e" if w in ("fox", "owl") else w for w in recovery_words(FOX_OWL).split()),
+         error="invalid_recovery_key")
+key_case("hyphens and white space in runs, before the first word and after the last",
+         "- \u3000" + " -- ".join(words) + "-\n", RECOVERY.hex())
+# Any case is ASCII's: the Kelvin sign (U+212A) lower-cases to k in Unicode, but is not K.
+KIWI = bytes([WORDS.index("kiwi")] * 32)
+key_case("the Kelvin sign is not K: any case is ASCII's", recovery_words(KIWI).replace("kiwi", "\u212aiwi", 1),
+         error="invalid_recovery_key")
+key_case("KIWI in ASCII capitals is kiwi", recovery_words(KIWI).upper(), KIWI.hex())
 write_cases("bundle", "recovery_keys.json", "bundle.recoveryKey",
             "Recovery keys written as words (BUNDLE-35). Written by Tools/corpus/bundle_envelope.py.", KEYS,
             "recovery-key")
+
+# --- One secret classed as a passphrase or recovery words (BUNDLE-35): at least 17 parts that are
+# words of the list in full or begin with a word's first four letters make it a recovery key.
+SECRETS = []
+
+
+def secret_case(comment, text, kind=None, key=None, error=None):
+    case = {"comment": comment, "rules": ["BUNDLE-35"], "flags": [], "input": {"text": text}}
+    if error:
+        case.update({"result": "invalid", "error": {"code": error}})
+    else:
+        case.update({"result": "valid", "expected": dict({"kind": kind}, **({"hex": key.hex()} if key else {}))})
+    SECRETS.append(case)
+
+
+secret_case("an ordinary passphrase", PASSPHRASE, "passphrase")
+secret_case("34 words are a recovery key", RECOVERY_WORDS, "recoveryKey", RECOVERY)
+secret_case("34 words by their first four letters, in capitals", shouted, "recoveryKey", RECOVERY)
+secret_case("33 words: meant as a recovery key, one word short", " ".join(words[1:]), error="invalid_recovery_key")
+secret_case("34 words by five letters: each begins with a word's first four", " ".join(w[:5] for w in words),
+            error="invalid_recovery_key")
+secret_case("34 words whose checksum words do not match", " ".join(swapped_words), error="invalid_recovery_key")
+secret_case("a mistyped word among 33 right ones", " ".join(words[:5] + ["unicorn"] + words[6:]),
+            error="invalid_recovery_key")
+secret_case("17 words of the list: half a key, meant as one", " ".join(words[:17]), error="invalid_recovery_key")
+secret_case("16 words of the list: a passphrase", " ".join(words[:16]), "passphrase")
+secret_case("a passphrase of list words and others: fewer than 17 words of the list",
+            " ".join(words[:16] + ["and", "then", "some", "more", "words"]), "passphrase")
+write_cases("bundle", "secrets.json", "bundle.secret",
+            "One secret classed as a passphrase or a recovery key in words (BUNDLE-35). Written by "
+            "Tools/corpus/bundle_envelope.py.", SECRETS, "secret")

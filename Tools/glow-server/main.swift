@@ -196,8 +196,14 @@ do {
 
 if case .directory(let folder) = configuration.mail {
     var isFolder: ObjCBool = false
+    // Spec/server.md 9.6: the folder is not made, since a mistyped one made here is one nobody reads.
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-        complain("glow-server: --mail-dir \(folder): there is no such folder")
+        complain(
+            !FileManager.default.fileExists(atPath: folder)
+                ? "glow-server: --mail-dir \(folder): there is no such folder; make it first (mkdir -p \(folder)) "
+                    + "or name the folder you read mail from (the server makes none, so a mistyped name fails "
+                    + "here rather than collecting mail nobody reads)"
+                : "glow-server: --mail-dir \(folder) is a file, not a folder: name a folder to write each mail into")
         exit(66)
     }
 }

@@ -190,6 +190,8 @@ enum Commands {
                 throw UsageErrorInRun(message: "--server takes an http:// or https:// URL, not '\(server)'")
             }
             let runner = ServerRunner(base: server, mailDirectory: options.mailDirectory, timeout: options.timeout)
+            // The setup first (Spec/server.md 9.6): one line naming what to change, not failed cases.
+            if let problem = runner.setupProblem() { throw DataFailure(message: "setup: \(problem)") }
             results = runner.run(corpus.serverCases(), failureList: list)
             subject = server
         } else {

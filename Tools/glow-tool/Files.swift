@@ -100,6 +100,19 @@ enum Files {
             first = head + more
         }
         var opener: EnvelopeOpener?
+        // A file that begins `\x89GLE` (which no plain bundle begins with) is judged as an encrypted
+        // bundle (BUNDLE-29): one whose signature is cut or changed after those four bytes is
+        // refused as the envelope refuses it, and no secret is asked for a file that cannot open.
+        if let head = first, head.starts(with: BundleEnvelope.magic.prefix(4)),
+            !BundleEnvelope.isEncrypted(head: head)
+        {
+            // The opener refuses a header it does not hold whole before it would use the secret.
+            var probe = EnvelopeOpener(secret: .passphrase(""))
+            do {
+                _ = try probe.open(head)
+                _ = try probe.finish()
+            } catch { throw DataFailure(message: "\(path): \(error)", bundleError: error) }
+        }
         if let head = first, BundleEnvelope.isEncrypted(head: head) {
             opener = EnvelopeOpener(secret: try secrets.secret(for: path))
         }
@@ -147,6 +160,10 @@ enum Files {
             if let failure { throw reported(failure) }
             return result
         } catch {
+            // The envelope's error comes before the bundle's (BUNDLE-34): a bundle refused inside a
+            // file that was cut or changed is reported as the cut or the change, so the rest of the
+            // file is read through the opener first.
+            while failure == nil, opener != nil, !ended { _ = source() }
             if let failure { throw reported(failure) }
             throw error
         }
@@ -345,10 +362,11 @@ final class Secrets {
     /// The secret that opens (or, `writing`, seals) `path`.
     func secret(for path: String, writing: Bool = false) throws -> BundleSecret {
         let text = try self.text(for: path, writing: writing)
-        // Words that are all a recovery key's are one, and a mistyped one is reported as such.
-        guard RecoveryKey.isWords(text) else { return .passphrase(text) }
-        do { return .recoveryKey(try RecoveryKey(words: text)) } catch {
-            throw DataFailure(message: "the recovery key for '\(path)' is not right: \(error.message)")
+        // Text meant as a recovery key is read as one, and a slip in it is reported as such, never
+        // as a wrong passphrase (BUNDLE-35).
+        do { return try BundleSecret(typed: text) } catch {
+            throw DataFailure(
+                message: "the recovery key for '\(path)' is not right: \(error.message)", bundleError: error)
         }
     }
 

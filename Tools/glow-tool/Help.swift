@@ -89,7 +89,11 @@ enum Help {
             arguments: [],
             options: [
                 ("--testee <command>", "The testee to start (run by /bin/sh), e.g. \"glow-tool testee\"."),
-                ("--server <url>", "Play the server area's exchanges against this server instead (Spec/server.md)."),
+                (
+                    "--server <url>",
+                    "Play the server area's exchanges against this server instead (Spec/server.md); its setup is "
+                        + "checked first, and a wrong one named in one line."
+                ),
                 ("--mail-dir <dir>", "The folder that server writes each mail into (glow-server --mail-dir)."),
                 ("--corpus <dir>", "The corpus folder (default Spec/corpus)."),
                 ("--failure-list <file>", "Cases expected to fail: area/id or area/* per line."),

@@ -16,6 +16,7 @@ package enum BundleOperations {
         "bundle.decrypt": decrypt,
         "bundle.encrypt": encrypt,
         "bundle.recoveryKey": recoveryKey,
+        "bundle.secret": secret(typed:),
     ]
 
     /// The secret a request gives: `passphrase`, or `recoveryKey` as words.
@@ -85,6 +86,17 @@ package enum BundleOperations {
     /// BUNDLE-35.
     static func recoveryKey(_ input: JSONValue) throws -> JSONValue {
         .object(["hex": .string(Crypto.hex(try RecoveryKey(words: try input.string("words")).bytes))])
+    }
+
+    /// BUNDLE-35: one secret as a person typed it, classed as a passphrase or a recovery key.
+    static func secret(typed input: JSONValue) throws -> JSONValue {
+        switch try BundleSecret(typed: try input.string("text")) {
+        case .passphrase: .object(["kind": .string(BundleEnvelope.StanzaKind.passphrase.name)])
+        case .recoveryKey(let key):
+            .object([
+                "kind": .string(BundleEnvelope.StanzaKind.recoveryKey.name), "hex": .string(Crypto.hex(key.bytes)),
+            ])
+        }
     }
 
     /// The bytes of the corpus file a request names, which the runner sends as `fileBase64`.

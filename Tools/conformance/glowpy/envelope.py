@@ -22,8 +22,8 @@ a Python without it answers `skipped` here and runs the rest; HMAC-SHA-256 is `h
 (RFC 5869) is written out below, Argon2id is `argon2.py` and NFC is `unicodedata`.
 
 Every error of the envelope is in section `envelope`, its offset counted from the file's start
-(BUNDLE-29); a recovery key in words that BUNDLE-35 refuses is `invalid_recovery_key`, which is
-about no byte of a file and so has neither.
+(BUNDLE-29); a recovery key in words that BUNDLE-35 refuses is `invalid_recovery_key`, found
+before the file is read: section `envelope`, offset 0 (BUNDLE-35).
 """
 import base64
 import hashlib
@@ -187,21 +187,45 @@ def recovery_key(text):
     the list is ASCII), each in full or by its first four letters; a word not on the list, a count
     other than 34 or checksum words that do not match are `invalid_recovery_key`."""
     if not isinstance(text, str):
-        raise Failure('invalid_recovery_key', 'a recovery key is text: 34 words')
+        raise fail('invalid_recovery_key', 0, 'a recovery key is text: 34 words')
     _, lookup = word_list()
     tokens = split_words(text)
     if len(tokens) != RECOVERY_WORDS:
-        raise Failure('invalid_recovery_key', f'{len(tokens)} words; a recovery key has {RECOVERY_WORDS}')
+        raise fail('invalid_recovery_key', 0, f'{len(tokens)} words; a recovery key has {RECOVERY_WORDS}')
     values = []
     for position, token in enumerate(tokens, 1):
         value = lookup.get(token.lower()) if token.isascii() else None
         if value is None:
-            raise Failure('invalid_recovery_key', f'word {position}, "{token}", is not on the list')
+            raise fail('invalid_recovery_key', 0, f'word {position}, "{token}", is not on the list')
         values.append(value)
     key, check = bytes(values[:32]), bytes(values[32:])
     if hashlib.sha256(key).digest()[:2] != check:
-        raise Failure('invalid_recovery_key', 'the last two words do not match the others: a word is wrong or out of place')
+        raise fail('invalid_recovery_key', 0, 'the last two words do not match the others: a word is wrong or out of place')
     return key
+
+
+CLASSED_AS_KEY = 17                 # BUNDLE-35: half a key's words make one secret a recovery key
+
+
+def word_like(token):
+    """BUNDLE-35: a part that counts toward a recovery key: a word of the list in full (`fox` and
+    `owl` included), or ASCII letters whose first four, in lower case, are a word's first four."""
+    if not token.isascii():
+        return False
+    words, lookup = word_list()
+    lower = token.lower()
+    # Four or more letters: the first four are looked up (a word of four letters is its own prefix).
+    return lower in words or (len(lower) >= 4 and lower[:4] in lookup)
+
+
+def classify(text):
+    """BUNDLE-35: one secret (typed, or read from a descriptor) is a recovery key when at least 17
+    of its parts are words of the list or begin with a word's first four letters; it is then read
+    as one, and words that are no key are `invalid_recovery_key`. Anything else is a passphrase.
+    Returns ('passphrase', text) or ('recoveryKey', the key's 32 bytes)."""
+    if sum(1 for token in split_words(text) if word_like(token)) >= CLASSED_AS_KEY:
+        return 'recoveryKey', recovery_key(text)
+    return 'passphrase', text
 
 
 def recovery_words(key):
@@ -270,6 +294,8 @@ class Opener:
             raise fail('bad_magic', 0, 'not an encrypted Glow bundle: the file is empty')
         if bytes(buffer[:len(MAGIC)]) != MAGIC[:min(len(buffer), len(MAGIC))]:
             raise fail('bad_magic', 0, 'not an encrypted Glow bundle: ' + magic_hint(bytes(buffer[:len(MAGIC)])))
+        # BUNDLE-29: the header is 36 bytes, and 36 + 49n + 32 when the count n is 1 or 2; a file
+        # that ends before its end (1 ... 7 bytes of the signature included) is truncated.
         count = buffer[COUNT_AT] if len(buffer) > COUNT_AT else None
         size = FIXED + count * STANZA + MAC_BYTES if count in (1, 2) else FIXED
         if len(buffer) < size:
@@ -352,6 +378,9 @@ class Opener:
             if len(rest) == CHUNK and opens(self.payload_key, chunk_nonce(self.index, False), rest, self.mac) is not None:
                 raise fail('truncated', length, 'the file ends where a chunk ends, but more chunks should follow')
             raise fail('chunk_tampered', self.at, f'chunk {self.index} does not authenticate')
+        if not plaintext and self.index > 0:
+            # BUNDLE-33: empty only for an empty bundle; after full chunks no writer writes one.
+            raise fail('chunk_tampered', self.at, f'chunk {self.index}, the last, is empty after full chunks')
         self.buffer.clear()
         self.at = length
         return plaintext
@@ -487,6 +516,15 @@ def encrypt_op(inp):
     return {'header': header.hex(), 'length': length, 'sha256': digest.hexdigest()}
 
 
+def secret_op(inp):
+    """bundle.secret: one secret as typed, classed as a passphrase or a recovery key (BUNDLE-35)."""
+    text = inp.get('text')
+    if not isinstance(text, str):
+        raise Failure('invalid_request', 'bundle.secret takes text')
+    kind, value = classify(text)
+    return {'kind': kind} if kind == 'passphrase' else {'kind': kind, 'hex': value.hex()}
+
+
 def recovery_key_op(inp):
     """bundle.recoveryKey: the 32 bytes of a recovery key in words (BUNDLE-35)."""
     return {'hex': recovery_key(inp['words']).hex()}
@@ -496,4 +534,5 @@ OPERATIONS = {
     'bundle.decrypt': decrypt_op,
     'bundle.encrypt': encrypt_op,
     'bundle.recoveryKey': recovery_key_op,
+    'bundle.secret': secret_op,
 }
