@@ -78,19 +78,62 @@ extension DatabaseSchema {
                     PRIMARY KEY (kind, key));
                 CREATE INDEX relay_pushes_version ON relay_pushes (version);
                 """),
+            // The account records leave their version clock for one table of rows, read and
+            // written by key, by owner and by expiry (``PostgresAccountStore``): the account a
+            // record belongs to and the time from which a purge may forget it, from its JSON as
+            // the account service's maps index them.
+            Migration(
+                "account rows",
+                """
+                CREATE TABLE account_rows (map TEXT NOT NULL, key TEXT NOT NULL, value BYTEA NOT NULL, owner TEXT,
+                    expiry BIGINT, version BIGINT NOT NULL, PRIMARY KEY (map, key));
+                CREATE INDEX account_rows_owner ON account_rows (map, owner) WHERE owner IS NOT NULL;
+                CREATE INDEX account_rows_expiry ON account_rows (map, expiry) WHERE expiry IS NOT NULL;
+                INSERT INTO account_rows (map, key, value, owner, expiry, version)
+                    SELECT map, key, value,
+                        CASE WHEN map IN ('identities', 'sessions', 'resets', 'emailChanges')
+                            THEN j -> 'account' ->> 'rawValue' END,
+                        floor(1000 * (CASE map
+                            WHEN 'sessions' THEN coalesce(j ->> 'lastUsedAt', j ->> 'authenticatedAt')
+                            WHEN 'throttles' THEN j ->> 'lastFailure'
+                            WHEN 'requestWindows' THEN j ->> 'start'
+                            WHEN 'revocations' THEN j ->> 'nextAttempt'
+                            WHEN 'resets' THEN j ->> 'expiresAt'
+                            WHEN 'pendingSignUps' THEN j ->> 'expiresAt'
+                            WHEN 'nonces' THEN j ->> 'expiresAt'
+                            WHEN 'emailChanges' THEN j ->> 'expiresAt' END)::float8)::bigint,
+                        1
+                    FROM (SELECT map, key, value, convert_from(value, 'UTF8')::jsonb AS j FROM (
+                            SELECT 'accounts' AS map, key, value FROM accounts UNION ALL
+                            SELECT 'accountsByEmail' AS map, key, value FROM accounts_by_email UNION ALL
+                            SELECT 'identities' AS map, key, value FROM account_identities UNION ALL
+                            SELECT 'sessions' AS map, key, value FROM account_sessions UNION ALL
+                            SELECT 'sessionsByAccessHash', key, value
+                                FROM account_sessions_by_access_hash UNION ALL
+                            SELECT 'sessionsByRefreshHash', key, value
+                                FROM account_sessions_by_refresh_hash UNION ALL
+                            SELECT 'sessionsByUsedRefreshHash', key, value
+                                FROM account_sessions_by_used_refresh_hash UNION ALL
+                            SELECT 'resets' AS map, key, value FROM account_resets UNION ALL
+                            SELECT 'pendingSignUps', key, value
+                                FROM account_pending_sign_ups UNION ALL
+                            SELECT 'pendingSignUpsByEmail', key, value
+                                FROM account_pending_sign_ups_by_email UNION ALL
+                            SELECT 'throttles' AS map, key, value FROM account_throttles UNION ALL
+                            SELECT 'requestWindows' AS map, key, value FROM account_request_windows UNION ALL
+                            SELECT 'nonces' AS map, key, value FROM account_nonces UNION ALL
+                            SELECT 'emailChanges' AS map, key, value FROM account_email_changes UNION ALL
+                            SELECT 'secondFactors' AS map, key, value FROM account_second_factors UNION ALL
+                            SELECT 'revocations' AS map, key, value FROM account_revocations
+                        ) AS old WHERE value IS NOT NULL) AS rows;
+                DROP TABLE accounts, accounts_by_email, account_identities, account_sessions,
+                    account_sessions_by_access_hash, account_sessions_by_refresh_hash,
+                    account_sessions_by_used_refresh_hash, account_resets, account_pending_sign_ups,
+                    account_pending_sign_ups_by_email, account_throttles, account_request_windows,
+                    account_nonces, account_email_changes, account_second_factors, account_revocations;
+                DELETE FROM glow_clock WHERE name = 'accounts';
+                """),
         ])
-
-    /// The table of each account map (``AccountRows/maps``) in ``postgresServer``.
-    package static let postgresAccountTables: [String: String] = [
-        "accounts": "accounts", "accountsByEmail": "accounts_by_email", "identities": "account_identities",
-        "sessions": "account_sessions", "sessionsByAccessHash": "account_sessions_by_access_hash",
-        "sessionsByRefreshHash": "account_sessions_by_refresh_hash",
-        "sessionsByUsedRefreshHash": "account_sessions_by_used_refresh_hash", "resets": "account_resets",
-        "pendingSignUps": "account_pending_sign_ups", "pendingSignUpsByEmail": "account_pending_sign_ups_by_email",
-        "throttles": "account_throttles", "requestWindows": "account_request_windows", "nonces": "account_nonces",
-        "emailChanges": "account_email_changes", "secondFactors": "account_second_factors",
-        "revocations": "account_revocations",
-    ]
 }
 
 /// Runs a ``DatabaseSchema``'s steps on a PostgreSQL database: the storage layer's migrator with

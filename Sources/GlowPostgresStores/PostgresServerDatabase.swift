@@ -9,7 +9,8 @@ import GlowStorage
 import GlowWire
 
 /// A server's accounts and relay in one PostgreSQL database, shared by every process of a
-/// deployment (``PostgresStateStore``): open one per process, and any number of processes answer
+/// deployment: the accounts as rows each request reads and writes (``PostgresAccountStore``), the
+/// relay through ``PostgresStateStore``. Open one per process, and any number of processes answer
 /// alike.
 public final class PostgresServerDatabase: Sendable {
     /// The database's URL without its password.
@@ -20,9 +21,9 @@ public final class PostgresServerDatabase: Sendable {
     public let relay: PostgresFeedRelayStore
 
     /// Connects to the database at `url` (`postgres://user@host/db`, or a libpq connection
-    /// string) and brings it to the server's schema. Each store keeps `connections` copies of its
-    /// state, each on a connection of its own (``PostgresStorePool``): as many as the threads that
-    /// serve requests. A request that finds every connection of a store in use waits at most
+    /// string) and brings it to the server's schema. The account store holds `connections`
+    /// connections, and the relay's store as many copies of its state, each on a connection of
+    /// its own (``PostgresStorePool``): as many as the threads that serve requests. A request that finds every connection of a store in use waits at most
     /// `poolWait` seconds for one, then fails as `busy` (`503` to the device). Every connection
     /// waits on the database no longer than `limits` allow (``PostgresLimits``): a database that
     /// stalls fails the request as `write_failed` (`503`), and a process that stalls inside a
@@ -48,10 +49,7 @@ public final class PostgresServerDatabase: Sendable {
         }
         let copies = max(connections, 1)
         accounts = PostgresAccountStore(
-            store: PostgresStorePool(
-                (0..<copies).map { _ in
-                    PostgresStateStore(name: name, clockName: "accounts", behaviour: .accounts, connect: connect)
-                }, wait: poolWait))
+            name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
         relay = PostgresFeedRelayStore(
             store: PostgresStorePool(
                 (0..<copies).map { _ in
@@ -62,8 +60,8 @@ public final class PostgresServerDatabase: Sendable {
     /// Reads from the database: nil when it answers, else what is wrong (SERVER-7).
     public func problem() -> String? {
         do {
-            _ = try accounts.store.stores[0].withConnection { (connection) throws(PostgresError) in
-                try connection.execute("SELECT version FROM glow_clock WHERE name = 'accounts'")
+            _ = try relay.store.stores[0].withConnection { (connection) throws(PostgresError) in
+                try connection.execute("SELECT version FROM glow_clock WHERE name = 'relay'")
             }
             return nil
         } catch {
@@ -77,60 +75,6 @@ public final class PostgresServerDatabase: Sendable {
             let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
         else { return url.contains("password=") ? "the configured database" : url }
         return String(url[..<colon]) + ":***" + String(url[at...])
-    }
-}
-
-/// The account service's records in PostgreSQL, one table per map (AUTH-35 ... AUTH-51).
-public final class PostgresAccountStore: AccountStore {
-    let store: PostgresStorePool<AccountRecords>
-
-    init(store: PostgresStorePool<AccountRecords>) {
-        self.store = store
-    }
-
-    /// Runs `body` on the records as the database holds them now and keeps what it changed
-    /// before returning.
-    ///
-    /// - Throws: the body's ``AuthError`` (nothing written), or
-    ///   ``AuthError/Code/storageFailed`` when the records cannot be read or kept.
-    public func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
-        let outcome: Result<T, AuthError>
-        do {
-            outcome = try store.update { records -> Result<T, AuthError> in
-                do throws(AuthError) {
-                    return .success(try body(&records))
-                } catch {
-                    // A refused update leaves the records as they were.
-                    records.undoChanges()
-                    return .failure(error)
-                }
-            }
-        } catch {
-            throw AuthError.storage("the account records could not be read or kept: \(error)")
-        }
-        return try outcome.get()
-    }
-
-    /// Runs `body`, a read, on the records a free connection's copy holds, without a round trip
-    /// unless `fresh` (or nothing is held yet), with the reading the relay's store confirms in its
-    /// transaction (``StoreReading``).
-    ///
-    /// - Throws: the body's ``AuthError``, or ``AuthError/Code/storageFailed`` when the records
-    ///   cannot be read.
-    public func read<T>(fresh: Bool, _ body: (AccountRecords) throws(AuthError) -> T) throws(AuthError) -> (
-        result: T, reading: StoreReading?
-    ) {
-        let outcome: (result: Result<T, AuthError>, version: Int64)
-        do {
-            outcome = try store.read(fresh: fresh) { records in
-                Result { () throws(AuthError) in try body(records) }
-            }
-        } catch {
-            throw AuthError.storage("the account records could not be read: \(error)")
-        }
-        let reading = StoreReading(
-            database: store.stores[0].name, clock: store.stores[0].clockName, version: outcome.version)
-        return (try outcome.result.get(), reading)
     }
 }
 
@@ -231,70 +175,6 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
             throw FeedError.storage("the relay's state could not be read or kept: \(error)")
         }
         return try outcome?.get()
-    }
-}
-
-extension PostgresStateStore.Behaviour where State == AccountRecords {
-    /// The account records: a row per record, its map's table, its JSON or null when removed.
-    static var accounts: Self {
-        Self(
-            empty: { AccountRecords() },
-            catchUp: { (records, connection, after) throws(StoreError) in
-                let query = AccountRows.maps.map { map in
-                    "SELECT '\(map)' AS map, key, value FROM \(DatabaseSchema.postgresAccountTables[map] ?? map) "
-                        + "WHERE version > $1"
-                }.joined(separator: " UNION ALL ")
-                let rows: PostgresResult
-                do throws(PostgresError) {
-                    rows = try connection.execute(query, [.int(after)])
-                } catch {
-                    throw StoreError(.writeFailed, "the account records cannot be read: \(error.message)", path: "")
-                }
-                for index in 0..<rows.rows.count {
-                    let cells = rows.rows[index]
-                    guard cells.count == 3, case .text(let map) = cells[0], case .text(let key) = cells[1] else {
-                        throw StoreError(.corrupt, "an account row is not (map, key, value)", path: "")
-                    }
-                    let value: Data?
-                    switch cells[2] {
-                    case .bytes(let bytes): value = Data(bytes)
-                    case .null: value = nil
-                    default: throw StoreError(.corrupt, "an account row's value is not bytes", path: "")
-                    }
-                    try AccountRows.apply(map: map, key: key, value: value, to: &records, path: "")
-                }
-                records.keepChanges()
-            },
-            mark: { _ in [] },
-            changed: { _, after in AccountRows.hasChanges(after) },
-            persist: { (_, records, connection, version) throws(StoreError) in
-                let rows = try AccountRows.changed(records, path: "")
-                do throws(PostgresError) {
-                    for row in rows {
-                        guard let table = DatabaseSchema.postgresAccountTables[row.map] else {
-                            preconditionFailure("every map has a table")
-                        }
-                        try connection.execute(
-                            "INSERT INTO \(table) (key, value, version) VALUES ($1, $2, $3) "
-                                + "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, version = EXCLUDED.version",
-                            [.text(row.key), row.value.map { .bytes(Array($0)) } ?? .null, .int(version)])
-                    }
-                    // Removed records are kept as rows without a value, so other processes learn of
-                    // the removal; every 256 versions, those older than 256 versions go, and a
-                    // process that has not read since then reads everything again.
-                    if version % 256 == 0 {
-                        for table in DatabaseSchema.postgresAccountTables.values.sorted() {
-                            try connection.execute(
-                                "DELETE FROM \(table) WHERE value IS NULL AND version <= $1", [.int(version - 256)])
-                        }
-                        try connection.execute(
-                            "UPDATE glow_clock SET purged = $1 WHERE name = 'accounts'", [.int(version - 256)])
-                    }
-                } catch {
-                    throw StoreError(.writeFailed, "the account records cannot be written: \(error.message)", path: "")
-                }
-                records.keepChanges()
-            })
     }
 }
 

@@ -5,7 +5,7 @@ import GlowStorage
 import Synchronization
 
 /// A service's state kept in PostgreSQL, shared by any number of server processes: the mechanism
-/// under the PostgreSQL account and relay stores.
+/// under the PostgreSQL relay store.
 ///
 /// The state is held in memory so a request costs what it changes, never what the store holds,
 /// and is never trusted without checking: every table row carries the version of the change that
@@ -366,30 +366,22 @@ package final class PostgresStateStore<State: Sendable>: Sendable {
 
     /// The store's clock row, outside a transaction or in the one begun on `connection`: its
     /// version and the version tombstones are purged up to, locked until the transaction ends when
-    /// `locking`; and whether `reading`, when given, still holds: its store's clock, read by the
-    /// same statement, is still at the reading's version.
+    /// `locking`; and whether `reading`, when given, still holds: every account row it read still
+    /// has the version it had.
     private func readClock(_ connection: PostgresConnection, locking: Bool, confirming reading: StoreReading?) throws
         -> (current: Int64, purged: Int64, confirmed: Bool)
     {
-        var query = "SELECT version, purged"
-        var values: [PostgresValue] = [.text(clockName)]
-        if let reading {
-            // A subquery's row is read, not locked: the reading's store stays free to its writers.
-            query += ", (SELECT version FROM glow_clock WHERE name = $2) AS confirmed"
-            values.append(.text(reading.clock))
-        }
         let clock = try connection.execute(
-            query + " FROM glow_clock WHERE name = $1" + (locking ? " FOR UPDATE" : ""), values)
+            "SELECT version, purged FROM glow_clock WHERE name = $1" + (locking ? " FOR UPDATE" : ""),
+            [.text(clockName)])
         guard clock.rows.count == 1 else {
             throw StoreError(.corrupt, "the database has no clock for the \(clockName) store", path: name)
         }
-        var confirmed = true
-        if let reading {
-            guard case .int(let version) = try clock.cell(0, "confirmed") else {
-                throw StoreError(.corrupt, "the database has no clock for the \(reading.clock) store", path: name)
-            }
-            confirmed = version == reading.version
-        }
+        // The rows the reading read are read, not locked: their store stays free to its writers.
+        let confirmed =
+            try reading.map { (reading) throws(PostgresError) in
+                try accountReadingHolds(reading, on: connection)
+            } ?? true
         return (try clock.int(0, "version"), try clock.int(0, "purged"), confirmed)
     }
 

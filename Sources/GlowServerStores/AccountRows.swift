@@ -3,7 +3,8 @@ import GlowAuth
 import GlowStorage
 
 /// The account records as rows, for every database that keeps them: each record is its map's
-/// name, its key and its JSON. One reader and one writer of those rows, whatever the database.
+/// name, its key, its JSON, and its index columns (``RecordIndex``). One writer of those rows,
+/// whatever the database; ``AccountRecords/init(rows:)`` reads them.
 package enum AccountRows {
     /// The maps of ``AccountRecords``, by the name their rows carry.
     package static let maps = [
@@ -12,83 +13,17 @@ package enum AccountRows {
         "requestWindows", "nonces", "emailChanges", "secondFactors", "revocations",
     ]
 
-    /// Puts one row into `records`: its value decoded into its map, or, for a nil value, the key
-    /// removed. The change is not tracked as one to write back.
-    ///
-    /// - Throws: ``StoreError`` `corrupt` for a map that is not one of ``maps`` or a value that
-    ///   does not decode.
-    package static func apply(
-        map: String, key: String, value: Data?, to records: inout AccountRecords, path: String
-    ) throws(StoreError) {
-        let decoder = JSONDecoder()
-        do {
-            switch map {
-            case "accounts":
-                records.accounts[AccountID(rawValue: key)] = try value.map {
-                    try decoder.decode(AccountRecords.Account.self, from: $0)
-                }
-            case "accountsByEmail":
-                records.accountsByEmail[key] = try value.map { try decoder.decode(AccountID.self, from: $0) }
-            case "identities":
-                records.identities[key] = try value.map { try decoder.decode(AccountRecords.Identity.self, from: $0) }
-            case "sessions":
-                records.sessions[key] = try value.map {
-                    try decoder.decode(AccountRecords.SessionFamily.self, from: $0)
-                }
-            case "sessionsByAccessHash":
-                records.sessionsByAccessHash[key] = try value.map { try decoder.decode(String.self, from: $0) }
-            case "sessionsByRefreshHash":
-                records.sessionsByRefreshHash[key] = try value.map { try decoder.decode(String.self, from: $0) }
-            case "sessionsByUsedRefreshHash":
-                records.sessionsByUsedRefreshHash[key] = try value.map { try decoder.decode(String.self, from: $0) }
-            case "resets":
-                records.resets[key] = try value.map { try decoder.decode(AccountRecords.Reset.self, from: $0) }
-            case "pendingSignUps":
-                records.pendingSignUps[key] = try value.map {
-                    try decoder.decode(AccountRecords.PendingSignUp.self, from: $0)
-                }
-            case "pendingSignUpsByEmail":
-                records.pendingSignUpsByEmail[key] = try value.map { try decoder.decode([String].self, from: $0) }
-            case "throttles":
-                records.throttles[key] = try value.map { try decoder.decode(AccountRecords.Throttle.self, from: $0) }
-            case "requestWindows":
-                records.requestWindows[key] = try value.map {
-                    try decoder.decode(AccountRecords.RequestWindow.self, from: $0)
-                }
-            case "nonces":
-                records.nonces[key] = try value.map { try decoder.decode(AccountRecords.IssuedNonce.self, from: $0) }
-            case "emailChanges":
-                records.emailChanges[key] = try value.map {
-                    try decoder.decode(AccountRecords.EmailChange.self, from: $0)
-                }
-            case "secondFactors":
-                records.secondFactors[key] = try value.map {
-                    try decoder.decode(AccountRecords.SecondFactor.self, from: $0)
-                }
-            case "revocations":
-                records.revocations[key] = try value.map {
-                    try decoder.decode(AccountRecords.Revocation.self, from: $0)
-                }
-            default:
-                throw StoreError(.corrupt, "an account row of an unknown map '\(map)'", path: path)
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.corrupt, "an account row (\(map)) does not read: \(error)", path: path)
-        }
-    }
+    /// A row's version: drawn anew by every write, so a row removed and written again never
+    /// shows a version it had before (a reading of it would otherwise hold again).
+    package static func newVersion() -> Int64 { Int64.random(in: 1...Int64.max) }
 
-    /// Whether any record changed since the last keep.
-    package static func hasChanges(_ records: AccountRecords) -> Bool {
-        !(records.accounts.changedKeys.isEmpty && records.accountsByEmail.changedKeys.isEmpty
-            && records.identities.changedKeys.isEmpty && records.sessions.changedKeys.isEmpty
-            && records.sessionsByAccessHash.changedKeys.isEmpty && records.sessionsByRefreshHash.changedKeys.isEmpty
-            && records.sessionsByUsedRefreshHash.changedKeys.isEmpty && records.resets.changedKeys.isEmpty
-            && records.pendingSignUps.changedKeys.isEmpty && records.pendingSignUpsByEmail.changedKeys.isEmpty
-            && records.throttles.changedKeys.isEmpty && records.requestWindows.changedKeys.isEmpty
-            && records.nonces.changedKeys.isEmpty && records.emailChanges.changedKeys.isEmpty
-            && records.secondFactors.changedKeys.isEmpty && records.revocations.changedKeys.isEmpty)
+    /// A time in seconds as the whole milliseconds an expiry column holds, rounded down, so that
+    /// a query `expiry <= milliseconds(t)` finds every record whose expiry is at or before `t`
+    /// (the map checks each again).
+    package static func milliseconds(_ seconds: Double) -> Int64 {
+        let value = (seconds * 1_000).rounded(.down)
+        guard value.isFinite else { return value > 0 ? Int64.max : Int64.min }
+        return Int64(exactly: value) ?? (value > 0 ? Int64.max : Int64.min)
     }
 
     /// The rows of the records changed since their last keep: a value for a record written, nil
@@ -96,9 +31,9 @@ package enum AccountRows {
     ///
     /// - Throws: ``StoreError`` `write_failed` for a record that does not encode.
     package static func changed(_ records: AccountRecords, path: String) throws(StoreError) -> [(
-        map: String, key: String, value: Data?
+        map: String, key: String, value: Data?, owner: String?, expiry: Int64?
     )] {
-        var rows: [(map: String, key: String, value: Data?)] = []
+        var rows: [(map: String, key: String, value: Data?, owner: String?, expiry: Int64?)] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         func changes<Key, Value: Codable>(_ name: String, _ map: RecordMap<Key, Value>, _ text: (Key) -> String)
@@ -106,11 +41,12 @@ package enum AccountRows {
         {
             for key in map.changedKeys {
                 guard let value = map[key] else {
-                    rows.append((name, text(key), nil))
+                    rows.append((name, text(key), nil, nil, nil))
                     continue
                 }
+                let (owner, expiry) = map.indexed(value)
                 do {
-                    rows.append((name, text(key), try encoder.encode(value)))
+                    rows.append((name, text(key), try encoder.encode(value), owner, expiry.map(milliseconds)))
                 } catch {
                     throw StoreError(.writeFailed, "an account record (\(name)) does not encode", path: path)
                 }

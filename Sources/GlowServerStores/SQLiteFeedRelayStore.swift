@@ -79,10 +79,8 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
         let outcome: Result<T, FeedError>?
         do {
             outcome = try store.write { (relay, connection) throws(StoreError) -> Result<T, FeedError>? in
-                // In the write's transaction: the account store's clock as the reading saw it.
-                if let reading, try SQLiteStore<FeedRelayState>.time(connection, reading.clock) != reading.version {
-                    return nil
-                }
+                // In the write's transaction: the account rows as the reading saw them.
+                if let reading, try !accountReadingHolds(reading, on: connection) { return nil }
                 let before = relay.sequence
                 let result: T
                 do throws(FeedError) {

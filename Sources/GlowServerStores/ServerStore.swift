@@ -3,8 +3,7 @@ import GlowStorage
 import Synchronization
 
 /// A server-side store: a database of one kind on the storage layer (``SQLiteStore``), whose
-/// state is what a service's storage protocol hands its bodies. ``SQLiteFeedRelayStore`` and
-/// ``SQLiteAccountStore`` are its two kinds, each conforming to its service's protocol.
+/// state is what a service's storage protocol hands its bodies: ``SQLiteFeedRelayStore``.
 ///
 /// Every update runs in one transaction that holds the write lock: it first reads the state
 /// again when another process (or another store on the file) committed since it was read, so
@@ -29,7 +28,7 @@ public final class ServerStore<State: Sendable>: Sendable {
 }
 
 /// A server's accounts and relay in one SQLite file, glow-server's embedded default: an account
-/// store and a relay store on the same file, each seeing the other's commits (``ServerStore``).
+/// store and a relay store on the same file, each seeing the other's commits.
 public struct SQLiteServerDatabase: Sendable {
     /// The file's path.
     public let path: String
@@ -44,14 +43,14 @@ public struct SQLiteServerDatabase: Sendable {
     ///   row that does not read), `cannot_open`.
     public init(path: String) throws(StoreError) {
         self.path = path
-        accounts = try ServerStore(path: path, schema: .server, clock: "accounts", load: SQLiteAccountStore.load)
+        accounts = try SQLiteAccountStore(path: path, schema: .server)
         relay = try ServerStore(path: path, schema: .server, clock: "relay", load: SQLiteFeedRelayStore.load)
     }
 
     /// Reads from the file: nil when it answers, else what is wrong (SERVER-7).
     public func problem() -> String? {
         do {
-            _ = try accounts.store.withConnection { (connection) throws(StoreError) in
+            _ = try relay.store.withConnection { (connection) throws(StoreError) in
                 try connection.integer("SELECT count(*) FROM relay_clock")
             }
             return nil

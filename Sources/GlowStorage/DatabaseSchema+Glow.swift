@@ -41,6 +41,32 @@ extension DatabaseSchema {
     private static let storeClocks = Migration(
         "store clocks", "CREATE TABLE glow_clock (name TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;")
 
+    /// The account records' index columns: the account a record belongs to and the time from
+    /// which a purge may forget it (in whole milliseconds, rounded down), both indexed, and a
+    /// version each write draws anew. Records already there get theirs from their JSON, as the
+    /// account service's maps index them. A step of the account database and of the server
+    /// database, each at its end.
+    private static let accountIndexes = Migration(
+        "account record indexes",
+        """
+        ALTER TABLE account_records ADD COLUMN owner TEXT;
+        ALTER TABLE account_records ADD COLUMN expiry INTEGER;
+        ALTER TABLE account_records ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+        UPDATE account_records SET owner = json_extract(CAST(value AS TEXT), '$.account.rawValue')
+            WHERE map IN ('identities', 'sessions', 'resets', 'emailChanges');
+        UPDATE account_records SET expiry = CAST(1000 * (CASE map
+                WHEN 'sessions' THEN coalesce(json_extract(CAST(value AS TEXT), '$.lastUsedAt'),
+                    json_extract(CAST(value AS TEXT), '$.authenticatedAt'))
+                WHEN 'throttles' THEN json_extract(CAST(value AS TEXT), '$.lastFailure')
+                WHEN 'requestWindows' THEN json_extract(CAST(value AS TEXT), '$.start')
+                WHEN 'revocations' THEN json_extract(CAST(value AS TEXT), '$.nextAttempt')
+                ELSE json_extract(CAST(value AS TEXT), '$.expiresAt') END) AS INTEGER)
+            WHERE map IN ('sessions', 'resets', 'pendingSignUps', 'throttles', 'requestWindows', 'nonces',
+                'emailChanges', 'revocations');
+        CREATE INDEX account_records_owner ON account_records (map, owner) WHERE owner IS NOT NULL;
+        CREATE INDEX account_records_expiry ON account_records (map, expiry) WHERE expiry IS NOT NULL;
+        """)
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -65,7 +91,7 @@ extension DatabaseSchema {
                 "account records",
                 "CREATE TABLE account_records (map TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
                     + "PRIMARY KEY (map, key)) WITHOUT ROWID;"),
-            storeClocks,
+            storeClocks, accountIndexes,
         ])
 
     /// A server's accounts, relay and mail outbox in one file ("GLSV"): glow-server's embedded
@@ -82,7 +108,7 @@ extension DatabaseSchema {
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
-            pushOutbox, storeClocks,
+            pushOutbox, storeClocks, accountIndexes,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

@@ -191,6 +191,7 @@ package final class Statement {
                             handle, index, chars.baseAddress, Int32(chars.count - 1), glow_sqlite_transient())
                     }
                 }
+            case .null: status = sqlite3_bind_null(handle, index)
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
                     // An empty blob is still a blob, not NULL: SQLite wants a pointer either way.
@@ -238,5 +239,6 @@ package final class Statement {
         case integer(Int64)
         case text(String)
         case blob([UInt8])
+        case null
     }
 }

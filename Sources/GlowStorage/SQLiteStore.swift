@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A database and what its owner reads from it, kept in step with the file: the one mechanism
-/// under every Glow database (a person's, a relay's, an account service's).
+/// under every Glow database (a person's, a relay's).
 ///
 /// The store owns one connection under one lock (GRDB's `DatabaseQueue`). Its `State` is what
 /// `load` reads from the file, held so reads cost no I/O, and kept honest three ways:

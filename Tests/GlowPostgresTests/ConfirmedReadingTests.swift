@@ -10,11 +10,11 @@ import GlowServerStores
 import GlowService
 import Testing
 
-/// SERVER-3 as one transaction: a relay request is authenticated on the account records a
-/// process holds, and the relay's transaction confirms that nothing changed them since. The
-/// attacker's flow: a session signed out through one process keeps working on another whose
-/// records still hold it. Here it must stop at once, while a session the change did not touch
-/// goes on being served.
+/// SERVER-3 as one transaction: a relay request is authenticated on the account rows it reads,
+/// and the relay's transaction confirms that none of them changed since. The attacker's flow: a
+/// session signed out through one process between the reading and the relay's work keeps
+/// working. Here it must stop at once, while a session the change did not touch goes on being
+/// served.
 enum ConfirmedReadingFlow {
     /// One server process's parts over a database's stores.
     struct Process {
@@ -79,8 +79,8 @@ enum ConfirmedReadingFlow {
 
         try second.accounts.signOut(accessToken: phone.accessToken)
 
-        // The first process's records still hold the phone's session: the relay's transaction
-        // finds the account records changed and the request is authenticated again.
+        // The sign-out ended the phone's session rows: the request is refused, whichever process
+        // serves it.
         #expect(try first.sync(phone) == (401, "invalid_session"))
         #expect(try first.register(email + "-phone", phone) == (401, "invalid_session"))
         var item = FeedReplica()
@@ -106,7 +106,7 @@ enum ConfirmedReadingFlow {
     static let password = "plenty of quiet mornings"
 }
 
-/// An account store whose readings never hold: each is one version behind the records it read.
+/// An account store whose readings never hold: each row's version is one off the one it read.
 struct SkewedAccountStore: AccountStore {
     let base: any AccountStore
 
@@ -121,7 +121,9 @@ struct SkewedAccountStore: AccountStore {
         guard let reading else { return (result, nil) }
         return (
             result,
-            StoreReading(database: reading.database, clock: reading.clock, version: reading.version - 1)
+            StoreReading(
+                database: reading.database,
+                rows: reading.rows.map { StoreReading.Row(map: $0.map, key: $0.key, version: $0.version &+ 1) })
         )
     }
 }
@@ -197,8 +199,6 @@ struct ConfirmedReadingTests {
 extension PostgresStoreTests {
     @Test("PostgreSQL: a session signed out through another process stops at once on this one")
     func confirmedReading() throws {
-        // One connection each, so the request after the sign-out meets the copy that read the
-        // session before it.
         let one = try PostgresServerDatabase(url: cluster.conninfo, connections: 1)
         let two = try PostgresServerDatabase(url: cluster.conninfo, connections: 1)
         try ConfirmedReadingFlow.run(
@@ -209,7 +209,7 @@ extension PostgresStoreTests {
         let (_, tablet) = try ConfirmedReadingFlow.Process(accounts: one.accounts, relay: one.relay).person(
             "eli@example.com")
         #expect(try skewed.sync(tablet) == (503, "storage_failed"))
-        let foreign = StoreReading(database: "another database", clock: "accounts", version: 0)
+        let foreign = StoreReading(database: "another database", rows: [])
         #expect(!one.relay.confirms(foreign))
         #expect(throws: FeedError.self) {
             _ = try one.relay.update(confirming: foreign) { (state) throws(FeedError) in state.sequence }

@@ -42,10 +42,10 @@ final class PostgresStoreTests {
         #expect(
             steps.rows == [
                 [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
-                [.text("push outbox")],
+                [.text("push outbox")], [.text("account rows")],
             ])
         // A step this version does not know is a newer schema; a renamed step a stranger's.
-        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (6, 'from the future')")
+        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (7, 'from the future')")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .newerSchema
         }
@@ -100,26 +100,73 @@ final class PostgresStoreTests {
                 .account == session.account)
     }
 
-    @Test("removed records are purged every 256 versions; a process that read before then reads everything again")
-    func purge() throws {
-        let ahead = try PostgresServerDatabase(url: cluster.conninfo).accounts
-        let behind = try PostgresServerDatabase(url: cluster.conninfo).accounts
+    @Test("records kept before the rows step move into account_rows, found by key, by account and by expiry")
+    func upgrade() throws {
+        // A database as the version before this one left it, holding a family and a throttle.
+        let before = DatabaseSchema(
+            kind: DatabaseSchema.postgresServer.kind, applicationID: DatabaseSchema.postgresServer.applicationID,
+            migrations: Array(DatabaseSchema.postgresServer.migrations.prefix(5)))
+        let connection = try PostgresConnection(cluster.conninfo)
+        try PostgresMigrator.migrate(before, on: connection, name: "test")
+        let family =
+            #"{"account":{"rawValue":"a1"},"accessExpiresAt":900,"accessHash":"h","authenticatedAt":100,"id":"f1","#
+            + #""refreshExpiresAt":2000,"refreshHash":"r","usedRefreshHashes":[]}"#
+        try connection.execute(
+            "INSERT INTO account_sessions (key, value, version) VALUES ('f1', $1, 1)", [.bytes(Array(family.utf8))])
+        try connection.execute(
+            "INSERT INTO account_throttles (key, value, version) VALUES ('client k', $1, 2), ('gone', NULL, 3)",
+            [.bytes(Array(#"{"failures":2,"lastFailure":1234.5678}"#.utf8))])
+        let database = try PostgresServerDatabase(url: cluster.conninfo)
+        let rows = try connection.execute("SELECT map, key, owner, expiry FROM account_rows ORDER BY map, key")
+        #expect(
+            rows.rows == [
+                [.text("sessions"), .text("f1"), .text("a1"), .int(100_000)],
+                [.text("throttles"), .text("client k"), .null, .int(1_234_567)],
+            ], "a removed record's row is not carried over; a family without a last use expires from its sign-in")
+        let found = try database.accounts.update { (records) throws(AuthError) in
+            (
+                records.sessions["f1"]?.lastUsedAt, records.sessions.owned(by: "a1").map(\.key),
+                records.throttles.expiring(atOrBefore: 1234.5678).map(\.key),
+                records.throttles.expiring(atOrBefore: 1234.5).map(\.key)
+            )
+        }
+        #expect(found.0 == 100 && found.1 == ["f1"] && found.2 == ["client k"] && found.3.isEmpty)
+        #expect(try connection.execute("SELECT to_regclass('account_sessions') IS NULL AS gone").text(0, "gone") == "t")
+    }
+
+    @Test("writes of different people never wait for each other; a row held elsewhere delays only its own writer")
+    func noSharedLock() throws {
+        let store = try PostgresServerDatabase(url: cluster.conninfo, limits: PostgresLimits(wait: 0.5)).accounts
         let throttle = try JSONDecoder().decode(
             AccountRecords.Throttle.self, from: Data(#"{"failures": 1, "lastFailure": 0}"#.utf8))
-        try behind.update { (records) throws(AuthError) in records.throttles["stays"] = throttle }
-        for index in 0..<300 {
-            try ahead.update { (records) throws(AuthError) in records.throttles["key \(index)"] = throttle }
-            try ahead.update { (records) throws(AuthError) in records.throttles["key \(index)"] = nil }
+        try store.update { (records) throws(AuthError) in
+            records.throttles["held"] = throttle
+            records.throttles["free"] = throttle
         }
-        let connection = try PostgresConnection(cluster.conninfo)
-        let clock = try connection.execute("SELECT version, purged FROM glow_clock WHERE name = 'accounts'")
-        #expect(try clock.int(0, "version") == 601 && clock.int(0, "purged") == 256)
-        let removed = try connection.execute("SELECT count(*) AS n FROM account_throttles WHERE value IS NULL")
-        #expect(try removed.int(0, "n") == 173, "the removals above version 256 (257, 259, ... 601) remain")
-        let seen = try behind.update { (records) throws(AuthError) in
-            (records.throttles.count, records.throttles["stays"] != nil, records.throttles["key 5"] == nil)
+        // Another process is inside a transaction that wrote the row of "held", and stays there.
+        let other = try PostgresConnection(cluster.conninfo, limits: PostgresLimits(wait: 30))
+        try other.execute("BEGIN")
+        try other.execute("UPDATE account_rows SET version = version + 1 WHERE map = 'throttles' AND key = 'held'")
+        var more = throttle
+        more.failures = 2
+        let start = ContinuousClock.now
+        try store.update { (records) throws(AuthError) in records.throttles["free"] = more }
+        try store.update { (records) throws(AuthError) in records.throttles["new"] = more }
+        #expect(ContinuousClock.now - start < .milliseconds(400), "the other rows' writes did not wait")
+        let refused = #expect(throws: AuthError.self) {
+            try store.update { (records) throws(AuthError) in records.throttles["held"] = more }
         }
-        #expect(seen == (1, true, true))
+        #expect(refused?.code == .storageFailed)
+        try other.execute("COMMIT")
+        try store.update { (records) throws(AuthError) in records.throttles["held"] = more }
+        let failures = try store.update { (records) throws(AuthError) in
+            ["held", "free", "new"].map { records.throttles[$0]?.failures }
+        }
+        #expect(failures == [2, 2, 2])
+        // A removed record leaves no row behind.
+        try store.update { (records) throws(AuthError) in records.throttles["new"] = nil }
+        let left = try other.execute("SELECT count(*) AS n FROM account_rows WHERE map = 'throttles'")
+        #expect(try left.int(0, "n") == 2)
     }
 
     @Test("two processes draining one outbox deliver each of forty mails once")

@@ -78,8 +78,10 @@ struct AccountStoreTests {
         group.wait()
         // AUTH-39: five failures are free; the sixth and later find five failures at this instant.
         #expect(outcomes.withLock { $0 } == ["invalid_credentials": 5, "throttled": 45])
-        let records = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
-        #expect(records.throttles["address mia@example.com"]?.failures == 5)
+        let failures = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in
+            records.throttles["address mia@example.com"]?.failures
+        }
+        #expect(failures == 5)
     }
 
     @Test(
@@ -102,12 +104,15 @@ struct AccountStoreTests {
         let second = try Self.service(try SQLiteAccountStore(path: path), mailer)
         let listed = try second.sessions(accessToken: session.accessToken)
         #expect(listed.map(\.device) == ["Mia's iPhone"] && listed.map(\.id) == [session.id])
-        let records = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
-        #expect(records.nonces.keys.sorted() == [SecretToken(nonce).storedHash])
-        #expect(
-            records.requestWindows.keys.sorted() == [
-                "address mia@example.com", "address mia@example.org", "client k", "nonce client test",
-            ])
+        // Found by their expiry index, as a purge finds them.
+        let (nonces, windows) = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in
+            (
+                records.nonces.expiring(atOrBefore: .infinity).map(\.key),
+                records.requestWindows.expiring(atOrBefore: .infinity).map(\.key).sorted()
+            )
+        }
+        #expect(nonces == [SecretToken(nonce).storedHash])
+        #expect(windows == ["address mia@example.com", "address mia@example.org", "client k", "nonce client test"])
         try second.confirmEmailChange(accessToken: session.accessToken, token: change)
         let asked = #expect(throws: AuthError.self, "the second factor is asked for after the file is opened again") {
             try second.signIn(email: "mia@example.org", password: "violet lantern morning", clientKey: "k")
@@ -115,8 +120,13 @@ struct AccountStoreTests {
         #expect(asked?.code == .secondFactorRequired)
         let methods = try second.signInMethods(accessToken: session.accessToken)
         #expect(methods.hasPassword && methods.providers.isEmpty)
-        let moved = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
-        #expect(moved.accountsByEmail.keys.sorted() == ["mia@example.org"] && moved.emailChanges.count == 1)
+        let moved = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in
+            (
+                records.accountsByEmail["mia@example.org"], records.accountsByEmail["mia@example.com"],
+                records.emailChanges.owned(by: session.account.rawValue).count
+            )
+        }
+        #expect(moved.0 == session.account && moved.1 == nil && moved.2 == 1, "the undo waits, found by account")
         try second.revokeSession(accessToken: session.accessToken, id: session.id)
         #expect(throws: AuthError.self) { try first.sessions(accessToken: session.accessToken) }
     }
@@ -145,8 +155,10 @@ struct AccountStoreTests {
             try first.signIn(email: "mia@example.com", password: "wrong but long enough", clientKey: "k")
         }
         let refreshed = try first.refresh(refreshToken: session.refreshToken)
-        let peek = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in records }
-        #expect(!peek.throttles.isEmpty, "the failed attempt is counted in the file")
+        let counted = try SQLiteAccountStore(path: path).update { (records) throws(AuthError) in
+            records.throttles.expiring(atOrBefore: .infinity).count
+        }
+        #expect(counted > 0, "the failed attempt is counted in the file")
 
         let reopened = try SQLiteAccountStore(path: path)
         let second = try Self.service(reopened, mailer)
@@ -155,15 +167,23 @@ struct AccountStoreTests {
         // The rotated refresh token works once more; the one it replaced is a reuse that ends the family.
         _ = try second.refresh(refreshToken: refreshed.refreshToken)
         #expect(throws: AuthError.self) { try second.refresh(refreshToken: session.refreshToken) }
-        let records = try reopened.update { (records) throws(AuthError) in records }
-        // A sign-in forgets the address's failures, and only those: the client's are kept (AUTH-39).
-        #expect(
-            records.accounts.count == 1 && records.throttles.keys.sorted() == ["client k"],
-            "a sign-in forgets the address's failures, not the client's")
+        // What one opening sees of the account: its record, its throttles, its families and the
+        // refresh tokens' rows.
+        let hashes = [session.refreshToken, refreshed.refreshToken].map(\.storedHash)
+        func look(_ store: SQLiteAccountStore) throws -> [String] {
+            try store.update { (records) throws(AuthError) -> [String] in
+                [records.accounts[session.account] == nil ? "no account" : "account"]
+                    + records.throttles.expiring(atOrBefore: .infinity).map { "throttle \($0.key)" }.sorted()
+                    + records.sessions.owned(by: session.account.rawValue).map { "family \($0.value.device ?? "-")" }
+                    + hashes.map { records.sessionsByRefreshHash[$0] == nil ? "no token" : "token" }
+            }
+        }
+        // A sign-in forgets the address's failures, and only those: the client's are kept
+        // (AUTH-39); the reused token ended the first family, the second sign-in's lives.
+        let seen = try look(reopened)
+        #expect(seen == ["account", "throttle client k", "family -", "no token", "no token"], "\(seen)")
         // A third opening sees what the second removed (the ended family) as removed.
-        let third = try SQLiteAccountStore(path: path)
-        let after = try third.update { (records) throws(AuthError) in records }
-        #expect(after.sessions == records.sessions && after.sessionsByRefreshHash == records.sessionsByRefreshHash)
+        #expect(try look(try SQLiteAccountStore(path: path)) == seen)
     }
 
     @Test("an update that throws writes nothing; a foreign file is refused")
@@ -220,10 +240,21 @@ struct AccountStoreTests {
             }
         }
         for reader in [store, try SQLiteAccountStore(path: path)] {
-            let records = try reader.update { (records) throws(AuthError) in records }
-            #expect(Dictionary(uniqueKeysWithValues: records.throttles.map { ($0.key, $0.value.failures) }) == expected)
-            #expect(
-                Dictionary(uniqueKeysWithValues: records.accountsByEmail.map { ($0.key, $0.value.rawValue) }) == emails)
+            let keys = (0..<60).map { "k\($0)" }
+            let (throttles, addresses) = try reader.update { (records) throws(AuthError) in
+                (
+                    keys.compactMap { key in records.throttles[key].map { (key, $0.failures) } },
+                    keys.compactMap { key in
+                        records.accountsByEmail[key + "@example.com"].map { (key + "@example.com", $0.rawValue) }
+                    }
+                )
+            }
+            #expect(Dictionary(uniqueKeysWithValues: throttles) == expected)
+            #expect(Dictionary(uniqueKeysWithValues: addresses) == emails)
+            let indexed = try reader.update { (records) throws(AuthError) in
+                records.throttles.expiring(atOrBefore: .infinity).count
+            }
+            #expect(indexed == expected.count, "every throttle is found by its expiry, and no removed one")
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GlowCore
 import Synchronization
 
@@ -152,38 +153,97 @@ public struct AccountRecords: Sendable {
     public var accounts = RecordMap<AccountID, Account>()
     /// Account ids by normalised address.
     public var accountsByEmail = RecordMap<String, AccountID>()
-    /// Identities by "provider subject".
-    public var identities = RecordMap<String, Identity>()
-    /// Session families by id, and their ids by the hashes of their current tokens.
-    public var sessions = RecordMap<String, SessionFamily>()
+    /// Identities by "provider subject", found by account.
+    public var identities = RecordMap<String, Identity>(owner: Self.identityIndex.owner)
+    /// Session families by id, found by account and by their last use (AUTH-38's inactivity).
+    public var sessions = RecordMap<String, SessionFamily>(
+        owner: Self.sessionIndex.owner, expiry: Self.sessionIndex.expiry)
     /// Session family ids by the hash of their current access token.
     public var sessionsByAccessHash = RecordMap<String, String>()
     /// Session family ids by the hash of their current refresh token.
     public var sessionsByRefreshHash = RecordMap<String, String>()
     /// Session family ids by the hashes of their used refresh tokens, to catch reuse.
     public var sessionsByUsedRefreshHash = RecordMap<String, String>()
-    /// Resets and sign-ups by the hash of their token.
-    public var resets = RecordMap<String, Reset>()
-    /// Waiting sign-ups by the hash of their token.
-    public var pendingSignUps = RecordMap<String, PendingSignUp>()
+    /// Resets by the hash of their token, found by account and by expiry.
+    public var resets = RecordMap<String, Reset>(owner: Self.resetIndex.owner, expiry: Self.resetIndex.expiry)
+    /// Waiting sign-ups by the hash of their token, found by expiry.
+    public var pendingSignUps = RecordMap<String, PendingSignUp>(expiry: Self.pendingSignUpIndex.expiry)
     /// The token hashes of the sign-ups waiting for each address, oldest first.
     public var pendingSignUpsByEmail = RecordMap<String, [String]>()
-    /// Throttles by key.
-    public var throttles = RecordMap<String, Throttle>()
+    /// Throttles by key, found by their last failure.
+    public var throttles = RecordMap<String, Throttle>(expiry: Self.throttleIndex.expiry)
     /// Request windows by key: `address …` and `client …` for mail (AUTH-45), `nonce client …`
-    /// for sign-in nonces (AUTH-46).
-    public var requestWindows = RecordMap<String, RequestWindow>()
-    /// Issued sign-in nonces by the hash of their text (AUTH-46).
-    public var nonces = RecordMap<String, IssuedNonce>()
-    /// Address changes and their undos by the hash of their token (AUTH-49).
-    public var emailChanges = RecordMap<String, EmailChange>()
+    /// for sign-in nonces (AUTH-46); found by their start.
+    public var requestWindows = RecordMap<String, RequestWindow>(expiry: Self.windowIndex.expiry)
+    /// Issued sign-in nonces by the hash of their text (AUTH-46), found by expiry.
+    public var nonces = RecordMap<String, IssuedNonce>(expiry: Self.nonceIndex.expiry)
+    /// Address changes and their undos by the hash of their token (AUTH-49), found by account
+    /// and by expiry.
+    public var emailChanges = RecordMap<String, EmailChange>(
+        owner: Self.emailChangeIndex.owner, expiry: Self.emailChangeIndex.expiry)
     /// Second factors by account id (AUTH-51).
     public var secondFactors = RecordMap<String, SecondFactor>()
-    /// Revocations waiting, by id.
-    public var revocations = RecordMap<String, Revocation>()
+    /// Revocations waiting, by id, found by when they are next due.
+    public var revocations = RecordMap<String, Revocation>(expiry: Self.revocationIndex.expiry)
 
-    /// No records.
+    // What each map's records are found by. An expiry is the time a record's own fields give; a
+    // purge adds its allowance (AUTH-38's inactivity, AUTH-39's memory, AUTH-45's window).
+    static let identityIndex = RecordIndex<Identity>(owner: { $0.account.rawValue }, expiry: { _ in nil })
+    static let sessionIndex = RecordIndex<SessionFamily>(owner: { $0.account.rawValue }, expiry: { $0.lastUsedAt })
+    static let resetIndex = RecordIndex<Reset>(owner: { $0.account.rawValue }, expiry: { $0.expiresAt })
+    static let pendingSignUpIndex = RecordIndex<PendingSignUp>(owner: { _ in nil }, expiry: { $0.expiresAt })
+    static let throttleIndex = RecordIndex<Throttle>(owner: { _ in nil }, expiry: { $0.lastFailure })
+    static let windowIndex = RecordIndex<RequestWindow>(owner: { _ in nil }, expiry: { $0.start })
+    static let nonceIndex = RecordIndex<IssuedNonce>(owner: { _ in nil }, expiry: { $0.expiresAt })
+    static let emailChangeIndex = RecordIndex<EmailChange>(owner: { $0.account.rawValue }, expiry: { $0.expiresAt })
+    static let revocationIndex = RecordIndex<Revocation>(owner: { _ in nil }, expiry: { $0.nextAttempt })
+
+    /// No records, in memory.
     public init() {}
+
+    /// The records of a database, each map reading its rows through `reader` as an update asks
+    /// for them (``RecordMap``).
+    public init(rows reader: any AccountRowReader) {
+        func map<Key: Hashable & Sendable, Value: Codable & Sendable>(
+            _ name: String, _ index: RecordIndex<Value>, _ text: @escaping @Sendable (Key) -> String,
+            _ key: @escaping @Sendable (String) -> Key
+        ) -> RecordMap<Key, Value> {
+            @Sendable func decoded(_ row: (key: String, value: [UInt8])) -> (key: Key, value: Value)? {
+                do {
+                    return (key(row.key), try JSONDecoder().decode(Value.self, from: Data(row.value)))
+                } catch {
+                    reader.fail("an account row (\(name) \(row.key.prefix(16))…) does not read: \(error)")
+                    return nil
+                }
+            }
+            return RecordMap(
+                index: index,
+                rows: RecordRows(
+                    read: { wanted in
+                        reader.row(map: name, key: text(wanted)).flatMap { decoded((text(wanted), $0)) }?.value
+                    },
+                    owned: { owner in reader.rows(map: name, owner: owner).compactMap(decoded) },
+                    expiring: { time in reader.rows(map: name, expiringAtOrBefore: time).compactMap(decoded) }))
+        }
+        func plain<Value>() -> RecordIndex<Value> { RecordIndex(owner: { _ in nil }, expiry: { _ in nil }) }
+        let id: @Sendable (String) -> String = { $0 }
+        accounts = map("accounts", plain(), \.rawValue, AccountID.init(rawValue:))
+        accountsByEmail = map("accountsByEmail", plain(), id, id)
+        identities = map("identities", Self.identityIndex, id, id)
+        sessions = map("sessions", Self.sessionIndex, id, id)
+        sessionsByAccessHash = map("sessionsByAccessHash", plain(), id, id)
+        sessionsByRefreshHash = map("sessionsByRefreshHash", plain(), id, id)
+        sessionsByUsedRefreshHash = map("sessionsByUsedRefreshHash", plain(), id, id)
+        resets = map("resets", Self.resetIndex, id, id)
+        pendingSignUps = map("pendingSignUps", Self.pendingSignUpIndex, id, id)
+        pendingSignUpsByEmail = map("pendingSignUpsByEmail", plain(), id, id)
+        throttles = map("throttles", Self.throttleIndex, id, id)
+        requestWindows = map("requestWindows", Self.windowIndex, id, id)
+        nonces = map("nonces", Self.nonceIndex, id, id)
+        emailChanges = map("emailChanges", Self.emailChangeIndex, id, id)
+        secondFactors = map("secondFactors", plain(), id, id)
+        revocations = map("revocations", Self.revocationIndex, id, id)
+    }
 
     /// How many records the changes since the last keep wrote or removed, in every map: what a
     /// store is about to write (AUTH-39 and AUTH-40 want it the same whether or not an address
@@ -363,4 +423,20 @@ public final class InMemoryAccountStore: AccountStore {
             }
         }
     }
+}
+
+/// Where a database's account records come from, one update at a time: the rows of one map by
+/// key, by owner or by expiry (``RecordIndex``), each a record's JSON. A read that fails, and a row
+/// that does not decode, are remembered by the reader (``fail(_:)``) and read as no record; the
+/// store then keeps nothing of the update and fails it as `storage_failed`, so no decision made on
+/// a missing row is ever kept.
+public protocol AccountRowReader: AnyObject, Sendable {
+    /// The JSON of `map`'s record of `key`, nil for none.
+    func row(map: String, key: String) -> [UInt8]?
+    /// The keys and JSON of `map`'s records whose owner is `owner`.
+    func rows(map: String, owner: String) -> [(key: String, value: [UInt8])]
+    /// The keys and JSON of `map`'s records whose expiry is at or before `time`.
+    func rows(map: String, expiringAtOrBefore time: Double) -> [(key: String, value: [UInt8])]
+    /// Notes that a read failed or a row did not decode: the update is not kept.
+    func fail(_ message: String)
 }

@@ -458,7 +458,7 @@ public final class AccountService: Sendable {
         return try store.update { (records) throws(AuthError) in
             let own = try self.familyID(accessToken, at: now, in: records)
             let account = records.sessions[own]!.account
-            return records.sessions.values.filter { $0.account == account }
+            return records.sessions.owned(by: account.rawValue).map(\.value)
                 .map {
                     SessionInfo(
                         id: $0.publicID, device: $0.device, signedInAt: $0.signedInAt, lastUsedAt: $0.lastUsedAt,
@@ -477,8 +477,8 @@ public final class AccountService: Sendable {
         try store.update { (records) throws(AuthError) in
             let account = records.sessions[try self.familyID(accessToken, at: now, in: records)]!.account
             guard
-                let target = records.sessions.values.first(where: {
-                    $0.account == account && $0.publicID.utf8.elementsEqual(id.utf8)
+                let target = records.sessions.owned(by: account.rawValue).map(\.value).first(where: {
+                    $0.publicID.utf8.elementsEqual(id.utf8)
                 })
             else {
                 throw AuthError(.sessionNotFound, "there is no such session on this account", rule: "AUTH-47")
@@ -495,7 +495,7 @@ public final class AccountService: Sendable {
         let now = clock.now()
         try store.update { (records) throws(AuthError) in
             let account = records.sessions[try self.familyID(accessToken, at: now, in: records)]!.account
-            for (id, family) in records.sessions where family.account == account { Self.end(id, in: &records) }
+            for (id, _) in records.sessions.owned(by: account.rawValue) { Self.end(id, in: &records) }
         }
     }
 
@@ -805,15 +805,15 @@ public final class AccountService: Sendable {
             guard records.accounts[account.id] != nil else { throw Self.invalidSession }
             records.accounts[account.id] = nil
             if let email = account.email { records.accountsByEmail[email] = nil }
-            for (key, identity) in records.identities where identity.account == account.id {
+            for (key, _) in records.identities.owned(by: account.id.rawValue) {
                 Self.unlink(key, at: now, in: &records)
             }
-            for (key, change) in records.emailChanges where change.account == account.id {
+            for (key, _) in records.emailChanges.owned(by: account.id.rawValue) {
                 records.emailChanges[key] = nil
             }
             records.secondFactors[account.id.rawValue] = nil
-            for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
-            for (key, reset) in records.resets where reset.account == account.id { records.resets[key] = nil }
+            for (id, _) in records.sessions.owned(by: account.id.rawValue) { Self.end(id, in: &records) }
+            for (key, _) in records.resets.owned(by: account.id.rawValue) { records.resets[key] = nil }
             records.throttles["account " + account.id.rawValue] = nil
             if let email = account.email { records.throttles["address " + email] = nil }
         }
@@ -845,7 +845,7 @@ public final class AccountService: Sendable {
     }
 
     private static func methods(of account: AccountID, in records: AccountRecords) -> SignInMethods {
-        let providers = Set(records.identities.values.filter { $0.account == account }.map(\.provider))
+        let providers = Set(records.identities.owned(by: account.rawValue).map(\.value.provider))
         return SignInMethods(
             hasPassword: records.accounts[account]?.passwordHash != nil,
             providers: providers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
@@ -922,7 +922,7 @@ public final class AccountService: Sendable {
         let now = clock.now()
         try store.update { (records) throws(AuthError) in
             let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
-            let keys = records.identities.filter { $0.value.account == account.id }.map(\.key)
+            let keys = records.identities.owned(by: account.id.rawValue).map(\.key)
             let matching = keys.filter { records.identities[$0]?.provider.utf8.elementsEqual(provider.utf8) == true }
             guard !matching.isEmpty else {
                 throw AuthError(.identityNotFound, "no identity of that provider is linked", rule: "AUTH-48")
@@ -942,7 +942,7 @@ public final class AccountService: Sendable {
         try store.update { (records) throws(AuthError) in
             let account = try self.account(of: accessToken, stepUp: true, at: now, in: records)
             guard account.passwordHash != nil else { return }
-            guard records.identities.values.contains(where: { $0.account == account.id }) else { throw Self.lastMethod }
+            guard !records.identities.owned(by: account.id.rawValue).isEmpty else { throw Self.lastMethod }
             records.accounts[account.id]?.passwordHash = nil
             Self.killResets(of: account.id, in: &records)
         }
@@ -992,7 +992,7 @@ public final class AccountService: Sendable {
             let account = try self.account(of: accessToken, stepUp: false, at: now, in: records)
             let change = try Self.emailChange(token, undo: false, at: now, in: records)
             guard change.account == account.id else { throw Self.emailChangeInvalid }
-            for (key, other) in records.emailChanges where other.account == account.id && !other.isUndo {
+            for (key, other) in records.emailChanges.owned(by: account.id.rawValue) where !other.isUndo {
                 records.emailChanges[key] = nil
             }
             Self.move(account, to: change.address, in: &records)
@@ -1015,7 +1015,7 @@ public final class AccountService: Sendable {
             guard let account = records.accounts[change.account] else { throw Self.emailChangeInvalid }
             records.emailChanges[token.storedHash] = nil
             Self.move(account, to: change.address, in: &records)
-            for (id, family) in records.sessions where family.account == account.id { Self.end(id, in: &records) }
+            for (id, _) in records.sessions.owned(by: account.id.rawValue) { Self.end(id, in: &records) }
         }
     }
 
@@ -1044,7 +1044,7 @@ public final class AccountService: Sendable {
     /// Raises the credential epoch and drops every reset token of `account`.
     private static func killResets(of account: AccountID, in records: inout AccountRecords) {
         records.accounts[account]?.credentialEpoch += 1
-        for (key, reset) in records.resets where reset.account == account { records.resets[key] = nil }
+        for (key, _) in records.resets.owned(by: account.rawValue) { records.resets[key] = nil }
     }
 
     /// The account of a live access token, after step-up when asked.
@@ -1074,7 +1074,7 @@ public final class AccountService: Sendable {
     public func processRevocations() async throws(AuthError) -> RevocationReport {
         let now = clock.now()
         let due = try store.update { (records) throws(AuthError) in
-            records.revocations.values.filter { $0.nextAttempt <= now }.sorted { $0.id < $1.id }
+            records.revocations.expiring(atOrBefore: now).map(\.value).sorted { $0.id < $1.id }
         }
         var revoked = 0
         for revocation in due {
@@ -1095,14 +1095,18 @@ public final class AccountService: Sendable {
             }
             if succeeded { revoked += 1 }
         }
-        let waiting = try store.update { (records) throws(AuthError) in records.revocations.count }
+        let waiting = try store.update { (records) throws(AuthError) in
+            records.revocations.expiring(atOrBefore: .infinity).count
+        }
         return RevocationReport(revoked: revoked, waiting: waiting)
     }
 
-    /// Forgets what can no longer matter: expired sign-ups, resets and session families, and
-    /// throttles past their memory. A server calls it now and then; the records then hold what
-    /// live accounts and recent attempts justify, whatever strangers send. Returns how many
-    /// records went.
+    /// Forgets what can no longer matter: expired sign-ups, resets, address changes and nonces,
+    /// session families unused for AUTH-38's inactivity limit (one past its 30 days can no longer
+    /// be used, so it is unused by that limit after its end at the latest), and throttles and
+    /// mail windows past their memory. Each kind is found by its indexed expiry, never by reading
+    /// every record. A server calls it now and then; the records then hold what live accounts and
+    /// recent attempts justify, whatever strangers send. Returns how many records went.
     ///
     /// - Throws: ``AuthError/Code/storageFailed`` when the store cannot keep what went: never
     ///   "nothing to purge".
@@ -1112,7 +1116,7 @@ public final class AccountService: Sendable {
         return
             try store.update { (records) throws(AuthError) -> Int in
                 var removed = 0
-                for (key, pending) in records.pendingSignUps where now >= pending.expiresAt {
+                for (key, pending) in records.pendingSignUps.expiring(atOrBefore: now) {
                     records.pendingSignUps[key] = nil
                     records.pendingSignUpsByEmail[pending.email]?.removeAll { $0 == key }
                     if records.pendingSignUpsByEmail[pending.email]?.isEmpty == true {
@@ -1120,33 +1124,28 @@ public final class AccountService: Sendable {
                     }
                     removed += 1
                 }
-                for (key, reset) in records.resets where now >= reset.expiresAt {
+                for (key, _) in records.resets.expiring(atOrBefore: now) {
                     records.resets[key] = nil
                     removed += 1
                 }
-                for (id, family) in records.sessions where now >= family.refreshExpiresAt {
-                    Self.end(id, in: &records)
-                    removed += 1
-                }
-                for (key, throttle) in records.throttles
-                where now - throttle.lastFailure >= configuration.throttleMemory {
+                for (key, _) in records.throttles.expiring(atOrBefore: now - configuration.throttleMemory) {
                     records.throttles[key] = nil
                     removed += 1
                 }
                 let longest = max(configuration.mailWindow, configuration.nonceLifetime)
-                for (key, window) in records.requestWindows where now >= window.start + longest {
+                for (key, _) in records.requestWindows.expiring(atOrBefore: now - longest) {
                     records.requestWindows[key] = nil
                     removed += 1
                 }
-                for (key, change) in records.emailChanges where now >= change.expiresAt {
+                for (key, _) in records.emailChanges.expiring(atOrBefore: now) {
                     records.emailChanges[key] = nil
                     removed += 1
                 }
-                for (key, nonce) in records.nonces where now >= nonce.expiresAt {
+                for (key, _) in records.nonces.expiring(atOrBefore: now) {
                     records.nonces[key] = nil
                     removed += 1
                 }
-                for (id, family) in records.sessions where now >= family.lastUsedAt + configuration.inactivityLimit {
+                for (id, _) in records.sessions.expiring(atOrBefore: now - configuration.inactivityLimit) {
                     Self.end(id, in: &records)
                     removed += 1
                 }
@@ -1213,10 +1212,10 @@ public final class AccountService: Sendable {
     ) {
         records.accounts[account]?.passwordHash = hash
         records.accounts[account]?.credentialEpoch += 1
-        for (id, family) in records.sessions where family.account == account && id != kept {
+        for (id, _) in records.sessions.owned(by: account.rawValue) where id != kept {
             Self.end(id, in: &records)
         }
-        for (key, reset) in records.resets where reset.account == account { records.resets[key] = nil }
+        for (key, _) in records.resets.owned(by: account.rawValue) { records.resets[key] = nil }
     }
 
     private static func reset(
