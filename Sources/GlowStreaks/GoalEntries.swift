@@ -119,9 +119,7 @@ extension GoalEntries {
         }
         // A goal's Days repeat a few logs (done, the same count): each distinct log is judged
         // once, and its outcome shared by every Day that has it.
-        let (classOf, representatives) = history.logClasses(of: kept)
-        let judged = representatives.map { outcomeOf(history.log(at: $0)) }
-        outcomes = classOf.map { judged[$0] }
+        outcomes = history.judgedByLog(kept) { outcomeOf(history.log(at: $0)) }
     }
 
     /// Replaces the entries on `day` and later with `tail`, whose Days are all on or after it.

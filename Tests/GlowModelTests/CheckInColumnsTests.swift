@@ -91,5 +91,12 @@ struct CheckInColumnsTests {
             #expect(history.log(at: representatives[classOf[index]]) == history.log(at: index), "entry \(index)")
         }
         #expect(classOf[0] == classOf[5] && classOf[2] == classOf[6] && classOf[3] == classOf[7])
+        // The same classes, judged once each: every entry gets its own log back.
+        var calls = 0
+        let logs = history.judgedByLog(indices) { index in
+            calls += 1
+            return history.log(at: index)
+        }
+        #expect(logs == indices.map { history.log(at: $0) } && calls == 5)
     }
 }

@@ -187,31 +187,54 @@ extension CheckInHistory {
     /// - Complexity: O(n) for the n indices, without hashing.
     public func logClasses(of indices: [Int]) -> (classOf: [Int], representatives: [Int]) {
         var representatives: [Int] = []
-        // Classes of done, skip and each item set, by their slot; numbers through a 64-slot cache.
-        var bySlot = [Int](repeating: -1, count: 2 + itemSets.count)
-        var byNumber = [(flag: UInt8, number: Int32, type: Int)?](repeating: nil, count: 64)
-        func newClass(_ index: Int) -> Int {
+        let classOf = judgedByLog(indices) { index in
             representatives.append(index)
             return representatives.count - 1
         }
-        let classOf = indices.map { index -> Int in
+        return (classOf, representatives)
+    }
+
+    /// `judge` of each entry at `indices`, called once per class of logs (``logClasses(of:)``) with
+    /// the index of the class's first entry, and its answer given to every entry of the class: a
+    /// goal's Days repeat a few logs (done, the same count), so the work that depends on the log
+    /// alone runs a few times, not once a Day. One pass, with no list but the answers.
+    ///
+    /// - Complexity: O(n) for the n indices, without hashing, and one `judge` per class.
+    @inlinable
+    public func judgedByLog<Answer>(_ indices: [Int], _ judge: (Int) -> Answer) -> [Answer] {
+        var judged: [Answer] = []
+        // Classes of done, skip and each item set, by their slot; numbers through a 64-slot cache.
+        var bySlot = [Int](repeating: -1, count: 2 + itemSets.count)
+        var byNumber = [(flag: UInt8, number: Int32, type: Int)?](repeating: nil, count: 64)
+        var answers: [Answer] = []
+        answers.reserveCapacity(indices.count)
+        for index in indices {
             let flag = flags[index] & (Self.typeMask | Self.wholeBit)
             let number = numbers[index]
+            let type: Int
             switch flag {
             case 0, 1, 4:
                 let slot = flag == 4 ? 2 + Int(number) : Int(flag)
-                if bySlot[slot] < 0 { bySlot[slot] = newClass(index) }
-                return bySlot[slot]
+                if bySlot[slot] < 0 {
+                    bySlot[slot] = judged.count
+                    judged.append(judge(index))
+                }
+                type = bySlot[slot]
             case 2, 3, 5:
                 let slot = Int(UInt32(bitPattern: number) & 63)
-                if let cached = byNumber[slot], cached.flag == flag, cached.number == number { return cached.type }
-                let type = newClass(index)
-                byNumber[slot] = (flag, number, type)
-                return type
+                if let cached = byNumber[slot], cached.flag == flag, cached.number == number {
+                    type = cached.type
+                } else {
+                    type = judged.count
+                    judged.append(judge(index))
+                    byNumber[slot] = (flag, number, type)
+                }
             default:
-                return newClass(index)
+                type = judged.count
+                judged.append(judge(index))
             }
+            answers.append(judged[type])
         }
-        return (classOf, representatives)
+        return answers
     }
 }

@@ -19,10 +19,10 @@ public struct CheckInHistory: Sendable {
     /// Each entry's `Day.daysSince1970`.
     var dayNumbers: [Int32] = []
     /// Each entry's log type (bits 0 ... 2), undone (bit 3) and kept-whole (bit 4) marks.
-    var flags: [UInt8] = []
+    @usableFromInline var flags: [UInt8] = []
     /// Each entry's number: thousandths of an amount or value, a tally count, or an index into
     /// ``itemSets``.
-    var numbers = ZeroDefaultColumn<Int32>()
+    @usableFromInline var numbers = ZeroDefaultColumn<Int32>()
     /// The first recorded instant minus the Day's UTC midnight, in milliseconds.
     var firstOffsets = ZeroDefaultColumn<Int32>()
     /// The last recorded instant minus the first, in milliseconds.
@@ -37,15 +37,15 @@ public struct CheckInHistory: Sendable {
     /// The context the last entry added used: consecutive entries usually share one.
     private var lastContext: UInt16 = 0
     /// The distinct checked-item sets, in order of first use.
-    var itemSets: [Set<SubgoalItemID>] = []
+    @usableFromInline var itemSets: [Set<SubgoalItemID>] = []
     var itemSetLookup: [Set<SubgoalItemID>: Int32] = [:]
     /// The check-ins kept whole, by `Day.daysSince1970`.
     private var whole: [Int32: CheckIn] = [:]
 
     // The flag bits: the log type (bits 0 ... 2, glow.proto's LogType), undone, kept whole.
-    static let typeMask: UInt8 = 0b111
+    @usableFromInline static let typeMask: UInt8 = 0b111
     static let deletedBit: UInt8 = 1 << 3
-    static let wholeBit: UInt8 = 1 << 4
+    @usableFromInline static let wholeBit: UInt8 = 1 << 4
     private static let dayMilliseconds: Int64 = 86_400_000
 
     /// A (time zone, device) pair: the context of entries kept in columns.
@@ -425,16 +425,17 @@ extension CheckInHistory: Hashable {
 }
 
 /// A column of integers in which 0 is so common that a column of only zeros is kept empty.
+@usableFromInline
 struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendable {
     /// Empty when every value is 0; otherwise one value per entry.
-    private(set) var values: [Value] = []
+    @usableFromInline private(set) var values: [Value] = []
 
     /// A column of these values: one per entry, or none when every value is 0.
     init(_ values: [Value] = []) {
         self.values = values.contains { $0 != 0 } ? values : []
     }
 
-    subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
+    @inlinable subscript(index: Int) -> Value { values.isEmpty ? 0 : values[index] }
 
     /// The bytes the column holds.
     var byteCount: Int { values.capacity * MemoryLayout<Value>.stride }
@@ -457,7 +458,7 @@ struct ZeroDefaultColumn<Value: FixedWidthInteger & Sendable>: Equatable, Sendab
         values[index] = value
     }
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool {
         if lhs.values.isEmpty || rhs.values.isEmpty {
             return lhs.values.allSatisfy { $0 == 0 } && rhs.values.allSatisfy { $0 == 0 }
         }
