@@ -70,7 +70,7 @@ public final class PostgresServerDatabase: Sendable {
     }
 
     /// `postgres://user:secret@host/db` without the secret.
-    static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
             let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
         else { return url.contains("password=") ? "the configured database" : url }

@@ -74,10 +74,13 @@ public final class PushDispatcher: Sendable {
 /// `{"collapseId", "expiration", "payload", "priority", "pushType", "token", "topic"}` with the
 /// payload as the object it is.
 enum PushLine {
-    static func text(_ push: Push) -> String {
-        "{\"collapseId\":\(quoted(push.collapseID)),\"expiration\":\(push.expiration),\"payload\":"
+    /// The push as one JSON line; with the device's token withheld when the line is for people to
+    /// read rather than for the push service, since a token is what a push is sent to.
+    static func text(_ push: Push, withholdingToken: Bool = false) -> String {
+        let token = withholdingToken ? "[withheld]" : push.token
+        return "{\"collapseId\":\(quoted(push.collapseID)),\"expiration\":\(push.expiration),\"payload\":"
             + String(decoding: push.payload, as: UTF8.self) + ",\"priority\":\(push.priority),\"pushType\":"
-            + quoted(push.pushType) + ",\"token\":\(quoted(push.token)),\"topic\":\(quoted(push.topic))}"
+            + quoted(push.pushType) + ",\"token\":\(quoted(token)),\"topic\":\(quoted(push.topic))}"
     }
 
     /// `text` as a JSON string, as the model's canonical JSON writes one (MODEL-51).
@@ -112,9 +115,9 @@ public struct StandardErrorPushSender: PushSender {
     /// The sender.
     public init() {}
 
-    /// Prints `pushes`, one line each.
+    /// Prints `pushes`, one line each, their device tokens withheld.
     public func send(_ pushes: [Push]) throws(PushError) {
-        let text = pushes.map { "push " + PushLine.text($0) + "\n" }.joined()
+        let text = pushes.map { "push " + PushLine.text($0, withholdingToken: true) + "\n" }.joined()
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GlowAuth
 import GlowCore
 import GlowFeed
@@ -20,6 +21,7 @@ public final class ServiceHandler: Sendable {
     private let settings: Settings
     let clock: any AuthClock
     private let healthCheck: @Sendable () -> String?
+    private let log: @Sendable (String) -> Void
 
     /// How a handler answers beyond the services.
     public struct Settings: Sendable, Hashable {
@@ -38,17 +40,30 @@ public final class ServiceHandler: Sendable {
     }
 
     /// A handler over `accounts` and `relay`. `healthCheck` reads the database and says what is
-    /// wrong with it, or nil when it answers (SERVER-7); `clock` times the relay's receipts.
+    /// wrong with it, or nil when it answers (SERVER-7); `clock` times the relay's receipts; `log`
+    /// takes what the server's operator needs and a client must not see (a storage failure's
+    /// database, path and statement), standard error unless given.
     public init(
         accounts: AccountService, relay: FeedRelay, settings: Settings = Settings(),
-        clock: any AuthClock = SystemAuthClock(), healthCheck: @escaping @Sendable () -> String?
+        clock: any AuthClock = SystemAuthClock(), healthCheck: @escaping @Sendable () -> String?,
+        log: @escaping @Sendable (String) -> Void = ServiceHandler.standardErrorLog
     ) {
         self.accounts = accounts
         self.relay = relay
         self.settings = settings
         self.clock = clock
         self.healthCheck = healthCheck
+        self.log = log
     }
+
+    /// Writes a line to standard error: the default server log.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("glow-server: " + line + "\n").utf8))
+    }
+
+    /// The message of every `storage_failed` answer (SERVER-5): what a client can do, and nothing
+    /// of the server's insides, which go to the server's log.
+    static let storageMessage = "the server's storage did not answer in time; try again after Retry-After"
 
     /// The answer to `request` (SERVER-1 ... SERVER-7).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -75,8 +90,13 @@ public final class ServiceHandler: Sendable {
             let answer = try serve(call, request)
             return HTTPResponse(status: 200, contentType: ServiceCalls.contentType, body: answer)
         } catch {
+            var message = error.message
+            if error.code == "storage_failed" {
+                log("\(call.name): \(error.message)")
+                message = Self.storageMessage
+            }
             return Self.refusal(
-                error.code, error.message, rule: error.rule, location: error.location, retryAfter: error.retryAfter)
+                error.code, message, rule: error.rule, location: error.location, retryAfter: error.retryAfter)
         }
     }
 

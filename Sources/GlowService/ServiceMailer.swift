@@ -190,6 +190,18 @@ public final class ServiceMailer: AuthMailer {
         }
     }
 
+    /// `text` with its token withheld wherever it shows (the `X-Glow-Token` header and the link):
+    /// what a mail may print where anyone who reads the server's output would see it, since the
+    /// token is the address's proof (SERVER-8).
+    static func withholdingToken(_ text: String) -> String {
+        let prefix = "X-Glow-Token: "
+        guard let line = text.split(separator: "\r\n").first(where: { $0.hasPrefix(prefix) }) else { return text }
+        let token = String(line.dropFirst(prefix.count))
+        guard !token.isEmpty else { return text }
+        return text.replacingOccurrences(
+            of: token, with: "[withheld: deliver mail with --mail-dir or --mail-command to read it]")
+    }
+
     /// A header value without line breaks, so no text can add a header.
     static func clean(_ text: String) -> String {
         String(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }.map(Character.init))
@@ -207,7 +219,7 @@ public final class ServiceMailer: AuthMailer {
     static func deliver(_ text: String, to destination: Destination) -> String? {
         switch destination {
         case .standardError:
-            FileHandle.standardError.write(Data(("---- mail\n" + text + "\n----\n").utf8))
+            FileHandle.standardError.write(Data(("---- mail\n" + withholdingToken(text) + "\n----\n").utf8))
             return nil
         case .directory(let folder):
             let name = "\(Int64(Date().timeIntervalSince1970 * 1_000))-\(UUID().uuidString.lowercased())"

@@ -5,8 +5,9 @@ import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowReminders
-import GlowService
 import Testing
+
+@testable import GlowService
 
 /// Devices registered through glow-server's calls and the pushes it sends (SERVER-12).
 @Suite("glow-server's pushes")
@@ -109,6 +110,8 @@ struct PushServiceTests {
         try relay.submit(post, from: "ana", now: 10_000)
         let pushes = try relay.duePushes(at: 10_000) { _ in nil }
         #expect(pushes.count == 1)
+        // Printed for people (no --push-command), the device's token is withheld.
+        #expect(!PushLine.text(pushes[0], withholdingToken: true).contains(#"tok\"en"#))
         let file = folder.appendingPathComponent("pushes.jsonl").path
         try CommandPushSender(command: "cat > '\(file)'").send(pushes)
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")

@@ -5,9 +5,10 @@ import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowServer
-import GlowService
 import Synchronization
 import Testing
+
+@testable import GlowService
 
 /// The handler's parts the corpus cannot reach over HTTP: the client key behind a proxy, the
 /// mail's text, erasure at the relay, the health check failing.
@@ -49,17 +50,40 @@ struct ServiceTests {
         #expect(answer.status == 401, "behind a trusted proxy the client is the proxy's last hop, not its address")
     }
 
-    @Test("health is 503 storage_failed with Retry-After when the database does not answer")
+    @Test("health is 503 storage_failed with Retry-After when the database does not answer; the why goes to the log")
     func unhealthy() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let handler = ServiceHandler(accounts: server.accounts, relay: server.relay, healthCheck: { "disk I/O error" })
+        let logged = Mutex<[String]>([])
+        let problem = "busy in /srv/glow/server.sqlite: BEGIN IMMEDIATE (disk I/O error)"
+        let handler = ServiceHandler(
+            accounts: server.accounts, relay: server.relay, healthCheck: { problem },
+            log: { line in logged.withLock { $0.append(line) } })
         let answer = handler.respond(to: HTTPRequest(method: "GET", path: "/v1/health"))
         #expect(answer.status == 503)
         #expect(answer.headers.contains(HTTPHeader("Retry-After", "1")))
         let type = try #require(ProtocolSchema.type("ServiceError"))
         let error = try ProtocolMessage(type, wire: answer.body)
-        #expect(error.string("code") == "storage_failed" && error.string("message").contains("disk I/O error"))
+        #expect(error.string("code") == "storage_failed" && error.string("rule") == "SERVER-7")
+        // The client learns what to do; the server's path and statement are for its operator.
+        for secret in ["/srv/glow", "BEGIN IMMEDIATE", "disk I/O"] {
+            #expect(
+                !error.string("message").contains(secret)
+                    && !String(decoding: answer.body, as: UTF8.self).contains(secret))
+        }
+        #expect(logged.withLock { $0 }.contains { $0.contains(problem) })
+    }
+
+    @Test("a mail printed for people withholds its token, in the header and the link")
+    func printedSecrets() throws {
+        let mail =
+            "To: ana@example.com\r\nX-Glow-Mail: passwordReset\r\nX-Glow-Token: tok-123-secret\r\n\r\n"
+            + "Reset it: glowritual://reset?token=tok-123-secret\r\n"
+        let printed = ServiceMailer.withholdingToken(mail)
+        #expect(!printed.contains("tok-123-secret"))
+        #expect(printed.contains("X-Glow-Token: [withheld") && printed.contains("X-Glow-Mail: passwordReset"))
+        #expect(
+            ServiceMailer.withholdingToken("To: ana@example.com\r\n\r\nhello") == "To: ana@example.com\r\n\r\nhello")
     }
 
     @Test("a mail is RFC 5322 text with its kind and token in headers, and no text adds a header")

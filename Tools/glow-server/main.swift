@@ -333,7 +333,9 @@ if !startService(quiet: false) {
 }
 
 FileHandle.standardOutput.write(
-    Data("glow-server listening on \(server.address), database \(configuration.database)\n".utf8))
+    Data(
+        "glow-server listening on \(server.address), database \(configuration.postgres ? PostgresServerDatabase.redacted(configuration.database) : configuration.database)\n"
+            .utf8))
 
 // Runs until SIGINT or SIGTERM, then stops taking requests, lets the mail queue drain and exits.
 signal(SIGINT, SIG_IGN)
