@@ -122,8 +122,14 @@ package final class ServerRunner: Sendable {
             request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
         }
         if case .object(let headers)? = exchange["headers"] {
+            // `{client}`: the case's own address without its last group, so `{client}2` is another
+            // address of the case's /64 (9.6).
+            let network = client.hasSuffix("::1") ? String(client.dropLast()) : client
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                let text: String? = if let raw = value.string { try substituteOrFail(raw, captured) } else { nil }
+                let text: String? =
+                    if let raw = value.string {
+                        try substituteOrFail(raw.replacingOccurrences(of: "{client}", with: network), captured)
+                    } else { nil }
                 request.setValue(text, forHTTPHeaderField: name)
             }
         }

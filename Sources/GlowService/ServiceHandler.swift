@@ -127,7 +127,7 @@ public final class ServiceHandler: Sendable {
         if call.name == "register-device" || call.name == "remove-device", let token {
             return try devices(call, message, token: token)
         }
-        let client = clientKey(request)
+        let client = accountClient(request)
         do throws(AuthError) {
             return try answer(call, message, token: token, client: client)
         } catch {
@@ -342,6 +342,11 @@ public final class ServiceHandler: Sendable {
     func clientKey(_ request: HTTPRequest) -> String {
         Self.clientKey(request, trustForwardedFor: settings.trustForwardedFor)
     }
+
+    /// The client the account service's per-client limits count by (AUTH-39, AUTH-45, AUTH-46):
+    /// SERVER-11's, so an IPv6 client is its /64 there as it is to the request limit, and rotating
+    /// addresses inside one network buys no more guesses, nonces or mails.
+    func accountClient(_ request: HTTPRequest) -> String { ClientLimit.client(clientKey(request)) }
 
     /// ``clientKey(_:)`` for a handler that trusts `X-Forwarded-For` or not.
     static func clientKey(_ request: HTTPRequest, trustForwardedFor: Bool) -> String {

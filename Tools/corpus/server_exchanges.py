@@ -332,5 +332,16 @@ case("a session that synced, then signed out, is refused at once by whichever pr
           'expect': {'status': 200, 'body': {}}},
      ])
 
+# ---- SERVER-11 with AUTH-39: a /64 is one client for every per-client limit (issue 44)
+case('sign-in guesses from rotating addresses inside one /64 are one client: the sixth failure is 429 '
+     'throttled by AUTH-39\'s client count, as SERVER-11 makes a /64 one client', ['SERVER-11', 'SERVER-5'],
+     [{'call': 'sign-in', 'body': {'email': addr('guess%d' % index), 'password': 'not the password at all'},
+       'headers': {'X-Forwarded-For': '{client}%x' % (index + 2)},
+       'expect': refused(401, 'invalid_credentials')} for index in range(5)] + [
+         {'call': 'sign-in', 'body': {'email': addr('guess5'), 'password': 'not the password at all'},
+          'headers': {'X-Forwarded-For': '{client}ffff'},
+          'expect': refused(429, 'throttled', error={'rule': 'AUTH-39'})},
+     ])
+
 write_cases('server', 'exchanges.json', 'server.exchanges',
             'Scripts of HTTP exchanges against a running server (Spec/server.md 9.6).', cases, 'server')
