@@ -14,11 +14,8 @@ import Synchronization
 public final class PushDispatcher: Sendable {
     private let relay: FeedRelay
     private let sender: any PushSender
-    private let interval: Double
     private let clock: any AuthClock
-    private let report: @Sendable (String) -> Void
-    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
-    private let queue = DispatchQueue(label: "glow-server.push")
+    private let rounds: Rounds
 
     /// A dispatcher of `relay`'s pushes to `sender` every `interval` seconds (0.01 ... 3,600);
     /// `report` hears of each round that failed.
@@ -28,40 +25,26 @@ public final class PushDispatcher: Sendable {
     ) {
         self.relay = relay
         self.sender = sender
-        self.interval = min(max(interval, 0.01), 3_600)
         self.clock = clock
-        self.report = report
+        rounds = Rounds(label: "glow-server.push", interval: interval) {
+            do { _ = try Self.sendDue(relay, sender, clock) } catch { report("pushes not sent: \(error)") }
+        }
     }
 
     /// Starts the rounds; a second start changes nothing.
-    public func start() {
-        timer.withLock { timer in
-            guard timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(deadline: .now() + interval, repeating: interval)
-            source.setEventHandler { [self] in
-                do { _ = try sendDue() } catch { report("pushes not sent: \(error)") }
-            }
-            source.resume()
-            timer = source
-        }
-    }
+    public func start() { rounds.start() }
 
     /// Stops the rounds, after the one under way.
-    public func stop() {
-        timer.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
-        queue.sync {}
-    }
+    public func stop() { rounds.stop() }
 
     /// One round: the pushes due now, sent. Returns how many were handed to the sender.
     ///
     /// - Throws: ``FeedError`` when the outbox cannot be read or kept (nothing was taken out),
     ///   or ``PushError`` when the sender refused the pushes (they were taken out).
     @discardableResult
-    public func sendDue() throws -> Int {
+    public func sendDue() throws -> Int { try Self.sendDue(relay, sender, clock) }
+
+    private static func sendDue(_ relay: FeedRelay, _ sender: any PushSender, _ clock: any AuthClock) throws -> Int {
         let now = Int64(ServiceHandler.milliseconds(clock.now()))
         let pushes = try relay.duePushes(at: now) { _ in nil }
         guard !pushes.isEmpty else { return 0 }
@@ -120,4 +103,32 @@ public struct StandardErrorPushSender: PushSender {
         let text = pushes.map { "push " + PushLine.text($0, withholdingToken: true) + "\n" }.joined()
         FileHandle.standardError.write(Data(text.utf8))
     }
+}
+
+/// Forgets the account records that can no longer matter (``AccountService/purgeExpired()``)
+/// once every `interval` seconds, away from any request: expired sign-ups, resets, nonces and
+/// address changes, idle sessions, and throttles and mail windows past their memory, each found by
+/// its expiry index. So what strangers make the server keep (a sign-up never confirmed, a guess
+/// at a password) is reclaimed by itself; a server runs one, and several processes may each run
+/// theirs.
+public final class AccountPurger: Sendable {
+    private let accounts: AccountService
+    private let report: @Sendable (String) -> Void
+    private let rounds: Rounds
+
+    /// A purger of `accounts` every `interval` seconds (0.01 ... 3,600); `report` hears of each
+    /// round that failed.
+    public init(accounts: AccountService, interval: Double = 60, report: @escaping @Sendable (String) -> Void) {
+        self.accounts = accounts
+        self.report = report
+        rounds = Rounds(label: "glow-server.purge", interval: interval) {
+            do { try accounts.purgeExpired() } catch { report("expired account records not purged: \(error)") }
+        }
+    }
+
+    /// Starts the rounds; a second start changes nothing.
+    public func start() { rounds.start() }
+
+    /// Stops the rounds, after the one under way.
+    public func stop() { rounds.stop() }
 }

@@ -285,6 +285,30 @@ struct AccountServiceTests {
         }
     }
 
+    @Test("a guess with a 900 KB address keeps a throttle of a few bytes, counted like any other text")
+    func boundedThrottleKeys() throws {
+        let world = try World()
+        let huge = String(repeating: "x", count: 900_000) + "@example.com"
+        let client = String(repeating: "c", count: 10_000)
+        for _ in 0..<2 {
+            #expect(throws: AuthError.self) {
+                try world.service.signIn(email: huge, password: "not the password", clientKey: client)
+            }
+        }
+        let throttles = try world.store.update { (records) throws(AuthError) in
+            records.throttles.expiring(atOrBefore: .infinity).map { ($0.key, $0.value.failures) }
+        }
+        #expect(throttles.count == 2 && throttles.allSatisfy { $0.0.utf8.count < 100 && $0.1 == 2 }, "\(throttles)")
+        // An address of ordinary length keeps its text as its key (AUTH-39).
+        #expect(throws: AuthError.self) {
+            try world.service.signIn(email: "eve@example.com", password: "not the password", clientKey: "k")
+        }
+        let named = try world.store.update { (records) throws(AuthError) in
+            records.throttles["address eve@example.com"]?.failures
+        }
+        #expect(named == 1)
+    }
+
     @Test("purging forgets expired sign-ups, resets, sessions, throttles and mail windows, and nothing live")
     func purge() throws {
         let world = try World()

@@ -74,6 +74,36 @@ struct ServiceTests {
         #expect(logged.withLock { $0 }.contains { $0.contains(problem) })
     }
 
+    @Test("the purger's rounds forget expired records by themselves, and a live one stays")
+    func purgerRounds() throws {
+        final class Clock: AuthClock {
+            let time = Mutex(1_800_000_000.0)
+            func now() -> Double { time.withLock { $0 } }
+        }
+        let clock = Clock()
+        var configuration = AccountConfiguration()
+        configuration.hashing = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+        let server = try TestServer(configuration: configuration, clock: clock)
+        defer { server.stop() }
+        let (accounts, store) = (server.accounts, server.database.accounts)
+        #expect(throws: AuthError.self) {
+            try accounts.signIn(email: "eve@example.com", password: "not the password", clientKey: "stranger")
+        }
+        func throttles() throws -> Int {
+            try store.update { (records) throws(AuthError) in records.throttles.expiring(atOrBefore: .infinity).count }
+        }
+        #expect(try throttles() == 2)
+        let purger = AccountPurger(accounts: accounts, interval: 0.02, report: { Issue.record("\($0)") })
+        purger.start()
+        defer { purger.stop() }
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(try throttles() == 2, "a throttle within its memory stays")
+        clock.time.withLock { $0 += 86_400 }
+        let deadline = Date().addingTimeInterval(5)
+        while try throttles() > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(try throttles() == 0, "a day later the rounds forgot both keys of the guess")
+    }
+
     @Test("a mail printed for people withholds its token, in the header and the link")
     func printedSecrets() throws {
         let mail =

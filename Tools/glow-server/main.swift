@@ -224,6 +224,7 @@ struct Service {
     let handler: ServiceHandler
     let mailer: ServiceMailer
     let pushes: PushDispatcher
+    let purger: AccountPurger
 }
 
 /// The server's stores on the configured database: PostgreSQL for a deployment of several
@@ -274,9 +275,12 @@ func makeService(
         configuration.pushCommand.map { CommandPushSender(command: $0) }
         ?? StandardErrorPushSender()
     let pushes = PushDispatcher(relay: relay, sender: sender, report: { complain("glow-server: \($0)") })
+    // What strangers leave behind (sign-ups never confirmed, guesses) is forgotten every minute.
+    let purger = AccountPurger(accounts: accounts, report: { complain("glow-server: \($0)") })
     mailer.start()
     pushes.start()
-    return Service(handler: handler, mailer: mailer, pushes: pushes)
+    purger.start()
+    return Service(handler: handler, mailer: mailer, pushes: pushes, purger: purger)
 }
 
 /// The service once it is made; until then every request is answered `503` (SERVER-7).
@@ -350,6 +354,7 @@ let sources = [SIGINT, SIGTERM].map { number in
 stopping.wait()
 server.stop()
 if let service = current.withLock({ $0 }) {
+    service.purger.stop()
     service.pushes.stop()
     service.mailer.flush()
 }

@@ -232,8 +232,8 @@ public final class AccountService: Sendable {
         // AUTH-39: text that is not an address fails as an unknown address does, with the same
         // Argon2id work and the same counting (under the text, as given, in ASCII lower case).
         let address = (try? Self.normalizedEmail(email)) ?? email.asciiLowercased
-        let addressKey = "address " + address
-        let clientKeyName = "client " + clientKey
+        let addressKey = Self.throttleKey("address", address)
+        let clientKeyName = Self.throttleKey("client", clientKey)
         let keys = [addressKey, clientKeyName]
         let now = clock.now()
         let stored: (AccountID, String)? = try store.update { (records) throws(AuthError) in
@@ -339,7 +339,8 @@ public final class AccountService: Sendable {
         let now = clock.now()
         return try store.update { (records) throws(AuthError) in
             try self.count(
-                [("nonce client " + clientKey, configuration.noncesPerClient)], window: configuration.nonceLifetime,
+                [(Self.throttleKey("nonce client", clientKey), configuration.noncesPerClient)],
+                window: configuration.nonceLifetime,
                 at: now, in: &records, what: "sign-in nonces", rule: "AUTH-46")
             // Made only once the request is counted: a refused one issues nothing.
             let nonce = self.makeNonce()
@@ -1155,6 +1156,13 @@ public final class AccountService: Sendable {
 
     // MARK: Pieces
 
+    /// A throttle's key: `kind` and the text it counts under, the text kept as its SHA-256 when it
+    /// is longer than an address may be (AUTH-39), so a refused request keeps a few bytes however
+    /// long the text it sent.
+    static func throttleKey(_ kind: String, _ text: String) -> String {
+        text.utf8.count <= 254 ? kind + " " + text : kind + " sha256 " + SecretToken(text).storedHash
+    }
+
     /// An address as AUTH-36 compares them: ASCII letters in lower case.
     ///
     /// - Throws: ``AuthError/Code/invalidEmail`` for text that is not an address.
@@ -1283,7 +1291,7 @@ public final class AccountService: Sendable {
         try count(
             [
                 ("address " + address, configuration.mailsPerAddress),
-                ("client " + client, configuration.mailsPerClient),
+                (Self.throttleKey("client", client), configuration.mailsPerClient),
             ],
             window: configuration.mailWindow, at: now, in: &records, what: "mails", rule: "AUTH-45")
     }
