@@ -51,6 +51,9 @@ extension ErrorCode where Domain == AuthError {
     public static var unsupportedHash: Self { Self("unsupported_hash") }
     /// An account store could not keep a change; the change did not happen.
     public static var storageFailed: Self { Self("storage_failed") }
+    /// The service was hashing as many passwords as it does at once for longer than a call waits
+    /// (AUTH-12): try again after the wait given.
+    public static var busy: Self { Self("busy") }
     /// A policy outside what the standard allows (AUTH-5).
     public static var invalidPolicy: Self { Self("invalid_policy") }
     /// A provider or verifier configured with nothing to trust (AUTH-23, AUTH-30).

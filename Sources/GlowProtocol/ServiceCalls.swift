@@ -91,7 +91,7 @@ public enum ServiceCalls {
         "method_not_allowed": 405,
         "identity_in_use": 409, "last_sign_in_method": 409, "second_factor_enrolled": 409,
         "body_too_large": 413, "unsupported_media_type": 415, "throttled": 429,
-        "storage_failed": 503, "key_set_unavailable": 503,
+        "storage_failed": 503, "key_set_unavailable": 503, "busy": 503,
         "internal": 500,
     ]
 }

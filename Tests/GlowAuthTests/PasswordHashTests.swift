@@ -1,3 +1,4 @@
+import Foundation
 import GlowCore
 import Testing
 
@@ -88,5 +89,31 @@ struct PasswordHashTests {
         #expect(throws: AuthError.self) {
             try PasswordHasher(parameters: Argon2Parameters(memoryKiB: 7, iterations: 1, parallelism: 1))
         }
+    }
+
+    @Test("past the gate's hashes at once, a hash that waits longer than the gate's wait is busy, to retry in a second")
+    func hashingGate() throws {
+        let gate = HashingGate(concurrent: 1, wait: 0.05)
+        let hasher = try PasswordHasher(
+            parameters: Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1), gate: gate)
+        let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread.detachNewThread {
+            do {
+                try gate.run { () throws(AuthError) in
+                    holding.signal()
+                    release.wait()
+                }
+            } catch {
+                Issue.record("the first hash got no turn: \(error)")
+            }
+        }
+        holding.wait()
+        let refused = #expect(throws: AuthError.self) {
+            try hasher.hash(Password(normalized: "violet lantern morning"))
+        }
+        #expect(refused?.code == .busy && refused?.retryAfter == 1 && refused?.rule == "AUTH-12")
+        release.signal()
+        let hash = try hasher.hash(Password(normalized: "violet lantern morning"))
+        #expect(try hasher.verify("violet lantern morning", against: hash), "once the turn is free, hashing runs")
     }
 }

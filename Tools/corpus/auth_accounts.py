@@ -1024,6 +1024,24 @@ provider_script('a client is issued 30 nonces in 600 seconds; a refusal issues a
     (step('issueNonce', client='c1'), asks[31][1][1]),
 ])
 
+# ---- AUTH-36 with AUTH-39: guesses at one sign-up's password are counted before hashing (issue 44)
+flood = [(step('signUp', email=ANA, password=PW), OK)]
+flood += [(step('confirmSignUp', email=ANA, password=PW2), err('invalid_credentials'))] * 5
+flood += [
+    # Five failures at t: the sign-up's key waits until t + 1, and a try meanwhile is neither
+    # checked nor counted, the right password included.
+    (step('confirmSignUp', email=ANA, password=PW), err('throttled', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    # At t + 1 it is checked and counted: a sixth failure, so the key waits 2 seconds from it.
+    (step('confirmSignUp', email=ANA, password=PW2), err('invalid_credentials')),
+    (step('confirmSignUp', email=ANA, password=PW), err('throttled', retryAfter=2)),
+    (step('advance', seconds=2), OK),
+    (step('confirmSignUp', email=ANA, password=PW, **{'as': 's0'}), acct('A1')),
+]
+script('guesses at a sign-up\'s password count under the sign-up before it is hashed: the sixth waits, '
+       'as AUTH-39\'s keys do, the right password too; the token stays usable and confirms after the wait',
+       ['AUTH-36', 'AUTH-39'], flood)
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '

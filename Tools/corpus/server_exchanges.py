@@ -343,5 +343,15 @@ case('sign-in guesses from rotating addresses inside one /64 are one client: the
           'expect': refused(429, 'throttled', error={'rule': 'AUTH-39'})},
      ])
 
+case('a flood of wrong passwords at one sign-up is counted before hashing: the sixth try is 429 throttled '
+     'by AUTH-36\'s count, whatever its password', ['SERVER-5', 'SERVER-6'],
+     [{'call': 'sign-up', 'body': {'email': addr('flood'), 'password': PASSWORD}, 'expect': {'status': 200}},
+      {'mail': {'to': addr('flood'), 'kind': 'confirmSignUp', 'capture': 'flood.signup'}}] + [
+         {'call': 'confirm-sign-up', 'body': {'token': '$flood.signup', 'password': 'not the password at all'},
+          'expect': refused(401, 'invalid_credentials')}] * 5 + [
+         {'call': 'confirm-sign-up', 'body': {'token': '$flood.signup', 'password': PASSWORD},
+          'expect': refused(429, 'throttled', headers={'Retry-After': '1'}, error={'rule': 'AUTH-39'})},
+     ])
+
 write_cases('server', 'exchanges.json', 'server.exchanges',
             'Scripts of HTTP exchanges against a running server (Spec/server.md 9.6).', cases, 'server')

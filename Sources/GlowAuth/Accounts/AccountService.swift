@@ -9,6 +9,8 @@ public struct AccountConfiguration: Sendable {
     public var policy = try! PasswordPolicy()
     /// The cost of new password hashes (AUTH-12); weaker stored ones are redone at sign-in.
     public var hashing: Argon2Parameters = .owasp
+    /// What bounds the Argon2id work done at once (AUTH-12): the process's gate unless given.
+    public var hashingGate: HashingGate = .process
     /// How long an access token works, in seconds.
     public var accessLifetime = 900.0
     /// How long a session family lasts from its sign-in, in seconds.
@@ -55,9 +57,10 @@ public struct AccountConfiguration: Sendable {
 /// The account service (AUTH-35 ... AUTH-42): sign-up with a confirmed address, sign-in with a
 /// password or a provider's ID token, sessions whose refresh tokens rotate, password reset and
 /// change, step-up and deletion. It is the server side's (glow-server runs one per process over a
-/// shared store); an app reaches it through the server's calls (GlowClient). Every method is safe to call from any thread: the store
-/// serialises its transactions, and password hashing runs outside them, so sign-ins use every
-/// core.
+/// shared store); an app reaches it through the server's calls (GlowClient). Every method is safe
+/// to call from any thread: password hashing runs outside the store's transactions, at most as
+/// many hashes at once as the configuration's ``HashingGate`` lets, so a flood of sign-ins leaves
+/// a core for every other call.
 public final class AccountService: Sendable {
     /// How this service behaves.
     public let configuration: AccountConfiguration
@@ -107,7 +110,7 @@ public final class AccountService: Sendable {
         self.eraser = eraser
         self.revoker = revoker
         self.verifiers = Dictionary(verifiers.map { ($0.provider.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.hasher = try PasswordHasher(parameters: configuration.hashing)
+        self.hasher = try PasswordHasher(parameters: configuration.hashing, gate: configuration.hashingGate)
         self.decoy = try hasher.hash(Password(normalized: SecretToken.random().reveal()))
     }
 
@@ -160,6 +163,10 @@ public final class AccountService: Sendable {
         let device = try Self.checkedDevice(device)
         let now = clock.now()
         let key = token.storedHash
+        // AUTH-36: each try of a live sign-up's password counts under the sign-up, before the
+        // password is hashed, throttled as AUTH-39's keys are: a flood of guesses at one token
+        // costs five Argon2id runs, then none.
+        let tries = ["sign-up " + key]
         let found: Result<AccountRecords.PendingSignUp, AuthError> = try store.update { (records) throws(AuthError) in
             let pending = try Self.pendingSignUp(key, in: records)
             guard now < pending.expiresAt else {
@@ -168,6 +175,12 @@ public final class AccountService: Sendable {
                 return .failure(
                     AuthError(.signUpTokenExpired, "this sign-up link has expired; sign up again", rule: "AUTH-36"))
             }
+            do throws(AuthError) {
+                try self.checkThrottles(tries, at: now, in: records)
+            } catch {
+                return .failure(error)
+            }
+            self.recordFailure(tries, at: now, in: &records)
             return .success(pending)
         }
         let pending = try found.get()
@@ -177,6 +190,7 @@ public final class AccountService: Sendable {
         }
         let outcome: Result<Session, AuthError> = try store.update { (records) throws(AuthError) in
             _ = try Self.pendingSignUp(key, in: records)
+            records.throttles[tries[0]] = nil
             for other in records.pendingSignUpsByEmail.removeValue(forKey: pending.email) ?? [] {
                 records.pendingSignUps[other] = nil
             }

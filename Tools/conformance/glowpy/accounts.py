@@ -642,9 +642,10 @@ class AccountService:
         self.send(email, CONFIRM_SIGNUP, token)
 
     def confirm_sign_up(self, token, password, device=None):
-        """AUTH-36: checked in the order the token, its expiry, the password (AUTH-16 against the
-        sign-up's hash; a wrong one leaves the token usable), the address (proven since); the
-        device first of all (AUTH-47)."""
+        """AUTH-36: checked in the order the token, its expiry, the sign-up's throttle (each try
+        counts under the sign-up before the password, as AUTH-39's keys do), the password (AUTH-16
+        against the sign-up's hash; a wrong one leaves the token usable), the address (proven
+        since); the device first of all (AUTH-47)."""
         device = check_device(device)
         now = self.clock()
         signup = self.signups.get(token_digest(token))
@@ -652,10 +653,14 @@ class AccountService:
             raise Failure('signup_token_invalid', 'unknown, used or dropped')
         if now >= signup.expires_at:
             raise Failure('signup_token_expired', 'the sign-up has expired')
+        keys = (('signup', token_digest(token)),)  # AUTH-36: each try counts, before the password,
+        self._throttle(keys, now)                  # throttled as AUTH-39's keys are
+        self._fail(keys, now)
         match, _ = auth.verify(password if isinstance(password, str) else None,
                                auth.parse_hash(signup.password_hash), self.hashing)
         if not match:
             raise Failure('invalid_credentials', 'not the password chosen at this sign-up')
+        self._clear(keys)
         if self._proven_holder(signup.email) is not None:
             raise Failure('signup_token_invalid', 'an account has proven the address since')
         for digest in self.waiting.pop(signup.key, []):                   # ends every waiting one
