@@ -4,11 +4,20 @@
 #ifndef GLOW_CMICROHTTPD_SHIM_H
 #define GLOW_CMICROHTTPD_SHIM_H
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+
+// Leaves a path and its query as they came, percent-escapes and all: the server compares call
+// names on the raw path (SERVER-1), so `/v1/%68ealth` and `/v1/sign-in%00` name no call.
+static size_t glow_mhd_keep_escapes(void *context, struct MHD_Connection *connection, char *text) {
+    (void)context;
+    (void)connection;
+    return strlen(text);
+}
 
 // Starts a daemon on an already listening socket, its connections polled by a pool of `threads`
 // threads with epoll, each request's end reported to `completed`. Connections may be suspended
@@ -24,6 +33,7 @@ static inline struct MHD_Daemon *glow_mhd_start(
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
+        MHD_OPTION_UNESCAPE_CALLBACK, glow_mhd_keep_escapes, NULL,
         MHD_OPTION_END);
 }
 

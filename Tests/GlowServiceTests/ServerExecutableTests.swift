@@ -64,6 +64,13 @@ struct ServerExecutableTests {
         #expect(status == 0, "\(summary)\(errors)")
         #expect(summary.contains("server"))
         #expect(FileManager.default.fileExists(atPath: folder + "/server.sqlite"))
+        // The database and every mail hold secrets (hashes, tokens): only the server's user reads them.
+        let mails = try FileManager.default.contentsOfDirectory(atPath: folder + "/mail").map { folder + "/mail/" + $0 }
+        #expect(!mails.isEmpty)
+        for path in [folder + "/server.sqlite"] + mails {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode.map { $0 & 0o077 } == 0, "\(path) is \(String(mode ?? -1, radix: 8))")
+        }
         server.stop()
         #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
         let rest = String(decoding: server.output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

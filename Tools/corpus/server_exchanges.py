@@ -353,5 +353,11 @@ case('a flood of wrong passwords at one sign-up is counted before hashing: the s
           'expect': refused(429, 'throttled', headers={'Retry-After': '1'}, error={'rule': 'AUTH-39'})},
      ])
 
+case('a call name is compared on the raw path: a percent-escape is not the letter it stands for, and an '
+     'escaped NUL does not end the name', ['SERVER-1', 'SERVER-4'],
+     [{'path': '/v1/%68ealth', 'method': 'GET', 'expect': refused(404, 'unknown_call')},
+      {'path': '/v1/sign-in%00', 'expect': refused(404, 'unknown_call')},
+      {'call': 'health', 'expect': {'status': 200}}])
+
 write_cases('server', 'exchanges.json', 'server.exchanges',
             'Scripts of HTTP exchanges against a running server (Spec/server.md 9.6).', cases, 'server')

@@ -70,6 +70,10 @@ func complain(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
+// Everything the server makes (its database, its mail files) holds secrets: password and token
+// hashes, tokens in mails. Only its own user may read them.
+umask(0o077)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
