@@ -103,7 +103,9 @@ public final class ServiceMailer: AuthMailer {
         queue.asyncAfter(deadline: .now() + retry) { [weak self] in self?.tick() }
     }
 
-    /// Delivers every mail of the outbox no one else holds; one that fails stays for the next try.
+    /// Delivers every mail of the outbox no one else holds; one that fails stays, held until its
+    /// claim ends, for a later try, and the others go out now: one address that refuses its mail
+    /// never holds up anybody else's.
     private func drain() {
         guard let outbox else { return }
         while true {
@@ -118,7 +120,7 @@ public final class ServiceMailer: AuthMailer {
             for mail in claimed {
                 if let problem = Self.deliver(mail.message, to: destination) {
                     report("mail \(mail.kind) to \(mail.recipient) not delivered, kept to try again: \(problem)")
-                    return
+                    continue
                 }
                 do {
                     try outbox.remove(mail.id)

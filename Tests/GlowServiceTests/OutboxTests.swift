@@ -44,6 +44,45 @@ struct OutboxTests {
         #expect(files.count == 1)
     }
 
+    @Test("an address whose mail fails holds up nobody else's: the mails after it go out at once")
+    func oneFailureHoldsNoOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/server.sqlite"
+        _ = try SQLiteServerDatabase(path: path)
+        let reports = ReportBox()
+        // The mail command refuses one address (valid under AUTH-36) and takes every other.
+        let command =
+            "text=$(cat); case \"$text\" in *'To: refused@example.com'*) exit 5;; esac; "
+            + "printf '%s' \"$text\" > '\(folder)/mail/'$(date +%s%N).eml"
+        let mailer = ServiceMailer(
+            destination: .command(command), outbox: try SQLiteMailOutbox(path: path), retry: 60,
+            report: { reports.add($0) })
+        // Waiting together, as after the mail service was away: one drain claims all three, the
+        // refused one first.
+        let outbox = try SQLiteMailOutbox(path: path)
+        for recipient in ["refused@example.com", "bea@example.com", "cai@example.com"] {
+            try outbox.add(recipient: recipient, kind: "passwordChanged", message: "To: \(recipient)\r\n\r\nhello")
+        }
+        mailer.start()
+        let deadline = Date().addingTimeInterval(5)
+        while try outbox.waiting().count > 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        mailer.flush()
+        let delivered = try FileManager.default.contentsOfDirectory(atPath: folder + "/mail").map {
+            try String(contentsOfFile: folder + "/mail/" + $0, encoding: .utf8)
+        }
+        #expect(delivered.count == 2, "the two mails after the refused one went out without waiting for a retry")
+        #expect(
+            delivered.contains { $0.contains("To: bea@example.com") }
+                && delivered.contains { $0.contains("To: cai@example.com") })
+        let waiting = try SQLiteMailOutbox(path: path).waiting()
+        #expect(waiting.map(\.recipient) == ["refused@example.com"], "only the refused mail waits")
+        #expect(
+            reports.all.contains { $0.contains("refused@example.com") && $0.contains("status 5") }, "\(reports.all)")
+    }
+
     @Test("the outbox's table belongs to the server database: another file is refused as it is")
     func foreignFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
