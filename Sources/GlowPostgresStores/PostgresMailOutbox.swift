@@ -65,7 +65,7 @@ public final class PostgresMailOutbox: MailOutbox {
                 UPDATE mail_outbox SET claimed_until = now() + make_interval(secs => $2)
                 WHERE id IN (SELECT id FROM mail_outbox WHERE claimed_until <= now() ORDER BY id LIMIT $1
                     FOR UPDATE SKIP LOCKED)
-                RETURNING id, recipient, kind, message
+                RETURNING id, recipient, kind, message, extract(epoch FROM now() - created_at)::float8::text AS age
                 """, [.int(Int64(limit)), .int(Int64(seconds))])
             return try Self.mails(rows).sorted { $0.id < $1.id }
         }
@@ -78,10 +78,35 @@ public final class PostgresMailOutbox: MailOutbox {
         }
     }
 
+    /// Holds a mail whose delivery failed for `seconds` from now.
+    public func postpone(_ id: Int64, for seconds: Int) throws(StoreError) {
+        _ = try run { (connection) throws(PostgresError) in
+            try connection.execute(
+                "UPDATE mail_outbox SET claimed_until = now() + make_interval(secs => $2) WHERE id = $1",
+                [.int(id), .int(Int64(seconds))])
+        }
+    }
+
+    /// Takes out the mails that have waited `seconds` or longer, and returns them.
+    public func removeOlder(than seconds: Int) throws(StoreError) -> [OutboxMail] {
+        try run { (connection) throws(PostgresError) -> [OutboxMail] in
+            try Self.mails(
+                connection.execute(
+                    "DELETE FROM mail_outbox WHERE created_at <= now() - make_interval(secs => $1) "
+                        + "RETURNING id, recipient, kind, message, "
+                        + "extract(epoch FROM now() - created_at)::float8::text AS age",
+                    [.int(Int64(seconds))])
+            ).sorted { $0.id < $1.id }
+        }
+    }
+
     /// Every mail waiting, oldest first.
     public func waiting() throws(StoreError) -> [OutboxMail] {
         try run { (connection) throws(PostgresError) -> [OutboxMail] in
-            try Self.mails(connection.execute("SELECT id, recipient, kind, message FROM mail_outbox ORDER BY id"))
+            try Self.mails(
+                connection.execute(
+                    "SELECT id, recipient, kind, message, extract(epoch FROM now() - created_at)::float8::text AS age "
+                        + "FROM mail_outbox ORDER BY id"))
         }
     }
 
@@ -91,7 +116,8 @@ public final class PostgresMailOutbox: MailOutbox {
             mails.append(
                 OutboxMail(
                     id: try rows.int(index, "id"), recipient: try rows.text(index, "recipient"),
-                    kind: try rows.text(index, "kind"), message: try rows.text(index, "message")))
+                    kind: try rows.text(index, "kind"), message: try rows.text(index, "message"),
+                    age: Double(try rows.text(index, "age")) ?? 0))
         }
         return mails
     }

@@ -10,13 +10,16 @@ public struct OutboxMail: Sendable, Hashable {
     public let kind: String
     /// The message.
     public let message: String
+    /// How long it has waited in the outbox, in seconds, when it was read.
+    public let age: Double
 
     /// A mail of the outbox.
-    public init(id: Int64, recipient: String, kind: String, message: String) {
+    public init(id: Int64, recipient: String, kind: String, message: String, age: Double = 0) {
         self.id = id
         self.recipient = recipient
         self.kind = kind
         self.message = message
+        self.age = age
     }
 }
 
@@ -31,6 +34,10 @@ public protocol MailOutbox: Sendable {
     func claim(limit: Int, for seconds: Int) throws(StoreError) -> [OutboxMail]
     /// Takes a delivered mail out.
     func remove(_ id: Int64) throws(StoreError)
+    /// Holds a mail whose delivery failed for `seconds` from now, before another try.
+    func postpone(_ id: Int64, for seconds: Int) throws(StoreError)
+    /// Takes out the mails that have waited `seconds` or longer, and returns them.
+    func removeOlder(than seconds: Int) throws(StoreError) -> [OutboxMail]
     /// Every mail waiting, oldest first (for inspection and tests).
     func waiting() throws(StoreError) -> [OutboxMail]
 }

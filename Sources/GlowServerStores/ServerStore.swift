@@ -104,6 +104,27 @@ public final class SQLiteMailOutbox: MailOutbox {
         }
     }
 
+    /// Holds a mail whose delivery failed for `seconds` from now.
+    public func postpone(_ id: Int64, for seconds: Int) throws(StoreError) {
+        try connection.withLock { (connection) throws(StoreError) in
+            try connection.prepare("UPDATE mail_outbox SET claimed_until = ? WHERE id = ?").run([
+                .integer(Self.now() &+ Int64(seconds) &* 1_000), .integer(id),
+            ])
+        }
+    }
+
+    /// Takes out the mails that have waited `seconds` or longer, and returns them.
+    public func removeOlder(than seconds: Int) throws(StoreError) -> [OutboxMail] {
+        try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
+            try connection.transaction { () throws(StoreError) -> [OutboxMail] in
+                let cutoff = Self.now() &- Int64(seconds) &* 1_000
+                let old = try Self.read(connection, "WHERE created_at <= ? ORDER BY id", [.integer(cutoff)])
+                try connection.prepare("DELETE FROM mail_outbox WHERE created_at <= ?").run([.integer(cutoff)])
+                return old
+            }
+        }
+    }
+
     /// Every mail waiting, oldest first.
     public func waiting() throws(StoreError) -> [OutboxMail] {
         try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
@@ -114,14 +135,16 @@ public final class SQLiteMailOutbox: MailOutbox {
     static func read(_ connection: SQLiteConnection, _ clause: String, _ values: [Statement.Value])
         throws(StoreError) -> [OutboxMail]
     {
-        let statement = try connection.prepare("SELECT id, recipient, kind, message FROM mail_outbox \(clause)")
+        let statement = try connection.prepare(
+            "SELECT id, recipient, kind, message, created_at FROM mail_outbox \(clause)")
         try statement.bind(values)
         var mails: [OutboxMail] = []
+        let now = now()
         while try statement.step() {
             mails.append(
                 OutboxMail(
                     id: statement.integer(0), recipient: statement.text(1), kind: statement.text(2),
-                    message: statement.text(3)))
+                    message: statement.text(3), age: Double(now &- statement.integer(4)) / 1_000))
         }
         return mails
     }

@@ -108,6 +108,14 @@ public final class ServiceMailer: AuthMailer {
     /// never holds up anybody else's.
     private func drain() {
         guard let outbox else { return }
+        // SERVER-8: a mail that waited an hour is given up, its token with it.
+        do {
+            for mail in try outbox.removeOlder(than: Self.giveUpAge) {
+                report("mail \(mail.kind) to \(mail.recipient) given up after waiting \(Int(mail.age)) s")
+            }
+        } catch {
+            report("the outbox's old mails cannot be taken out: \(error)")
+        }
         while true {
             let claimed: [OutboxMail]
             do {
@@ -119,7 +127,15 @@ public final class ServiceMailer: AuthMailer {
             if claimed.isEmpty { return }
             for mail in claimed {
                 if let problem = Self.deliver(mail.message, to: destination) {
-                    report("mail \(mail.kind) to \(mail.recipient) not delivered, kept to try again: \(problem)")
+                    let wait = Self.backoff(age: mail.age, retry: retry)
+                    report(
+                        "mail \(mail.kind) to \(mail.recipient) not delivered, kept to try again in \(wait) s: \(problem)"
+                    )
+                    do {
+                        try outbox.postpone(mail.id, for: wait)
+                    } catch {
+                        report("mail \(mail.id) could not be postponed, and is tried when its claim ends: \(error)")
+                    }
                     continue
                 }
                 do {
@@ -130,6 +146,19 @@ public final class ServiceMailer: AuthMailer {
                 }
             }
         }
+    }
+
+    /// How long a mail waits in the outbox before it is given up, in seconds: an hour, the
+    /// shortest life of a mailed token (AUTH-40's reset), so the outbox keeps no token longer
+    /// than it works (SERVER-8).
+    static let giveUpAge = 3_600
+
+    /// The wait before a mail whose delivery failed is tried again, in whole seconds: half its age,
+    /// at least the mailer's `retry` and at most 15 minutes, so a mail service that refuses for a
+    /// while is asked less and less often (SERVER-8).
+    static func backoff(age: Double, retry: Double) -> Int {
+        let seconds = min(max(retry, age.isFinite ? age / 2 : 900), 900)
+        return max(1, Int(seconds.rounded(.up)))
     }
 
     /// Waits until every mail queued so far was handed over, or kept for a later try.

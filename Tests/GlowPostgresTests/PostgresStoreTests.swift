@@ -169,6 +169,27 @@ final class PostgresStoreTests {
         #expect(try left.int(0, "n") == 2)
     }
 
+    @Test("PostgreSQL's outbox: a postponed mail is not claimed until its wait ends; an hour-old one is taken out")
+    func outboxWaits() throws {
+        let outbox = try PostgresMailOutbox(url: cluster.conninfo)
+        try outbox.add(recipient: "slow@example.com", kind: "passwordReset", message: "a")
+        try outbox.add(recipient: "old@example.com", kind: "passwordReset", message: "b")
+        let connection = try PostgresConnection(cluster.conninfo)
+        try connection.execute(
+            "UPDATE mail_outbox SET created_at = now() - interval '3601 seconds' WHERE recipient = 'old@example.com'")
+        let claimed = try outbox.claim(limit: 10, for: 60)
+        #expect(Set(claimed.map(\.recipient)).isSuperset(of: ["slow@example.com", "old@example.com"]))
+        #expect(claimed.first { $0.recipient == "old@example.com" }.map { $0.age >= 3_601 } == true)
+        let slow = try #require(claimed.first { $0.recipient == "slow@example.com" })
+        try connection.execute("UPDATE mail_outbox SET claimed_until = now()")
+        try outbox.postpone(slow.id, for: 600)
+        #expect(try !outbox.claim(limit: 10, for: 60).contains { $0.id == slow.id }, "postponed ten minutes")
+        let removed = try outbox.removeOlder(than: 3_600)
+        #expect(removed.map(\.recipient) == ["old@example.com"])
+        #expect(try !outbox.waiting().contains { $0.recipient == "old@example.com" })
+        #expect(try outbox.waiting().contains { $0.recipient == "slow@example.com" })
+    }
+
     @Test("two processes draining one outbox deliver each of forty mails once")
     func sharedOutbox() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-pg-\(UUID().uuidString)").path

@@ -1,8 +1,10 @@
 import Foundation
 import GlowAuth
 import GlowServerStores
-import GlowService
+import GlowStorage
 import Testing
+
+@testable import GlowService
 
 /// glow-server's mail outbox: every mail is kept in the database until a delivery takes it.
 @Suite("mail outbox")
@@ -81,6 +83,42 @@ struct OutboxTests {
         #expect(waiting.map(\.recipient) == ["refused@example.com"], "only the refused mail waits")
         #expect(
             reports.all.contains { $0.contains("refused@example.com") && $0.contains("status 5") }, "\(reports.all)")
+    }
+
+    @Test(
+        "a refused mail is tried again after half its age (at least the retry, at most 15 minutes)",
+        arguments: [(0.0, 30.0, 30), (100, 30, 50), (1_801, 30, 900), (5_000, 30, 900), (0, 0.01, 1)]
+    )
+    func backoff(age: Double, retry: Double, wait: Int) {
+        #expect(ServiceMailer.backoff(age: age, retry: retry) == wait)
+    }
+
+    @Test("a mail that waited an hour is given up, reported and removed with its token")
+    func givenUp() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/server.sqlite"
+        _ = try SQLiteServerDatabase(path: path)
+        let outbox = try SQLiteMailOutbox(path: path)
+        try outbox.add(recipient: "old@example.com", kind: "passwordReset", message: "X-Glow-Token: stale\r\n\r\n")
+        try outbox.add(recipient: "new@example.com", kind: "passwordReset", message: "X-Glow-Token: fresh\r\n\r\n")
+        // The first has waited an hour and a second; the second is new.
+        let connection = try DatabaseSchema.server.open(path: path, create: false)
+        try connection.execute(
+            "UPDATE mail_outbox SET created_at = created_at - 3601000 WHERE recipient = 'old@example.com'")
+        let reports = ReportBox()
+        let mailer = ServiceMailer(
+            destination: .command("exit 4"), outbox: outbox, retry: 60, report: { reports.add($0) })
+        mailer.start()
+        let deadline = Date().addingTimeInterval(5)
+        while try outbox.waiting().count > 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        mailer.flush()
+        let waiting = try outbox.waiting()
+        #expect(waiting.map(\.recipient) == ["new@example.com"], "the stale token is gone, the fresh one waits")
+        #expect(reports.all.contains { $0.contains("old@example.com") && $0.contains("given up") }, "\(reports.all)")
+        #expect(reports.all.contains { $0.contains("new@example.com") && $0.contains("try again in 60 s") })
     }
 
     @Test("the outbox's table belongs to the server database: another file is refused as it is")
