@@ -39,6 +39,9 @@ extension ErrorCode where Domain == FeedError {
     public static var invalidCursor: Self { Self("invalid_cursor") }
     /// A delta sent to the relay with a write that is not the sender's own (FEED-25).
     public static var notAuthor: Self { Self("not_author") }
+    /// A delta sent to the relay with a stamp further ahead of the relay's time than the skew
+    /// allows (FEED-25).
+    public static var stampAhead: Self { Self("stamp_ahead") }
     /// An item whose fields break FEED-6.
     public static var invalidItem: Self { Self("invalid_item") }
     /// A write, read or device of a person the relay erased when their account was deleted

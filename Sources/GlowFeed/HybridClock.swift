@@ -10,6 +10,11 @@ public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The greatest wall time a stamp may carry.
     public static let maximumWall: Int64 = (1 << 53) - 1
+    /// How far ahead of the receiver's physical time a stamp's wall time may be, in milliseconds:
+    /// an hour of clock skew (FEED-2, FEED-25). A stamp further ahead is not taken in by a
+    /// device's clock and is refused by the relay, so no stamp can exhaust a clock or outrun an
+    /// erasure.
+    public static let maximumAhead: Int64 = 3_600_000
 
     /// A stamp.
     ///
@@ -80,6 +85,9 @@ public struct HybridClock: Sendable, Hashable {
         guard (0...Stamp.maximumWall).contains(now) else {
             throw FeedError(.invalidStamp, "the physical time \(now) is outside 0 ... 2^53 − 1", rule: "FEED-1")
         }
+        // FEED-2: a stamp more than the skew ahead of this device's time is not taken in, so no
+        // remote stamp can push the clock to the end of its range.
+        guard remote.wall - now <= Stamp.maximumAhead else { return }
         if now > wall && now > remote.wall {
             (wall, counter) = (now, 0)
         } else if wall == remote.wall {

@@ -188,6 +188,7 @@ public final class FeedRelay: Sendable {
         try Self.checkAuthor(delta, person)
         return try run(writing: true, confirming: reading) { (state) throws(FeedError) -> Accepted in
             try Self.checkOpen(state, person)
+            try Self.checkStamps(delta, now: now)
             return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
         }
     }
@@ -404,6 +405,18 @@ public final class FeedRelay: Sendable {
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read.
     public var replica: FeedReplica {
         get throws(FeedError) { try store.update { (state) throws(FeedError) in state.replica } }
+    }
+
+    /// FEED-25: no stamp further ahead of the relay's time than the skew allows, so no write can
+    /// outlive its author's erasure (FEED-31) or exhaust a device's clock (FEED-2).
+    static func checkStamps(_ delta: FeedReplica, now: Int64) throws(FeedError) {
+        guard let latest = delta.latestStamp else { return }
+        let (ahead, overflow) = latest.wall.subtractingReportingOverflow(now)
+        guard overflow || ahead > Stamp.maximumAhead else { return }
+        throw FeedError(
+            .stampAhead,
+            "a write is stamped more than \(Stamp.maximumAhead) ms ahead of the relay's clock, and is refused",
+            rule: "FEED-25")
     }
 
     /// FEED-25: every write is the sender's own.

@@ -65,6 +65,14 @@ clock('a counter that would pass 2^32 − 1 stops the clock and changes nothing'
     (recv([1000, 2 ** 32 - 1, 'x'], 0), {'error': 'clock_exhausted'}), (tick(0), {'stamp': [0, 1, 'd']}),
     (recv([1000, 2 ** 32 - 2, 'x'], 0), {'clock': [1000, 2 ** 32 - 1]}), (tick(0), {'error': 'clock_exhausted'}),
     (tick(1001), {'stamp': [1001, 0, 'd']})])
+clock('a remote stamp more than an hour ahead of the device is not taken in, so no stamp can run the clock '
+      'to the end of its range; one exactly an hour ahead is', ['FEED-2'], 'd', [
+    (tick(1000), {'stamp': [1000, 0, 'd']}),
+    (recv([2 ** 53 - 1, 2 ** 32 - 2, 'x'], 1000), {'clock': [1000, 0]}),
+    (tick(1000), {'stamp': [1000, 1, 'd']}),
+    (recv([3_601_000, 5, 'x'], 1000), {'clock': [3_601_000, 6]}),
+    (recv([3_601_002, 0, 'x'], 1001), {'clock': [3_601_000, 6]}),
+    (tick(1002), {'stamp': [3_601_000, 7, 'd']})])
 write('clock.json', 'feed.clock',
       'One device\'s hybrid logical clock: each step ticks at physical time `now` (giving the stamp) or takes in a '
       'remote stamp `receive` at `now` (giving the clock\'s wall time and counter).', clock_cases, 'clock')

@@ -169,6 +169,16 @@ script('a write from before the deletion is withdrawn with the rest; one arrivin
     fetch('bob', delta(11, [], [FRI, NEW, PUB], stances=[['ana', 'bob', 'none'], ['bob', 'ana', 'want']],
                        visibility=VIS))])
 
+script('a write stamped more than an hour ahead of the relay is refused with its whole delta, after '
+       'authorship and erasure; one exactly an hour ahead is accepted', ['FEED-25'], [
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(3_601_001, 'ana1'))], {'error': 'stamp_ahead'}),
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(10, 'ana1')),
+                         w_item(item('ana', 'g1', 5), st(2 ** 53 - 1, 'ana1'))], {'error': 'stamp_ahead'}),
+    submit('bob', 1000, [w_stance('ana', 'bob', 'want', st(2 ** 53 - 1, 'bob1'))], {'error': 'not_author'}),
+    fetch('bob', delta(0)),
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(3_601_000, 'ana1'))], {'sequence': 1}),
+    fetch('bob', delta(1, stances=[['ana', 'bob', 'want']]))])
+
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '

@@ -40,6 +40,7 @@ from .errors import Failure
 
 MAX_WALL = 2 ** 53 - 1                                     # FEED-1
 MAX_COUNTER = 2 ** 32 - 1
+MAX_AHEAD = 3_600_000                   # FEED-2, FEED-25: an hour of clock skew, in ms
 MAX_COUNT = 2 ** 32 - 1                                    # FEED-6: a streak or milestone in Days
 KINDS = ('checkIn', 'milestone', 'goalStarted', 'goalCompleted')     # FEED-6
 STREAK_KINDS = ('checkIn', 'milestone')                             # FEED-6: the kinds that carry a streak
@@ -119,6 +120,8 @@ class Clock:
         """A remote stamp taken in at physical time `now`."""
         lr, cr, _ = parse_stamp(stamp)
         p, l, c = physical(now), self.wall, self.counter
+        if lr - p > MAX_AHEAD:              # FEED-2: a stamp beyond the skew is not taken in
+            return
         if p > max(l, lr):
             self._set(p, 0)
         elif l == lr:
@@ -737,7 +740,18 @@ class Relay:
         (FEED-31), merged; the answer is the last sequence number given."""
         self.check_author(person, delta)
         self.check_open(person)
+        self.check_stamps(delta, now)
         return self.accept(delta, now)
+
+    def check_stamps(self, delta, now):
+        """FEED-25: a stamp whose wall time is more than MAX_AHEAD ms after the relay's `now` is
+        refused `stamp_ahead`, after authorship and erasure."""
+        walls = [stamp[0] for stamp, _ in delta.stance.values()] + [stamp[0] for stamp in delta.last_no.values()]
+        walls += [stamp[0] for stamp, _ in delta.items.values()]
+        walls += [stamp[0] for stamp, _ in delta.visibility.values()]
+        walls += [stamp[0] for stamp, _ in delta.reactions.values()]
+        if walls and max(walls) - now > MAX_AHEAD:
+            raise Failure('stamp_ahead', 'a write stamped beyond the skew', rule='FEED-25')
 
     def accept(self, delta, now):
         """FEED-25, FEED-26: a delta merged in one change of the relay's state; each register it
