@@ -211,13 +211,11 @@ public final class ServiceHandler: Sendable {
     }
 
     /// SERVER-3: `body`'s answer as the token's account, in one transaction of the relay's store
-    /// that confirms the read of the account records that authenticated it (``StoreReading``):
-    /// the first read is of the records a connection holds, with no round trip; when they refuse
-    /// the token, or the relay's transaction finds them changed since (then nothing was done), the
-    /// token is authenticated again on the records as the database holds them. Over stores that
-    /// share no database, the token is judged on the records as the database holds them and the
-    /// body runs after, as no one transaction can read both. A body answers nil only when its
-    /// transaction found the reading changed.
+    /// that confirms the read of the account rows that authenticated it (``StoreReading``): when
+    /// the relay's transaction finds one of them changed since (then nothing was done), the token
+    /// is authenticated again. Over stores that share no database, the token is judged on the
+    /// records as the database holds them and the body runs after, as no one transaction can read
+    /// both. A body answers nil only when its transaction found the reading changed.
     private func asCaller<T>(
         _ token: SecretToken, _ body: (AccountID, StoreReading?) throws(ServiceRefusal) -> T?
     ) throws(ServiceRefusal) -> T {
