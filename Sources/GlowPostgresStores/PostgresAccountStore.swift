@@ -58,7 +58,6 @@ public final class PostgresAccountStore: AccountStore {
     private func run<T>(writing: Bool, _ body: (inout AccountRecords, PostgresAccountRows) throws(AuthError) -> T)
         throws(AuthError) -> T
     {
-        var lastFailure = ""
         for _ in 0..<Self.attempts {
             let outcome: Result<T, AuthError>?
             do {
@@ -68,13 +67,11 @@ public final class PostgresAccountStore: AccountStore {
             } catch {
                 throw AuthError.storage("the account records could not be read or kept: \(error)")
             }
-            guard let outcome else {
-                lastFailure = "another update of the same rows won \(Self.attempts) times"
-                continue
-            }
-            return try outcome.get()
+            // Nil: PostgreSQL failed this try to serialize it with another; try again.
+            if let outcome { return try outcome.get() }
         }
-        throw AuthError.storage("the account records could not be kept: \(lastFailure)")
+        throw AuthError.storage(
+            "the account records could not be kept: another update of the same rows won \(Self.attempts) times")
     }
 
     /// One try: the body's outcome, or nil when PostgreSQL failed it to serialize it with another.

@@ -9,14 +9,21 @@ import Testing
 /// glow-server's mail outbox: every mail is kept in the database until a delivery takes it.
 @Suite("mail outbox")
 struct OutboxTests {
-    @Test("a mail whose delivery fails stays in the outbox, and the next mailer delivers it")
-    func keptUntilDelivered() throws {
+    /// A scratch folder holding a `mail` folder and a server database: the folder and the
+    /// database's path. The caller removes the folder.
+    static func scratch() throws -> (folder: String, path: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/server.sqlite"
         _ = try SQLiteServerDatabase(path: path)
+        return (folder, path)
+    }
+
+    @Test("a mail whose delivery fails stays in the outbox, and the next mailer delivers it")
+    func keptUntilDelivered() throws {
+        let (folder, path) = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let reports = ReportBox()
         let failing = ServiceMailer(
             destination: .command("exit 3"), outbox: try SQLiteMailOutbox(path: path), retry: 1,
@@ -48,12 +55,8 @@ struct OutboxTests {
 
     @Test("an address whose mail fails holds up nobody else's: the mails after it go out at once")
     func oneFailureHoldsNoOne() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder + "/mail", withIntermediateDirectories: true)
+        let (folder, path) = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/server.sqlite"
-        _ = try SQLiteServerDatabase(path: path)
         let reports = ReportBox()
         // The mail command refuses one address (valid under AUTH-36) and takes every other.
         let command =
@@ -95,12 +98,8 @@ struct OutboxTests {
 
     @Test("a mail that waited an hour is given up, reported and removed with its token")
     func givenUp() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-outbox-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, path) = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/server.sqlite"
-        _ = try SQLiteServerDatabase(path: path)
         let outbox = try SQLiteMailOutbox(path: path)
         try outbox.add(recipient: "old@example.com", kind: "passwordReset", message: "X-Glow-Token: stale\r\n\r\n")
         try outbox.add(recipient: "new@example.com", kind: "passwordReset", message: "X-Glow-Token: fresh\r\n\r\n")
