@@ -45,22 +45,28 @@ struct Judgements: Sendable {
         }
     }
 
-    private var pointDays: [Day] = []
-    private var doneBefore: [Int] = [0]
+    /// A single judged unit: its Day and how many of the points up to it, itself included, are done.
+    private struct Point {
+        var day: Day
+        var doneThrough: Int
+    }
+
+    private var points: [Point] = []
     private var runs: [Run] = []
     private var judgedBefore: [Int] = [0]
 
     /// Makes room for `count` judged units on single Days.
     mutating func reservePoints(_ count: Int) {
-        pointDays.reserveCapacity(count)
-        doneBefore.reserveCapacity(count + 1)
+        points.reserveCapacity(count)
     }
 
     /// One judged unit on `day`; units arrive in Day order.
     mutating func point(_ day: Day, done: Bool) {
-        pointDays.append(day)
-        doneBefore.append(doneBefore[doneBefore.count - 1] + (done ? 1 : 0))
+        points.append(Point(day: day, doneThrough: doneBefore(points.count) + (done ? 1 : 0)))
     }
+
+    /// How many of the first `count` points are done.
+    private func doneBefore(_ count: Int) -> Int { count == 0 ? 0 : points[count - 1].doneThrough }
 
     /// A run of judged units, none done; runs arrive in Day order and do not overlap.
     mutating func run(_ run: Run) {
@@ -71,14 +77,13 @@ struct Judgements: Sendable {
     }
 
     /// How many points and runs there are: a place to come back to with ``rewind(to:)``.
-    var mark: (points: Int, runs: Int) { (pointDays.count, runs.count) }
+    var mark: (points: Int, runs: Int) { (points.count, runs.count) }
 
     /// Forgets the points and runs added since `mark`.
     ///
     /// - Complexity: O(k) for the k units forgotten.
     mutating func rewind(to mark: (points: Int, runs: Int)) {
-        pointDays.removeLast(pointDays.count - mark.points)
-        doneBefore.removeLast(doneBefore.count - 1 - mark.points)
+        points.removeLast(points.count - mark.points)
         runs.removeLast(runs.count - mark.runs)
         judgedBefore.removeLast(judgedBefore.count - 1 - mark.runs)
     }
@@ -88,12 +93,12 @@ struct Judgements: Sendable {
     /// - Complexity: O(log n) for n points and runs.
     func count(from: Day, through: Day) -> Consistency {
         guard from <= through else { return Consistency(done: 0, due: 0) }
-        let lower = pointDays.partitioningIndex { $0 >= from }
-        let upper = pointDays.partitioningIndex { $0 > through }
+        let lower = points.partitioningIndex { $0.day >= from }
+        let upper = points.partitioningIndex { $0.day > through }
         var done = 0
         var due = 0
         if lower < upper {
-            done = doneBefore[upper] - doneBefore[lower]
+            done = doneBefore(upper) - doneBefore(lower)
             due = upper - lower
         }
         // Runs that overlap the window: the first and last may overlap in part.
@@ -118,7 +123,9 @@ struct StreakTracker: Sendable {
     private var start: Day?
     private var end: Day?
     private var length = 0
-    private var nextMilestone = 0
+    /// The run's length at which the next milestone is reached (Int.max past the last one), kept
+    /// as a number so that counting a unit reads no table.
+    private var nextThreshold = Milestone.thresholds[0]
     private(set) var longest: Streak?
     private(set) var milestones: [Milestone] = []
 
@@ -137,15 +144,18 @@ struct StreakTracker: Sendable {
     mutating func count(first: Day, last: Day) {
         if length == 0 {
             start = first
-            nextMilestone = 0
+            nextThreshold = Milestone.thresholds[0]
         }
         length += 1
         end = last
-        if nextMilestone < Milestone.thresholds.count, length == Milestone.thresholds[nextMilestone] {
-            milestones.append(
-                Milestone(id: Milestone.ID(goalID: goalID, milestone: length, streakStart: start!), reachedOn: last))
-            nextMilestone += 1
-        }
+        if length == nextThreshold { reachMilestone(on: last) }
+    }
+
+    /// The milestone the run reached on `day`, and the next threshold.
+    private mutating func reachMilestone(on day: Day) {
+        milestones.append(
+            Milestone(id: Milestone.ID(goalID: goalID, milestone: length, streakStart: start!), reachedOn: day))
+        nextThreshold = Milestone.thresholds.first { $0 > length } ?? Int.max
     }
 
     /// This tracker without its milestones, and how many it had: what a walk's checkpoint keeps,
