@@ -80,6 +80,15 @@ public struct HTTPLimits: Sendable, Hashable {
     public var connectionLimit = 1_000
     /// Seconds a connection may stay idle, a slow client's included, before it is closed: 30.
     public var timeoutSeconds = 30
+    /// Connections one client may hold open at once: 32; 0 lifts the cap (behind a proxy, whose
+    /// address every connection shares). Peers on a Unix socket are the host's own, never capped.
+    public var connectionsPerClient = 32
+    /// Seconds a request's whole header may take to arrive, from the connection's start or the
+    /// end of its previous exchange (so also how long a kept-alive connection may wait idle): 10.
+    public var headerSeconds = 10
+    /// Seconds a request's whole body may take to arrive after its header, and an answer to be
+    /// taken after it is queued: 30.
+    public var bodySeconds = 30
     /// Memory for one connection's headers and buffers, in bytes: 64 KiB.
     public var connectionMemoryBytes = 64 << 10
     /// How far past ``maxBodyBytes`` a declared body may go and still be taken in and dropped

@@ -21,6 +21,10 @@ import Synchronization
 /// as it comes and the `413` follows it, so the client reads the answer instead of a reset. A
 /// chunked body is dropped from the moment it passes the limit.
 ///
+/// One client holds at most ``HTTPLimits/connectionsPerClient`` connections, and a header, a body
+/// or an answer that takes longer than its deadline loses its connection (``ConnectionGuard``),
+/// so a client that sends a byte now and then holds nothing for long.
+///
 /// A whole request is handed to a pool of ``HTTPLimits/threads`` handler threads while its
 /// connection is suspended, so a handler that waits (on a database) holds up no other connection:
 /// the polling threads only move bytes. The handler runs on many threads at once, so it must be
@@ -32,23 +36,30 @@ public final class HTTPServer: Sendable {
     private let context: Context
 
     /// Starts serving `address` with `handler`; `tooLarge` answers a body past the limit (the
-    /// limit in bytes in, the answer out).
+    /// limit in bytes in, the answer out), and `client` names the client a peer's address counts
+    /// as for ``HTTPLimits/connectionsPerClient`` (SERVER-11's client, in glow-server).
     ///
     /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
     ///   address) or `cannot_start` (the library refused its options).
     public init(
         listen address: ListenAddress, limits: HTTPLimits = HTTPLimits(),
         tooLarge: @escaping @Sendable (Int) -> HTTPResponse = { HTTPResponse.tooLarge(limit: $0) },
+        client: @escaping @Sendable (String) -> String = { $0 },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
-        let context = Context(limits: limits, tooLarge: tooLarge, handler: handler)
+        let context = Context(
+            limits: limits, tooLarge: tooLarge, handler: handler,
+            connections: ConnectionGuard(limits: limits, client: client))
         context.workers.start()
+        context.connections.start()
         let pointer = glow_mhd_start(
-            accessCallback, completedCallback, Unmanaged.passUnretained(context).toOpaque(), socket,
-            UInt32(clamping: limits.threads), UInt32(clamping: limits.connectionLimit),
-            UInt32(clamping: limits.timeoutSeconds), limits.connectionMemoryBytes)
+            accessCallback, completedCallback, admitCallback, connectionCallback,
+            Unmanaged.passUnretained(context).toOpaque(), socket, UInt32(clamping: limits.threads),
+            UInt32(clamping: limits.connectionLimit), UInt32(clamping: limits.timeoutSeconds),
+            limits.connectionMemoryBytes)
         guard let pointer else {
+            context.connections.stop()
             context.workers.stop()
             _ = close(socket)
             throw ServerError(.cannotStart, "libmicrohttpd refused to start on this socket", address: bound.description)
@@ -67,6 +78,7 @@ public final class HTTPServer: Sendable {
                 // library must hold no suspended connection when it stops.
                 context.workers.stop()
                 MHD_stop_daemon(running.pointer)
+                context.connections.stop()
             }
             daemon = nil
         }
@@ -86,14 +98,16 @@ public final class HTTPServer: Sendable {
         let tooLarge: @Sendable (Int) -> HTTPResponse
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
         let workers: Workers
+        let connections: ConnectionGuard
 
         init(
             limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
-            handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+            handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, connections: ConnectionGuard
         ) {
             self.limits = limits
             self.tooLarge = tooLarge
             self.handler = handler
+            self.connections = connections
             workers = Workers(count: max(limits.threads, 1))
         }
     }
@@ -181,6 +195,7 @@ private let accessCallback: MHD_AccessHandlerCallback = {
     let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
     guard let stored = requestContext.pointee else {
         let exchange = HTTPServer.Exchange()
+        server.connections.entered(.body, connection)
         _ = glow_mhd_headers(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
         requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
         // A declared length past the limit is refused without a byte of the body kept. A client
@@ -191,7 +206,7 @@ private let accessCallback: MHD_AccessHandlerCallback = {
             let waits = exchange.headers["expect"].map { $0.lowercased().contains("100-continue") } ?? false
             let excess = length.subtractingReportingOverflow(server.limits.maxBodyBytes)
             if waits || excess.overflow || excess.partialValue > server.limits.drainedExcessBytes {
-                return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection)
+                return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection, of: server)
             }
         }
         return glow_mhd_yes()
@@ -212,18 +227,18 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         uploadDataSize.pointee = 0
         return glow_mhd_yes()
     }
-    if exchange.tooLarge { return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection) }
+    if exchange.tooLarge { return queue(server.tooLarge(server.limits.maxBodyBytes), on: connection, of: server) }
     // Called again after the handler resumed the connection: its answer is ready.
-    if let answer = exchange.answer { return queue(answer, on: connection) }
+    if let answer = exchange.answer { return queue(answer, on: connection, of: server) }
     guard !exchange.handed else { return glow_mhd_yes() }
     var peer = [CChar](repeating: 0, count: 64)
     let known = glow_mhd_peer(connection, &peer, peer.count) != 0
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
-        headers: exchange.headers, body: exchange.body,
-        peer: known ? String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
+        headers: exchange.headers, body: exchange.body, peer: known ? addressText(peer) : "")
     exchange.body = []
     exchange.handed = true
+    server.connections.entered(.handled, connection)
     let suspended = Suspended(connection: connection)
     MHD_suspend_connection(connection)
     let queued = server.workers.submit {
@@ -254,15 +269,48 @@ private let headerCallback: MHD_KeyValueIterator = { context, _, key, value in
     return glow_mhd_yes()
 }
 
-/// Releases a request's state when the library is done with it, however it ended.
-private let completedCallback: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+/// Releases a request's state when the library is done with it, however it ended; the connection
+/// waits for its next header.
+private let completedCallback: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+    if let context {
+        Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue().connections.entered(.header, connection)
+    }
     guard let requestContext, let stored = requestContext.pointee else { return }
     Unmanaged<HTTPServer.Exchange>.fromOpaque(stored).release()
     requestContext.pointee = nil
 }
 
-/// Hands `response` to the library, which copies it.
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
+/// Asked before a connection is taken in: refused when its client holds its share already.
+private let admitCallback: MHD_AcceptPolicyCallback = { context, address, _ in
+    guard let context else { return glow_mhd_yes() }
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
+    var text = [CChar](repeating: 0, count: 64)
+    guard glow_mhd_address_text(address, &text, text.count) != 0 else { return glow_mhd_yes() }
+    return server.connections.admits(addressText(text)) ? glow_mhd_yes() : glow_mhd_no()
+}
+
+/// Told when a connection starts and when it closes (before its socket is closed).
+private let connectionCallback: MHD_NotifyConnectionCallback = { context, connection, _, code in
+    guard let context, let connection else { return }
+    let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
+    guard glow_mhd_started(code) != 0 else {
+        server.connections.closed(connection)
+        return
+    }
+    var text = [CChar](repeating: 0, count: 64)
+    let known = glow_mhd_peer(connection, &text, text.count) != 0
+    server.connections.started(connection, address: known ? addressText(text) : "", socket: glow_mhd_socket(connection))
+}
+
+/// The text of a NUL-ended C buffer.
+private func addressText(_ text: [CChar]) -> String {
+    String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Hands `response` to the library, which copies it; the client's time to take it starts.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, of server: HTTPServer.Context) -> MHD_Result
+{
+    server.connections.entered(.answer, connection)
     let made = response.body.withUnsafeBytes { bytes in glow_mhd_copied_response(bytes.count, bytes.baseAddress) }
     guard let made else { return glow_mhd_no() }
     for header in response.headers { MHD_add_response_header(made, header.name, header.value) }

@@ -19,10 +19,21 @@ struct HTTPServerTests {
     struct Client {
         let socket: Int32
 
-        init(_ address: ListenAddress) throws {
+        /// A connection to `address`; a TCP one from the loopback address `from` (the whole of
+        /// 127.0.0.0/8 is this host's, so each is another client to the server).
+        init(_ address: ListenAddress, from: String = "127.0.0.1") throws {
             switch address {
             case .tcp(_, let port):
                 socket = Self.make(AF_INET)
+                var source = sockaddr_in()
+                source.sin_family = sa_family_t(AF_INET)
+                source.sin_addr.s_addr = inet_addr(from)
+                let bound = withUnsafePointer(to: &source) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                try #require(bound == 0, "bind \(from): \(String(cString: strerror(errno)))")
                 var name = sockaddr_in()
                 name.sin_family = sa_family_t(AF_INET)
                 name.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -102,6 +113,25 @@ struct HTTPServerTests {
                 out += buffer[..<count]
             }
             return String(decoding: out, as: UTF8.self)
+        }
+
+        /// Whether the server has closed the connection: a read that would not wait finds its end
+        /// (or a reset).
+        var closedByServer: Bool {
+            var byte: UInt8 = 0
+            let count = recv(socket, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+            return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        }
+
+        /// Sends one byte of `text` at a time, `every` apart, until the server closes the
+        /// connection or the text ends: how long the server kept it open, or nil if it never closed.
+        func trickle(_ text: String, every: Duration) -> Duration? {
+            let started = ContinuousClock.now
+            for byte in text.utf8 {
+                guard !closedByServer, sendWithoutSignal([byte]) else { return ContinuousClock.now - started }
+                Thread.sleep(forTimeInterval: Double(every.components.attoseconds) / 1e18)
+            }
+            return closedByServer ? ContinuousClock.now - started : nil
         }
 
         func close() {
@@ -267,6 +297,78 @@ struct HTTPServerTests {
         #expect(slow.readAll().isEmpty)
         #expect(ContinuousClock.now - waited < .seconds(5), "the idle connection stayed open")
         #expect(seen.withLock { $0.filter { $0.path == "/endless" }.isEmpty })
+    }
+
+    /// A header or a body sent a byte at a time, for ever, is a slowloris: each byte resets an
+    /// idle timer, so only a deadline on the whole part frees the connection (issue 44, item 1).
+    @Test(
+        "a header or a body sent a byte at a time loses its connection at its deadline, unanswered",
+        arguments: [
+            ("", "GET /slow HTTP/1.1\r\nHost: glow\r\nX-Pad: " + String(repeating: "a", count: 60)),
+            ("POST /slow HTTP/1.1\r\nHost: glow\r\nContent-Length: 100\r\n\r\n", String(repeating: "b", count: 100)),
+        ])
+    func slowloris(atOnce: String, trickled: String) throws {
+        var limits = Self.limits(threads: 1)
+        limits.headerSeconds = 1
+        limits.bodySeconds = 1
+        let (server, seen) = try Self.echoServer(limits: limits)
+        defer { server.stop() }
+        let slow = try Client(server.address)
+        defer { slow.close() }
+        slow.send(atOnce)
+        let kept = slow.trickle(trickled, every: .milliseconds(100))
+        let held = try #require(kept, "the connection stayed open for the whole trickle")
+        #expect(held >= .milliseconds(900) && held < .seconds(3), "closed after \(held), not at the 1 s deadline")
+        #expect(seen.withLock { $0.filter { $0.path == "/slow" }.isEmpty })
+    }
+
+    @Test("a kept-alive connection that sends no next request is closed at the header deadline")
+    func idleKeptAlive() throws {
+        var limits = Self.limits(threads: 1)
+        limits.headerSeconds = 1
+        let (server, _) = try Self.echoServer(limits: limits)
+        defer { server.stop() }
+        let client = try Client(server.address)
+        defer { client.close() }
+        let started = ContinuousClock.now
+        client.send("GET /once HTTP/1.1\r\nHost: glow\r\n\r\n")
+        // The answer, then the end of the connection about a second later: not the read's 10 s.
+        #expect(client.readAll().hasPrefix("HTTP/1.1 200"))
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+
+    @Test("one client's connections past its cap are closed at once, while another client is served")
+    func connectionsPerClient() throws {
+        var limits = Self.limits(threads: 1)
+        limits.connectionsPerClient = 3
+        let (server, _) = try Self.echoServer(limits: limits)
+        defer { server.stop() }
+        let holders = try (0..<3).map { _ in try Client(server.address, from: "127.0.0.1") }
+        for holder in holders { holder.send("GET /hold") }
+        // The fourth of 127.0.0.1 is closed without an answer, and at once.
+        let refused = try Client(server.address, from: "127.0.0.1")
+        let asked = ContinuousClock.now
+        refused.send("GET /fourth HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(refused.readAll().isEmpty)
+        #expect(ContinuousClock.now - asked < .seconds(2))
+        refused.close()
+        // Another client is served meanwhile.
+        let other = try Client(server.address, from: "127.0.0.2")
+        other.send("GET /other HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(other.readAll().hasPrefix("HTTP/1.1 200"))
+        other.close()
+        // A holder that leaves gives its place back.
+        holders[0].close()
+        var served = false
+        for _ in 0..<20 where !served {
+            let again = try Client(server.address, from: "127.0.0.1")
+            again.send("GET /again HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+            served = again.readAll().hasPrefix("HTTP/1.1 200")
+            again.close()
+            if !served { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(served, "a place freed by a closed connection was not given back")
+        for holder in holders.dropFirst() { holder.close() }
     }
 
     @Test("a Unix socket serves as an address does, and is removed at stop")

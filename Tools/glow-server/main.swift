@@ -25,6 +25,7 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
+                       [--connections-per-client N] [--header-seconds N] [--body-seconds N]
                        [--database-connections N] [--pool-wait SECONDS] [--database-wait SECONDS]
                        [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
@@ -43,6 +44,13 @@ let usage = """
       --max-body-bytes  the longest body taken (default 1048576)
       --timeout         seconds a connection may stay idle (default 30)
       --connections     connections open at once (default 1000)
+      --connections-per-client
+                        connections one client (SERVER-11) may hold open at once (default 32;
+                        0 with --trust-forwarded-for, where every connection is the proxy's)
+      --header-seconds  seconds a request's whole header may take, from the connection's start or
+                        the end of the exchange before it (default 10)
+      --body-seconds    seconds a request's whole body may take after its header, and an answer to
+                        be taken (default 30)
       --database-connections
                         PostgreSQL connections per store of this process (default: --threads)
       --pool-wait       seconds a request waits for a free database connection before it is
@@ -108,7 +116,7 @@ struct Configuration {
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
-                "--database-wait",
+                "--database-wait", "--connections-per-client", "--header-seconds", "--body-seconds",
                 "--client-interval", "--client-burst", "--push-command", "--push-window",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
@@ -135,6 +143,14 @@ struct Configuration {
         if let bytes = try parser.integer("--max-body-bytes", atLeast: 1) { limits.maxBodyBytes = bytes }
         if let seconds = try parser.integer("--timeout", atLeast: 1) { limits.timeoutSeconds = seconds }
         if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
+        let perClient = try parser.integer("--connections-per-client", atLeast: 0)
+        for (name, part) in [("--header-seconds", \HTTPLimits.headerSeconds), ("--body-seconds", \.bodySeconds)] {
+            guard let seconds = try parser.integer(name, atLeast: 1) else { continue }
+            guard seconds <= 3_600 else {
+                throw UsageError(message: "\(name) \(seconds): at most 3600 seconds", command: "glow-server")
+            }
+            limits[keyPath: part] = seconds
+        }
         databaseConnections = try parser.integer("--database-connections", atLeast: 1)
         if let text = try parser.value("--pool-wait") {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3_600 else {
@@ -167,6 +183,8 @@ struct Configuration {
             pushWindowMilliseconds = Int64(seconds) * 1_000
         }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
+        // Behind a proxy every connection is the proxy's: capping its address would cap everyone.
+        limits.connectionsPerClient = perClient ?? (settings.trustForwardedFor ? 0 : limits.connectionsPerClient)
         for (name, base) in [("google", IdentityProvider.google), ("apple", IdentityProvider.apple)] {
             let ids = try parser.value("--\(name)-client-id")
             let keySet = try parser.value("--\(name)-key-set")
@@ -295,7 +313,7 @@ do {
     let limiter = ClientLimiter(limit: configuration.clientLimit)
     server = try HTTPServer(
         listen: configuration.listen, limits: configuration.limits,
-        tooLarge: { ServiceHandler.tooLarge(limit: $0) },
+        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, client: ClientLimit.client,
         handler: { request in
             guard let handler = current.withLock({ $0?.handler }) else {
                 return ServiceHandler.starting(request, limitedBy: limiter, settings: configuration.settings)
