@@ -41,10 +41,12 @@ static inline struct MHD_Daemon *glow_mhd_start(
         MHD_OPTION_END);
 }
 
-// Closed enums import into Swift under other names; these keep the C spelling in one place.
-static inline int glow_mhd_headers(
-    struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *context) {
-    return MHD_get_connection_values(connection, MHD_HEADER_KIND, iterator, context);
+// The request's headers with their lengths, so each is read as the bytes the library kept.
+// (Closed enums import into Swift under other names; helpers like this keep the C spelling in one
+// place.)
+static inline int glow_mhd_headers_n(
+    struct MHD_Connection *connection, MHD_KeyValueIteratorN iterator, void *context) {
+    return MHD_get_connection_values_n(connection, MHD_HEADER_KIND, iterator, context);
 }
 
 static inline struct MHD_Response *glow_mhd_copied_response(size_t size, const void *bytes) {

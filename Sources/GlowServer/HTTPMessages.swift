@@ -63,6 +63,13 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// `413`, naming the limit: what a server answers a body past it unless told otherwise.
+    /// `400` for a request HTTP/1.1 does not allow (`reason` says why), closing the connection.
+    public static func badRequest(_ reason: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 400, contentType: "text/plain; charset=utf-8", headers: [HTTPHeader("Connection", "close")],
+            body: Array((reason + "\n").utf8))
+    }
+
     public static func tooLarge(limit: Int) -> HTTPResponse {
         HTTPResponse(
             status: 413, contentType: "text/plain; charset=utf-8", headers: [HTTPHeader("Connection", "close")],

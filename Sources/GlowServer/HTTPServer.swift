@@ -36,7 +36,8 @@ public final class HTTPServer: Sendable {
     private let context: Context
 
     /// Starts serving `address` with `handler`; `tooLarge` answers a body past the limit (the
-    /// limit in bytes in, the answer out), and `client` names the client a peer's address counts
+    /// limit in bytes in, the answer out), `badRequest` a request HTTP/1.1 does not allow (why,
+    /// in words, in: ``HTTPServer/framingProblem(_:)``), and `client` names the client a peer's address counts
     /// as for ``HTTPLimits/connectionsPerClient`` (SERVER-11's client, in glow-server).
     ///
     /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
@@ -44,12 +45,13 @@ public final class HTTPServer: Sendable {
     public init(
         listen address: ListenAddress, limits: HTTPLimits = HTTPLimits(),
         tooLarge: @escaping @Sendable (Int) -> HTTPResponse = { HTTPResponse.tooLarge(limit: $0) },
+        badRequest: @escaping @Sendable (String) -> HTTPResponse = { HTTPResponse.badRequest($0) },
         client: @escaping @Sendable (String) -> String = { $0 },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
         let context = Context(
-            limits: limits, tooLarge: tooLarge, handler: handler,
+            limits: limits, tooLarge: tooLarge, badRequest: badRequest, handler: handler,
             connections: ConnectionGuard(limits: limits, client: client))
         context.workers.start()
         context.connections.start()
@@ -96,16 +98,19 @@ public final class HTTPServer: Sendable {
     final class Context: Sendable {
         let limits: HTTPLimits
         let tooLarge: @Sendable (Int) -> HTTPResponse
+        let badRequest: @Sendable (String) -> HTTPResponse
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
         let workers: Workers
         let connections: ConnectionGuard
 
         init(
             limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
+            badRequest: @escaping @Sendable (String) -> HTTPResponse,
             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, connections: ConnectionGuard
         ) {
             self.limits = limits
             self.tooLarge = tooLarge
+            self.badRequest = badRequest
             self.handler = handler
             self.connections = connections
             workers = Workers(count: max(limits.threads, 1))
@@ -121,6 +126,8 @@ public final class HTTPServer: Sendable {
         var headers: [String: String] = [:]
         var body: [UInt8] = []
         var tooLarge = false
+        /// Why the request's headers are not allowed, when they are not.
+        var malformed: String?
         var handed = false
         var answer: HTTPResponse?
     }
@@ -196,8 +203,13 @@ private let accessCallback: MHD_AccessHandlerCallback = {
     guard let stored = requestContext.pointee else {
         let exchange = HTTPServer.Exchange()
         server.connections.entered(.body, connection)
-        _ = glow_mhd_headers(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
+        _ = glow_mhd_headers_n(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
         requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        // A request two readers could frame differently is answered and its connection closed,
+        // so whatever follows it on the connection is never read as a request of its own.
+        if let problem = exchange.malformed ?? HTTPServer.framingProblem(exchange.headers) {
+            return queue(server.badRequest(problem), on: connection, of: server)
+        }
         // A declared length past the limit is refused without a byte of the body kept. A client
         // already sending a body a little too long is let finish, the bytes dropped as they come,
         // so it reads the 413 rather than a reset; any other is answered at once.
@@ -259,14 +271,39 @@ private struct Suspended: @unchecked Sendable {
 }
 
 /// Gathers a request's headers, names in ASCII lower case; a repeated header keeps its values
-/// joined by `, `, as RFC 9110 allows.
-private let headerCallback: MHD_KeyValueIterator = { context, _, key, value in
+/// joined by `, `, as RFC 9110 allows. A name or value holding a control byte (CR, LF, DEL or
+/// another below space but tab), which RFC 9110 section 5.5 forbids, makes the request malformed.
+/// (A NUL cannot be seen here: libmicrohttpd 0.9.75 ends the value at it.)
+private let headerCallback: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
     guard let context, let key else { return glow_mhd_yes() }
     let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(context).takeUnretainedValue()
-    let name = String(cString: key).asciiLowercased
-    let text = value.map { String(cString: $0) } ?? ""
+    let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
+    let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+    let forbidden = { (byte: UInt8) in (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+    if exchange.malformed == nil, nameBytes.contains(where: forbidden) || valueBytes.contains(where: forbidden) {
+        exchange.malformed = "a header holds a control character, which HTTP forbids"
+    }
+    let name = String(decoding: nameBytes, as: UTF8.self).asciiLowercased
+    let text = String(decoding: valueBytes, as: UTF8.self)
     exchange.headers[name] = exchange.headers[name].map { $0 + ", " + text } ?? text
     return glow_mhd_yes()
+}
+
+extension HTTPServer {
+    /// Why a request's framing is not one every reader agrees on (RFC 9112 section 6.3), or nil:
+    /// both `Content-Length` and `Transfer-Encoding`, or a `Content-Length` that is not one decimal
+    /// number (two headers, a list, a sign).
+    static func framingProblem(_ headers: [String: String]) -> String? {
+        if headers["transfer-encoding"] != nil, headers["content-length"] != nil {
+            return "a request has Content-Length or Transfer-Encoding, not both"
+        }
+        if let length = headers["content-length"],
+            length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
+            return "Content-Length is one decimal number"
+        }
+        return nil
+    }
 }
 
 /// Releases a request's state when the library is done with it, however it ended; the connection

@@ -101,6 +101,14 @@ public final class ServiceHandler: Sendable {
     }
 
     /// `413 body_too_large`, for ``HTTPServer``'s `tooLarge` (SERVER-6).
+    /// The answer to a request HTTP/1.1 does not allow (framed two ways, a control character in
+    /// a header): `400` `malformed_request`, its connection closed (SERVER-6).
+    public static func badRequest(_ reason: String) -> HTTPResponse {
+        var response = refusal("malformed_request", reason, rule: "SERVER-6", location: "")
+        response.headers.append(HTTPHeader("Connection", "close"))
+        return response
+    }
+
     public static func tooLarge(limit: Int) -> HTTPResponse {
         var response = refusal(
             "body_too_large", "the body is longer than this server takes (\(limit) bytes)", rule: "SERVER-6",

@@ -313,7 +313,8 @@ do {
     let limiter = ClientLimiter(limit: configuration.clientLimit)
     server = try HTTPServer(
         listen: configuration.listen, limits: configuration.limits,
-        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, client: ClientLimit.client,
+        tooLarge: { ServiceHandler.tooLarge(limit: $0) }, badRequest: { ServiceHandler.badRequest($0) },
+        client: ClientLimit.client,
         handler: { request in
             guard let handler = current.withLock({ $0?.handler }) else {
                 return ServiceHandler.starting(request, limitedBy: limiter, settings: configuration.settings)
