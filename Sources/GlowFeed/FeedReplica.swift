@@ -205,6 +205,25 @@ public struct FeedReplica: Sendable, Hashable {
         if let earlier = receipts.updateValue(time, forKey: item), earlier < time { receipts[item] = earlier }
     }
 
+    /// Judges each reaction register in turn: kept as it is, turned off with its stamp, or left
+    /// out. The other registers stay as they are.
+    package mutating func judgeReactions(_ judge: (ReactionKey, Register<Bool>) -> ReactionJudgement) {
+        var judged: [ReactionKey: Register<Bool>] = [:]
+        for (key, register) in reactions {
+            switch judge(key, register) {
+            case .kept: judged[key] = register
+            case .turnedOff: judged[key] = Register(value: false, stamp: register.stamp)
+            case .leftOut: break
+            }
+        }
+        reactions = judged
+    }
+
+    /// What becomes of a reaction register (``judgeReactions(_:)``).
+    package enum ReactionJudgement {
+        case kept, turnedOff, leftOut
+    }
+
     /// The replica that has seen every write of both.
     public mutating func merge(_ other: FeedReplica) {
         // Each register is looked at once; one that loses to what is here costs a comparison of

@@ -258,6 +258,11 @@ public final class FeedRelay: Sendable {
     ) -> Accepted {
         // Sequence numbers go in a fixed order (FEED-25): stances, items, visibility,
         // reactions, the seen marker, each by key, so receipt times do not depend on hashing.
+        // The reactions are judged after the rest of the delta is in, so that a stance sent with
+        // a cheer counts for it.
+        var reactionWrites = delta
+        var delta = delta
+        delta.judgeReactions { _, _ in .leftOut }
         var changed: [RelayKey] = []
         for (key, register) in delta.stances.sorted(by: { ($0.key.from, $0.key.to) < ($1.key.from, $1.key.to) })
         where state.replica.stances[key]
@@ -277,17 +282,18 @@ public final class FeedRelay: Sendable {
         }) {
             if FeedReplica.wins(register, over: state.replica.visibility[key]) { changed.append(.visibility(key)) }
         }
-        for (key, register) in delta.reactions.sorted(by: {
+        let seenChanged = delta.seen[person].map { $0 > (state.replica.seen[person] ?? .min) } ?? false
+        state.replica.merge(delta)
+        reactionWrites.judgeReactions { key, register in Self.judge(key, register, in: state.replica) }
+        for (key, register) in reactionWrites.reactions.sorted(by: {
             ($0.key.item, $0.key.reactor, $0.key.kind.rawValue) < (
                 $1.key.item, $1.key.reactor, $1.key.kind.rawValue
             )
         }) {
             if FeedReplica.wins(register, over: state.replica.reactions[key]) { changed.append(.reaction(key)) }
         }
-        if let mark = delta.seen[person], mark > (state.replica.seen[person] ?? .min) {
-            changed.append(.seen(person))
-        }
-        state.replica.merge(delta)
+        if seenChanged { changed.append(.seen(person)) }
+        state.replica.merge(reactionWrites)
         var received: [FeedItemID] = []
         var reactions: [FeedReplica.ReactionKey] = []
         for key in changed {
@@ -308,6 +314,23 @@ public final class FeedRelay: Sendable {
         state.pushes.accept(
             items: received, reactions: reactions, replica: state.replica, now: now, window: pushWindow)
         return Accepted(sequence: state.sequence, received: received, reactions: reactions)
+    }
+
+    /// FEED-25: a reaction register on an item id the relay holds no register of is left out (a
+    /// device learns of items only from the relay, so only a forger names one), unless it turns
+    /// off a reaction the relay holds (as an erasure does); one turned on
+    /// whose reactor may not see its item (FEED-9, FEED-11) is taken in turned off, with its
+    /// stamp: it counts nowhere, and as off outranks on at an equal stamp (FEED-3), the device
+    /// that sent it, raced by a hide, ends with it off too once the item shows again.
+    static func judge(
+        _ key: FeedReplica.ReactionKey, _ register: FeedReplica.Register<Bool>, in replica: FeedReplica
+    ) -> FeedReplica.ReactionJudgement {
+        guard let itemRegister = replica.items[key.item] else {
+            return !register.value && replica.reactions[key] != nil ? .kept : .leftOut
+        }
+        guard register.value else { return .kept }
+        if let item = itemRegister.value, replica.canSee(key.reactor, item) { return .kept }
+        return .turnedOff
     }
 
     /// Registers `device` for pushes (REMIND-14).

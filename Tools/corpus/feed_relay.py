@@ -179,6 +179,29 @@ script('a write stamped more than an hour ahead of the relay is refused with its
     submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(3_601_000, 'ana1'))], {'sequence': 1}),
     fetch('bob', delta(1, stances=[['ana', 'bob', 'want']]))])
 
+# The attacker's flow of issue 44 item 7: cheers on items the cheerer may not see, or that do not
+# exist, reaching their owner. cat is a stranger to ana: her g-fri item is hidden from him, and
+# g-none has no item register at all. His delta's stance toward ana takes seq 7; his heart on g-fri
+# is taken in turned off, with its stamp (seq 8), so it counts nowhere; his fire on g-none is left
+# out. His heart on the public item is kept (seq 9). ana, asked since 6, learns the stance, both
+# hearts as the relay holds them, and nothing of g-none. After ana makes g-pub private (seq 10)
+# cat may still take his heart back (seq 11), and a new heart from him there is taken in turned
+# off: its stamp is later, so the register changes (seq 12); his fire on g-none, off, is left out
+# again, since the relay holds no such register.
+NONE = iid('ana', 'g-none')
+script('a cheer on an item the cheerer may not see is taken in turned off, one on an item that does not '
+       'exist is left out, and the rest of the delta is kept', ['FEED-25', 'FEED-11', 'FEED-27'], SETUP + [
+    submit('cat', 2000, [w_stance('cat', 'ana', 'want', st(40, 'cat1')), w_reaction(FRI, 'cat', 'heart', st(40, 'cat1')),
+                         w_reaction(NONE, 'cat', 'fire', st(40, 'cat1'))], {'sequence': 8}),
+    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(41, 'cat1'))], {'sequence': 9}),
+    fetch('ana', delta(9, reactions=[[FRI, 'cat', 'heart', False], [PUB, 'cat', 'heart', True]],
+                       stances=[['cat', 'ana', 'want']]), since=6),
+    submit('ana', 2000, [w_vis('ana', 'g-pub', 'private', st(42, 'ana1'))], {'sequence': 10}),
+    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(43, 'cat1'), False)], {'sequence': 11}),
+    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(44, 'cat1')), w_reaction(NONE, 'cat', 'fire', st(44, 'cat1'), False)],
+           {'sequence': 12}),
+    fetch('ana', delta(12, reactions=[[PUB, 'cat', 'heart', False]], stances=[['cat', 'ana', 'want']]), since=10)])
+
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
