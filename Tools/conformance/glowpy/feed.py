@@ -19,8 +19,11 @@ Written from the spec text alone, with the standard library only:
   `model.day_of` (MODEL-10);
 - the relay (FEED-25 ... FEED-27): a replica whose registers carry the sequence number of their
   last change; it accepts a person's own writes only (`not_author`, `own_item`; a refused delta
-  leaves nothing), gives items their receipt time from a clock that never goes back, and answers
-  a viewer what changed after a cursor, or belongs to an affected owner, and that they may see;
+  leaves nothing), judges its reactions after its other writes are merged (one on an item id it
+  holds nothing of left out unless it turns off a reaction it holds, one turned on whose reactor
+  may not see the item taken in turned off), gives items their receipt time from a clock that
+  never goes back, and answers a viewer what changed after a cursor, or belongs to an affected
+  owner, and that they may see;
 - erasure (FEED-31): a person's items withdrawn, stances set to `none` and reactions turned off
   in one change, as a delta accepted from them stamped (max(now, w + 1), 0, `glow-server`), and the
   person closed: their submits (after the authorship checks) and fetches are `person_erased`.
@@ -754,9 +757,9 @@ class Relay:
             raise Failure('stamp_ahead', 'a write stamped beyond the skew', rule='FEED-25')
 
     def accept(self, delta, now):
-        """FEED-25, FEED-26: a delta merged in one change of the relay's state; each register it
-        changed gets the next sequence number in FEED-25's order, and each item id changed without
-        a receipt time gets one."""
+        """FEED-25, FEED-26: a delta merged in one change of the relay's state, its reactions as
+        `judge_reactions` takes them in; each register it changed gets the next sequence number in
+        FEED-25's order, and each item id changed without a receipt time gets one."""
         r = self.replica
         # Every register the delta touches, in FEED-25's order, with its value before the merge.
         touched = []
@@ -771,7 +774,15 @@ class Relay:
         for key in delta.seen:
             touched.append(('seen', key, lambda k=key: r.seen.get(k)))
         before = [read() for _, _, read in touched]
-        r.merge(delta)
+        # FEED-25: the reaction registers are judged after the delta's other writes are merged, so
+        # a stance sent with a cheer counts for it.
+        others = Replica()
+        others.merge(delta)
+        others.reactions = {}
+        r.merge(others)
+        judged = Replica()
+        judged.reactions = self.judge_reactions(delta.reactions)
+        r.merge(judged)
         for (table, key, read), old in zip(touched, before):
             if read() == old:
                 continue
@@ -782,6 +793,26 @@ class Relay:
                 self.last_receipt = at
                 r.receipts[key] = at
         return self.sequence
+
+    def judge_reactions(self, reactions):
+        """FEED-25: the reaction registers of a delta as the relay takes them in. One on an item id
+        the relay holds no item register of is left out, unless it turns off a reaction the relay
+        holds (only a forger names an item the relay never sent; FEED-31's erasure turns off what
+        the relay holds); one turned on whose reactor may not see the item (FEED-9, FEED-11: a
+        withdrawn item included) is taken in turned off, with its stamp, so it counts nowhere, now
+        or after the item shows, and off outranks an honest on of the same stamp (FEED-3)."""
+        r, kept = self.replica, {}
+        for key, (stamp, on) in reactions.items():
+            item_id, reactor, _ = key
+            if item_id not in r.items:
+                if on or key not in r.reactions:
+                    continue
+            elif on:
+                item = r.item(item_id)
+                if item is None or not r.may_see(reactor, item):
+                    on = False
+            kept[key] = (stamp, on)
+        return kept
 
     # erasure (FEED-31)
 
