@@ -62,7 +62,6 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
-    /// `413`, naming the limit: what a server answers a body past it unless told otherwise.
     /// `400` for a request HTTP/1.1 does not allow (`reason` says why), closing the connection.
     public static func badRequest(_ reason: String) -> HTTPResponse {
         HTTPResponse(
@@ -70,6 +69,7 @@ public struct HTTPResponse: Sendable, Hashable {
             body: Array((reason + "\n").utf8))
     }
 
+    /// `413`, naming the limit: what a server answers a body past it unless told otherwise.
     public static func tooLarge(limit: Int) -> HTTPResponse {
         HTTPResponse(
             status: 413, contentType: "text/plain; charset=utf-8", headers: [HTTPHeader("Connection", "close")],

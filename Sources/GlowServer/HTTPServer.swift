@@ -38,7 +38,10 @@ public final class HTTPServer: Sendable {
     /// Starts serving `address` with `handler`; `tooLarge` answers a body past the limit (the
     /// limit in bytes in, the answer out), `badRequest` a request HTTP/1.1 does not allow (why,
     /// in words, in: ``HTTPServer/framingProblem(_:)``), and `client` names the client a peer's address counts
-    /// as for ``HTTPLimits/connectionsPerClient`` (SERVER-11's client, in glow-server).
+    /// as for ``HTTPLimits/connectionsPerClient`` (SERVER-11's client, in glow-server). `screen`
+    /// sees each request as soon as its headers are in (its body empty), on the thread that reads
+    /// it: an answer it gives is the request's, before a byte of the body is kept or a handler
+    /// thread is asked, so a client refused by a rate costs the server little (nil: go on).
     ///
     /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
     ///   address) or `cannot_start` (the library refused its options).
@@ -47,11 +50,12 @@ public final class HTTPServer: Sendable {
         tooLarge: @escaping @Sendable (Int) -> HTTPResponse = { HTTPResponse.tooLarge(limit: $0) },
         badRequest: @escaping @Sendable (String) -> HTTPResponse = { HTTPResponse.badRequest($0) },
         client: @escaping @Sendable (String) -> String = { $0 },
+        screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
         let context = Context(
-            limits: limits, tooLarge: tooLarge, badRequest: badRequest, handler: handler,
+            limits: limits, tooLarge: tooLarge, badRequest: badRequest, screen: screen, handler: handler,
             connections: ConnectionGuard(limits: limits, client: client))
         context.workers.start()
         context.connections.start()
@@ -99,6 +103,7 @@ public final class HTTPServer: Sendable {
         let limits: HTTPLimits
         let tooLarge: @Sendable (Int) -> HTTPResponse
         let badRequest: @Sendable (String) -> HTTPResponse
+        let screen: @Sendable (HTTPRequest) -> HTTPResponse?
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
         let workers: Workers
         let connections: ConnectionGuard
@@ -106,11 +111,13 @@ public final class HTTPServer: Sendable {
         init(
             limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
             badRequest: @escaping @Sendable (String) -> HTTPResponse,
+            screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, connections: ConnectionGuard
         ) {
             self.limits = limits
             self.tooLarge = tooLarge
             self.badRequest = badRequest
+            self.screen = screen
             self.handler = handler
             self.connections = connections
             workers = Workers(count: max(limits.threads, 1))
@@ -128,6 +135,8 @@ public final class HTTPServer: Sendable {
         var tooLarge = false
         /// Why the request's headers are not allowed, when they are not.
         var malformed: String?
+        /// The peer's address as text, empty when the library knows none.
+        var peer = ""
         var handed = false
         var answer: HTTPResponse?
     }
@@ -205,6 +214,12 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         server.connections.entered(.body, connection)
         _ = glow_mhd_headers_n(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
         requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        var peer = [CChar](repeating: 0, count: 64)
+        if glow_mhd_peer(connection, &peer, peer.count) != 0 { exchange.peer = addressText(peer) }
+        let head = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+            headers: exchange.headers, body: [], peer: exchange.peer)
+        if let answer = server.screen(head) { return queue(answer, on: connection, of: server) }
         // A request two readers could frame differently is answered and its connection closed,
         // so whatever follows it on the connection is never read as a request of its own.
         if let problem = exchange.malformed ?? HTTPServer.framingProblem(exchange.headers) {
@@ -243,11 +258,9 @@ private let accessCallback: MHD_AccessHandlerCallback = {
     // Called again after the handler resumed the connection: its answer is ready.
     if let answer = exchange.answer { return queue(answer, on: connection, of: server) }
     guard !exchange.handed else { return glow_mhd_yes() }
-    var peer = [CChar](repeating: 0, count: 64)
-    let known = glow_mhd_peer(connection, &peer, peer.count) != 0
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
-        headers: exchange.headers, body: exchange.body, peer: known ? addressText(peer) : "")
+        headers: exchange.headers, body: exchange.body, peer: exchange.peer)
     exchange.body = []
     exchange.handed = true
     server.connections.entered(.handled, connection)

@@ -9,17 +9,24 @@ extension ServiceHandler {
         Self.throttled(clientKey(request), by: limiter, now: clock.now()) ?? respond(to: request)
     }
 
-    /// The answer of a server whose service has not started because its database has not answered
-    /// yet: `503 storage_failed` with `Retry-After` (SERVER-7), health included, once `limiter`
-    /// lets the client call (SERVER-11).
-    public static func starting(_ request: HTTPRequest, limitedBy limiter: ClientLimiter, settings: Settings)
-        -> HTTPResponse
+    /// SERVER-11 before anything else: `429 throttled` with the wait when `limiter` does not let
+    /// the request's client call now, nil (the call counted) when it does. It needs nothing but
+    /// the request's headers and peer, so a server can ask it before reading the body
+    /// (`HTTPServer`'s `screen`), and answer a flood without a handler thread.
+    public static func screen(_ request: HTTPRequest, limitedBy limiter: ClientLimiter, settings: Settings)
+        -> HTTPResponse?
     {
-        let client = clientKey(request, trustForwardedFor: settings.trustForwardedFor)
-        return throttled(client, by: limiter, now: SystemAuthClock().now())
-            ?? refusal(
-                "storage_failed", "the server is starting: its database does not answer yet", rule: "SERVER-7",
-                location: "")
+        throttled(
+            clientKey(request, trustForwardedFor: settings.trustForwardedFor), by: limiter,
+            now: SystemAuthClock().now())
+    }
+
+    /// The answer of a server whose service has not started because its database has not answered
+    /// yet: `503 storage_failed` with `Retry-After` (SERVER-7), health included.
+    public static func starting(_ request: HTTPRequest) -> HTTPResponse {
+        refusal(
+            "storage_failed", "the server is starting: its database does not answer yet", rule: "SERVER-7",
+            location: "")
     }
 
     /// `429 throttled` with the wait when `limiter` does not let `client` call at `now` (seconds

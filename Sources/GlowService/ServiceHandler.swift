@@ -100,7 +100,6 @@ public final class ServiceHandler: Sendable {
         }
     }
 
-    /// `413 body_too_large`, for ``HTTPServer``'s `tooLarge` (SERVER-6).
     /// The answer to a request HTTP/1.1 does not allow (framed two ways, a control character in
     /// a header): `400` `malformed_request`, its connection closed (SERVER-6).
     public static func badRequest(_ reason: String) -> HTTPResponse {
@@ -109,6 +108,7 @@ public final class ServiceHandler: Sendable {
         return response
     }
 
+    /// `413 body_too_large`, for ``HTTPServer``'s `tooLarge` (SERVER-6).
     public static func tooLarge(limit: Int) -> HTTPResponse {
         var response = refusal(
             "body_too_large", "the body is longer than this server takes (\(limit) bytes)", rule: "SERVER-6",

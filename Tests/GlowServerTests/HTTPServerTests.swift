@@ -398,6 +398,34 @@ struct HTTPServerTests {
         #expect(seen.withLock { $0.isEmpty }, "the handler saw \(seen.withLock { $0.map(\.path) })")
     }
 
+    @Test("a request the screen refuses is answered from its headers: no body kept, no handler asked")
+    func screened() throws {
+        let seen = Recorder()
+        let server = try HTTPServer(
+            listen: .tcp(host: "127.0.0.1", port: 0), limits: Self.limits(threads: 1),
+            screen: { request in
+                request.peer == "127.0.0.5" && request.body.isEmpty
+                    ? HTTPResponse(status: 429, contentType: nil, headers: [], body: Array("slow down".utf8)) : nil
+            },
+            handler: { request in
+                seen.withLock { $0.append(request) }
+                return HTTPResponse(status: 200, contentType: nil, headers: [], body: [])
+            })
+        defer { server.stop() }
+        let refused = try Client(server.address, from: "127.0.0.5")
+        defer { refused.close() }
+        // The header promises a body that never comes: the answer does not wait for it.
+        refused.send("POST /call HTTP/1.1\r\nHost: glow\r\nContent-Length: 100000\r\n\r\n")
+        let started = ContinuousClock.now
+        #expect(refused.readAll().hasPrefix("HTTP/1.1 429"))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let served = try Client(server.address, from: "127.0.0.6")
+        defer { served.close() }
+        served.send("POST /call HTTP/1.1\r\nHost: glow\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
+        #expect(served.readAll().hasPrefix("HTTP/1.1 200"))
+        #expect(seen.withLock { $0.map(\.peer) } == ["127.0.0.6"], "the screened request reached the handler")
+    }
+
     @Test("a Unix socket serves as an address does, and is removed at stop")
     func unixSocket() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-\(UUID().uuidString).sock").path

@@ -315,11 +315,11 @@ do {
         listen: configuration.listen, limits: configuration.limits,
         tooLarge: { ServiceHandler.tooLarge(limit: $0) }, badRequest: { ServiceHandler.badRequest($0) },
         client: ClientLimit.client,
+        // SERVER-11 as soon as a request's headers are in: a throttled client's body is never read.
+        screen: { ServiceHandler.screen($0, limitedBy: limiter, settings: configuration.settings) },
         handler: { request in
-            guard let handler = current.withLock({ $0?.handler }) else {
-                return ServiceHandler.starting(request, limitedBy: limiter, settings: configuration.settings)
-            }
-            return handler.respond(to: request, limitedBy: limiter)
+            guard let handler = current.withLock({ $0?.handler }) else { return ServiceHandler.starting(request) }
+            return handler.respond(to: request)
         })
 } catch {
     complain("glow-server: \(error)")
