@@ -19,10 +19,16 @@ public struct LoopbackFailure: Error, CustomStringConvertible {
 public final class LoopbackConnection {
     private var descriptor: Int32 = -1
     private let port: UInt16
+    private let source: String?
     private var buffer: [UInt8] = []
 
-    /// A connection to `port` on 127.0.0.1, opened at the first request.
-    public init(port: UInt16) { self.port = port }
+    /// A connection to `port` on 127.0.0.1, opened at the first request; from the loopback
+    /// address `source` when given (all of 127.0.0.0/8 is this host's, so each is a client of its
+    /// own to a server that trusts no proxy).
+    public init(port: UInt16, source: String? = nil) {
+        self.port = port
+        self.source = source
+    }
 
     deinit { close() }
 
@@ -41,6 +47,22 @@ public final class LoopbackConnection {
         #endif
         let fd = socket(AF_INET, socketType, 0)
         guard fd >= 0 else { throw LoopbackFailure(description: "socket: \(String(cString: strerror(errno)))") }
+        if let source {
+            bindLater(fd)
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                closeDescriptor(fd)
+                throw LoopbackFailure(description: "bind \(source): \(reason)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -62,14 +84,24 @@ public final class LoopbackConnection {
         descriptor = fd
     }
 
-    /// POSTs `body` to `path` as `token`'s caller: the answer's status and body.
+    /// POSTs `body` to `path` as `token`'s caller (none when empty): the answer's status and body.
     public func post(_ path: String, token: String, from client: String, body: [UInt8]) throws -> (Int, [UInt8]) {
-        if descriptor < 0 { try open() }
         let head =
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + (token.isEmpty ? "" : "Authorization: Bearer \(token)\r\n")
             + "Content-Type: \("application/x-protobuf")\r\nX-Forwarded-For: \(client)\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
-        let request = Array(head.utf8) + body
+        return try exchange(Array(head.utf8) + body)
+    }
+
+    /// GETs `path`: the answer's status and body.
+    public func get(_ path: String) throws -> (Int, [UInt8]) {
+        try exchange(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+    }
+
+    /// Sends `request` whole and reads its answer.
+    private func exchange(_ request: [UInt8]) throws -> (Int, [UInt8]) {
+        if descriptor < 0 { try open() }
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes {
@@ -118,6 +150,16 @@ public final class LoopbackConnection {
         close()
         return LoopbackFailure(description: "\(what): \(reason)")
     }
+}
+
+/// Lets a socket bound to a source address take its port only when it connects
+/// (IP_BIND_ADDRESS_NO_PORT, Linux): a bind with port 0 would search the address's ports then,
+/// which after many thousands of connections from one address costs the whole machine's kernel.
+package func bindLater(_ descriptor: Int32) {
+    #if canImport(Glibc)
+        var one: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_IP), IP_BIND_ADDRESS_NO_PORT, &one, socklen_t(MemoryLayout<Int32>.size))
+    #endif
 }
 
 /// Closes a descriptor (the C library's `close`, which the connection's own method hides).

@@ -22,7 +22,8 @@ import Synchronization
 
 let usage = """
     usage: glow-load [--devices N] [--processes LIST] [--seconds S] [--think SECONDS]
-                     [--writes PERCENT] [--threads N] [--database postgres://...]
+                     [--writes PERCENT] [--threads N] [--database postgres://... | sqlite]
+                     [--hostile [--attacks slowloris,flood,keys]]
       --devices    simulated devices, four per person, each on its own connection (default 1000)
       --processes  glow-server processes to run against, one run per entry (default 1,2,3)
       --seconds    length of each run, after a 3-second warm-up (default 20)
@@ -31,7 +32,13 @@ let usage = """
                    a friend's (default 30; the rest sync)
       --threads    each glow-server's serving threads (default 4)
       --database   a PostgreSQL to use (its relay gains the devices' writes); default a throwaway
-                   cluster (Debian's postgresql), removed at the end
+                   cluster (Debian's postgresql), removed at the end; `sqlite` runs one process
+                   on a SQLite file of its own
+      --hostile    while the devices run, one address attacks: a slowloris, an Argon2id flood
+                   and 900 KB sign-in keys (issue 44). The servers trust no proxy and each device
+                   and a health probe call from a loopback address of their own; the report adds
+                   health and sync latency and checks that no acknowledged write was lost
+      --attacks    the attacks of --hostile to run (default all three)
     """
 
 struct Options {
@@ -42,11 +49,15 @@ struct Options {
     var threads = 4
     var writes = 30
     var database: String?
+    var hostile = false
+    var attacks = Set(Attack.allCases)
 
     init(_ arguments: [String]) throws {
         var parser = try OptionParser(
             arguments, command: "glow-load",
-            valued: ["--devices", "--processes", "--seconds", "--think", "--writes", "--threads", "--database"])
+            valued: [
+                "--devices", "--processes", "--seconds", "--think", "--writes", "--threads", "--database", "--attacks",
+            ])
         if let count = try parser.integer("--devices", atLeast: 1) {
             guard count <= 10_000 else {
                 throw UsageError(message: "--devices \(count): at most 10000", command: "glow-load")
@@ -71,6 +82,19 @@ struct Options {
             writes = share
         }
         database = try parser.value("--database")
+        hostile = parser.flag("--hostile")
+        if let list = try parser.value("--attacks") {
+            let named = list.split(separator: ",").map { Attack(rawValue: String($0)) }
+            guard hostile, !named.isEmpty, named.allSatisfy({ $0 != nil }) else {
+                throw UsageError(
+                    message: "--attacks \(list): with --hostile, some of slowloris, flood, keys", command: "glow-load")
+            }
+            attacks = Set(named.compactMap { $0 })
+        }
+        if database == "sqlite", processes.contains(where: { $0 != 1 }) {
+            throw UsageError(
+                message: "--database sqlite runs one process: --processes 1", command: "glow-load")
+        }
         try parser.finish()
     }
 
@@ -115,6 +139,10 @@ struct Tally {
     var latencies: [Double] = []
     /// The latencies of the calls that wrote, also counted in `latencies`.
     var writes: [Double] = []
+    /// The latencies of the syncs (changes since a cursor), also counted in `latencies`.
+    var syncs: [Double] = []
+    /// Every item the relay acknowledged, with the stamp of the latest acknowledged write of it.
+    var acknowledged: [FeedItemID: Stamp] = [:]
     /// Each device's replica and cursor at the end, by its index: where its next run goes on
     /// from, as a device that stays signed in does.
     var held: [Int: Held] = [:]
@@ -122,8 +150,12 @@ struct Tally {
 }
 
 /// Every device for `seconds` (after a warm-up whose calls are not counted), each on a thread
-/// of its own with one connection to the process `index % ports.count`.
-func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, think: Double, writes: Int) -> Tally {
+/// of its own with one connection to the process `index % ports.count`; from an address of its
+/// own when `ownAddresses`.
+func run(
+    _ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, think: Double, writes: Int,
+    ownAddresses: Bool = false
+) -> Tally {
     let warmUp = 3.0
     let start = Date().addingTimeInterval(0.5)
     let counting = start.addingTimeInterval(warmUp)
@@ -135,7 +167,8 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
         let thread = Thread {
             var tally = Tally()
             var random = SystemRandomNumberGenerator()
-            let connection = LoopbackConnection(port: ports[index % ports.count])
+            let connection = LoopbackConnection(
+                port: ports[index % ports.count], source: ownAddresses ? deviceSource(index) : nil)
             var cursor = held[index].cursor
             var serial: Int64 = 0
             var friendsItems: [FeedItemID] = []
@@ -150,6 +183,7 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
                 serial += 1
                 let roll = Int.random(in: 0..<300, using: &random)
                 let request: RelayRequest
+                var written: (FeedItemID, Stamp)?
                 do {
                     let stamp = try Stamp(
                         wall: Int64(Date().timeIntervalSince1970 * 1_000), counter: serial, device: device.name)
@@ -165,6 +199,7 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
                         )
                         replica.writeItem(item, id: item.key, at: stamp)
                         request = .submit(replica)
+                        written = (item.key, stamp)
                     } else {
                         let kind = ReactionKind.allCases.randomElement(using: &random)!
                         try local.react(
@@ -185,8 +220,13 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
                     if status == 200 {
                         if counted {
                             tally.latencies.append(elapsed)
-                            if case .submit = request { tally.writes.append(elapsed) }
+                            if case .submit = request {
+                                tally.writes.append(elapsed)
+                            } else {
+                                tally.syncs.append(elapsed)
+                            }
                         }
+                        if let (id, stamp) = written { tally.acknowledged[id] = stamp }
                         if case .changes(let delta, let next) = try RelayResponse(wire: body) {
                             cursor = next
                             local.merge(delta)
@@ -211,6 +251,8 @@ func run(_ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, th
             tallies.withLock { total in
                 total.latencies += tally.latencies
                 total.writes += tally.writes
+                total.syncs += tally.syncs
+                total.acknowledged.merge(tally.acknowledged) { Swift.max($0, $1) }
                 total.held.merge(tally.held) { first, _ in first }
                 total.errors.merge(tally.errors, uniquingKeysWith: +)
             }
@@ -279,6 +321,52 @@ func setUp(devices count: Int, through client: ServiceClient, mail folder: Strin
     return devices
 }
 
+/// A run that could not be checked.
+struct LoadFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Returns once every thread of `threads` has finished.
+func waitFor(_ threads: [Thread]) {
+    while threads.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.05) }
+}
+
+/// The health and sync figures of a hostile run, and what the attacks got.
+func report(health: (latencies: [Double], failures: [String: Int]), syncs: [Double], attacks: AttackTally) {
+    let probed = health.latencies.sorted()
+    let synced = syncs.sorted()
+    print(
+        "          health: \(probed.count) answered 200, p50 \(milliseconds(percentile(probed, 0.5))), p99 \(milliseconds(percentile(probed, 0.99))), max \(milliseconds(probed.last ?? .nan)); \(health.failures.values.reduce(0, +)) not"
+    )
+    for (failure, times) in health.failures.sorted(by: { $0.value > $1.value }).prefix(3) {
+        print("           health: \(times) × \(failure)")
+    }
+    print(
+        "          syncs: \(synced.count), p50 \(milliseconds(percentile(synced, 0.5))), p99 \(milliseconds(percentile(synced, 0.99)))"
+    )
+    for (what, times) in attacks.summary { print("          attack: \(times) × \(what)") }
+}
+
+/// The acknowledged writes the relay does not hold at their acknowledged stamp or a later one:
+/// each person's own items, read by one of their devices from the start (FEED-27).
+func lostWrites(_ acknowledged: [FeedItemID: Stamp], devices: [Device], port: UInt16) throws -> [FeedItemID] {
+    var firstDevice: [String: Device] = [:]
+    for device in devices where firstDevice[device.person] == nil { firstDevice[device.person] = device }
+    var held: [FeedItemID: Stamp] = [:]
+    for (index, device) in firstDevice.values.enumerated() {
+        let connection = LoopbackConnection(port: port, source: deviceSource(index))
+        defer { connection.close() }
+        let (status, body) = try connection.post(
+            "/v1/relay", token: device.token, from: device.client,
+            body: RelayRequest.changes(since: 0).wireEncoded())
+        guard status == 200, case .changes(let delta, _) = try RelayResponse(wire: body) else {
+            throw LoadFailure(description: "reading \(device.person)'s items back: HTTP \(status)")
+        }
+        for (id, register) in delta.items where id.owner == device.person { held[id] = register.stamp }
+    }
+    return acknowledged.filter { id, stamp in (held[id].map { $0 < stamp }) ?? true }.keys.sorted()
+}
+
 /// Device `index`'s address, as a proxy in front gives it: a /64 of its own, so each device is a
 /// client of its own for the server's per-client limit (SERVER-11) and throttles (AUTH-39).
 func clientAddress(_ index: Int) -> String {
@@ -311,10 +399,17 @@ do {
 
 do {
     var cluster: ThrowawayPostgres?
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-load-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("mail"), withIntermediateDirectories: true)
+    defer {
+        do { try FileManager.default.removeItem(at: folder) } catch { say("glow-load: \(folder.path) stays: \(error)") }
+    }
     let url: String
-    if let database = options.database {
-        url = database
-    } else {
+    switch options.database {
+    case "sqlite": url = folder.appendingPathComponent("server.sqlite").path
+    case let database?: url = database
+    case nil:
         let throwaway = try ThrowawayPostgres()
         cluster = throwaway
         url = throwaway.url
@@ -322,12 +417,7 @@ do {
     defer {
         do { try cluster?.stop() } catch { say("glow-load: the throwaway cluster did not stop: \(error)") }
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-load-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-        at: folder.appendingPathComponent("mail"), withIntermediateDirectories: true)
-    defer {
-        do { try FileManager.default.removeItem(at: folder) } catch { say("glow-load: \(folder.path) stays: \(error)") }
-    }
+    let databaseName = options.database == "sqlite" ? "SQLite" : "one PostgreSQL"
     let serverArguments = [
         "--database", url, "--mail-dir", folder.appendingPathComponent("mail").path, "--threads",
         String(options.threads),
@@ -344,13 +434,17 @@ do {
         "glow-load: \(devices.count) devices of \((devices.count + 3) / 4) people signed in (Argon2id) in \(String(format: "%.0f", Date().timeIntervalSince(started))) s"
     )
     print(
-        "glow-load: \(devices.count) devices, think \(options.think) s ±50%, \(Int(options.seconds)) s per run after a 3 s warm-up; calls: \(100 - options.writes)% sync, \(options.writes)% write (two thirds publish, one third cheer); glow-server --threads \(options.threads) on one PostgreSQL"
+        "glow-load: \(devices.count) devices, think \(options.think) s ±50%, \(Int(options.seconds)) s per run after a 3 s warm-up; calls: \(100 - options.writes)% sync, \(options.writes)% write (two thirds publish, one third cheer); glow-server --threads \(options.threads) on \(databaseName)"
+            + (options.hostile
+                ? "; hostile: one address attacks throughout (slowloris, Argon2id flood, 900 KB keys)" : "")
     )
     print("processes calls/s   p50       p99       p999      errors    server RSS (largest, all)")
     // Devices stay signed in from run to run and sync on from where they were.
     var held = [Held](repeating: Held(), count: devices.count)
     for count in options.processes {
-        let processes = try (0..<count).map { _ in try ServerProcess(arguments: serverArguments) }
+        let processes = try (0..<count).map { _ in
+            try ServerProcess(arguments: serverArguments, trustingForwardedFor: !options.hostile)
+        }
         let ports = processes.compactMap { $0.url.port.map(UInt16.init) }
         let peak = Mutex<[Int]>(Array(repeating: 0, count: count))
         let sampling = Sampling()
@@ -365,10 +459,29 @@ do {
             }
         }
         sampler.start()
+        // The warm-up and the run of `run`, for the attack and the probe alongside.
+        let counting = Date().addingTimeInterval(3.5)
+        let deadline = counting.addingTimeInterval(options.seconds)
+        let attacks = AttackTally()
+        let health = Mutex<(latencies: [Double], failures: [String: Int])>(([], [:]))
+        var sideThreads: [Thread] = []
+        if options.hostile {
+            sideThreads = attack(
+                options.attacks, ports: ports, mail: folder.appendingPathComponent("mail").path, until: deadline,
+                tally: attacks)
+            let probe = Thread {
+                let probed = probeHealth(ports: ports, from: counting, until: deadline)
+                health.withLock { $0 = probed }
+            }
+            probe.start()
+            sideThreads.append(probe)
+        }
         let tally = run(
             devices, held: held, ports: ports, seconds: options.seconds, think: options.think,
-            writes: options.writes)
+            writes: options.writes, ownAddresses: options.hostile)
+        waitFor(sideThreads)
         sampling.stop()
+        let lost = options.hostile ? try lostWrites(tally.acknowledged, devices: devices, port: ports[0]) : []
         for (index, device) in tally.held { held[index] = device }
         for process in processes { process.stop() }
         let sorted = tally.latencies.sorted()
@@ -392,6 +505,11 @@ do {
         }
         for (error, times) in tally.errors.sorted(by: { $0.value > $1.value }).prefix(5) {
             print("           \(times) × \(error)")
+        }
+        if options.hostile {
+            report(health: health.withLock { $0 }, syncs: tally.syncs, attacks: attacks)
+            print("          acknowledged writes: \(tally.acknowledged.count) items, lost: \(lost.count)")
+            for id in lost.prefix(5) { print("           lost: \(id.text)") }
         }
     }
 } catch {

@@ -1,0 +1,248 @@
+import Foundation
+import GlowProtocol
+import GlowToolSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// glow-load --hostile (issue 44): the neighbour from hell. One address runs every attack that
+// used to stop the server or fill it, all at once, while the devices (each on an address of its
+// own) and a health probe measure what ordinary clients get.
+
+/// The attacker's address: one client to the server (SERVER-11).
+let attackerAddress = "127.2.0.1"
+/// The health probe's address.
+let probeAddress = "127.3.0.1"
+
+/// Device `index`'s loopback address in a hostile run: one of its own.
+func deviceSource(_ index: Int) -> String { "127.1.\(index / 250).\(index % 250 + 1)" }
+
+/// What the attacks did, by kind of answer.
+final class AttackTally: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    func count(_ what: String) { counts.withLock { $0[what, default: 0] += 1 } }
+
+    /// "slowloris: 1,210 connections opened, 1,178 closed by the server; ..." in a stable order.
+    var summary: [(String, Int)] { counts.withLock { $0.sorted { $0.key < $1.key } } }
+}
+
+/// The three attacks of issue 44, from one address against `ports`, until `deadline`:
+/// - a slowloris: up to 1,000 connections that send a header a line every few seconds, opened
+///   again as the server closes them, at most 100 a second;
+/// - an Argon2id flood: sign-ins with a wrong password for a made-up address, and confirmations
+///   of the attacker's own sign-up with a wrong password, as fast as they are answered, on two
+///   connections;
+/// - oversized keys: sign-ins whose address is 900 KB of text, on one connection.
+/// The attacks `--hostile` runs, by name.
+enum Attack: String, CaseIterable {
+    case slowloris, flood, keys
+}
+
+func attack(
+    _ attacks: Set<Attack>, ports: [UInt16], mail folder: String, until deadline: Date, tally: AttackTally
+) -> [Thread] {
+    var threads: [Thread] = []
+    if attacks.contains(.slowloris) {
+        threads.append(
+            Thread {
+                yieldToTheServer()
+                slowloris(ports: ports, until: deadline, tally: tally)
+            })
+    }
+    for lane in 0..<2 where attacks.contains(.flood) {
+        threads.append(
+            Thread {
+                yieldToTheServer()
+                hashFlood(port: ports[lane % ports.count], lane: lane, mail: folder, until: deadline, tally: tally)
+            })
+    }
+    if attacks.contains(.keys) {
+        threads.append(
+            Thread {
+                yieldToTheServer()
+                let connection = LoopbackConnection(port: ports[0], source: attackerAddress)
+                let email = String(repeating: "x", count: 900_000) + "@example.com"
+                let body = ProtocolMessage("SignInRequest").with("email", email).with("password", "not it at all")
+                    .wireEncoded()
+                while Date() < deadline {
+                    call(connection, "sign-in", body, tally: tally, as: "oversized key")
+                }
+                connection.close()
+            })
+    }
+    for thread in threads {
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    return threads
+}
+
+/// Runs the calling thread at the lowest priority: on a machine shared with the server, the
+/// attacker's own work (tens of thousands of connections a second) would otherwise take the
+/// server's and the database's CPU, which an attacker on another machine does not.
+private func yieldToTheServer() {
+    #if canImport(Glibc)
+        // On Linux a priority set for "this process" (0) is the calling thread's alone.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+    #endif
+}
+
+/// One attack call, its answer counted by status; a failed connection is counted and reopened.
+private func call(
+    _ connection: LoopbackConnection, _ name: String, _ body: [UInt8], tally: AttackTally, as kind: String
+) {
+    do {
+        let (status, _) = try connection.post("/v1/" + name, token: "", from: attackerAddress, body: body)
+        tally.count("\(kind): HTTP \(status)")
+    } catch {
+        // A server that refuses before the body closes the connection after its answer, and one
+        // over its share of connections closes it at once: the attacker opens another after a
+        // millisecond, at most a thousand a second on each of its connections. (Faster, on this
+        // one machine, the attacker's own kernel work for the handshakes takes the CPU the server
+        // and its database would have, which an attacker elsewhere does not.)
+        tally.count("\(kind): connection closed")
+        connection.close()
+        Thread.sleep(forTimeInterval: 0.001)
+    }
+}
+
+private func hashFlood(port: UInt16, lane: Int, mail folder: String, until deadline: Date, tally: AttackTally) {
+    let connection = LoopbackConnection(port: port, source: attackerAddress)
+    let signIn = ProtocolMessage("SignInRequest").with("email", "nobody-\(lane)@example.com")
+        .with("password", "a wrong guess, again").wireEncoded()
+    // The attacker's own sign-up, whose confirmation it then tries with wrong passwords (AUTH-36).
+    let address = "attacker-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+    var confirm: [UInt8]?
+    let signUp = ProtocolMessage("SignUpRequest").with("email", address).with("password", "the real one, kept")
+        .wireEncoded()
+    call(connection, "sign-up", signUp, tally: tally, as: "flood sign-up")
+    do {
+        let token = try ServerProcess.mailedToken(folder, to: address)
+        confirm = ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", "wrong")
+            .with("device", "d").wireEncoded()
+    } catch {
+        tally.count("flood: no sign-up mail, so sign-ins only (\(error))")
+    }
+    var turn = 0
+    while Date() < deadline {
+        turn += 1
+        if let confirm, turn % 2 == 0 {
+            call(connection, "confirm-sign-up", confirm, tally: tally, as: "flood confirm-sign-up")
+        } else {
+            call(connection, "sign-in", signIn, tally: tally, as: "flood sign-in")
+        }
+    }
+    connection.close()
+}
+
+private func slowloris(ports: [UInt16], until deadline: Date, tally: AttackTally) {
+    var open: [(descriptor: Int32, next: Date)] = []
+    var opened = 0
+    while Date() < deadline {
+        let now = Date()
+        // Up to 20 new connections every 0.2 s, while fewer than 1,000 are open.
+        for _ in 0..<20 where open.count < 1_000 {
+            guard let descriptor = attackerConnection(to: ports[opened % ports.count]) else {
+                tally.count("slowloris: connect failed")
+                break
+            }
+            opened += 1
+            tally.count("slowloris: connections opened")
+            if sendAll(descriptor, "POST /v1/sign-in HTTP/1.1\r\nHost: glow\r\n") {
+                open.append((descriptor, now.addingTimeInterval(Double.random(in: 1...3))))
+            } else {
+                tally.count("slowloris: closed by the server")
+                _ = close(descriptor)
+            }
+        }
+        // A header line every 3 seconds on each: the bytes of a slow client, never a whole header.
+        open = open.filter { connection in
+            var byte: UInt8 = 0
+            let peeked = recv(connection.descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+            let closed = peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+            if !closed, connection.next > now { return true }
+            if !closed, sendAll(connection.descriptor, "X-Slow: \(Int.random(in: 0...9))\r\n") { return true }
+            tally.count("slowloris: closed by the server")
+            _ = close(connection.descriptor)
+            return false
+        }.map { connection in
+            connection.next > now ? connection : (connection.descriptor, now.addingTimeInterval(3))
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+    }
+    for connection in open { _ = close(connection.descriptor) }
+}
+
+/// A blocking connection from the attacker's address to `port`, or nil.
+private func attackerConnection(to port: UInt16) -> Int32? {
+    #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return nil }
+    bindLater(descriptor)
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = inet_addr(attackerAddress)
+    var remote = sockaddr_in()
+    remote.sin_family = sa_family_t(AF_INET)
+    remote.sin_port = port.bigEndian
+    remote.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    let done = withUnsafePointer(to: &local) { localPointer in
+        withUnsafePointer(to: &remote) { remotePointer in
+            localPointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { from in
+                remotePointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { to in
+                    bind(descriptor, from, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                        && connect(descriptor, to, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        }
+    }
+    guard done else {
+        _ = close(descriptor)
+        return nil
+    }
+    return descriptor
+}
+
+/// Sends all of `text` without waiting or a signal: whether it went.
+private func sendAll(_ descriptor: Int32, _ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    return sent == bytes.count
+}
+
+/// `GET /v1/health` from the probe's address every 100 ms until `deadline`, on a kept-alive
+/// connection to each port in turn: the latencies of those answered 200, and the others by kind.
+func probeHealth(ports: [UInt16], from start: Date, until deadline: Date) -> (
+    latencies: [Double], failures: [String: Int]
+) {
+    var latencies: [Double] = []
+    var failures: [String: Int] = [:]
+    let connections = ports.map { LoopbackConnection(port: $0, source: probeAddress) }
+    var turn = 0
+    while Date() < deadline {
+        let connection = connections[turn % connections.count]
+        turn += 1
+        let began = DispatchTime.now().uptimeNanoseconds
+        do {
+            let (status, _) = try connection.get("/v1/health")
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
+            if Date() >= start {
+                if status == 200 { latencies.append(elapsed) } else { failures["HTTP \(status)", default: 0] += 1 }
+            }
+        } catch {
+            if Date() >= start { failures["\(error)", default: 0] += 1 }
+            connection.close()
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+    for connection in connections { connection.close() }
+    return (latencies, failures)
+}
