@@ -73,18 +73,29 @@ public final class SessionKeeper: Sendable {
     /// the zone its person lives in, and the quiet hours when nothing may arrive (the profile's,
     /// ``Profile/reminders``). Registering again replaces what the server held for the token.
     ///
-    /// - Throws: ``ServiceFailure``: `invalid_reminder` for a token outside REMIND-14,
-    ///   `invalid_time_zone` for a zone the server does not know, or its other refusals.
-    public func registerDevice(token: String, timeZone: TimeZoneID, quietHours: PersonReminders.QuietHours? = nil)
-        async throws(ServiceFailure)
-    {
+    /// When another account holds the token (a phone passed on), the server answers
+    /// `token_held` and sends the token a background push whose payload's `glow-proof` is a code
+    /// (``proofCode(inPushPayload:)``); register again with that code as `proof` (REMIND-14).
+    ///
+    /// - Throws: ``ServiceFailure``: `token_held` as above, `invalid_reminder` for a token outside
+    ///   REMIND-14, `invalid_time_zone` for a zone the server does not know, or its other refusals.
+    public func registerDevice(
+        token: String, timeZone: TimeZoneID, quietHours: PersonReminders.QuietHours? = nil, proof: String? = nil
+    ) async throws(ServiceFailure) {
         var request = ProtocolMessage("RegisterDeviceRequest").with("token", token)
             .with("time_zone", timeZone.identifier)
+        if let proof { request = request.with("proof", proof) }
         if let quietHours {
             request = request.with("quiet_start", .unsigned(UInt64(quietHours.start)))
                 .with("quiet_end", .unsigned(UInt64(quietHours.end)))
         }
         _ = try await call("register-device", request)
+    }
+
+    /// The code of a proof push (REMIND-18) in a push's payload, as the platform hands it to the
+    /// app (`userInfo`, as JSON): its `glow-proof` text; nil for any other push.
+    public static func proofCode(inPushPayload payload: [AnyHashable: Any]) -> String? {
+        payload["glow-proof"] as? String
     }
 
     /// Takes this device's push `token` back from the server (the person turned pushes off).

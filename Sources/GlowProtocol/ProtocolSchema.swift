@@ -126,6 +126,7 @@ public enum ProtocolSchema {
             [
                 .init("token", 1, .string), .init("time_zone", 2, .string),
                 .init("quiet_start", 3, .uint32, optional: true), .init("quiet_end", 4, .uint32, optional: true),
+                .init("proof", 5, .string),
             ]),
         ProtocolMessageType("RemoveDeviceRequest", [.init("token", 1, .string)]),
     ]

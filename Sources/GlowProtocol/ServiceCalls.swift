@@ -89,7 +89,7 @@ public enum ServiceCalls {
         "reauthentication_required": 403, "not_author": 403, "own_item": 403,
         "unknown_call": 404, "session_not_found": 404, "identity_not_found": 404,
         "method_not_allowed": 405,
-        "identity_in_use": 409, "last_sign_in_method": 409, "second_factor_enrolled": 409,
+        "identity_in_use": 409, "last_sign_in_method": 409, "second_factor_enrolled": 409, "token_held": 409,
         "body_too_large": 413, "unsupported_media_type": 415, "throttled": 429,
         "storage_failed": 503, "key_set_unavailable": 503, "busy": 503,
         "internal": 500,

@@ -333,21 +333,27 @@ public final class FeedRelay: Sendable {
         return .turnedOff
     }
 
-    /// Registers `device` for pushes (REMIND-14).
+    /// Registers `device` for pushes at the relay's time `now` (REMIND-14). A token another
+    /// person holds moves only with `proof`, the code of a proof push sent to it for this caller;
+    /// without it, a proof push is queued (``PushOutbox/register(_:proof:now:)``).
     ///
+    /// - Returns: whether the device is registered; false when the token stays another's.
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep it.
-    public func register(_ device: PushDevice) throws(FeedError) {
-        StoreReading.answer(unconfirmed: try register(device, confirming: nil))
+    @discardableResult
+    public func register(_ device: PushDevice, proof: String? = nil, now: Int64) throws(FeedError) -> Bool {
+        try StoreReading.answer(unconfirmed: register(device, proof: proof, now: now, confirming: nil))
     }
 
-    /// ``register(_:)`` in a transaction that confirms `reading` first: nil, with nothing kept,
-    /// when the reading no longer holds (``FeedRelayStore/write(confirming:_:)``).
+    /// ``register(_:proof:now:)`` in a transaction that confirms `reading` first: nil, with
+    /// nothing kept, when the reading no longer holds (``FeedRelayStore/write(confirming:_:)``).
     ///
-    /// - Throws: as ``register(_:)``.
-    public func register(_ device: PushDevice, confirming reading: StoreReading?) throws(FeedError) -> Void? {
+    /// - Throws: as ``register(_:proof:now:)``.
+    public func register(_ device: PushDevice, proof: String?, now: Int64, confirming reading: StoreReading?)
+        throws(FeedError) -> Bool?
+    {
         try run(writing: true, confirming: reading) { (state) throws(FeedError) in
             try Self.checkOpen(state, device.person)
-            state.pushes.register(device)
+            return state.pushes.register(device, proof: proof, now: now)
         }
     }
 

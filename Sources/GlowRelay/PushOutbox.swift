@@ -42,14 +42,15 @@ public struct Push: Hashable, Sendable {
     public let token: String
     /// The device's person.
     public let person: String
-    /// `friend/P` or `item/I` (REMIND-16).
+    /// `friend/P` or `item/I` (REMIND-16), or `proof` (REMIND-14).
     public let topic: String
-    /// `glow-` and 32 hexadecimal digits: a later push of the topic replaces this one on the device.
+    /// `glow-` and 32 hexadecimal digits: a later push of the topic replaces this one on the device;
+    /// `glow-proof` for a proof push.
     public let collapseID: String
-    /// Always `alert`.
-    public let pushType = "alert"
-    /// Always 10: shown at once.
-    public let priority = 10
+    /// `alert`; `background` for a proof push, which shows nothing.
+    public var pushType = "alert"
+    /// 10, shown at once; 5 for a proof push.
+    public var priority = 10
     /// Seconds since 1970 after which the service drops it undelivered.
     public let expiration: Int64
     /// The text's key, for the app to put in the person's language.
@@ -102,7 +103,7 @@ extension ErrorCode where Domain == PushError {
 /// keeps one in its state and feeds it in each write:
 ///
 /// ```swift
-/// try relay.register(PushDevice(token: token, person: person, timeZone: zone))
+/// try relay.register(PushDevice(token: token, person: person, timeZone: zone), now: now)
 /// try relay.submit(delta, from: person, now: now)       // its events wait in the outbox
 /// try sender.send(relay.duePushes(at: now) { names[$0] })
 /// ```
@@ -115,6 +116,8 @@ public struct PushOutbox: Sendable {
     private var tokens: [String: Set<String>] = [:]
     private var groups: [GroupKey: Group] = [:]
     private var lastPush: [GroupKey: Int64] = [:]
+    /// The proofs waiting for tokens another person holds, by token and caller (REMIND-14).
+    private var proofs: [GroupKey: Proof] = [:]
     /// The collapse id of each topic seen, made once.
     private var collapseIDs: [String: String] = [:]
     /// The rows changed since the last ``keepChanges()``: what a store writes.
@@ -134,19 +137,76 @@ public struct PushOutbox: Sendable {
         var reactions: [FeedReplica.ReactionKey] = []
     }
 
+    /// A code sent to a token for a caller who registered it while another person held it
+    /// (REMIND-14): the caller proves with it that their device gets the token's pushes.
+    struct Proof: Sendable, Hashable {
+        var code: String
+        var queuedAt: Int64
+        var sent = false
+    }
+
+    /// How long a proof's code is taken, in ms: 10 minutes (REMIND-14).
+    public static let proofLife: Int64 = 10 * 60_000
+
     /// An empty outbox.
     public init() {}
 
     /// The groups waiting.
     public var pending: Int { groups.count }
 
-    /// Registers `device`, replacing any registration of its token; what waited for the token is
-    /// dropped when it now belongs to another person (REMIND-14).
-    public mutating func register(_ device: PushDevice) {
-        if let held = devices[device.token], held.person != device.person { forget(device.token) }
-        guard devices[device.token] != device else { return }
+    /// Registers `device` at the relay's time `now` (REMIND-14), replacing its person's own
+    /// registration of the token. A token another person holds moves only with `proof`, a code the
+    /// outbox sent to the token for this caller in the last ``proofLife`` ms: then what waited for
+    /// the token is dropped and the code used up. Without it nothing of the holder's changes, and
+    /// a proof push is queued for the token, unless one for the same caller is already waiting.
+    ///
+    /// - Returns: whether the device is registered; false when the token stays another's.
+    @discardableResult
+    public mutating func register(_ device: PushDevice, proof: String? = nil, now: Int64) -> Bool {
+        if let held = devices[device.token], held.person != device.person {
+            let key = GroupKey(token: device.token, topic: device.person)
+            dropOldProofs(now: now)
+            guard let proof, let waiting = proofs[key], Self.same(proof, waiting.code) else {
+                if proofs[key] == nil {
+                    proofs[key] = Proof(code: Self.newCode(), queuedAt: now)
+                    changedRows.insert(Row.Key(.proof, key))
+                }
+                return false
+            }
+            proofs[key] = nil
+            changedRows.insert(Row.Key(.proof, key))
+            forget(device.token)
+        }
+        guard devices[device.token] != device else { return true }
         put(device, token: device.token)
         changedRows.insert(Row.Key(.device, device.token))
+        return true
+    }
+
+    /// 128 random bits as 32 lower-case hexadecimal digits.
+    private static func newCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+
+    /// Whether two codes are equal, in time that does not depend on where they differ.
+    private static func same(_ given: String, _ code: String) -> Bool {
+        let (a, b) = (Array(given.utf8), Array(code.utf8))
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Forgets the proofs older than ``proofLife`` at `now` (a clock gone back keeps them).
+    private mutating func dropOldProofs(now: Int64) {
+        for (key, proof) in proofs {
+            let (age, overflow) = now.subtractingReportingOverflow(proof.queuedAt)
+            guard overflow || age > Self.proofLife else { continue }
+            proofs[key] = nil
+            changedRows.insert(Row.Key(.proof, key))
+        }
     }
 
     /// Removes the device of `token`, with everything waiting for it.
@@ -284,7 +344,18 @@ public struct PushOutbox: Sendable {
             if a.key.token != b.key.token { return a.key.token.utf8.lexicographicallyPrecedes(b.key.token.utf8) }
             return a.key.topic.utf8.lexicographicallyPrecedes(b.key.topic.utf8)
         }
+        // Proof pushes first, by token and caller: each goes once, and shows nothing (REMIND-18).
+        dropOldProofs(now: now)
         var pushes: [Push] = []
+        for (key, proof) in proofs.filter({ !$0.value.sent }).sorted(by: { a, b in
+            a.key.token != b.key.token
+                ? a.key.token.utf8.lexicographicallyPrecedes(b.key.token.utf8)
+                : a.key.topic.utf8.lexicographicallyPrecedes(b.key.topic.utf8)
+        }) {
+            proofs[key]?.sent = true
+            changedRows.insert(Row.Key(.proof, key))
+            pushes.append(Self.proofPush(token: key.token, caller: key.topic, proof: proof))
+        }
         for (key, group) in ready {
             groups[key] = nil
             changedRows.insert(Row.Key(.group, key))
@@ -337,6 +408,21 @@ public struct PushOutbox: Sendable {
             key: textKey, arguments: cut, badge: badge, payload: CanonicalJSON.bytes(payload))
     }
 
+    /// A proof push (REMIND-14, REMIND-18): to the token, for the caller, carrying the code and
+    /// nothing of the holder; a background push that expires with the code.
+    private static func proofPush(token: String, caller: String, proof: Proof) -> Push {
+        let code = proof.code
+        let (seconds, _) = Instant.floorDivide(proof.queuedAt, 1000)
+        let life = proofLife / 1000
+        var push = Push(
+            token: token, person: caller, topic: "proof", collapseID: "glow-proof",
+            expiration: seconds.addingReportingOverflow(life).overflow ? Int64.max : seconds + life, key: "",
+            arguments: [], badge: 0, payload: CanonicalJSON.bytes(ProofPayload(aps: .init(), proof: code)))
+        push.pushType = "background"
+        push.priority = 5
+        return push
+    }
+
     /// `glow-` and the first 16 bytes of the topic's SHA-256 in hexadecimal (REMIND-18).
     private mutating func collapseID(_ topic: String) -> String {
         if let made = collapseIDs[topic] { return made }
@@ -357,6 +443,7 @@ public struct PushOutbox: Sendable {
             case group
             case last
             case closed
+            case proof
         }
 
         /// A row's identity: its kind and its key (the token; the token, a line feed and the
@@ -411,6 +498,10 @@ public struct PushOutbox: Sendable {
             return key.group.flatMap { lastPush[$0] }.map { CanonicalJSON.bytes(LastRow(at: $0)) }
         case .closed:
             return closed.contains(key.key) ? Array("{}".utf8) : nil
+        case .proof:
+            return key.group.flatMap { proofs[$0] }.map {
+                CanonicalJSON.bytes(ProofRow(code: $0.code, queuedAt: $0.queuedAt, sent: $0.sent))
+            }
         }
     }
 
@@ -461,6 +552,12 @@ public struct PushOutbox: Sendable {
                 guard let value else { throw unreadable("a closed person is never reopened") }
                 guard value == Array("{}".utf8) else { throw unreadable("it is not {}") }
                 closed.insert(key.key)
+            case .proof:
+                guard let proof = key.group else { throw unreadable("its key names no caller") }
+                proofs[proof] = try value.map {
+                    let row = try decoder.decode(ProofRow.self, from: Data($0))
+                    return Proof(code: row.code, queuedAt: row.queuedAt, sent: row.sent)
+                }
             }
         } catch let error as PushError {
             throw error
@@ -484,6 +581,28 @@ public struct PushOutbox: Sendable {
 
     struct LastRow: Codable {
         let at: Int64
+    }
+
+    struct ProofRow: Codable {
+        let code: String
+        let queuedAt: Int64
+        let sent: Bool
+    }
+
+    /// The payload of a proof push (REMIND-18): `{"aps": {"content-available": 1}, "glow-proof": CODE}`.
+    struct ProofPayload: Encodable {
+        struct APS: Encodable {
+            let contentAvailable = 1
+            enum CodingKeys: String, CodingKey {
+                case contentAvailable = "content-available"
+            }
+        }
+        let aps: APS
+        let proof: String
+        enum CodingKeys: String, CodingKey {
+            case aps
+            case proof = "glow-proof"
+        }
     }
 
     /// The APNs payload (REMIND-18).

@@ -274,21 +274,29 @@ public final class ServiceHandler: Sendable {
     private func devices(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken) throws(ServiceRefusal)
         -> [UInt8]
     {
-        try asCaller(token) { (person, reading) throws(ServiceRefusal) -> [UInt8]? in
+        let now = Int64(Self.milliseconds(clock.now()))
+        let registered = try asCaller(token) { (person, reading) throws(ServiceRefusal) -> Bool? in
             let device = call.name == "register-device" ? try Self.device(message, person: person.rawValue) : nil
-            let done: Void?
             do throws(FeedError) {
-                if let device {
-                    done = try relay.register(device, confirming: reading)
-                } else {
-                    done = try relay.removeDevice(
-                        token: message.string("token"), of: person.rawValue, confirming: reading)
+                guard let device else {
+                    return try relay.removeDevice(
+                        token: message.string("token"), of: person.rawValue, confirming: reading
+                    ).map { true }
                 }
+                return try relay.register(
+                    device, proof: message.text("proof"), now: now, confirming: reading)
             } catch {
                 throw ServiceRefusal(error.code.description, error.message, rule: error.rule)
             }
-            return done.map { ProtocolMessage("Done").wireEncoded() }
         }
+        // REMIND-14: the registration is kept with its proof push, and refused.
+        guard registered else {
+            throw ServiceRefusal(
+                "token_held",
+                "another account has this device token: the device was sent a code; register again with it as proof",
+                rule: "REMIND-14")
+        }
+        return ProtocolMessage("Done").wireEncoded()
     }
 
     /// The device a `RegisterDeviceRequest` names (REMIND-14): both quiet minutes, or neither.

@@ -24,7 +24,7 @@ struct PushOutboxTests {
                     try PushDevice(
                         token: "tok-\(person)", person: person,
                         timeZone: TimeZoneID(index % 2 == 0 ? "Europe/London" : "Asia/Tokyo"),
-                        quietHours: index == 3 ? try .init(start: 1320, end: 420) : nil))
+                        quietHours: index == 3 ? try .init(start: 1320, end: 420) : nil), now: 0)
             }
             var now: Int64 = 1_768_478_400_000
             var counter: Int64 = 0
@@ -93,7 +93,7 @@ struct PushOutboxTests {
     func removed() throws {
         let relay = FeedRelay()
         var outbox = PushOutbox()
-        outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
+        outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc), now: 0)
         outbox.keepChanges()
         try Self.befriend(relay, "ana", "bob")
         var post = FeedReplica()
@@ -120,7 +120,7 @@ struct PushOutboxTests {
     func forgetsLastPush() throws {
         let relay = FeedRelay()
         var outbox = PushOutbox()
-        outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc))
+        outbox.register(try PushDevice(token: "tok-bob", person: "bob", timeZone: .utc), now: 0)
         try Self.befriend(relay, "ana", "bob")
         var post = FeedReplica()
         let item = try FeedItem(

@@ -25,7 +25,7 @@ enum ErasureFlow {
     /// `erased` and `friend` make friends and `erased` posts, through `first`; `second` erases
     /// `erased`; then `first` refuses everything of theirs and tells `friend` of the withdrawal.
     static func run(_ first: FeedRelay, _ second: FeedRelay, erased: String, friend: String) throws {
-        try first.register(try PushDevice(token: erased + "-phone", person: erased, timeZone: .utc))
+        try first.register(try PushDevice(token: erased + "-phone", person: erased, timeZone: .utc), now: 0)
         var mine = FeedReplica()
         mine.writeStance(.want, from: erased, to: friend, at: try stamp(erased, 1))
         mine.writeVisibility(.friends, owner: erased, goal: "g", at: try stamp(erased, 2))
@@ -53,7 +53,7 @@ enum ErasureFlow {
             (error as? FeedError)?.code == .personErased
         }
         #expect {
-            try first.register(try PushDevice(token: erased + "-tablet", person: erased, timeZone: .utc))
+            try first.register(try PushDevice(token: erased + "-tablet", person: erased, timeZone: .utc), now: 0)
         } throws: { error in
             (error as? FeedError)?.code == .personErased
         }

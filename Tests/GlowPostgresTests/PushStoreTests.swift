@@ -19,7 +19,7 @@ enum PushFlow {
     /// Bob registers his phone through `first`; Ana and Bob make friends, one through each; Ana
     /// posts through `first`. Then `second` sends the push, and `first` finds nothing left.
     static func run(_ first: FeedRelay, _ second: FeedRelay) throws {
-        try first.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc))
+        try first.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc), now: 0)
         var ana = FeedReplica()
         ana.writeStance(.want, from: "ana", to: "bob", at: try stamp("ana", 1))
         ana.writeVisibility(.friends, owner: "ana", goal: "g", at: try stamp("ana", 2))
@@ -87,8 +87,8 @@ struct PushStoreTests {
             try relay.register(
                 try PushDevice(
                     token: "t1", person: "bob", timeZone: try TimeZoneID("Europe/London"),
-                    quietHours: try .init(start: 1320, end: 420)))
-            try relay.register(try PushDevice(token: "t2", person: "cat", timeZone: .utc))
+                    quietHours: try .init(start: 1320, end: 420)), now: 0)
+            try relay.register(try PushDevice(token: "t2", person: "cat", timeZone: .utc), now: 0)
             try relay.removeDevice(token: "t2", of: "cat")
         }
         let reopened = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)

@@ -73,10 +73,43 @@ struct PushServiceTests {
         #expect(try server.relay.pushDevices().isEmpty)
     }
 
+    /// Issue 44 item 9: a person who learns another's token cannot take its pushes; the device
+    /// that holds it proves so with the code its background push carried, as an app does.
+    @Test("a token another account holds moves over HTTP only with the code of its proof push")
+    func tokenProof() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (bobClient, bob) = try await ClientTests.account("bob-proof", on: server)
+        let (eveClient, eve) = try await ClientTests.account("eve-proof", on: server)
+        try await SessionKeeper(client: bobClient, session: bob).registerDevice(token: "bob-phone", timeZone: .utc)
+        let eveKeeper = SessionKeeper(client: eveClient, session: eve)
+        for proof in [nil, "0123456789abcdef0123456789abcdef"] {
+            do {
+                try await eveKeeper.registerDevice(token: "bob-phone", timeZone: .utc, proof: proof)
+                Issue.record("the token moved with the proof \(proof ?? "none")")
+            } catch {
+                #expect(error.code.description == "token_held" && error.status == 409, "\(error)")
+            }
+        }
+        #expect(try server.relay.pushDevices().map(\.person) == [bob.account])
+        // One proof push went to the token, for Eve, showing nothing of Bob's.
+        let sender = RecordingPushSender()
+        let dispatcher = PushDispatcher(relay: server.relay, sender: sender, report: { Issue.record("\($0)") })
+        #expect(try dispatcher.sendDue() == 1)
+        let push = try #require(sender.pushes.first)
+        #expect(push.token == "bob-phone" && push.person == eve.account && push.pushType == "background")
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(push.payload)) as? [AnyHashable: Any])
+        let code = try #require(SessionKeeper.proofCode(inPushPayload: payload))
+        #expect(code.count == 32)
+        // The phone that got it proves it: the token moves.
+        try await eveKeeper.registerDevice(token: "bob-phone", timeZone: .utc, proof: code)
+        #expect(try server.relay.pushDevices().map(\.person) == [eve.account])
+    }
+
     @Test("a started dispatcher sends what falls due by itself, and stops")
     func dispatcher() throws {
         let relay = FeedRelay(pushWindow: 0)
-        try relay.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc))
+        try relay.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc), now: 0)
         try Self.befriend(relay, "ana", "bob")
         var ana = FeedReplica()
         let item = try FeedItem(
@@ -98,7 +131,7 @@ struct PushServiceTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let relay = FeedRelay(pushWindow: 0)
-        try relay.register(try PushDevice(token: #"tok"en\1"#, person: "bob", timeZone: .utc))
+        try relay.register(try PushDevice(token: #"tok"en\1"#, person: "bob", timeZone: .utc), now: 0)
         try Self.befriend(relay, "ana", "bob")
         var post = FeedReplica()
         for (index, title) in ["Say \"hi\"", "Walk"].enumerated() {

@@ -61,11 +61,23 @@ def reaction(item_, reactor, kind, n, on=True):
             "stamp": stamp(n, reactor + "1")}
 
 
-def device(token, person, zone="Europe/London", quiet=None):
+def device(token, person, zone="Europe/London", quiet=None, now=None, proof=None):
     step = {"do": "device", "token": token, "person": person, "timeZone": zone}
     if quiet:
         step["quietHours"] = {"start": quiet[0], "end": quiet[1]}
+    if now is not None:
+        step["now"] = now
+    if proof is not None:
+        step["proof"] = proof
     return step
+
+
+def proof_push(token, caller, queued):
+    """The proof push REMIND-14 queues for `caller` at `queued` (ms), as REMIND-18 states it; the
+    operation writes its random code as the text `code`."""
+    return {"token": token, "person": caller, "topic": "proof", "collapseId": "glow-proof", "pushType": "background",
+            "priority": 5, "expiration": queued // 1000 + 600,
+            "payload": {"aps": {"content-available": 1}, "glow-proof": "code"}}
 
 
 def send(now, pushes=()):
@@ -234,12 +246,17 @@ cases.append(case(
      ana_bob("g1"), submit("ana", NOON, [item("ana", "g1", 3)]),
      send(NOON, [push(t, "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON) for t in ("tok-b1", "tok-b2")])]))
 
-# A token registered again by another person drops what waited for it (REMIND-14): the group
-# waiting for Bob until morning is gone, and Cat, not Ana's friend, gets nothing.
+# A token passed to another person (REMIND-14): Cat's first registration is refused and queues a
+# proof push for her (step 4), which the next send gives at once, quiet hours or not, with nothing
+# of Bob's in it. With its code she moves the token: the group waiting for Bob until morning is
+# gone, and Cat, not Ana's friend, gets nothing.
 cases.append(case(
-    "a token passed to another person drops what waited", ["REMIND-14"],
+    "a token passed to another person moves with the code of its proof push, and drops what waited",
+    ["REMIND-14", "REMIND-18"],
     [device("tok-x", "bob", quiet=(1320, 420)), ana_bob("g1"), submit("ana", night, [item("ana", "g1", 3)]),
-     device("tok-x", "cat"), send(morning)]))
+     device("tok-x", "cat", now=night + MIN), send(night + 2 * MIN, [proof_push("tok-x", "cat", night + MIN)]),
+     device("tok-x", "cat", now=night + 3 * MIN, proof="sent"), send(morning)],
+    errors={4: "token_held"}))
 
 # A window of 0: every group is sent when asked.
 cases.append(case(
@@ -280,7 +297,31 @@ cases.append(case(
      submit("bob", NOON + MIN, [item("bob", "b1", 4, day="2026-01-16")]), send(NOON + 2 * MIN)],
     errors={6: "person_erased"}))
 
+# The attacker's flow of issue 44 item 9: Eve knows Bob's token and registers it as hers. Without
+# the code that only Bob's phone receives, she is refused (`token_held`) and Bob keeps his token:
+# one proof push goes to it for her, not one per try; a wrong code moves nothing and queues
+# nothing while hers waits. Ten minutes on, the code is old: her try queues a new push, and with
+# that code (had she the phone) the token would move. Bob's friend's item still reaches Bob.
+cases.append(case(
+    "a token another person holds does not move without the code its proof push carried",
+    ["REMIND-14", "REMIND-18"],
+    [device("tok-bob", "bob"), ana_bob("g1"),
+     device("tok-bob", "eve", now=NOON), device("tok-bob", "eve", now=NOON + MIN),
+     device("tok-bob", "eve", now=NOON + MIN, proof="0123456789abcdef0123456789abcdef"),
+     submit("ana", NOON + 2 * MIN, [item("ana", "g1", 3)]),
+     send(NOON + 2 * MIN, [proof_push("tok-bob", "eve", NOON),
+                           push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON + 2 * MIN)]),
+     device("tok-bob", "eve", now=NOON + 3 * MIN, proof="wrong"), send(NOON + 4 * MIN),
+     device("tok-bob", "eve", now=NOON + 11 * MIN, proof="sent"),
+     send(NOON + 12 * MIN, [proof_push("tok-bob", "eve", NOON + 11 * MIN)]),
+     device("tok-bob", "eve", now=NOON + 13 * MIN, proof="sent")],
+    errors={3: "token_held", 4: "token_held", 5: "token_held", 8: "token_held", 10: "token_held"}))
+
 write_cases("reminders", "push.json", "reminders.push",
             "Friends' activity as pushes (REMIND-14 ... REMIND-18): relay scripts with devices and sends; "
-            "`erase` deletes a person's account at the relay (FEED-31) and answers the relay's sequence.",
+            "`erase` deletes a person's account at the relay (FEED-31) and answers the relay's sequence. A `device` "
+            "step registers at the relay's time `now` (0 when absent) with `proof` when given: `sent` stands for "
+            "the code of the last proof push a send gave to that token for that person, any other text for "
+            "itself; a refused one answers `{\"error\": \"token_held\"}`. A proof push's random code is written "
+            "as the text `code`.",
             cases, "push")

@@ -24,6 +24,8 @@ package enum ReminderOperations {
             for (person, name) in members { names[person] = name.string }
         }
         var results: [JSONValue] = []
+        // The code of the last proof push sent to each token for each caller, for `"proof": "sent"`.
+        var codes: [String: String] = [:]
         for step in input["steps"]?.array ?? [] {
             let now = Int64(step["now"]?.int ?? 0)
             switch step["do"]?.string ?? "" {
@@ -44,11 +46,13 @@ package enum ReminderOperations {
                         guard case .object = value else { return nil }
                         return try PersonReminders.QuietHours(start: try value.int("start"), end: try value.int("end"))
                     }
-                    try relay.register(
+                    let (token, person) = (try step.string("token"), try step.string("person"))
+                    let proof = step["proof"]?.string.map { $0 == "sent" ? codes[token + "\n" + person] ?? "" : $0 }
+                    let registered = try relay.register(
                         try PushDevice(
-                            token: try step.string("token"), person: try step.string("person"),
-                            timeZone: try TimeZoneID(try step.string("timeZone")), quietHours: quiet))
-                    results.append(.object([:]))
+                            token: token, person: person, timeZone: try TimeZoneID(try step.string("timeZone")),
+                            quietHours: quiet), proof: proof, now: now)
+                    results.append(.object(registered ? [:] : ["error": .string("token_held")]))
                 } catch let error as ModelError {
                     results.append(.object(["error": .string(error.code.description)]))
                 } catch let error as FeedError {
@@ -63,6 +67,13 @@ package enum ReminderOperations {
                 results.append(.object([:]))
             case "send":
                 let pushes = try relay.duePushes(at: now) { names[$0] }
+                for push in pushes where push.topic == "proof" {
+                    if case .object(let payload) = try JSONValue.parse(Data(push.payload)),
+                        let code = payload["glow-proof"]?.string
+                    {
+                        codes[push.token + "\n" + push.person] = code
+                    }
+                }
                 results.append(.object(["pushes": .array(try pushes.map(json))]))
             default:
                 results.append(.object(["error": .string("unknown_step")]))
@@ -71,12 +82,17 @@ package enum ReminderOperations {
         return .object(["steps": .array(results)])
     }
 
+    /// A push as the corpus writes it; a proof push's random code as the text `code`.
     static func json(_ push: Push) throws -> JSONValue {
-        .object([
+        var payload = try JSONValue.parse(Data(push.payload))
+        if push.topic == "proof", case .object(var members) = payload, members["glow-proof"] != nil {
+            members["glow-proof"] = .string("code")
+            payload = .object(members)
+        }
+        return .object([
             "token": .string(push.token), "person": .string(push.person), "topic": .string(push.topic),
             "collapseId": .string(push.collapseID), "pushType": .string(push.pushType),
-            "priority": .int(push.priority), "expiration": .int(Int(push.expiration)),
-            "payload": try JSONValue.parse(Data(push.payload)),
+            "priority": .int(push.priority), "expiration": .int(Int(push.expiration)), "payload": payload,
         ])
     }
 
