@@ -54,6 +54,11 @@ extension ErrorCode where Domain == ServiceFailure {
     public static var sessionExpired: Self { Self("session_expired") }
     /// The server refused with this code.
     public static var throttled: Self { Self("throttled") }
+    /// A call name the protocol does not have (SERVER-2): nothing was sent.
+    public static var unknownCall: Self { Self("unknown_call") }
+    /// A request built with a name its type does not declare, or of another type than the call
+    /// takes: nothing was sent.
+    public static var invalidMessage: Self { Self("invalid_message") }
 }
 
 /// A session a device holds: what sign-in, sign-up confirmation and refresh answer (SERVER-2).
@@ -117,13 +122,25 @@ public final class ServiceClient: Sendable {
     /// the protocol's (an app's version, a proxy's `X-Forwarded-For` in a test).
     ///
     /// - Throws: ``ServiceFailure``: the server's refusal with its code, or `network`,
-    ///   `malformed_response`.
+    ///   `malformed_response`; before anything is sent, `unknown_call` for a name the protocol
+    ///   does not have and `invalid_message` for a request with ``ProtocolMessage/mistakes`` or of
+    ///   another type than the call takes.
     public func call(
         _ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"), accessToken: String? = nil,
         headers: [String: String] = [:]
     ) async throws(ServiceFailure) -> ProtocolMessage {
         guard let call = ServiceCalls.call(named: name) else {
-            preconditionFailure("\(name) is not a call of SERVER-2")
+            throw ServiceFailure(
+                .unknownCall, "\(name.prefix(100)) is not a call of the server's protocol", call: name, rule: "SERVER-2"
+            )
+        }
+        if let mistake = request.mistakes.first {
+            throw ServiceFailure(.invalidMessage, mistake, call: name)
+        }
+        if let expected = call.request, expected.name != request.type.name {
+            throw ServiceFailure(
+                .invalidMessage, "\(name) takes \(expected.name), not \(request.type.name)", call: name,
+                rule: "SERVER-2")
         }
         var urlRequest = URLRequest(url: base.appendingPathComponent("v1").appendingPathComponent(name))
         urlRequest.httpMethod = call.method

@@ -26,11 +26,18 @@ public struct ProtocolMessage: Sendable, Hashable {
     /// The fields that are set, by name: a scalar at its default is the same as one not set,
     /// unless the field is `optional`.
     public private(set) var values: [String: ProtocolValue]
+    /// What was wrong in building it: a type name or a field name the protocol does not declare,
+    /// in words. A client refuses a message with any (`invalid_message`) before sending it, so a
+    /// typo is a typed error rather than a crash or a request the server cannot read.
+    public private(set) var mistakes: [String] = []
 
-    /// An empty message of the type named `typeName`, which must be one of ``ProtocolSchema``.
+    /// An empty message of the type named `typeName`, one of ``ProtocolSchema``; another name
+    /// makes a message with no fields and the mistake noted in ``mistakes``.
     public init(_ typeName: String) {
         guard let type = ProtocolSchema.type(typeName) else {
-            preconditionFailure("\(typeName) is not a message of the server's protocol")
+            self.init(type: ProtocolMessageType(typeName, []))
+            mistakes.append("\(typeName) is not a message of the server's protocol")
+            return
         }
         self.init(type: type)
     }
@@ -41,10 +48,12 @@ public struct ProtocolMessage: Sendable, Hashable {
         self.values = [:]
     }
 
-    /// Sets the field `name`, which the type must declare with a matching kind of value.
+    /// Sets the field `name`, which the type should declare with a matching kind of value; a name
+    /// it does not declare sets nothing and is noted in ``mistakes``.
     public mutating func set(_ name: String, _ value: ProtocolValue) {
         guard let field = type.field(named: name) else {
-            preconditionFailure("\(type.name) has no field \(name)")
+            mistakes.append("\(type.name) has no field \(name)")
+            return
         }
         values[field.name] = value
     }

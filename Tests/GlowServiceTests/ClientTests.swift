@@ -14,6 +14,27 @@ import Testing
 /// A device's side of the protocol (GlowClient) against glow-server's handler over HTTP.
 @Suite("glow-server's clients")
 struct ClientTests {
+    /// Issue 45 item 7: a typo in a raw call is the developer's to fix, so it is a typed error
+    /// that names it, raised before anything is sent (the address below has no server), never a crash.
+    @Test(
+        "a misspelt call, message or field is refused by name before anything is sent",
+        arguments: [
+            ("sign-inn", ProtocolMessage("SignInRequest"), "unknown_call", "sign-inn"),
+            ("sign-in", ProtocolMessage("SignInRequst"), "invalid_message", "SignInRequst"),
+            ("sign-in", ProtocolMessage("SignInRequest").with("emial", "a@example.com"), "invalid_message", "emial"),
+            ("sign-in", ProtocolMessage("SignUpRequest"), "invalid_message", "SignUpRequest"),
+        ])
+    func typos(call: String, request: ProtocolMessage, code: String, named: String) async throws {
+        let client = ServiceClient(base: try #require(URL(string: "http://127.0.0.1:9")), retries: 0)
+        do {
+            _ = try await client.call(call, request)
+            Issue.record("\(call) was sent")
+        } catch {
+            #expect(error.code.description == code && error.status == 0, "\(error)")
+            #expect(error.message.contains(named), "\(error.message)")
+        }
+    }
+
     static let password = "correct horse battery staple"
 
     /// Signs `name` up and in on `server`, reading the mailed token: the person's first session.
