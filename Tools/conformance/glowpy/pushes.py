@@ -7,10 +7,14 @@ and now on) and turns it into events (REMIND-15) for the devices registered at t
 (REMIND-14), coalesced in an outbox of groups per (token, topic) with a window and the device's
 quiet hours (REMIND-16, REMIND-7's test from `reminders.py`), and sent at a time t as the relay's
 state is then (REMIND-17), with REMIND-18's payload and collapse id (SHA-256 from `hashlib`).
+A token another person holds moves only with the code of a proof push (REMIND-14): a registration
+without it is refused with `token_held` and queues one (its code from `secrets`, compared with
+`secrets.compare_digest`), which the next send gives first (REMIND-18).
 An `erase` step (FEED-31) erases a person in the relay, removes their devices with what waited for
 them, and refuses their devices from then on with `person_erased` (after the device's own checks).
 """
 import hashlib
+import secrets
 
 from . import feed
 from . import model as m
@@ -21,6 +25,9 @@ WINDOW = 15 * 60 * 1000                 # REMIND-16: 15 minutes unless the relay
 EXPIRY = 86400                          # REMIND-18: seconds after t
 MAX_TOKEN = 512                         # REMIND-14
 CUT = 64                                # REMIND-18: every loc-arg cut to 64 Unicode scalars
+PROOF_AGE = 10 * 60 * 1000              # REMIND-14: a code is taken for 10 minutes, this age included
+PROOF_EXPIRY = 600                      # REMIND-18: a proof push's expiry, seconds after it was queued
+CODE = 'code'                           # push.json: a proof push's random code as the operation writes it
 
 
 def check_token(token):
@@ -61,15 +68,26 @@ class PushScript(feed.RelayScript):
         self.outbox = {}        # (token, topic) -> {'send': ms, 'events': [...]}
         self.last = {}          # (token, topic) -> time of the device's last push of the topic
         self.arrivals = 0       # the order in which events arrive
+        self.proofs = {}        # (token, caller) -> {'code', 'queued': ms, 'sent': bool} (REMIND-14)
+        self.given = {}         # (token, person) -> the code of the last proof push a send gave (`sent`)
 
     def name(self, person):
         return self.names.get(person, person)
 
     def forget(self, token):
-        """What waits for a token, and its last pushes, dropped."""
-        for table in (self.outbox, self.last):
+        """What waits for a token, and its last pushes, dropped; its proof pushes and codes too."""
+        for table in (self.outbox, self.last, self.proofs):
             for key in [k for k in table if k[0] == token]:
                 del table[key]
+
+    def waiting(self, key, now):
+        """REMIND-14: the proof a caller waits for on a token, taken for 10 minutes from when it was
+        queued (the age 600,000 ms included) and then forgotten."""
+        proof = self.proofs.get(key)
+        if proof is not None and now - proof['queued'] > PROOF_AGE:
+            del self.proofs[key]
+            proof = None
+        return proof
 
     # REMIND-14: devices
 
@@ -78,10 +96,25 @@ class PushScript(feed.RelayScript):
         person = feed.text(step, 'person')
         zone = m.check_zone(step.get('timeZone'))
         quiet = read_quiet(step.get('quietHours'))
+        now = 0 if step.get('now') is None else feed.relay_time(step)   # push.json: 0 when absent
+        proof = step.get('proof')
+        if proof is not None and not isinstance(proof, str):
+            raise feed.bad_input('proof is text')
+        if proof == 'sent':                                   # push.json: the code a send gave
+            proof = self.given.get((token, person))
         self.relay.check_open(person)                         # FEED-31: an erased person's device
         old = self.devices.get(token)
         if old is not None and old['person'] != person:
-            self.forget(token)
+            # REMIND-14: another person's token moves only with the waiting code (constant time);
+            # a wrong code is refused as none is, and a proof push is queued unless one waits.
+            key = (token, person)
+            waiting = self.waiting(key, now)
+            if waiting is None or proof is None or \
+                    not secrets.compare_digest(proof.encode('utf-8'), waiting['code'].encode('utf-8')):
+                if waiting is None:
+                    self.proofs[key] = {'code': secrets.token_hex(16), 'queued': now, 'sent': False}
+                raise Failure('token_held', 'another person holds this token', rule='REMIND-14')
+            self.forget(token)                                # what waited dropped, the code used up
         self.devices[token] = {'person': person, 'zone': zone, 'quiet': quiet}
         return {}
 
@@ -101,6 +134,8 @@ class PushScript(feed.RelayScript):
         for token in [t for t, device in self.devices.items() if device['person'] == person]:
             del self.devices[token]
             self.forget(token)
+        for key in [k for k in self.proofs if k[1] == person]:   # the proofs the person waited for
+            del self.proofs[key]
         return {'sequence': sequence}
 
     # REMIND-15: events
@@ -179,9 +214,9 @@ class PushScript(feed.RelayScript):
 
     def send(self, step):
         t = feed.relay_time(step)
+        pushes = self.proof_pushes(t)
         due = sorted((group['send'], key[0].encode('utf-8'), key[1].encode('utf-8'), key)
                      for key, group in self.outbox.items() if group['send'] <= t)
-        pushes = []
         for _, _, _, key in due:
             group = self.outbox.pop(key)
             token, topic = key
@@ -198,6 +233,25 @@ class PushScript(feed.RelayScript):
                                     'sound': 'default', 'thread-id': cid}},
             })
         return {'pushes': pushes}
+
+    def proof_pushes(self, t):
+        """REMIND-18: each proof push queued at or before t, not yet sent and whose code is still
+        taken (REMIND-14), goes once, ahead of the groups and quiet hours or not, in order of token,
+        then caller (as UTF-8 bytes); its code is written as the text `code` (push.json)."""
+        pushes = []
+        for key in sorted(self.proofs, key=lambda k: feed.utf8(*k)):
+            proof = self.waiting(key, t)
+            if proof is None or proof['sent'] or proof['queued'] > t:
+                continue
+            proof['sent'] = True
+            token, caller = key
+            self.given[key] = proof['code']
+            pushes.append({
+                'token': token, 'person': caller, 'topic': 'proof', 'collapseId': 'glow-proof',
+                'pushType': 'background', 'priority': 5, 'expiration': proof['queued'] // 1000 + PROOF_EXPIRY,
+                'payload': {'aps': {'content-available': 1}, 'glow-proof': CODE},
+            })
+        return pushes
 
     def alert(self, viewer, topic, events):
         """REMIND-17's judgement of a group's events at t, and REMIND-18's loc-key and loc-args;
@@ -256,7 +310,7 @@ class PushScript(feed.RelayScript):
 
 def push_operation(input):
     """reminders.push: `submit` and `erase` answer `{"sequence": N}`, `device` and `remove` `{}`,
-    `send` the pushes; errors as `{"error": CODE}`."""
+    `send` the pushes; errors as `{"error": CODE}` (a token another person holds `token_held`)."""
     window = input.get('window', WINDOW)
     if window is None:
         window = WINDOW
