@@ -76,6 +76,11 @@ public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertibl
     /// When the refresh token expires.
     public let refreshExpiresAt: UInt64
 
+    /// When the access token expires, as a `Date`.
+    public var accessExpiry: Date { Date(timeIntervalSince1970: Double(accessExpiresAt) / 1000) }
+    /// When the refresh token expires, as a `Date`: sign in again after it.
+    public var refreshExpiry: Date { Date(timeIntervalSince1970: Double(refreshExpiresAt) / 1000) }
+
     init(_ message: ProtocolMessage) {
         account = message.string("account")
         id = message.string("session")

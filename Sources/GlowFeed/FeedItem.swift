@@ -3,7 +3,7 @@ import GlowModel
 /// What a friend's screen shows of one event in a person's history (FEED-6): never a note,
 /// never anything of a private goal. Immutable, and shared rather than copied: replicas hold
 /// hundreds of thousands, and a copy of a reference retains one object, not seven strings.
-public final class FeedItem: Sendable, Hashable {
+public final class FeedItem: Sendable, Hashable, Identifiable {
     /// The four kinds of event.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A check-in done: one item per goal per Day, updated as the Day's taps grow.

@@ -3,7 +3,7 @@ import GlowStreaks
 
 /// One local notification of a plan (REMIND-9): what an app hands its platform's notification
 /// centre, with a text key and arguments to put in the person's language.
-public struct PlannedNotification: Hashable, Sendable {
+public struct PlannedNotification: Hashable, Sendable, Identifiable {
     /// What the notification is for.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// A streak would break tonight (REMIND-6).

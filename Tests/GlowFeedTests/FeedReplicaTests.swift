@@ -149,6 +149,17 @@ struct FeedReplicaTests {
         #expect(all != FeedReplica(), "the random history wrote something")
     }
 
+    /// Issue 45 item 7, as an app writes it: a feed page goes to a SwiftUI list by its items' ids.
+    @Test("feed items are Identifiable by their ids")
+    func identifiable() throws {
+        func ids<Element: Identifiable>(_ elements: [Element]) -> [Element.ID] { elements.map(\.id) }
+        let items = try ["g1", "g2"].map { goal in
+            try FeedItem(
+                owner: "ana", kind: .goalStarted, goal: goal, time: 5, title: "Read", emoji: "📚", goalKind: "single")
+        }
+        #expect(ids(items) == ["ana/goalStarted/g1", "ana/goalStarted/g2"])
+    }
+
     @Test("a cursor reads back what it wrote, and its text is the spec's form")
     func cursorText() throws {
         let item = try FeedItem(

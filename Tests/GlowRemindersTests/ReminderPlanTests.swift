@@ -7,6 +7,21 @@ import Testing
 /// held here for many people at once.
 @Suite("Reminder plans")
 struct ReminderPlanTests {
+    /// Issue 45 item 7, as an app writes it: a SwiftUI `List` or `ForEach` takes a plan's
+    /// notifications by their own ids, and their instants go to the platform as `Date`s.
+    @Test("a plan's notifications are Identifiable by their ids, and their instants are Dates")
+    func identifiable() throws {
+        func ids<Element: Identifiable>(_ elements: [Element]) -> [Element.ID] { elements.map(\.id) }
+        var random = SeededRandom(seed: 45)
+        let plan = try Self.person(&random).plan()
+        #expect(!plan.notifications.isEmpty)
+        #expect(ids(plan.notifications) == plan.notifications.map { $0.id as String })
+        #expect(Set(ids(plan.notifications)).count == plan.notifications.count, "ids repeat")
+        for notification in plan.notifications {
+            #expect(Instant(notification.at.date) == notification.at)
+        }
+    }
+
     static let phone = DeviceID(high: 0xA, low: 1)
     static let start = try! Day(iso: "2026-01-01")
     static let created = try! Instant(rfc3339: "2026-01-01T09:00:00Z")

@@ -52,6 +52,9 @@ struct ClientTests {
         let server = try TestServer()
         defer { server.stop() }
         let (client, session) = try await Self.account("ana", on: server)
+        // Expiries as an app shows and schedules them (issue 45 item 7): Dates, access before refresh.
+        #expect(session.accessExpiry > Date() && session.refreshExpiry > session.accessExpiry)
+        #expect(Instant(session.accessExpiry).millisecondsSince1970 == Int64(session.accessExpiresAt))
         let keeper = SessionKeeper(client: client, session: session)
         let list = try await keeper.call("sessions")
         #expect(list.list("sessions").count == 1)

@@ -164,9 +164,22 @@ extension Instant: Codable {
 
 extension Instant {
     /// The current instant from the system clock, to the millisecond.
-    public static var now: Instant {
-        let milliseconds = (Date().timeIntervalSince1970 * 1000).rounded(.down)
-        return Instant(
-            unchecked: Int64(milliseconds).clamped(to: min.millisecondsSince1970...max.millisecondsSince1970))
+    public static var now: Instant { Instant(Date()) }
+
+    /// The instant of a Foundation `Date`, to the millisecond (rounded down), held to
+    /// ``min`` ... ``max`` (a date outside years 1 ... 9999, or not a number, becomes the nearer end).
+    /// A date within a microsecond of a whole millisecond is that millisecond: a `Date` keeps its
+    /// time in floating point from 2001, so an instant's own `date` comes back as itself.
+    public init(_ date: Date) {
+        let exact = date.timeIntervalSince1970 * 1000
+        let nearest = exact.rounded()
+        let milliseconds = abs(exact - nearest) < 0.001 ? nearest : exact.rounded(.down)
+        let limits = Double(Instant.min.millisecondsSince1970)...Double(Instant.max.millisecondsSince1970)
+        // Clamped as a Double first, so that no date's conversion to an integer can trap.
+        let held = milliseconds.isNaN ? 0 : Swift.min(Swift.max(milliseconds, limits.lowerBound), limits.upperBound)
+        self.init(unchecked: Int64(held))
     }
+
+    /// The instant as a Foundation `Date`, for the platform's APIs (notifications, formatters).
+    public var date: Date { Date(timeIntervalSince1970: Double(millisecondsSince1970) / 1000) }
 }
