@@ -21,7 +21,6 @@ let package = Package(
         .library(name: "GlowFeed", targets: ["GlowFeed"]),
         .library(name: "GlowActivity", targets: ["GlowActivity"]),
         .library(name: "GlowRelay", targets: ["GlowRelay"]),
-        .library(name: "GlowStorage", targets: ["GlowStorage"]),
         .library(name: "GlowServerStores", targets: ["GlowServerStores"]),
         .library(name: "GlowRitual", targets: ["GlowRitual"]),
         .library(name: "GlowSDK", targets: ["GlowSDK"]),

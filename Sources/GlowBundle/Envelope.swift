@@ -159,6 +159,14 @@ public struct RecoveryKey: Hashable, Sendable {
         (bytes + Crypto.sha256(bytes).prefix(2)).map { Self.wordList[Int($0)] }
     }
 
+    /// The key of `words` as ``words`` gives them (each may be in any case, or shortened to its
+    /// first four letters): the same key in and out.
+    ///
+    /// - Throws: ``BundleError/Code/invalidRecoveryKey``, as the words in one text do.
+    public init(words: [String]) throws(BundleError) {
+        try self.init(words: words.joined(separator: " "))
+    }
+
     /// The key the words write, in any case, separated by white space or hyphens; each word may
     /// be shortened to its first four letters, which no two words share.
     ///

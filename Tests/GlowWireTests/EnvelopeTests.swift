@@ -87,6 +87,9 @@ struct EnvelopeTests {
         #expect(key != RecoveryKey.random())
         #expect(key.words.count == 34)
         #expect(try RecoveryKey(words: key.words.joined(separator: " ")) == key)
+        // In and out in one shape (issue 45 item 5): the words an app shows are the words it takes.
+        #expect(try RecoveryKey(words: key.words) == key)
+        #expect(throws: BundleError.self) { try RecoveryKey(words: Array(key.words.dropLast())) }
         #expect(RecoveryKey.isMeantAsKey(key.words.joined(separator: "-")))
         #expect(!RecoveryKey.isMeantAsKey("correct horse battery staple"))
         let file = try EnvelopeSealer.seal([1, 2, 3], passphrase: "a passphrase", recoveryKey: key, kdf: Self.small)
