@@ -87,7 +87,7 @@ let package = Package(
             name: "GlowRitual",
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowThemes",
-                "GlowStorage", "GlowProtocol", "GlowActivity",
+                "GlowStorage", "GlowProtocol", "GlowActivity", "GlowClient",
             ],
             swiftSettings: sharedSettings),
         // The umbrella: re-exports only.

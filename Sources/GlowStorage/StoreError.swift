@@ -14,12 +14,31 @@ public struct StoreError: CodedError {
     public let message: String
     /// The database's path.
     public let path: String
+    /// For `refused`: the error the change was refused with, as it was thrown (the model's
+    /// `ModelError`, the bundle's `BundleError`), so a UI can switch on its code and place:
+    /// `(error.refusal as? ModelError)?.code`.
+    public let refusal: (any CodedError)?
 
-    /// An error of `code` about the database at `path`.
-    public init(_ code: Code, _ message: String, path: String) {
+    /// An error of `code` about the database at `path`; `refusal` for a change refused.
+    public init(_ code: Code, _ message: String, path: String, refusal: (any CodedError)? = nil) {
         self.code = code
         self.message = message
         self.path = path
+        self.refusal = refusal
+    }
+
+    /// Equal in code, message, path and refusal (compared as its text).
+    public static func == (lhs: StoreError, rhs: StoreError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.path == rhs.path
+            && lhs.refusal?.description == rhs.refusal?.description
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(path)
+        hasher.combine(refusal?.description)
     }
 
     /// No spec rule: a database's failures are the platform's.
@@ -39,6 +58,6 @@ extension ErrorCode where Domain == StoreError {
     public static var busy: Self { Self("busy") }
     /// The disk is full or the file could not be written.
     public static var writeFailed: Self { Self("write_failed") }
-    /// The change itself was refused (the model's or the bundle's error is in the message).
+    /// The change itself was refused: the model's or the bundle's error is ``StoreError/refusal``.
     public static var refused: Self { Self("refused") }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import GlowBundle
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowStorage
@@ -183,7 +184,9 @@ public final class RitualDatabase: Sendable {
                 changes = try edit(&next)
             } catch {
                 // Refused before anything was written: the transaction commits nothing.
-                return (.failure(StoreError(.refused, "\(error)", path: path)), Touched())
+                return (
+                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? any CodedError)), Touched()
+                )
             }
             try Self.write(changes, of: next, to: connection)
             state.data = next
@@ -206,7 +209,9 @@ public final class RitualDatabase: Sendable {
             do {
                 result = try BundleReader().import(reading: BundleReader.chunks(bytes), into: &next)
             } catch {
-                return (.failure(StoreError(.refused, "\(error)", path: path)), Touched())
+                return (
+                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? any CodedError)), Touched()
+                )
             }
             try Self.write(result.changes, of: next, to: connection)
             state.data = next

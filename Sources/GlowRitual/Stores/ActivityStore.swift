@@ -1,5 +1,6 @@
 import Foundation
 import GlowActivity
+import GlowClient
 import GlowFeed
 import GlowModel
 import GlowProtocol
@@ -20,7 +21,11 @@ public enum ActivityError: Error, Hashable, Sendable {
     case store(StoreError)
     /// The relay answered with an error: its code, message and rule.
     case relay(code: String, message: String, rule: String)
-    /// The transport failed, or answered bytes that are not a response.
+    /// The server refused the transport's call, or could not be reached: its `ServiceError`
+    /// whole, with the status and, for `throttled` and `storage_failed`, the `Retry-After`
+    /// (a transport over `ServiceClient` or `SessionKeeper` throws these).
+    case service(ServiceFailure)
+    /// The transport failed otherwise, or answered bytes that are not a response.
     case transport(String)
 }
 
@@ -161,7 +166,13 @@ public final class ActivityStore {
         -> RelayResponse
     {
         let bytes: [UInt8]
-        do { bytes = try await transport(request.wireEncoded()) } catch { throw .transport("\(error)") }
+        do {
+            bytes = try await transport(request.wireEncoded())
+        } catch let failure as ServiceFailure {
+            throw .service(failure)
+        } catch {
+            throw .transport("\(error)")
+        }
         let response: RelayResponse
         do { response = try RelayResponse(wire: bytes) } catch { throw .transport("\(error)") }
         if case .error(let code, let message, let rule) = response {

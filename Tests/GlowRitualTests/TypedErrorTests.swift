@@ -1,0 +1,62 @@
+import Foundation
+import GlowBundle
+import GlowClient
+import GlowModel
+import GlowStorage
+import Testing
+
+@testable import GlowRitual
+
+/// Issue 45 item 2, as an app catches errors: a refusal reaches the UI as the module's own typed
+/// error, with its code and place, however many layers it crossed.
+@MainActor
+@Suite("Typed errors where apps catch them")
+struct TypedErrorTests {
+    @Test("a change the model refuses comes out of the durable store as the model's error, nothing stored")
+    func modelRefusal() throws {
+        let database = try RitualDatabase(path: DatabaseTests.temporary())
+        let before = try database.data
+        do {
+            try database.perform { _ in
+                throw ModelError(.invalidCheckIn, "a check-in needs a live goal", path: "goal", rule: "MODEL-20")
+            }
+            Issue.record("the refused change was kept")
+        } catch {
+            #expect(error.code == .refused)
+            let model = try #require(error.refusal as? ModelError, "\(error)")
+            #expect(model.code == .invalidCheckIn && model.path == "goal")
+        }
+        #expect(try database.data == before)
+    }
+
+    @Test("a bundle the import refuses comes out as the bundle's error, with its offset")
+    func bundleRefusal() throws {
+        let database = try RitualDatabase(path: DatabaseTests.temporary())
+        do {
+            try database.importBundle(Array("not a bundle".utf8))
+            Issue.record("a text was imported")
+        } catch {
+            let bundle = try #require(error.refusal as? BundleError, "\(error)")
+            #expect(bundle.location != nil, "\(bundle)")
+        }
+    }
+
+    @Test("a sync whose server refuses carries the server's code and Retry-After, not a text")
+    func serviceRefusal() async throws {
+        let database = try ActivityStoreTests.person(1)
+        let store = try ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let throttled = ServiceFailure(
+            .throttled, "this client calls more often than the server takes", call: "relay", status: 429,
+            rule: "SERVER-11", retryAfter: 3)
+        do {
+            try await store.sync(through: { _ in throw throttled })
+            Issue.record("the sync went through")
+        } catch {
+            guard case .service(let failure) = error else {
+                Issue.record("not the server's refusal: \(error)")
+                return
+            }
+            #expect(failure.code == .throttled && failure.status == 429 && failure.retryAfter == 3)
+        }
+    }
+}
