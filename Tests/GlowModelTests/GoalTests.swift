@@ -4,6 +4,14 @@ import Testing
 
 @Suite("Goals, drafts and the catalogue")
 struct GoalTests {
+    @Test("a model error about a draft reads as a draft issue of its field, code and message")
+    func issueFromError() {
+        let issue = DraftIssue(
+            ModelError(.invalidGoal, "the end is before the start", path: "endDay", rule: "MODEL-13"))
+        #expect(issue.field == "endDay" && issue.code.rawValue == "invalid_goal")
+        #expect(issue.message == "the end is before the start")
+    }
+
     static let today = try! Day(iso: "2026-11-29")
     static let now = try! Instant(rfc3339: "2026-11-29T09:00:00Z")
 

@@ -74,6 +74,12 @@ public struct DraftIssue: Hashable, Sendable, Codable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The issue a model error about a draft is: its field (the error's path), its code and its
+    /// message, so a form shows a refusal that came from making the goal as it shows the others.
+    public init(_ error: ModelError) {
+        self.init(error.path ?? "", Code(rawValue: error.code.description), error.message)
+    }
+
     /// `field: code (message)`.
     public var description: String { "\(field): \(code) (\(message))" }
 }

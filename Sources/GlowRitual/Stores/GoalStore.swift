@@ -169,7 +169,7 @@ public final class GoalStore {
         do {
             goal = try draft.makeGoal(id: GoalID(UUID()), today: day, now: instant)
         } catch {
-            throw .invalid([DraftIssue(error.path ?? "", .init(rawValue: error.code.description), error.message)])
+            throw .invalid([DraftIssue(error)])
         }
         do {
             try apply { (data) throws(ModelError) in try data.add(goal) }
