@@ -143,12 +143,19 @@ public final class FeedRelay: Sendable {
 
     /// How far apart pushes of one topic to one device are, in ms (REMIND-16).
     public let pushWindow: Int64
+    /// The most registers a delta may hold (FEED-25).
+    public let maxDeltaWrites: Int
 
     /// A relay over `store`, whose pushes of a topic to a device are at least `pushWindow` ms
-    /// apart (15 minutes unless given).
-    public init(store: any FeedRelayStore = InMemoryFeedRelayStore(), pushWindow: Int64 = PushOutbox.standardWindow) {
+    /// apart (15 minutes unless given), taking deltas of at most `maxDeltaWrites` registers
+    /// (FEED-25's 1,000 unless given lower; a greater number is held to it).
+    public init(
+        store: any FeedRelayStore = InMemoryFeedRelayStore(), pushWindow: Int64 = PushOutbox.standardWindow,
+        maxDeltaWrites: Int = FeedReplica.maxDeltaWrites
+    ) {
         self.store = store
         self.pushWindow = pushWindow
+        self.maxDeltaWrites = Swift.max(1, Swift.min(maxDeltaWrites, FeedReplica.maxDeltaWrites))
     }
 
     /// Accepts `person`'s writes in `delta` at the relay's time `now` (milliseconds since 1970)
@@ -185,7 +192,7 @@ public final class FeedRelay: Sendable {
     func accept(_ delta: FeedReplica, from person: String, now: Int64, confirming reading: StoreReading?)
         throws(FeedError) -> Accepted?
     {
-        try Self.checkAuthor(delta, person)
+        try Self.checkAuthor(delta, person, limit: maxDeltaWrites)
         return try run(writing: true, confirming: reading) { (state) throws(FeedError) -> Accepted in
             try Self.checkOpen(state, person)
             try Self.checkStamps(delta, now: now)
@@ -449,7 +456,12 @@ public final class FeedRelay: Sendable {
     }
 
     /// FEED-25: every write is the sender's own.
-    static func checkAuthor(_ delta: FeedReplica, _ person: String) throws(FeedError) {
+    static func checkAuthor(_ delta: FeedReplica, _ person: String, limit: Int) throws(FeedError) {
+        guard delta.registerCount <= limit else {
+            throw FeedError(
+                .tooManyWrites, "a delta holds at most \(limit) registers, not \(delta.registerCount): send them in pieces",
+                rule: "FEED-25")
+        }
         let foreign =
             delta.stances.keys.contains { $0.from != person }
             || delta.items.contains { id, register in

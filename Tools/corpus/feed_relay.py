@@ -202,8 +202,22 @@ script('a cheer on an item the cheerer may not see is taken in turned off, one o
            {'sequence': 12}),
     fetch('ana', delta(12, reactions=[[PUB, 'cat', 'heart', False]], stances=[['cat', 'ana', 'want']]), since=10)])
 
+# FEED-25's bound on a delta, on a relay set to take 3 registers: four (ana's stance, two
+# visibility registers and an item) are refused before their authorship is looked at, even with a
+# foreign write among them; three are accepted, numbered 1 to 3 (stance, item, visibility).
+cases.append({'comment': 'a delta of more registers than the relay takes is refused first, too_many_writes; '
+                         'one at the limit is accepted', 'rules': ['FEED-25'], 'flags': ['Required'],
+              'input': {'maxDeltaWrites': 3, 'steps': [s for s, _ in [
+                  submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(10, 'ana1')), w_vis('ana', 'g1', 'public', st(11, 'ana1')),
+                                       w_vis('ana', 'g2', 'public', st(12, 'ana1')), w_item(item('cat', 'g1', 5), st(13, 'ana1'))],
+                         None),
+                  submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(10, 'ana1')), w_vis('ana', 'g1', 'public', st(11, 'ana1')),
+                                       w_item(item('ana', 'g1', 5), st(13, 'ana1'))], None)]]},
+              'result': 'valid', 'expected': {'steps': [{'error': 'too_many_writes'}, {'sequence': 3}]}})
+
 write_cases('feed', 'relay.json', 'feed.relay',
-            'A script against one relay. `submit`: the `writes` (feed.script steps, `reaction` being a raw '
+            'A script against one relay (taking deltas of at most `maxDeltaWrites` registers when the input '
+                      'gives it, else 1,000). `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
                       'the answer is `{"sequence": N}` or `{"error": CODE}`. `fetch`: what `viewer` learns since '
                       '`since` (the cursor of their last fetch when absent, 0 at first), as the cursor and the delta\'s '

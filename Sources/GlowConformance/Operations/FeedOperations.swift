@@ -259,7 +259,7 @@ extension FeedOperations {
     /// `feed.relay`: a script against one relay (FEED-25 ... FEED-27).
     package static let relay: [String: ModelOperations.Operation] = [
         "feed.relay": { input in
-            let relay = FeedRelay()
+            let relay = FeedRelay(maxDeltaWrites: input["maxDeltaWrites"]?.int ?? FeedReplica.maxDeltaWrites)
             var cursors: [String: UInt64] = [:]
             var results: [JSONValue] = []
             for step in input["steps"]?.array ?? [] {

@@ -141,12 +141,12 @@ public final class ActivityStore {
     /// relay's next cursor in one transaction, so a sync cut short is simply done again.
     public func sync(through transport: RelayTransport, now: Instant = .now) async throws(ActivityError) {
         let sent = try value("feed.sent").map { (bytes) throws(ActivityError) in try self.stamp(from: bytes) }
-        let mine = feed.authored(by: person, since: sent)
-        if mine != FeedReplica() {
-            guard case .submitted = try await exchange(.submit(mine), transport) else {
+        // In pieces a relay takes (FEED-25), oldest first, each kept as sent once the relay has it.
+        for piece in feed.authoredPieces(by: person, since: sent) {
+            guard case .submitted = try await exchange(.submit(piece.delta), transport) else {
                 throw .transport("the relay did not answer the submit")
             }
-            if let latest = mine.latestStamp { try keep(Self.bytes(of: latest), "feed.sent") }
+            if let through = piece.through { try keep(Self.bytes(of: through), "feed.sent") }
         }
         let cursor =
             try value("feed.cursor").map { (bytes) throws(ActivityError) -> UInt64 in
