@@ -455,11 +455,12 @@ public final class FeedRelay: Sendable {
             rule: "FEED-25")
     }
 
-    /// FEED-25: every write is the sender's own.
+    /// FEED-25: at most `limit` registers, then every write the sender's own.
     static func checkAuthor(_ delta: FeedReplica, _ person: String, limit: Int) throws(FeedError) {
-        guard delta.registerCount <= limit else {
+        let count = delta.registerCount
+        guard count <= limit else {
             throw FeedError(
-                .tooManyWrites, "a delta holds at most \(limit) registers, not \(delta.registerCount): send them in pieces",
+                .tooManyWrites, "a delta holds at most \(limit) registers, not \(count): send them in pieces",
                 rule: "FEED-25")
         }
         let foreign =
