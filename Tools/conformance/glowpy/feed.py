@@ -18,7 +18,9 @@ Written from the spec text alone, with the standard library only:
   (FEED-16 ... FEED-19) and notices (FEED-20), the latter on the owner's local Days through
   `model.day_of` (MODEL-10);
 - the relay (FEED-25 ... FEED-27): a replica whose registers carry the sequence number of their
-  last change; it accepts a person's own writes only (`not_author`, `own_item`; a refused delta
+  last change; it refuses a delta of more registers than it takes (1,000 unless set to fewer)
+  before anything else (`too_many_writes`), and accepts a person's own writes only (`not_author`,
+  `own_item`; a refused delta
   leaves nothing), judges its reactions after its other writes are merged (one on an item id it
   holds nothing of left out unless it turns off a reaction it holds, one turned on whose reactor
   may not see the item taken in turned off), gives items their receipt time from a clock that
@@ -26,7 +28,9 @@ Written from the spec text alone, with the standard library only:
   owner, and that they may see;
 - erasure (FEED-31): a person's items withdrawn, stances set to `none` and reactions turned off
   in one change, as a delta accepted from them stamped (max(now, w + 1), 0, `glow-server`), and the
-  person closed: their submits (after the authorship checks) and fetches are `person_erased`.
+  person closed: their submits (after the count and authorship checks) and fetches are
+  `person_erased`. The erasure is the relay's own change, not a delta, so FEED-25's bound does not
+  apply to it.
 
 Two writes of one stamp (a faulty device, FEED-3) resolve by value: `block` over `want` over
 `none`, `private` over `friends` over `public`, off over on, a withdrawal over content, and between
@@ -62,6 +66,7 @@ ACTIONS = {                                                          # FEED-5: a
 }
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100                                   # FEED-17
 MAX_CURSOR = 1024                                                    # FEED-19
+MAX_DELTA_WRITES = 1000                 # FEED-25: the most registers a delta may hold (a relay may take fewer)
 
 
 def is_int(value):
@@ -697,14 +702,25 @@ class Relay:
     """The server's logic over one replica: every register it holds has the sequence number of its
     last change (FEED-25), and each item id the receipt time of its first write (FEED-26)."""
 
-    def __init__(self):
+    def __init__(self, max_writes=MAX_DELTA_WRITES):
         self.replica = Replica()
+        self.max_writes = max_writes    # FEED-25: the relay's bound on a delta's registers
         self.sequence = 0
         self.numbers = {}           # (table, key) -> sequence number of the register's last change
         self.last_receipt = None    # the receipt clock (FEED-26)
         self.closed = set()         # the people erased (FEED-31)
 
     # accepting (FEED-25, FEED-26)
+
+    def check_count(self, delta):
+        """FEED-25: a delta of more registers than the relay takes (stances, items, visibility,
+        reactions, seen markers and receipt times, each one) is `too_many_writes`, before anything
+        else. A stance register is one register, its last "no" included."""
+        count = len(set(delta.stance) | set(delta.last_no)) + len(delta.items) + len(delta.visibility)
+        count += len(delta.reactions) + len(delta.seen) + len(delta.receipts)
+        if count > self.max_writes:
+            raise Failure('too_many_writes', f'a delta of {count} registers, more than '
+                          f'{self.max_writes}', rule='FEED-25')
 
     def check_author(self, person, delta):
         """FEED-25: every write is the person's own, else `not_author`; a reaction by the person on
@@ -739,8 +755,10 @@ class Relay:
             raise Failure('person_erased', 'this person\'s account was deleted', rule='FEED-31')
 
     def submit(self, person, delta, now):
-        """FEED-25: a delta of the person's own writes (checked first), from a person not closed
-        (FEED-31), merged; the answer is the last sequence number given."""
+        """FEED-25: a delta of at most the relay's bound of registers (checked first), of the
+        person's own writes, from a person not closed (FEED-31), merged; the answer is the last
+        sequence number given. Erasure (FEED-31) is the relay's own change and not bounded."""
+        self.check_count(delta)
         self.check_author(person, delta)
         self.check_open(person)
         self.check_stamps(delta, now)
@@ -959,13 +977,24 @@ def relay_time(step):
     return now
 
 
+def relay_limit(input):
+    """feed.relay's `maxDeltaWrites`: the relay's bound on a delta (FEED-25), 1,000 when absent;
+    a relay may be set to fewer, not to more."""
+    limit = input.get('maxDeltaWrites')
+    if limit is None:
+        return MAX_DELTA_WRITES
+    if not is_int(limit) or not 0 <= limit <= MAX_DELTA_WRITES:
+        raise bad_input('maxDeltaWrites is a number of registers, 0 ... 1,000')
+    return limit
+
+
 class RelayScript:
     """feed.relay's steps over one relay: `submit` answers `{"sequence": N}`, `fetch` what the
     viewer learns (from the viewer's last cursor unless `since` is given), `erase` (FEED-31) the
     relay's last sequence number after the erasure."""
 
-    def __init__(self):
-        self.relay, self.cursors = Relay(), {}
+    def __init__(self, max_writes=MAX_DELTA_WRITES):
+        self.relay, self.cursors = Relay(max_writes), {}
 
     def run(self, step):
         do = step.get('do')
@@ -996,7 +1025,7 @@ class RelayScript:
 def relay_operation(input):
     """feed.relay: `submit` answers `{"sequence": N}`, `fetch` what the viewer learns; errors as
     `{"error": CODE}`."""
-    return run_steps(RelayScript(), input)
+    return run_steps(RelayScript(relay_limit(input)), input)
 
 
 OPERATIONS = {

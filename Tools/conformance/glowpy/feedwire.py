@@ -25,7 +25,7 @@ Choices where the text leaves room (none of them is exercised by the corpus):
 - an `invalid_value` that the wire itself finds (a `uint32` or `sint32` beyond its width) names
   WIRE-16 in the relay's error, an enum that is not an int32 WIRE-7, and everything FEED-28 lists
   FEED-28;
-- a closed person's `submit` (after FEED-25's authorship checks) or `changes_since` is answered
+- a closed person's `submit` (after FEED-25's count and authorship checks) or `changes_since` is answered
   `error` `person_erased` naming FEED-31, the rule that refuses it (FEED-29 names FEED-25's codes
   only).
 """
@@ -398,5 +398,5 @@ def hex_bytes(step):
 
 OPERATIONS = {                  # they extend feed's own operations of these names with the wire steps
     'feed.script': lambda input: feed.run_steps(WireScript(), input),
-    'feed.relay': lambda input: feed.run_steps(WireRelayScript(), input),
+    'feed.relay': lambda input: feed.run_steps(WireRelayScript(feed.relay_limit(input)), input),
 }
