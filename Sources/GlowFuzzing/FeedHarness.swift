@@ -72,7 +72,7 @@ enum FeedHarness {
                 after.items.allSatisfy { id, register in
                     before.items[id] == register || id.owner == "cat"
                 }, "a submit by cat changed someone else's item")
-        case .changes(let delta, _):
+        case .changes(let delta, _, _):
             for register in delta.items.values {
                 if let item = register.value {
                     precondition((try! relay.replica).canSee("cat", item), "cat was sent \(item.id)")

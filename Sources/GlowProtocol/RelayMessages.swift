@@ -46,8 +46,9 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
 public enum RelayResponse: Hashable, Sendable, WireRecord {
     /// The writes were accepted; the last sequence number given.
     case submitted(UInt64)
-    /// The changes for the asker and the cursor to ask from next time.
-    case changes(FeedReplica, cursor: UInt64)
+    /// The changes for the asker and the cursor to ask from next time; `more` when they are a
+    /// page of them, with more after the cursor to ask for at once (FEED-27).
+    case changes(FeedReplica, cursor: UInt64, more: Bool = false)
     /// The request was refused, and why: a feed error's or a wire error's code, its message and
     /// the rule it breaks.
     case error(code: String, message: String, rule: String)
@@ -55,10 +56,11 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
         switch self {
         case .submitted(let sequence): writer.presentUInt(RelayResponseField.submitted, sequence)
-        case .changes(let delta, let cursor):
+        case .changes(let delta, let cursor, let more):
             writer.message(RelayResponseField.changes) { w in
                 w.message(RelayChangesField.delta) { delta.encodeFields(to: &$0) }
                 w.uint(RelayChangesField.cursor, cursor)
+                w.bool(RelayChangesField.more, more)
             }
         case .error(let code, let message, let rule):
             writer.message(RelayResponseField.error) { w in
@@ -78,20 +80,23 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
             case .submitted: response = .submitted(try r.readUInt(f))
             case .changes:
                 try r.expect(f, .lengthDelimited)
-                var (delta, cursor) = (FeedReplica(), UInt64(0))
-                if case .changes(let earlier, let at) = response { (delta, cursor) = (earlier, at) }
+                var (delta, cursor, more) = (FeedReplica(), UInt64(0), false)
+                if case .changes(let earlier, let at, let earlierMore) = response {
+                    (delta, cursor, more) = (earlier, at, earlierMore)
+                }
                 try r.nested { (m: inout WireReader) throws(WireError) in
                     var skipped: [UInt8] = []
                     try m.forEachField(unknown: &skipped) { (r, f) throws(WireError) in
                         switch RelayChangesField(rawValue: f.number) {
                         case .delta: delta.merge(try r.readDelta(f))
                         case .cursor: cursor = try r.readUInt(f)
+                        case .more: more = try r.readBool(f)
                         case nil: return false
                         }
                         return true
                     }
                 }
-                response = .changes(delta, cursor: cursor)
+                response = .changes(delta, cursor: cursor, more: more)
             case .error:
                 try r.expect(f, .lengthDelimited)
                 var (code, message, rule) = ("", "", "")
@@ -140,6 +145,7 @@ private enum RelayResponseField: UInt32, FeedWireField {
 private enum RelayChangesField: UInt32, FeedWireField {
     case delta = 1
     case cursor = 2
+    case more = 3
 }
 
 /// `RelayError`.

@@ -46,7 +46,7 @@ extension FeedRelay {
         case .changes(let cursor):
             do {
                 return try changes(for: person, since: cursor, confirming: reading).map {
-                    .changes($0.delta, cursor: $0.cursor)
+                    .changes($0.delta, cursor: $0.cursor, more: $0.more)
                 }
             } catch {
                 return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")

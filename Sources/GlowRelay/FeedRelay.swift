@@ -145,17 +145,22 @@ public final class FeedRelay: Sendable {
     public let pushWindow: Int64
     /// The most registers a delta may hold (FEED-25).
     public let maxDeltaWrites: Int
+    /// The most bytes an answer of changes holds, as a `RelayResponse`, unless one log entry's
+    /// changes alone are more (FEED-27): 1 MiB unless set.
+    public let maxAnswerBytes: Int
 
     /// A relay over `store`, whose pushes of a topic to a device are at least `pushWindow` ms
     /// apart (15 minutes unless given), taking deltas of at most `maxDeltaWrites` registers
-    /// (FEED-25's 1,000 unless given lower; a greater number is held to it).
+    /// (FEED-25's 1,000 unless given lower; a greater number is held to it), answering changes in
+    /// pages of about `maxAnswerBytes` (FEED-27).
     public init(
         store: any FeedRelayStore = InMemoryFeedRelayStore(), pushWindow: Int64 = PushOutbox.standardWindow,
-        maxDeltaWrites: Int = FeedReplica.maxDeltaWrites
+        maxDeltaWrites: Int = FeedReplica.maxDeltaWrites, maxAnswerBytes: Int = 1 << 20
     ) {
         self.store = store
         self.pushWindow = pushWindow
         self.maxDeltaWrites = Swift.max(1, Swift.min(maxDeltaWrites, FeedReplica.maxDeltaWrites))
+        self.maxAnswerBytes = Swift.max(1, maxAnswerBytes)
     }
 
     /// Accepts `person`'s writes in `delta` at the relay's time `now` (milliseconds since 1970)
@@ -414,12 +419,13 @@ public final class FeedRelay: Sendable {
         }
     }
 
-    /// What `viewer` may learn since `cursor` (FEED-27), and the cursor to ask from next time.
+    /// What `viewer` may learn since `cursor` (FEED-27), and the cursor to ask from next time;
+    /// `more` when the answer is a page, past ``maxAnswerBytes``, with more to ask for at once.
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read: never an empty
     ///   answer with the same cursor, which would look like "nothing new".
     public func changes(for viewer: String, since cursor: UInt64) throws(FeedError) -> (
-        delta: FeedReplica, cursor: UInt64
+        delta: FeedReplica, cursor: UInt64, more: Bool
     ) {
         try StoreReading.answer(unconfirmed: changes(for: viewer, since: cursor, confirming: nil))
     }
@@ -427,13 +433,45 @@ public final class FeedRelay: Sendable {
     /// ``changes(for:since:)`` in a transaction that confirms `reading` first: nil when the
     /// reading no longer holds (``FeedRelayStore/update(confirming:_:)``).
     func changes(for viewer: String, since cursor: UInt64, confirming reading: StoreReading?) throws(FeedError) -> (
-        delta: FeedReplica, cursor: UInt64
+        delta: FeedReplica, cursor: UInt64, more: Bool
     )? {
-        try run(writing: false, confirming: reading) { (state) throws(FeedError) in
+        let cap = maxAnswerBytes
+        return try run(writing: false, confirming: reading) { (state) throws(FeedError) in
             try Self.checkOpen(state, viewer)
             // A cursor the relay never gave starts the viewer over (FEED-27).
-            return (Self.fanOut(state, to: viewer, since: cursor > state.sequence ? 0 : cursor), state.sequence)
+            return Self.page(state, to: viewer, since: cursor > state.sequence ? 0 : cursor, cap: cap)
         }
+    }
+
+    /// FEED-27's answer, in pages of at most `cap` bytes as a `RelayResponse`: the changes of the
+    /// log's entries after `cursor` up to the greatest sequence number whose answer fits (the
+    /// first entry's alone when none does), found by halving, so a page costs a few fan-outs of
+    /// at most its own entries.
+    static func page(_ state: FeedRelayState, to viewer: String, since cursor: UInt64, cap: Int) -> (
+        delta: FeedReplica, cursor: UInt64, more: Bool
+    ) {
+        func size(_ delta: FeedReplica, _ through: UInt64) -> Int {
+            RelayResponse.changes(delta, cursor: through, more: true).wireEncoded().count
+        }
+        let whole = fanOut(state, to: viewer, since: cursor)
+        let first = state.log.partitioningIndex { $0.sequence > cursor }
+        let entries = state.log.count - first
+        guard entries > 1, size(whole, state.sequence) > cap else { return (whole, state.sequence, false) }
+        // The most entries whose answer fits, at least one: `low` fits (or is the first), `high` does not.
+        var (low, high) = (1, entries)
+        var best: FeedReplica?
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            let through = state.log[first + middle - 1].sequence
+            let delta = fanOut(state, to: viewer, since: cursor, through: through)
+            if size(delta, through) <= cap {
+                (low, best) = (middle, delta)
+            } else {
+                high = middle
+            }
+        }
+        let through = state.log[first + low - 1].sequence
+        return (best ?? fanOut(state, to: viewer, since: cursor, through: through), through, true)
     }
 
     /// A copy of the relay's replica, for tests and inspection.
@@ -483,9 +521,12 @@ public final class FeedRelay: Sendable {
     /// FEED-27: the registers `viewer` may learn, changed after `cursor`, as the state is now.
     /// It reads the log from the cursor on and the indexes of the owners it affects, never the
     /// whole state: one new item for a thousand friends costs a thousand small answers.
-    static func fanOut(_ state: FeedRelayState, to viewer: String, since cursor: UInt64) -> FeedReplica {
-        // The log is in sequence order: find where the cursor leaves off.
-        let entries = state.log[state.log.partitioningIndex { $0.sequence > cursor }...]
+    static func fanOut(
+        _ state: FeedRelayState, to viewer: String, since cursor: UInt64, through last: UInt64 = .max
+    ) -> FeedReplica {
+        // The log is in sequence order: find where the cursor leaves off, and where the page ends.
+        let entries = state.log[
+            state.log.partitioningIndex { $0.sequence > cursor }..<state.log.partitioningIndex { $0.sequence > last }]
         var affected: Set<String> = []
         for entry in entries {
             switch entry.key {

@@ -39,7 +39,7 @@ struct FeedSimulationTests {
         }
         let answer = relay.handle(
             RelayRequest.changes(since: device.cursor).wireEncoded(), from: device.person, now: now)
-        guard case .changes(let delta, let cursor) = try RelayResponse(wire: answer) else {
+        guard case .changes(let delta, let cursor, _) = try RelayResponse(wire: answer) else {
             Issue.record("the relay did not answer \(device.person)'s changes")
             return
         }

@@ -102,7 +102,7 @@ struct ServerSimulationTests {
             if let latest = mine.latestStamp { device.sent = max(device.sent ?? latest, latest) }
         }
         guard
-            case .changes(let delta, let cursor) = try await exchange(
+            case .changes(let delta, let cursor, _) = try await exchange(
                 .changes(since: device.cursor), device, deployment, &random)
         else {
             Issue.record("the relay did not answer \(device.person)'s changes")

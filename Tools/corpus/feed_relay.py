@@ -215,9 +215,36 @@ cases.append({'comment': 'a delta of more registers than the relay takes is refu
                                        w_item(item('ana', 'g1', 5), st(13, 'ana1'))], None)]]},
               'result': 'valid', 'expected': {'steps': [{'error': 'too_many_writes'}, {'sequence': 3}]}})
 
+# FEED-27's pages, on a relay whose answers may hold 1 byte: none fits, so each page is one entry
+# of the log, the last one whole. bob asks from 0 after the setup's six entries. Entry 1 is ana's
+# stance toward him: it makes ana affected, so her items he may see now come (with receipts) and
+# her visibility registers, and the stance itself; entry 6, his own stance, is not yet counted as
+# changed. Entries 2 and 3 are the items, each sent alone as changed. Entries 4 and 5, her
+# visibility registers, each make her affected again. Entry 6 is the last: answered whole, with
+# bob's stance, and no `more`.
+def page(cursor, **members):
+    answer = delta(cursor, **members)
+    answer['more'] = True
+    return answer
+
+
+BOTH = dict(items=[FRI, PUB], receipts=RECEIPTS, visibility=VIS)
+cases.append({'comment': 'an answer past the relay\'s bound comes in pages, each as if the log ended at its '
+                         'cursor, the last one without more', 'rules': ['FEED-27', 'FEED-29'], 'flags': ['Required'],
+              'input': {'maxAnswerBytes': 1, 'steps': [s for s, _ in SETUP] + [
+                  {'do': 'fetch', 'viewer': 'bob'}, {'do': 'fetch', 'viewer': 'bob'}, {'do': 'fetch', 'viewer': 'bob'},
+                  {'do': 'fetch', 'viewer': 'bob'}, {'do': 'fetch', 'viewer': 'bob'}, {'do': 'fetch', 'viewer': 'bob'}]},
+              'result': 'valid', 'expected': {'steps': [e for _, e in SETUP] + [
+                  page(1, stances=[['ana', 'bob', 'want']], **BOTH),
+                  page(2, items=[FRI], receipts={FRI: 1000}),
+                  page(3, items=[PUB], receipts={PUB: 1001}),
+                  page(4, **BOTH), page(5, **BOTH),
+                  delta(6, stances=[['bob', 'ana', 'want']], **BOTH)]}})
+
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay (taking deltas of at most `maxDeltaWrites` registers when the input '
-                      'gives it, else 1,000). `submit`: the `writes` (feed.script steps, `reaction` being a raw '
+                      'gives it, else 1,000, and answering in pages of at most `maxAnswerBytes` bytes when given, '
+                      'else 1 MiB; a page with more after it has `"more": true`). `submit`: the `writes` (feed.script steps, `reaction` being a raw '
                       'reaction write) are made on an empty replica and sent by `person` at the relay\'s time `now`; '
                       'the answer is `{"sequence": N}` or `{"error": CODE}`. `fetch`: what `viewer` learns since '
                       '`since` (the cursor of their last fetch when absent, 0 at first), as the cursor and the delta\'s '

@@ -227,7 +227,7 @@ func run(
                             }
                         }
                         if let (id, stamp) = written { tally.acknowledged[id] = stamp }
-                        if case .changes(let delta, let next) = try RelayResponse(wire: body) {
+                        if case .changes(let delta, let next, _) = try RelayResponse(wire: body) {
                             cursor = next
                             local.merge(delta)
                             let theirs = delta.items.filter {
@@ -359,7 +359,7 @@ func lostWrites(_ acknowledged: [FeedItemID: Stamp], devices: [Device], port: UI
         let (status, body) = try connection.post(
             "/v1/relay", token: device.token, from: device.client,
             body: RelayRequest.changes(since: 0).wireEncoded())
-        guard status == 200, case .changes(let delta, _) = try RelayResponse(wire: body) else {
+        guard status == 200, case .changes(let delta, _, _) = try RelayResponse(wire: body) else {
             throw LoadFailure(description: "reading \(device.person)'s items back: HTTP \(status)")
         }
         for (id, register) in delta.items where id.owner == device.person { held[id] = register.stamp }

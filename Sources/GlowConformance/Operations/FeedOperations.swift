@@ -259,7 +259,9 @@ extension FeedOperations {
     /// `feed.relay`: a script against one relay (FEED-25 ... FEED-27).
     package static let relay: [String: ModelOperations.Operation] = [
         "feed.relay": { input in
-            let relay = FeedRelay(maxDeltaWrites: input["maxDeltaWrites"]?.int ?? FeedReplica.maxDeltaWrites)
+            let relay = FeedRelay(
+                maxDeltaWrites: input["maxDeltaWrites"]?.int ?? FeedReplica.maxDeltaWrites,
+                maxAnswerBytes: input["maxAnswerBytes"]?.int ?? 1 << 20)
             var cursors: [String: UInt64] = [:]
             var results: [JSONValue] = []
             for step in input["steps"]?.array ?? [] {
@@ -294,9 +296,15 @@ extension FeedOperations {
                     case "fetch":
                         let viewer = step["viewer"]?.string ?? ""
                         let since = step["since"]?.int.map(UInt64.init) ?? cursors[viewer] ?? 0
-                        let (delta, cursor) = try relay.changes(for: viewer, since: since)
+                        let (delta, cursor, more) = try relay.changes(for: viewer, since: since)
                         cursors[viewer] = cursor
-                        results.append(summary(delta, cursor: cursor))
+                        // `more` only on a page with more after it, so whole answers read as before.
+                        guard more, case .object(var members) = summary(delta, cursor: cursor) else {
+                            results.append(summary(delta, cursor: cursor))
+                            continue
+                        }
+                        members["more"] = .bool(true)
+                        results.append(.object(members))
                     default:
                         results.append(.object(["error": .string("unknown_step")]))
                     }

@@ -148,18 +148,27 @@ public final class ActivityStore {
             }
             if let through = piece.through { try keep(Self.bytes(of: through), "feed.sent") }
         }
-        let cursor =
+        var cursor =
             try value("feed.cursor").map { (bytes) throws(ActivityError) -> UInt64 in
                 guard let cursor = UInt64(String(decoding: bytes, as: UTF8.self)) else {
                     throw .store(StoreError(.corrupt, "the stored feed cursor does not read", path: database.path))
                 }
                 return cursor
             } ?? 0
-        guard case .changes(let delta, let next) = try await exchange(.changes(since: cursor), transport) else {
-            throw .transport("the relay did not answer the changes")
+        // Page by page while the relay says there is more (FEED-27), each kept with its cursor.
+        var more = true
+        while more {
+            guard
+                case .changes(let delta, let next, let hasMore) = try await exchange(.changes(since: cursor), transport)
+            else {
+                throw .transport("the relay did not answer the changes")
+            }
+            try record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
+            if let latest = delta.latestStamp { try? clock.receive(latest, now: now.millisecondsSince1970) }
+            // A page that does not move the cursor would be asked for again for ever.
+            more = hasMore && next > cursor
+            cursor = next
         }
-        try record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
-        if let latest = delta.latestStamp { try? clock.receive(latest, now: now.millisecondsSince1970) }
     }
 
     private func exchange(_ request: RelayRequest, _ transport: RelayTransport) async throws(ActivityError)
