@@ -454,23 +454,24 @@ public final class FeedRelay: Sendable {
             RelayResponse.changes(delta, cursor: through, more: true).wireEncoded().count
         }
         let whole = fanOut(state, to: viewer, since: cursor)
-        let first = state.log.partitioningIndex { $0.sequence > cursor }
-        let entries = state.log.count - first
-        guard entries > 1, size(whole, state.sequence) > cap else { return (whole, state.sequence, false) }
-        // The most entries whose answer fits, at least one: `low` fits (or is the first), `high` does not.
-        var (low, high) = (1, entries)
+        // The registers' sequence numbers after the cursor: the log's entries that are current
+        // (an entry whose register changed again since is waiting to be compacted away).
+        let numbers = state.log[state.log.partitioningIndex { $0.sequence > cursor }...]
+            .filter { state.sequences[$0.key] == $0.sequence }.map(\.sequence)
+        guard numbers.count > 1, size(whole, state.sequence) > cap else { return (whole, state.sequence, false) }
+        // The most numbers whose answer fits, at least one: `low` fits (or is the first), `high` does not.
+        var (low, high) = (1, numbers.count)
         var best: FeedReplica?
         while high - low > 1 {
             let middle = (low + high) / 2
-            let through = state.log[first + middle - 1].sequence
-            let delta = fanOut(state, to: viewer, since: cursor, through: through)
-            if size(delta, through) <= cap {
+            let delta = fanOut(state, to: viewer, since: cursor, through: numbers[middle - 1])
+            if size(delta, numbers[middle - 1]) <= cap {
                 (low, best) = (middle, delta)
             } else {
                 high = middle
             }
         }
-        let through = state.log[first + low - 1].sequence
+        let through = numbers[low - 1]
         return (best ?? fanOut(state, to: viewer, since: cursor, through: through), through, true)
     }
 
