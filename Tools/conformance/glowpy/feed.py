@@ -25,7 +25,8 @@ Written from the spec text alone, with the standard library only:
   holds nothing of left out unless it turns off a reaction it holds, one turned on whose reactor
   may not see the item taken in turned off), gives items their receipt time from a clock that
   never goes back, and answers a viewer what changed after a cursor, or belongs to an affected
-  owner, and that they may see;
+  owner, and that they may see, in pages when the whole answer, as a `RelayResponse`, is longer
+  than the relay's bound (1 MiB unless set otherwise), each as if the log ended at its cursor;
 - erasure (FEED-31): a person's items withdrawn, stances set to `none` and reactions turned off
   in one change, as a delta accepted from them stamped (max(now, w + 1), 0, `glow-server`), and the
   person closed: their submits (after the count and authorship checks) and fetches are
@@ -67,6 +68,7 @@ ACTIONS = {                                                          # FEED-5: a
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100                                   # FEED-17
 MAX_CURSOR = 1024                                                    # FEED-19
 MAX_DELTA_WRITES = 1000                 # FEED-25: the most registers a delta may hold (a relay may take fewer)
+MAX_ANSWER_BYTES = 1 << 20              # FEED-27: the bound on an answer's RelayResponse (a relay may be set otherwise)
 
 
 def is_int(value):
@@ -702,9 +704,10 @@ class Relay:
     """The server's logic over one replica: every register it holds has the sequence number of its
     last change (FEED-25), and each item id the receipt time of its first write (FEED-26)."""
 
-    def __init__(self, max_writes=MAX_DELTA_WRITES):
+    def __init__(self, max_writes=MAX_DELTA_WRITES, max_answer=MAX_ANSWER_BYTES):
         self.replica = Replica()
         self.max_writes = max_writes    # FEED-25: the relay's bound on a delta's registers
+        self.max_answer = max_answer    # FEED-27: the relay's bound on an answer's bytes
         self.sequence = 0
         self.numbers = {}           # (table, key) -> sequence number of the register's last change
         self.last_receipt = None    # the receipt clock (FEED-26)
@@ -874,25 +877,61 @@ class Relay:
 
     # fan-out (FEED-27)
 
-    def changed(self, table, key, since):
-        return self.numbers.get((table, key), 0) > since
-
     def changes(self, viewer, since):
         """FEED-27: what the viewer learns of the changes after the cursor `since`, as its state is
-        now, as a delta (a replica of the registers sent), and the cursor to ask from next time.
-        A cursor greater than the relay's last sequence number is not one the relay gave (FEED-27):
-        it is answered as the cursor 0 is, so the device catches up."""
+        now, as a delta (a replica of the registers sent), the cursor to ask from next time, and
+        whether more follows (FEED-29's `more`). A cursor greater than the relay's last sequence
+        number is not one the relay gave (FEED-27): it is answered as the cursor 0 is, so the
+        device catches up.
+
+        FEED-27's pages: when the whole answer, as a `RelayResponse` (`feedwire`'s own encoding),
+        is longer than the relay's bound and more than one entry of the log (the registers'
+        sequence numbers) lies after the cursor, the answer is the one as if the log ended at s,
+        the greatest entry after the cursor whose answer (with `more` set) fits, or the first
+        entry after it when none does; its cursor is s, with `more`. What is sent only grows as s
+        does (every condition of FEED-27 is one of registers changed, or owners made affected, up
+        to s), and so does the cursor, so the answers' lengths do too, and s is found by halving."""
         self.check_open(viewer)
         if since > self.sequence:
             since = 0
+        whole = self.answer(viewer, since, self.sequence)
+        entries = sorted({n for n in self.numbers.values() if n > since})
+        if len(entries) <= 1 or self.answer_size(whole, self.sequence, False) <= self.max_answer:
+            return whole, self.sequence, False
+        # The last entry is the whole answer, which does not fit: the greatest fitting entry
+        # before it, else the first.
+        lo, hi, s, page = 0, len(entries) - 2, entries[0], None
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            answer = self.answer(viewer, since, entries[mid])
+            if self.answer_size(answer, entries[mid], True) <= self.max_answer:
+                s, page, lo = entries[mid], answer, mid + 1
+            else:
+                hi = mid - 1
+        if page is None:
+            page = self.answer(viewer, since, s)
+        return page, s, True
+
+    @staticmethod
+    def answer_size(delta, cursor, more):
+        """FEED-27: the length of an answer encoded as a `RelayResponse` (FEED-29)."""
+        from . import feedwire          # feedwire builds on this module
+        return feedwire.changes_size(delta, cursor, more)
+
+    def answer(self, viewer, since, upto):
+        """FEED-27's answer to the viewer, as a delta, as if the relay's log ended at `upto`: the
+        registers as they are now, only those numbered after `since` and up to `upto` counting as
+        changed, and only they making owners affected."""
+        def changed(table, key):
+            return since < self.numbers.get((table, key), 0) <= upto
         r, delta = self.replica, Replica()
         blocked = lambda owner: owner != viewer and r.friend_state(viewer, owner) in ('blocking', 'blocked')  # noqa: E731
         affected = set()
         for (a, b) in r.stance:
-            if viewer in (a, b) and self.changed('stance', (a, b), since):
+            if viewer in (a, b) and changed('stance', (a, b)):
                 affected.add(b if a == viewer else a)
         for (owner, goal) in r.visibility:
-            if self.changed('visibility', (owner, goal), since):
+            if changed('visibility', (owner, goal)):
                 affected.add(owner)
 
         # 1, 2: the items the viewer may see, with their receipt times, and withdrawals.
@@ -902,13 +941,13 @@ class Relay:
                 if not r.may_see(viewer, item):
                     continue
                 visible[item_id] = item
-                if self.changed('items', item_id, since) or item['owner'] in affected:
+                if changed('items', item_id) or item['owner'] in affected:
                     delta.items[item_id] = r.items[item_id]
                     if item_id in r.receipts:
                         delta.receipts[item_id] = r.receipts[item_id]
             else:
                 owner = owner_of(item_id)
-                if (self.changed('items', item_id, since) or owner in affected) and not blocked(owner):
+                if (changed('items', item_id) or owner in affected) and not blocked(owner):
                     delta.items[item_id] = r.items[item_id]
 
         # 3, 4: reactions on what the viewer may see, and the stances that count them.
@@ -918,15 +957,15 @@ class Relay:
             item = visible.get(item_id)
             if item is None:
                 continue
-            sent = (self.changed('reactions', key, since)
-                    or self.changed('items', item_id, since) or item['owner'] in affected)
+            sent = (changed('reactions', key)
+                    or changed('items', item_id) or item['owner'] in affected)
             if sent:
                 delta.reactions[key] = write
             for pair in ((item['owner'], reactor), (reactor, item['owner'])):
-                if pair in r.stance and (sent or self.changed('stance', pair, since)):
+                if pair in r.stance and (sent or changed('stance', pair)):
                     stances.add(pair)
         for pair in r.stance:
-            if viewer in pair and self.changed('stance', pair, since):
+            if viewer in pair and changed('stance', pair):
                 stances.add(pair)
         for pair in stances:
             delta.stance[pair] = r.stance[pair]
@@ -935,17 +974,18 @@ class Relay:
 
         # 5, 6: goal visibility, and the viewer's seen marker.
         for (owner, goal), write in r.visibility.items():
-            if (self.changed('visibility', (owner, goal), since) or owner in affected) and not blocked(owner):
+            if (changed('visibility', (owner, goal)) or owner in affected) and not blocked(owner):
                 delta.visibility[(owner, goal)] = write
         if viewer in r.seen:
             delta.seen[viewer] = r.seen[viewer]
-        return delta, self.sequence
+        return delta
 
 
-def fetch_json(delta, cursor, viewer):
-    """feed.relay's `fetch` answer: a summary of what the relay sends (FEED-27), in UTF-8 order."""
+def fetch_json(delta, cursor, viewer, more=False):
+    """feed.relay's `fetch` answer: a summary of what the relay sends (FEED-27), in UTF-8 order,
+    with `"more": true` on a page with more after it (FEED-27, FEED-29) only."""
     items = sorted(delta.items, key=lambda i: utf8(i))
-    return {
+    out = {
         'cursor': cursor,
         'items': [item_id for item_id in items if delta.items[item_id][1] is not None],
         'withdrawn': [item_id for item_id in items if delta.items[item_id][1] is None],
@@ -957,6 +997,9 @@ def fetch_json(delta, cursor, viewer):
                       in sorted(delta.reactions.items(), key=lambda x: utf8(*x[0]))],
         'seen': delta.seen.get(viewer),
     }
+    if more:
+        out['more'] = True
+    return out
 
 
 class OneReplica(Script):
@@ -988,13 +1031,24 @@ def relay_limit(input):
     return limit
 
 
+def relay_answer_bound(input):
+    """feed.relay's `maxAnswerBytes`: the relay's bound on an answer as a `RelayResponse`
+    (FEED-27), 1 MiB when absent; a relay may be set otherwise."""
+    bound = input.get('maxAnswerBytes')
+    if bound is None:
+        return MAX_ANSWER_BYTES
+    if not is_int(bound) or bound < 0:
+        raise bad_input('maxAnswerBytes is a number of bytes')
+    return bound
+
+
 class RelayScript:
     """feed.relay's steps over one relay: `submit` answers `{"sequence": N}`, `fetch` what the
     viewer learns (from the viewer's last cursor unless `since` is given), `erase` (FEED-31) the
     relay's last sequence number after the erasure."""
 
-    def __init__(self, max_writes=MAX_DELTA_WRITES):
-        self.relay, self.cursors = Relay(max_writes), {}
+    def __init__(self, max_writes=MAX_DELTA_WRITES, max_answer=MAX_ANSWER_BYTES):
+        self.relay, self.cursors = Relay(max_writes, max_answer), {}
 
     def run(self, step):
         do = step.get('do')
@@ -1014,9 +1068,9 @@ class RelayScript:
             since = step.get('since', self.cursors.get(viewer, 0))
             if not is_int(since) or since < 0:
                 raise bad_input('a cursor is a sequence number')
-            delta, cursor = self.relay.changes(viewer, since)
+            delta, cursor, more = self.relay.changes(viewer, since)
             self.cursors[viewer] = cursor
-            return fetch_json(delta, cursor, viewer)
+            return fetch_json(delta, cursor, viewer, more)
         if do == 'erase':
             return {'sequence': self.relay.erase(text(step, 'person'), relay_time(step))}
         raise bad_input(f'no step {do!r}')
@@ -1025,7 +1079,7 @@ class RelayScript:
 def relay_operation(input):
     """feed.relay: `submit` answers `{"sequence": N}`, `fetch` what the viewer learns; errors as
     `{"error": CODE}`."""
-    return run_steps(RelayScript(relay_limit(input)), input)
+    return run_steps(RelayScript(relay_limit(input), relay_answer_bound(input)), input)
 
 
 OPERATIONS = {

@@ -67,7 +67,7 @@ SCHEMA = {                                                  # Spec/glow.proto, t
     'RelayRequest': [
         Field(1, 'submit', 'FeedDelta', 'oneof', 'request'),
         Field(2, 'changes_since', 'uint64', 'oneof', 'request')],
-    'RelayChanges': [Field(1, 'delta', 'FeedDelta'), Field(2, 'cursor', 'uint64')],
+    'RelayChanges': [Field(1, 'delta', 'FeedDelta'), Field(2, 'cursor', 'uint64'), Field(3, 'more', 'bool')],
     'RelayError': [Field(1, 'code', 'string'), Field(2, 'message', 'string'), Field(3, 'rule', 'string')],
     'RelayResponse': [
         Field(1, 'submitted', 'uint64', 'oneof', 'response'),
@@ -346,10 +346,23 @@ def respond(relay, person, data, now):
         except Failure as failure:                 # FEED-25's (and FEED-31's) refusals change nothing
             return error_response(failure, failure.rule or 'FEED-25')
     try:
-        delta, cursor = relay.changes(person, request['changes_since'])
+        delta, cursor, more = relay.changes(person, request['changes_since'])
     except Failure as failure:                     # a closed person's request (FEED-31)
         return error_response(failure, failure.rule)
-    return {'changes': {'delta': delta_message(delta), 'cursor': cursor}}
+    return changes_response(delta, cursor, more)
+
+
+def changes_response(delta, cursor, more):
+    """FEED-29: the `RelayResponse` of FEED-27's answer (as a message): `changes` with its delta
+    (always written), its cursor and `more` on a page with more after it (canonical: written only
+    when true, proto3's default omitted)."""
+    return {'changes': {'delta': delta_message(delta), 'cursor': cursor, 'more': more}}
+
+
+def changes_size(delta, cursor, more):
+    """FEED-27: the length of an answer's `RelayResponse`, this module's canonical encoding, which
+    the relay holds to its bound."""
+    return len(protowire.encode(SCHEMA, 'RelayResponse', changes_response(delta, cursor, more)))
 
 
 def error_response(failure, rule):
@@ -398,5 +411,6 @@ def hex_bytes(step):
 
 OPERATIONS = {                  # they extend feed's own operations of these names with the wire steps
     'feed.script': lambda input: feed.run_steps(WireScript(), input),
-    'feed.relay': lambda input: feed.run_steps(WireRelayScript(feed.relay_limit(input)), input),
+    'feed.relay': lambda input: feed.run_steps(
+        WireRelayScript(feed.relay_limit(input), feed.relay_answer_bound(input)), input),
 }
