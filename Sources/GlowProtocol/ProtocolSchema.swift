@@ -179,7 +179,9 @@ public enum ProtocolSchema {
         ProtocolMessageType(
             "RelayRequest",
             [.init("submit", 1, .message("FeedDelta")), .init("changes_since", 2, .uint64, optional: true)]),
-        ProtocolMessageType("RelayChanges", [.init("delta", 1, .message("FeedDelta")), .init("cursor", 2, .uint64)]),
+        ProtocolMessageType(
+            "RelayChanges",
+            [.init("delta", 1, .message("FeedDelta")), .init("cursor", 2, .uint64), .init("more", 3, .bool)]),
         ProtocolMessageType(
             "RelayError", [.init("code", 1, .string), .init("message", 2, .string), .init("rule", 3, .string)]),
         ProtocolMessageType(
