@@ -40,48 +40,56 @@ public final class LoopbackConnection {
     }
 
     private func open() throws {
-        #if canImport(Glibc)
-            let socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let socketType = SOCK_STREAM
-        #endif
-        let fd = socket(AF_INET, socketType, 0)
-        guard fd >= 0 else { throw LoopbackFailure(description: "socket: \(String(cString: strerror(errno)))") }
-        if let source {
-            bindLater(fd)
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else {
-                let reason = String(cString: strerror(errno))
-                closeDescriptor(fd)
-                throw LoopbackFailure(description: "bind \(source): \(reason)")
-            }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            closeDescriptor(fd)
-            throw LoopbackFailure(description: "connect to port \(port): \(reason)")
-        }
+        let fd = try Self.socket(to: port, from: source)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         descriptor = fd
+    }
+
+    /// A blocking TCP socket connected to `port` on 127.0.0.1, from the loopback address `source`
+    /// when given (its port taken only as it connects, ``bindLater(_:)``): the caller closes it.
+    ///
+    /// - Throws: ``LoopbackFailure`` naming the call that failed; no socket is left open.
+    package static func socket(to port: UInt16, from source: String? = nil) throws(LoopbackFailure) -> Int32 {
+        #if canImport(Glibc)
+            let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw LoopbackFailure(description: "socket: \(String(cString: strerror(errno)))") }
+        func attempt(_ what: String, _ call: (UnsafePointer<sockaddr>, socklen_t) -> Int32, _ address: sockaddr_in)
+            throws(LoopbackFailure)
+        {
+            var address = address
+            let done = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    call($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard done == 0 else {
+                let reason = String(cString: strerror(errno))
+                closeDescriptor(fd)
+                throw LoopbackFailure(description: "\(what): \(reason)")
+            }
+        }
+        if let source {
+            bindLater(fd)
+            try attempt("bind \(source)", { bind(fd, $0, $1) }, loopback(inet_addr(source), port: 0))
+        }
+        try attempt(
+            "connect to port \(port)", { connect(fd, $0, $1) }, loopback(UInt32(0x7f00_0001).bigEndian, port: port))
+        return fd
+    }
+
+    /// An IPv4 socket address: `address` in network order, and `port`.
+    private static func loopback(_ address: in_addr_t, port: UInt16) -> sockaddr_in {
+        var name = sockaddr_in()
+        name.sin_family = sa_family_t(AF_INET)
+        name.sin_port = port.bigEndian
+        name.sin_addr.s_addr = address
+        return name
     }
 
     /// POSTs `body` to `path` as `token`'s caller (none when empty): the answer's status and body.

@@ -147,7 +147,10 @@ private func slowloris(ports: [UInt16], until deadline: Date, tally: AttackTally
         let now = Date()
         // Up to 20 new connections every 0.2 s, while fewer than 1,000 are open.
         for _ in 0..<20 where open.count < 1_000 {
-            guard let descriptor = attackerConnection(to: ports[opened % ports.count]) else {
+            let descriptor: Int32
+            do {
+                descriptor = try LoopbackConnection.socket(to: ports[opened % ports.count], from: attackerAddress)
+            } catch {
                 tally.count("slowloris: connect failed")
                 break
             }
@@ -176,39 +179,6 @@ private func slowloris(ports: [UInt16], until deadline: Date, tally: AttackTally
         Thread.sleep(forTimeInterval: 0.2)
     }
     for connection in open { _ = close(connection.descriptor) }
-}
-
-/// A blocking connection from the attacker's address to `port`, or nil.
-private func attackerConnection(to port: UInt16) -> Int32? {
-    #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard descriptor >= 0 else { return nil }
-    bindLater(descriptor)
-    var local = sockaddr_in()
-    local.sin_family = sa_family_t(AF_INET)
-    local.sin_addr.s_addr = inet_addr(attackerAddress)
-    var remote = sockaddr_in()
-    remote.sin_family = sa_family_t(AF_INET)
-    remote.sin_port = port.bigEndian
-    remote.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    let done = withUnsafePointer(to: &local) { localPointer in
-        withUnsafePointer(to: &remote) { remotePointer in
-            localPointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { from in
-                remotePointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { to in
-                    bind(descriptor, from, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                        && connect(descriptor, to, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-        }
-    }
-    guard done else {
-        _ = close(descriptor)
-        return nil
-    }
-    return descriptor
 }
 
 /// Sends all of `text` without waiting or a signal: whether it went.
