@@ -87,7 +87,7 @@ let package = Package(
             name: "GlowRitual",
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowThemes",
-                "GlowStorage", "GlowProtocol", "GlowActivity", "GlowClient",
+                "GlowStorage", "GlowProtocol", "GlowActivity", "GlowClient", "GlowReminders",
             ],
             swiftSettings: sharedSettings),
         // The umbrella: re-exports only.

@@ -46,11 +46,19 @@ public enum BundleWriter {
     /// Only the profile, goals, check-ins and the person's `social` data (their friendships,
     /// reactions given and seen marker, BUNDLE-27) are written: credentials, password hashes and
     /// session tokens are not part of either and cannot reach a bundle (BUNDLE-12).
+    ///
+    /// `progress` hears, after each frame, how many frames are written of how many there are.
     public static func write(
-        _ data: DataSet, social: SocialData? = nil, options: BundleOptions, to output: ([UInt8]) throws -> Void
+        _ data: DataSet, social: SocialData? = nil, options: BundleOptions, to output: ([UInt8]) throws -> Void,
+        progress: (_ written: Int, _ frames: Int) -> Void = { _, _ in }
     ) rethrows {
         let blocks = data.blocks
         let counts = RecordCounts(data, blocks: blocks.count, social: social)
+        // The manifest, the profile, goals, blocks, the social data, other records, the end.
+        let frames =
+            2 + (data.profile == nil ? 0 : 1) + data.goals.count + blocks.count + (social == nil ? 0 : 1)
+            + data.otherRecords.count
+        var written = 0
         try output(BundleHeader(optionalFlags: options.optionalFlags).bytes)
         let deflater = Deflater(level: Int32(max(0, min(9, options.level))))
         var crc = CRC32()
@@ -70,6 +78,8 @@ public enum BundleWriter {
                 }
                 batch.removeAll(keepingCapacity: true)
             }
+            written += 1
+            progress(written, frames)
         }
         try emit(
             .manifest(

@@ -1,5 +1,6 @@
 import Foundation
 import GlowCore
+import GlowModel
 import GlowProtocol
 import GlowWire
 import Synchronization
@@ -64,7 +65,7 @@ extension ErrorCode where Domain == ServiceFailure {
 /// A session a device holds: what sign-in, sign-up confirmation and refresh answer (SERVER-2).
 public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The account's id: the person of the feed.
-    public let account: String
+    public let account: PersonID
     /// The session's public id (AUTH-47).
     public let id: String
     /// The access token, sent with every call of a session.
@@ -82,7 +83,7 @@ public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertibl
     public var refreshExpiry: Date { Date(timeIntervalSince1970: Double(refreshExpiresAt) / 1000) }
 
     init(_ message: ProtocolMessage) {
-        account = message.string("account")
+        account = PersonID(message.string("account"))
         id = message.string("session")
         accessToken = message.string("access_token")
         refreshToken = message.string("refresh_token")

@@ -2,10 +2,29 @@ import GlowCore
 import GlowModel
 import GlowStreaks
 
-/// A reminder plan kept current beside a ``Tracker`` (REMIND-11): each change re-plans only the
-/// goals it touched, from the evaluations the tracker already keeps, and says what to cancel and
-/// add. The plan always equals ``ReminderPlanner/plan(data:boundary:now:days:person:snoozes:)``
-/// of the tracker's data, boundary and clock.
+/// What a reminder plan is made from: a person's data, its day boundary and clock, and the
+/// evaluation of each live goal as of the clock's Day. A ``Tracker`` is one; an app's durable
+/// goal store is another.
+public protocol ReminderSource {
+    /// The person's data.
+    var data: DataSet { get }
+    /// The day boundary in force.
+    var boundary: DayBoundary { get }
+    /// The clock: notifications at or before it are past.
+    var now: Instant { get }
+    /// The Day of ``now`` under ``boundary``.
+    var today: Day { get }
+    /// The evaluation of a live goal as of ``today``; nil for a goal that is not live.
+    func evaluation(of goal: GoalID) -> GoalEvaluation?
+}
+
+extension Tracker: ReminderSource {}
+
+/// A reminder plan kept current beside a ``Tracker`` or any other ``ReminderSource``
+/// (REMIND-11): each change re-plans only the goals it touched, from the evaluations the source
+/// already keeps, and says what to cancel and add. The plan always equals
+/// ``ReminderPlanner/plan(data:boundary:now:days:person:snoozes:)`` of the source's data,
+/// boundary and clock.
 ///
 /// ```swift
 /// let update = try tracker.tap(.done, goal: id, at: .now, device: phone)
@@ -37,11 +56,21 @@ public struct ReminderKeeper: Sendable {
     /// - Throws: ``ModelError/Code/invalidReminder`` at `days` for a number of Days outside
     ///   1 ... 31.
     public init(tracker: Tracker, days: Int = 7, snoozes: [Snooze] = []) throws(ModelError) {
-        context = try Context(
-            boundary: tracker.boundary, now: tracker.now, days: days, person: Self.person(tracker),
-            snoozes: snoozes)
-        replan(tracker, goals: Set(tracker.data.goals.keys))
+        try self.init(source: tracker, days: days, snoozes: snoozes)
     }
+
+    /// A plan for `source`'s data over `days` Days (1 ... 31), as ``init(tracker:days:snoozes:)``.
+    ///
+    /// - Throws: ``ModelError/Code/invalidReminder`` at `days` for a number of Days outside
+    ///   1 ... 31.
+    public init(source: some ReminderSource, days: Int = 7, snoozes: [Snooze] = []) throws(ModelError) {
+        context = try Context(
+            boundary: source.boundary, now: source.now, days: days, person: Self.person(source), snoozes: snoozes)
+        replan(source, goals: Set(source.data.goals.keys))
+    }
+
+    /// The snoozes the plan holds, oldest first within each goal.
+    public var snoozes: [Snooze] { context.snoozes.keys.sorted().flatMap { context.snoozes[$0] ?? [] } }
 
     /// Brings the plan up to date after `update` of `tracker`: the goals it touched (a goal's
     /// edited settings among them), or every goal on a new Day, under a new boundary or with the
@@ -50,20 +79,36 @@ public struct ReminderKeeper: Sendable {
     /// - Complexity: the touched goals' notifications, then the plan's first 64 taken from every
     ///   goal's list through a heap.
     public mutating func refresh(_ tracker: Tracker, after update: Tracker.Update) -> ReminderChange {
+        refresh(tracker, touching: update.changes.affectedGoals)
+    }
+
+    /// Brings the plan up to date after a change to `source` that touched `goals` (nil: any goal
+    /// may have changed), or every goal on a new Day, under a new boundary or with the profile's
+    /// reminder settings changed. With no goal touched, it only drops what the clock has passed.
+    ///
+    /// - Complexity: as ``refresh(_:after:)``.
+    public mutating func refresh(_ source: some ReminderSource, touching goals: Set<GoalID>?) -> ReminderChange {
         let previous = front
-        if tracker.boundary != context.placer.boundary || tracker.today != context.today
-            || Self.person(tracker) != context.person
+        if source.boundary != context.placer.boundary || source.today != context.today
+            || Self.person(source) != context.person
         {
-            rebuild(tracker)
+            rebuild(source)
+        } else if let goals {
+            context.placer.now = source.now
+            replan(source, goals: goals)
         } else {
-            context.placer.now = tracker.now
-            replan(tracker, goals: update.changes.affectedGoals)
+            rebuild(source)
         }
         return ReminderPlan.change(from: previous, to: front)
     }
 
     /// Adds a snooze the person asked for (REMIND-8) and re-plans its goal.
     public mutating func snooze(_ snooze: Snooze, tracker: Tracker) -> ReminderChange {
+        self.snooze(snooze, source: tracker)
+    }
+
+    /// Adds a snooze the person asked for (REMIND-8) and re-plans its goal from `source`.
+    public mutating func snooze(_ snooze: Snooze, source tracker: some ReminderSource) -> ReminderChange {
         let previous = front
         if context.snoozes[snooze.goal]?.contains(snooze) != true {
             context.snoozes[snooze.goal, default: []].append(snooze)
@@ -74,12 +119,12 @@ public struct ReminderKeeper: Sendable {
     }
 
     /// The nudge, quiet hours and snooze length of `tracker`'s profile.
-    private static func person(_ tracker: Tracker) -> PersonReminders {
+    private static func person(_ tracker: some ReminderSource) -> PersonReminders {
         tracker.data.profile?.reminders ?? .standard
     }
 
     /// A new Day, boundary or person's settings: every goal again, under a new context.
-    private mutating func rebuild(_ tracker: Tracker) {
+    private mutating func rebuild(_ tracker: some ReminderSource) {
         // The Days were checked when the keeper was made.
         let fresh = Context(
             boundary: tracker.boundary, now: tracker.now, checkedDays: context.days, person: Self.person(tracker),
@@ -92,7 +137,7 @@ public struct ReminderKeeper: Sendable {
     /// Plans `goals` again, then takes the plan's notifications from the front of every list.
     ///
     /// - Complexity: the goals' notifications, then O(k log g) for the first k of g lists.
-    private mutating func replan(_ tracker: Tracker, goals: Set<GoalID>) {
+    private mutating func replan(_ tracker: some ReminderSource, goals: Set<GoalID>) {
         for id in goals {
             if let goal = tracker.data.goals[id], let evaluation = tracker.evaluation(of: id) {
                 let made = context.notifications(goal, evaluation)

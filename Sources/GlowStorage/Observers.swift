@@ -20,6 +20,16 @@ package final class ChangeObservers<Change: Sendable>: Sendable {
         }
     }
 
+    /// Every change told from now on, as an async sequence that ends when its consumer stops
+    /// iterating. A consumer more than `buffer` changes behind loses the oldest it has not read
+    /// (a change that carries the whole committed state makes the newest all it needs).
+    package func stream(buffer: Int = 256) -> AsyncStream<Change> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(buffer)) { continuation in
+            let observation = add { continuation.yield($0) }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
     /// Tells every observer, outside the lock (an observer may read the store again).
     package func notify(_ change: Change) {
         let observers = state.withLock { state in state.observers.sorted { $0.key < $1.key }.map(\.value) }
@@ -31,7 +41,7 @@ package final class ChangeObservers<Change: Sendable>: Sendable {
 public final class DatabaseObservation: Sendable {
     private let end: Mutex<(@Sendable () -> Void)?>
 
-    init(_ end: @escaping @Sendable () -> Void) {
+    package init(_ end: @escaping @Sendable () -> Void) {
         self.end = Mutex(end)
     }
 

@@ -45,8 +45,8 @@ struct ActivityStoreTests {
     func pagedSync() async throws {
         var learned: [[String]] = []
         for relay in [FeedRelay(), FeedRelay(maxAnswerBytes: 1)] {
-            let mia = try ActivityStore(database: try Self.person(1), person: "mia", device: "mia-phone")
-            let bob = try ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+            let mia = try ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-phone")
+            let bob = try ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
             try mia.act(.request, toward: "bob", now: Self.later(1))
             try await mia.sync(through: Self.transport(relay, as: "mia"))
             try await bob.sync(through: Self.transport(relay, as: "bob"))
@@ -64,8 +64,8 @@ struct ActivityStoreTests {
     func throughTheRelay() async throws {
         let relay = FeedRelay()
         let miaDatabase = try Self.person(1)
-        let mia = try ActivityStore(database: miaDatabase, person: "mia", device: "mia-phone")
-        let bob = try ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+        let mia = try ActivityStore(database: miaDatabase, person: "mia", clockID: "mia-phone")
+        let bob = try ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
         let toMia = Self.transport(relay, as: "mia")
         let toBob = Self.transport(relay, as: "bob")
 
@@ -98,13 +98,13 @@ struct ActivityStoreTests {
         #expect(badgeHeard.fired && mia.badge == 0 && !friendsUntouched.fired)
         try await mia.sync(through: toMia)
         // Mia's second device learns all of it, her seen marker included.
-        let tablet = try ActivityStore(database: try Self.person(1), person: "mia", device: "mia-tablet")
+        let tablet = try ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-tablet")
         try await tablet.sync(through: toMia)
         #expect(tablet.friends["bob"] == .friends && tablet.badge == 0)
         #expect(tablet.items == mia.items && tablet.reactions[cheered.key]?.mine == [.fire])
         // And the phone's store over its file opened again is where it was.
         let reopened = try ActivityStore(
-            database: try RitualDatabase(path: miaDatabase.path), person: "mia", device: "mia-phone")
+            database: try RitualDatabase(path: miaDatabase.path), person: "mia", clockID: "mia-phone")
         #expect(reopened.items == mia.items && reopened.badge == 0 && reopened.friends == mia.friends)
     }
 
@@ -116,11 +116,11 @@ struct ActivityStoreTests {
     @Test("a sync's cursor is kept with the delta it follows, and the next sync asks from there")
     func cursorWithDelta() async throws {
         let relay = FeedRelay()
-        let bob = try ActivityStore(database: try Self.person(2), person: "bob", device: "bob-phone")
+        let bob = try ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
         try bob.act(.request, toward: "mia", now: Self.later(1))
         try await bob.sync(through: Self.transport(relay, as: "bob"))
         let database = try Self.person(1)
-        let mia = try ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let mia = try ActivityStore(database: database, person: "mia", clockID: "mia-phone")
         let asked = Asked()
         let watched: RelayTransport = { bytes in
             if case .changes(let since) = try RelayRequest(wire: bytes) { asked.cursors.withLock { $0.append(since) } }
@@ -133,7 +133,7 @@ struct ActivityStoreTests {
         #expect(cursor > 0)
         // Opened again, the store asks from the kept cursor, and an empty answer keeps it.
         let reopened = try ActivityStore(
-            database: try RitualDatabase(path: database.path), person: "mia", device: "mia-phone")
+            database: try RitualDatabase(path: database.path), person: "mia", clockID: "mia-phone")
         try await reopened.sync(through: watched)
         #expect(asked.cursors.withLock { $0 } == [0, cursor])
         #expect(reopened.friends["bob"] == .incoming)
@@ -147,7 +147,7 @@ struct ActivityStoreTests {
     @Test("what the feed refuses is a typed error, and nothing is recorded")
     func refusals() throws {
         let database = try Self.person(1)
-        let mia = try ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let mia = try ActivityStore(database: database, person: "mia", clockID: "mia-phone")
         #expect {
             try mia.act(.accept, toward: "bob", now: Self.later(1))
         } throws: { error in
@@ -168,7 +168,7 @@ struct ActivityStoreTests {
     @Test("a relay's refusal reaches the app as the relay's code and rule")
     func relayRefusal() async throws {
         let relay = FeedRelay()
-        let mia = try ActivityStore(database: try Self.person(1), person: "mia", device: "mia-phone")
+        let mia = try ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-phone")
         try mia.act(.request, toward: "bob", now: Self.later(1))
         // A transport that authenticates the wrong person: the relay refuses mia's writes.
         await #expect {

@@ -64,7 +64,7 @@ struct ReadmeAppTests {
         // README: begin
         let app = try RitualApp(path: path, device: phone)
         try app.goals.tap(.count(1), goal: water)  // on disk when this returns
-        try app.signedIn(account: "mia")
+        try app.signedIn(as: "mia")
         try await app.activity?.sync(through: { bytes in try await http.post(relayURL, bytes) })
         let heard = try app.database.refresh()  // another process's changes, heard once
         // README: end

@@ -44,7 +44,7 @@ struct TypedErrorTests {
     @Test("a sync whose server refuses carries the server's code and Retry-After, not a text")
     func serviceRefusal() async throws {
         let database = try ActivityStoreTests.person(1)
-        let store = try ActivityStore(database: database, person: "mia", device: "mia-phone")
+        let store = try ActivityStore(database: database, person: "mia", clockID: "mia-phone")
         let throttled = ServiceFailure(
             .throttled, "this client calls more often than the server takes", call: "relay", status: 429,
             rule: "SERVER-11", retryAfter: 3)

@@ -174,36 +174,29 @@ struct ClientTests {
         let (bobClient, bobSession) = try await Self.account("bob", on: server)
         let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
         let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
-        for app in [mia, bob] {
-            // The app's flow to its sign-in choices, where a sign-in lands (AUTH-20).
-            try app.auth.startOnboarding()
-            try app.auth.proceed()
-        }
-        try mia.signedIn(account: miaSession.account)
-        try bob.signedIn(account: bobSession.account)
+        // Signed in from the screen the app is on, with no onboarding steps first (issue 45).
+        try mia.signIn(SessionKeeper(client: miaClient, session: miaSession))
+        try bob.signIn(SessionKeeper(client: bobClient, session: bobSession))
         #expect(mia.route == .main(.today))
-        let toMia = SessionKeeper(client: miaClient, session: miaSession).relayTransport
-        let toBob = SessionKeeper(client: bobClient, session: bobSession).relayTransport
         let miaFeed = try #require(mia.activity)
         let bobFeed = try #require(bob.activity)
 
         try miaFeed.act(.request, toward: bobSession.account)
-        try await miaFeed.sync(through: toMia)
-        try await bobFeed.sync(through: toBob)
+        try await mia.sync()
+        try await bob.sync()
         #expect(bobFeed.friends[miaSession.account] == .incoming)
         try bobFeed.act(.accept, toward: miaSession.account)
-        try bobFeed.publish()
-        try await bobFeed.sync(through: toBob)
-        try await miaFeed.sync(through: toMia)
+        try await bob.sync()
+        try await mia.sync()
         #expect(miaFeed.friends[bobSession.account] == .friends)
-        let fromBob = miaFeed.items.filter { $0.owner == bobSession.account }
+        let fromBob = miaFeed.items.filter { $0.owner == bobSession.account.rawValue }
         #expect(!fromBob.isEmpty && miaFeed.badge >= fromBob.count)
         let cheered = try #require(fromBob.first)
         try miaFeed.react(.heart, on: cheered.key)
         try miaFeed.markSeen()
         #expect(miaFeed.badge == 0)
-        try await miaFeed.sync(through: toMia)
-        try await bobFeed.sync(through: toBob)
+        try await mia.sync()
+        try await bob.sync()
         #expect(bobFeed.reactions[cheered.key]?.counts[.heart] == 1)
         // A stranger's token reads only what anyone may see: items of public goals, and of stances
         // only those between such an item's owner and its reactors, which reaction counts need
@@ -212,7 +205,7 @@ struct ClientTests {
         let eve = SessionKeeper(client: miaClient, session: eveSession)
         let answer = try await eve.call("relay", ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0)))
         let delta = try #require(answer.message("changes")?.message("delta"))
-        let pair: Set = [miaSession.account, bobSession.account]
+        let pair: Set = [miaSession.account.rawValue, bobSession.account.rawValue]
         #expect(
             delta.list("stances").allSatisfy { value in
                 guard case .message(let stance) = value else { return false }

@@ -51,20 +51,22 @@ struct PushServiceTests {
             "remove-device", ProtocolMessage("RemoveDeviceRequest").with("token", "bob-phone"),
             accessToken: ana.accessToken)
         #expect(answer.type.name == "Done")
-        #expect(try server.relay.pushDevices().map(\.person) == [bob.account])
+        #expect(try server.relay.pushDevices().map(\.person) == [bob.account.rawValue])
         // Friends, and Ana posts: the push waits in the relay's outbox, and the dispatcher sends it.
-        try Self.befriend(server.relay, ana.account, bob.account)
+        try Self.befriend(server.relay, ana.account.rawValue, bob.account.rawValue)
         var anaWrites = FeedReplica()
         let item = try FeedItem(
-            owner: ana.account, kind: .checkIn, goal: "g", time: 3, title: "Run", emoji: "🏃", goalKind: "streak",
+            owner: ana.account.rawValue, kind: .checkIn, goal: "g", time: 3, title: "Run", emoji: "🏃",
+            goalKind: "streak",
             day: try Day(iso: "2026-12-02"))
         anaWrites.writeItem(item, id: item.key, at: try Stamp(wall: 4, counter: 0, device: "p"))
-        try server.relay.submit(anaWrites, from: ana.account, now: 2)
+        try server.relay.submit(anaWrites, from: ana.account.rawValue, now: 2)
         let sender = RecordingPushSender()
         let dispatcher = PushDispatcher(relay: server.relay, sender: sender, report: { Issue.record("\($0)") })
         #expect(try dispatcher.sendDue() == 1)
         #expect(sender.pushes.map(\.token) == ["bob-phone"])
-        #expect(sender.pushes.first?.arguments.first == ana.account, "the relay knows no names: the identifier")
+        #expect(
+            sender.pushes.first?.arguments.first == ana.account.rawValue, "the relay knows no names: the identifier")
         #expect(try dispatcher.sendDue() == 0, "sent once")
         // Deleting Bob's account removes his devices.
         _ = try await bobClient.call(
@@ -91,19 +93,19 @@ struct PushServiceTests {
                 #expect(error.code.description == "token_held" && error.status == 409, "\(error)")
             }
         }
-        #expect(try server.relay.pushDevices().map(\.person) == [bob.account])
+        #expect(try server.relay.pushDevices().map(\.person) == [bob.account.rawValue])
         // One proof push went to the token, for Eve, showing nothing of Bob's.
         let sender = RecordingPushSender()
         let dispatcher = PushDispatcher(relay: server.relay, sender: sender, report: { Issue.record("\($0)") })
         #expect(try dispatcher.sendDue() == 1)
         let push = try #require(sender.pushes.first)
-        #expect(push.token == "bob-phone" && push.person == eve.account && push.pushType == "background")
+        #expect(push.token == "bob-phone" && push.person == eve.account.rawValue && push.pushType == "background")
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(push.payload)) as? [AnyHashable: Any])
         let code = try #require(SessionKeeper.proofCode(inPushPayload: payload))
         #expect(code.count == 32)
         // The phone that got it proves it: the token moves.
         try await eveKeeper.registerDevice(token: "bob-phone", timeZone: .utc, proof: code)
-        #expect(try server.relay.pushDevices().map(\.person) == [eve.account])
+        #expect(try server.relay.pushDevices().map(\.person) == [eve.account.rawValue])
     }
 
     @Test("a started dispatcher sends what falls due by itself, and stops")

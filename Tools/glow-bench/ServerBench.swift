@@ -217,30 +217,33 @@ enum ServerBench {
         for friend in sessions.dropFirst() {
             wall += 1
             friendships.writeStance(
-                .want, from: owner.account, to: friend.account, at: try Stamp(wall: wall, counter: 0, device: "o"))
+                .want, from: owner.account.rawValue, to: friend.account.rawValue,
+                at: try Stamp(wall: wall, counter: 0, device: "o"))
         }
-        try running.relay.submit(friendships, from: owner.account, now: 1)
+        try running.relay.submit(friendships, from: owner.account.rawValue, now: 1)
         var cursors: [UInt64] = []
         for friend in sessions.dropFirst() {
             var theirs = FeedReplica()
             theirs.writeStance(
-                .want, from: friend.account, to: owner.account, at: try Stamp(wall: 2, counter: 0, device: "f"))
-            try running.relay.submit(theirs, from: friend.account, now: 2)
+                .want, from: friend.account.rawValue, to: owner.account.rawValue,
+                at: try Stamp(wall: 2, counter: 0, device: "f"))
+            try running.relay.submit(theirs, from: friend.account.rawValue, now: 2)
         }
         for friend in sessions.dropFirst() {
-            cursors.append(try running.relay.changes(for: friend.account, since: 0).cursor)
+            cursors.append(try running.relay.changes(for: friend.account.rawValue, since: 0).cursor)
         }
         var post = FeedReplica()
         let item = try FeedItem(
-            owner: owner.account, kind: .checkIn, goal: "g", time: 3, title: "Walk", emoji: "", goalKind: "single",
+            owner: owner.account.rawValue, kind: .checkIn, goal: "g", time: 3, title: "Walk", emoji: "",
+            goalKind: "single",
             day: try Day(daysSince1970: 20_000))
         post.writeVisibility(
-            .friends, owner: owner.account, goal: "g", at: try Stamp(wall: wall + 1, counter: 0, device: "o"))
+            .friends, owner: owner.account.rawValue, goal: "g", at: try Stamp(wall: wall + 1, counter: 0, device: "o"))
         post.writeItem(item, id: item.key, at: try Stamp(wall: wall + 2, counter: 0, device: "o"))
         let client = ServiceClient(base: running.url, retries: 0)
         let friends = Array(sessions.dropFirst())
         let start = Date()
-        try running.relay.submit(post, from: owner.account, now: 4)
+        try running.relay.submit(post, from: owner.account.rawValue, now: 4)
         let received = Mutex(0)
         await withTaskGroup(of: Bool.self) { group in
             for (index, friend) in friends.enumerated() {

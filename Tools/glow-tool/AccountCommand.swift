@@ -75,7 +75,7 @@ enum AccountCommand {
             try database.setDeviceValues([
                 "server.url": Array(server.absoluteString.utf8),
                 "server.session": Array(try JSONEncoder().encode(session)),
-                "auth.account": Array(session.account.utf8),
+                "auth.account": Array(session.account.rawValue.utf8),
             ])
         } else {
             try database.setDeviceValue([], for: "server.session")
@@ -154,7 +154,7 @@ enum AccountCommand {
             guard let person = keeper.session?.account else { preconditionFailure("a keeper holds a session") }
             let store: ActivityStore
             do {
-                store = try ActivityStore(database: database, person: person, device: "glow-tool")
+                store = try ActivityStore(database: database, person: person, clockID: "glow-tool")
             } catch {
                 throw DataFailure(message: "\(error)")
             }

@@ -23,6 +23,8 @@ public struct GoalDraft: Hashable, Sendable {
     public var visibility: Visibility
     /// The template it started from, if any.
     public var templateID: TemplateID?
+    /// Its reminders (REMIND-1), if the person set any: the goal is made with them, in one change.
+    public var reminders: GoalReminders?
     /// Fields of the binary form this version does not know (MODEL-49).
     public var unknownFields = UnknownFields()
 
@@ -30,7 +32,7 @@ public struct GoalDraft: Hashable, Sendable {
     public init(
         title: String, emoji: String? = nil, note: String? = nil, kind: GoalKind, schedule: ScheduleRule? = nil,
         startDay: Day? = nil, endDay: Day? = nil, forgiveness: Forgiveness? = nil, visibility: Visibility = .private,
-        templateID: TemplateID? = nil
+        templateID: TemplateID? = nil, reminders: GoalReminders? = nil
     ) {
         self.title = title
         self.emoji = emoji
@@ -42,6 +44,7 @@ public struct GoalDraft: Hashable, Sendable {
         self.forgiveness = forgiveness
         self.visibility = visibility
         self.templateID = templateID
+        self.reminders = reminders
     }
 
     /// Every problem with the draft on `today`, in field order; empty when it can become a goal.
@@ -75,7 +78,7 @@ public struct GoalDraft: Hashable, Sendable {
                 id: id, title: title, emoji: emoji, note: note, kind: kind,
                 schedule: try schedule.map { rule throws(ModelError) in try Schedule(rule, from: start) },
                 startDay: start, endDay: endDay, forgiveness: forgiveness, visibility: visibility,
-                templateID: templateID,
+                reminders: reminders, templateID: templateID,
                 createdAt: now, modifiedAt: now)
         } catch {
             throw ModelError(.draftInvalid, error.message, path: error.path, rule: "MODEL-46", issues: error.issues)
@@ -95,6 +98,7 @@ extension GoalDraft: Codable {
         case forgiveness
         case visibility
         case templateID
+        case reminders
     }
 
     /// Decodes a draft; everything but `title` and `kind` may be absent.
@@ -110,6 +114,7 @@ extension GoalDraft: Codable {
             endDay: try c.decodeIfPresent(Day.self, forKey: .endDay),
             forgiveness: try c.decodeIfPresent(Forgiveness.self, forKey: .forgiveness),
             visibility: try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private,
-            templateID: try c.decodeIfPresent(TemplateID.self, forKey: .templateID))
+            templateID: try c.decodeIfPresent(TemplateID.self, forKey: .templateID),
+            reminders: try c.decodeIfPresent(GoalReminders.self, forKey: .reminders))
     }
 }

@@ -47,4 +47,16 @@ extension RitualDatabase {
         }
         return reference
     }
+
+    /// Removes the photo folder beside the database, and every photo in it.
+    ///
+    /// - Throws: ``StoreError/Code/writeFailed`` when the folder is there and cannot be removed.
+    func removePhotos() throws(StoreError) {
+        guard FileManager.default.fileExists(atPath: photoFolder.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: photoFolder)
+        } catch {
+            throw StoreError(.writeFailed, "the photos could not be removed: \(error)", path: photoFolder.path)
+        }
+    }
 }

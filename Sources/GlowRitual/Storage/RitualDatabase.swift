@@ -129,6 +129,12 @@ public final class RitualDatabase: Sendable {
         observers.add(observer)
     }
 
+    /// Every change committed to the file from now on, as an async sequence (``observe(_:)``'s
+    /// changes; another connection's once ``refresh()`` or ``watchOtherWriters(every:failed:)``
+    /// reads them). It ends when the consumer stops iterating; a consumer more than 256 changes
+    /// behind skips the oldest, and each change carries the committed state whole.
+    public func changes() -> AsyncStream<DatabaseChange> { observers.stream() }
+
     /// Reads what another connection (another process, or another database object on the file)
     /// committed since this one last looked, and tells the observers.
     ///
@@ -202,21 +208,7 @@ public final class RitualDatabase: Sendable {
     /// - Throws: ``StoreError``: `refused` with the bundle's error, or a storage error.
     @discardableResult
     public func importBundle(_ bytes: [UInt8]) throws(StoreError) -> ImportResult {
-        let path = path
-        return try change { (state, connection) throws(StoreError) -> (Result<ImportResult, StoreError>, Touched) in
-            var next = state.data
-            let result: ImportResult
-            do {
-                result = try BundleReader().import(reading: BundleReader.chunks(bytes), into: &next)
-            } catch {
-                return (
-                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? any CodedError)), Touched()
-                )
-            }
-            try Self.write(result.changes, of: next, to: connection)
-            state.data = next
-            return (.success(result), Touched(data: result.changes))
-        }.get()
+        try importBundle(reading: BundleReader.chunks(bytes), totalBytes: bytes.count)
     }
 
     /// Writes the records `changes` names, as `data` holds them, inside the caller's transaction.

@@ -35,7 +35,7 @@ public enum ActivityError: Error, Hashable, Sendable {
 @Observable @MainActor
 public final class ActivityStore {
     /// Whose feed it is.
-    public let person: String
+    public let person: PersonID
     /// The first page, newest first (FEED-16).
     public private(set) var items: [FeedItem] = []
     /// Whether there are items past the first page.
@@ -43,7 +43,7 @@ public final class ActivityStore {
     /// Items from others not seen yet (FEED-15).
     public private(set) var badge = 0
     /// The person's friend state toward everyone they have a stance with (FEED-4).
-    public private(set) var friends: [String: FriendState] = [:]
+    public private(set) var friends: [PersonID: FriendState] = [:]
     /// Reaction counts and "mine" for each item of the page (FEED-12).
     public private(set) var reactions: [FeedItemID: FeedReplica.ReactionSummary] = [:]
 
@@ -55,15 +55,21 @@ public final class ActivityStore {
     /// The replica as last committed.
     @ObservationIgnored private var feed: FeedReplica
     @ObservationIgnored private var observation: DatabaseObservation?
+    @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
-    /// The feed of `person` on the device `device` (its clock's id, FEED-1). The store hears every
-    /// committed change to the feed, whoever made it.
+    /// The feed of `person` on the device `device` (its text is the clock's id, FEED-1). The store
+    /// hears every committed change to the feed, whoever made it.
     ///
     /// - Throws: ``StoreError`` when the database's feed cannot be read.
-    public init(database: RitualDatabase, person: String, device: String) throws(StoreError) {
+    public convenience init(database: RitualDatabase, person: PersonID, device: DeviceID) throws(StoreError) {
+        try self.init(database: database, person: person, clockID: device.description)
+    }
+
+    /// The feed of `person` with the clock id `clockID` (a tool's name, when it is no device).
+    package init(database: RitualDatabase, person: PersonID, clockID: String) throws(StoreError) {
         self.database = database
         self.person = person
-        clock = HybridClock(device: device)
+        clock = HybridClock(device: clockID)
         feed = try database.feed
         if let latest = feed.latestStamp { try? clock.receive(latest, now: 0) }
         refresh()
@@ -71,16 +77,25 @@ public final class ActivityStore {
             guard let self, change.feedChanged else { return }
             self.feed = change.feed
             self.refresh()
+            self.heard.notify(change)
         }
     }
+
+    /// Every committed change that may touch the feed from now on (the device's writes, a sync's
+    /// pages, another process's), each after the store shows it.
+    public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
+
+    /// The device's feed replica as last committed: what an export's social data is taken from.
+    public var replica: FeedReplica { feed }
 
     // MARK: Writes
 
     /// A friend action toward `other` (FEED-5).
-    public func act(_ action: FriendAction, toward other: String, now: Instant = .now) throws(ActivityError) {
-        let person = person
+    public func act(_ action: FriendAction, toward other: PersonID, now: Instant = .now) throws(ActivityError) {
+        let person = person.rawValue
         try write { (replica, clock) throws(FeedError) in
-            try replica.act(action, from: person, toward: other, at: try clock.tick(now: now.millisecondsSince1970))
+            try replica.act(
+                action, from: person, toward: other.rawValue, at: try clock.tick(now: now.millisecondsSince1970))
         }
     }
 
@@ -88,7 +103,7 @@ public final class ActivityStore {
     public func react(_ kind: ReactionKind, on item: FeedItemID, _ on: Bool = true, now: Instant = .now)
         throws(ActivityError)
     {
-        let person = person
+        let person = person.rawValue
         try write { (replica, clock) throws(FeedError) in
             try replica.react(kind, on: item, by: person, on, at: try clock.tick(now: now.millisecondsSince1970))
         }
@@ -96,9 +111,9 @@ public final class ActivityStore {
 
     /// Marks everything received so far as seen (FEED-14).
     public func markSeen() throws(ActivityError) {
-        guard let newest = feed.receipts.values.max(), newest > (feed.seen[person] ?? .min) else { return }
+        guard let newest = feed.receipts.values.max(), newest > (feed.seen[person.rawValue] ?? .min) else { return }
         var delta = FeedReplica()
-        delta.markSeen(person, upTo: newest)
+        delta.markSeen(person.rawValue, upTo: newest)
         try record(delta)
     }
 
@@ -107,7 +122,7 @@ public final class ActivityStore {
         let data: DataSet
         do { data = try database.data } catch { throw .store(error) }
         guard let profile = data.profile else { return }
-        let person = person
+        let person = person.rawValue
         let boundary = profile.boundary
         try write { (replica, clock) throws(FeedError) in
             try replica.publish(
@@ -142,7 +157,7 @@ public final class ActivityStore {
     public func sync(through transport: RelayTransport, now: Instant = .now) async throws(ActivityError) {
         let sent = try value("feed.sent").map { (bytes) throws(ActivityError) in try self.stamp(from: bytes) }
         // In pieces a relay takes (FEED-25), oldest first, each kept as sent once the relay has it.
-        for piece in feed.authoredPieces(by: person, since: sent) {
+        for piece in feed.authoredPieces(by: person.rawValue, since: sent) {
             guard case .submitted = try await exchange(.submit(piece.delta), transport) else {
                 throw .transport("the relay did not answer the submit")
             }
@@ -190,9 +205,10 @@ public final class ActivityStore {
         return response
     }
 
-    /// A device value, or the storage error.
+    /// A device value, nil when it was never set or was emptied (a sign-out forgets the sync's
+    /// position so), or the storage error.
     private func value(_ key: String) throws(ActivityError) -> [UInt8]? {
-        do { return try database.deviceValue(key) } catch { throw .store(error) }
+        do { return try database.deviceValue(key).flatMap { $0.isEmpty ? nil : $0 } } catch { throw .store(error) }
     }
 
     private func keep(_ value: [UInt8], _ key: String) throws(ActivityError) {
@@ -217,7 +233,7 @@ public final class ActivityStore {
     /// More items after `item` (the last one shown), newest first (FEED-17, FEED-18).
     public func page(after item: FeedItem, limit: Int = pageSize) throws(ActivityError) -> FeedReplica.Page {
         do {
-            return try feed.page(for: person, limit: limit, after: FeedCursor(after: item))
+            return try feed.page(for: person.rawValue, limit: limit, after: FeedCursor(after: item))
         } catch {
             throw .feed(error)
         }
@@ -225,16 +241,17 @@ public final class ActivityStore {
 
     /// Reads the replica again, setting each property only when its value changed.
     private func refresh() {
+        let person = person.rawValue
         let page = try? feed.page(for: person, limit: Self.pageSize)
         let shown = page?.items ?? []
         if items != shown { items = shown }
         if hasMore != (page?.next != nil) { hasMore = page?.next != nil }
         let unread = feed.badge(person)
         if badge != unread { badge = unread }
-        var states: [String: FriendState] = [:]
+        var states: [PersonID: FriendState] = [:]
         for pair in feed.stances.keys where pair.from == person || pair.to == person {
             let other = pair.from == person ? pair.to : pair.from
-            states[other] = feed.friendState(person, other)
+            states[PersonID(other)] = feed.friendState(person, other)
         }
         if friends != states { friends = states }
         var summaries: [FeedItemID: FeedReplica.ReactionSummary] = [:]

@@ -25,18 +25,21 @@ public enum AuthStoreError: Error, Hashable, Sendable {
 }
 
 /// The sign-in flow on the device (AUTH-19, AUTH-20): its state and who is signed in, kept in the
-/// database so the app opens where it was.
+/// database so the app opens where it was. The flow is an optional helper for an app that shows
+/// the onboarding screens: ``RitualApp``'s sign-in, sign-out and account deletion work from any
+/// state, and set the flow to where they lead.
 @Observable @MainActor
 public final class AuthStore {
     /// The flow's state.
     public private(set) var flow: SignInFlow
-    /// The signed-in account's id, or nil.
-    public private(set) var account: String?
+    /// The signed-in person, or nil.
+    public private(set) var account: PersonID?
     /// The main screen's tab.
     public var tab: MainTab = .today
 
     @ObservationIgnored private let database: RitualDatabase
     @ObservationIgnored private var observation: DatabaseObservation?
+    @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
     /// The flow as the device left it (signed out on a new device).
     ///
@@ -50,15 +53,25 @@ public final class AuthStore {
             let (flow, account) = Self.read(change.deviceValues["auth.flow"], change.deviceValues["auth.account"])
             if self.flow != flow { self.flow = flow }
             if self.account != account { self.account = account }
+            self.heard.notify(change)
         }
     }
 
+    /// Every committed change to the flow or the signed-in person from now on, each after the
+    /// store shows it.
+    public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
+
     /// The flow and account the device values hold: signed out and nobody when they are unset.
-    private static func read(_ flow: [UInt8]?, _ account: [UInt8]?) -> (SignInFlow, String?) {
+    private static func read(_ flow: [UInt8]?, _ account: [UInt8]?) -> (SignInFlow, PersonID?) {
         (
             flow.flatMap { SignInFlow(rawValue: String(decoding: $0, as: UTF8.self)) } ?? .signedOut,
-            account.map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+            account.map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : PersonID($0) }
         )
+    }
+
+    /// The device values that say `person` is signed in (nil: nobody), with the flow at `flow`.
+    static func values(flow: SignInFlow, person: PersonID?) -> [String: [UInt8]] {
+        ["auth.flow": Array(flow.rawValue.utf8), "auth.account": Array((person?.rawValue ?? "").utf8)]
     }
 
     /// Where the app is.
@@ -82,7 +95,7 @@ public final class AuthStore {
 
     /// A sign-in succeeded (by any ``SignInMethod``): the welcome, or the main screen when the
     /// person already has goals.
-    public func signedIn(account: String, hasGoals: Bool) throws(AuthStoreError) {
+    public func signedIn(account: PersonID, hasGoals: Bool) throws(AuthStoreError) {
         try move(.signedIn(hasGoals: hasGoals), account: .some(account))
     }
 
@@ -95,15 +108,13 @@ public final class AuthStore {
 
     /// One move of the flow, stored before it shows; `account`, when given (`.some`), replaces
     /// who is signed in, nil included.
-    private func move(_ event: SignInFlow.Event, account: String?? = .none) throws(AuthStoreError) {
+    private func move(_ event: SignInFlow.Event, account: PersonID?? = .none) throws(AuthStoreError) {
         let next: SignInFlow
         do { next = try flow.after(event) } catch { throw .flow(error) }
         let who = account ?? self.account
         do {
             // The store hears the committed values, and shows them, before this returns.
-            try database.setDeviceValues([
-                "auth.flow": Array(next.rawValue.utf8), "auth.account": Array((who ?? "").utf8),
-            ])
+            try database.setDeviceValues(Self.values(flow: next, person: who))
         } catch {
             throw .store(error)
         }

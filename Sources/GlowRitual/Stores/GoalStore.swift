@@ -31,7 +31,7 @@ public final class GoalRow: Identifiable {
     /// How often this row was evaluated: a tap on another goal leaves it as it is.
     public private(set) var evaluations = 0
     /// The evaluation the row shows, kept so a tap on a recent Day resumes its walk.
-    @ObservationIgnored private var evaluation: GoalEvaluation
+    @ObservationIgnored private(set) var evaluation: GoalEvaluation
 
     init(_ evaluation: GoalEvaluation) {
         id = evaluation.goal.id
@@ -108,6 +108,10 @@ public final class GoalStore {
     /// The data as last committed.
     @ObservationIgnored private var data: DataSet
     @ObservationIgnored private var observation: DatabaseObservation?
+    /// Who hears each change once the store shows it.
+    @ObservationIgnored let heard = ChangeObservers<DatabaseChange>()
+    /// The instant the store's Day was last set from.
+    @ObservationIgnored private(set) var now: Instant
 
     /// The goals of `database`, as of the Day `now` falls on for the person.
     ///
@@ -118,12 +122,21 @@ public final class GoalStore {
         data = try database.data
         boundary = data.dayBoundary
         day = data.dayBoundary.day(containing: now)
+        self.now = now
         rebuild()
         observation = database.observeOnMain { [weak self] change in self?.apply(change) }
     }
 
     /// The row of a goal.
     public func row(_ id: GoalID) -> GoalRow? { byID[id] }
+
+    /// The person's data as last committed.
+    public var committed: DataSet { data }
+
+    /// Every change committed to the database from now on (the store's own, another store's,
+    /// another process's once read), each after the store shows it: reading ``rows`` in the loop
+    /// sees the change.
+    public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
 
     /// The Overview as of the store's Day (STREAK-23): every live goal's streaks, consistency and
     /// grid of the last `weeks` weeks. A query over the committed data: an Overview screen reads
@@ -210,6 +223,7 @@ public final class GoalStore {
 
     /// Moves the store to the Day `now` falls on (the app calls this when a new Day begins).
     public func refresh(now: Instant = .now) {
+        if now > self.now { self.now = now }
         let next = boundary.day(containing: now)
         guard next != day else { return }
         day = next
@@ -228,6 +242,7 @@ public final class GoalStore {
     private func apply(_ change: DatabaseChange) {
         data = change.data
         if boundary != data.dayBoundary { boundary = data.dayBoundary }
+        defer { heard.notify(change) }
         guard let changes = change.changes, !changes.profile else {
             rebuild()
             return

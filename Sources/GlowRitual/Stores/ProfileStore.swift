@@ -13,6 +13,7 @@ public final class ProfileStore {
 
     @ObservationIgnored let database: RitualDatabase
     @ObservationIgnored private var observation: DatabaseObservation?
+    @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
     /// The profile of `database`.
     ///
@@ -21,10 +22,15 @@ public final class ProfileStore {
         self.database = database
         profile = try database.data.profile
         observation = database.observeOnMain { [weak self] change in
-            guard let self, change.profileChanged, self.profile != change.data.profile else { return }
-            self.profile = change.data.profile
+            guard let self, change.profileChanged else { return }
+            if self.profile != change.data.profile { self.profile = change.data.profile }
+            self.heard.notify(change)
         }
     }
+
+    /// Every committed change that may touch the profile from now on, each after the store shows
+    /// it.
+    public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
 
     /// Makes the person's first profile (onboarding).
     public func create(_ profile: Profile) throws(StoreError) {
@@ -63,6 +69,7 @@ public final class ThemeStore {
 
     @ObservationIgnored private let profiles: ProfileStore
     @ObservationIgnored private var observation: DatabaseObservation?
+    @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
     /// The theme the profile of `profiles` names, in `mode`.
     public init(profiles: ProfileStore, mode: Mode = .light) {
@@ -73,10 +80,14 @@ public final class ThemeStore {
         self.mode = mode
         palette = theme.palette(mode)
         observation = profiles.database.observeOnMain { [weak self] change in
-            guard change.profileChanged else { return }
-            self?.show(change.data.profile?.themeID.rawValue ?? Theme.standard.id)
+            guard let self, change.profileChanged else { return }
+            self.show(change.data.profile?.themeID.rawValue ?? Theme.standard.id)
+            self.heard.notify(change)
         }
     }
+
+    /// Every committed change that may touch the theme from now on, each after the store shows it.
+    public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
 
     /// Chooses a theme by id and stores the choice in the profile; the store shows it once it is
     /// committed.

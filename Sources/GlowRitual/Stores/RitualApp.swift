@@ -1,12 +1,65 @@
+import Foundation
+import GlowBundle
+import GlowClient
+import GlowFeed
 import GlowModel
+import GlowProtocol
+import GlowReminders
 import GlowStorage
 import GlowThemes
+import Observation
 
-/// Everything an app's screens read, over one database (issue 17): the goal, profile, theme and
-/// auth stores, and the activity store of whoever is signed in. The route follows from the auth
-/// and goal stores: a sign-in goes to the welcome or, for a person with goals, to the main
-/// screen; the first goal made on the welcome screen goes on to the main screen.
-@MainActor
+/// Why the app object could not do what was asked: the typed error of the part that refused,
+/// whole, with its code, place and rule.
+public enum RitualAppError: Error, Hashable, Sendable {
+    /// The database refused the change or could not be read or written.
+    case store(StoreError)
+    /// The server refused the call or could not be reached (its `ServiceError` and `Retry-After`).
+    case service(ServiceFailure)
+    /// The feed refused an action, or its sync failed.
+    case activity(ActivityError)
+    /// A bundle did not read, open or seal; `cancelled` when the task was cancelled.
+    case bundle(BundleError)
+    /// The bundle at the path is encrypted and no passphrase or recovery key was given.
+    case encrypted(path: String)
+}
+
+/// How an export is protected.
+public enum BundleProtection: Sendable {
+    /// A plain bundle (BUNDLE-1 ... BUNDLE-9).
+    case none
+    /// An encrypted bundle (BUNDLE-29 ... BUNDLE-35) that `passphrase` opens, and `recoveryKey`
+    /// too when given; `kdf` sets Argon2id's cost.
+    case passphrase(String, recoveryKey: RecoveryKey? = nil, kdf: EnvelopeKDF = BundleEnvelope.defaultKDF)
+}
+
+/// How far an export has got: frames written of the bundle's frames, and bytes out.
+public struct ExportProgress: Hashable, Sendable {
+    /// Frames written so far.
+    public var frames: Int
+    /// Every frame of the bundle.
+    public var totalFrames: Int
+    /// Bytes of the file produced so far.
+    public var bytes: Int
+
+    /// The share done, 0 ... 1.
+    public var fraction: Double { totalFrames == 0 ? 1 : Double(frames) / Double(totalFrames) }
+}
+
+/// The app: one object an app makes at launch and hands to its views (issue 45). It holds the
+/// person's durable database and every store over it: goals with Today, the Overview, streaks
+/// and strength; the profile and theme; reminders kept current by the incremental keeper; the
+/// Glow feed of whoever is signed in; and the account. Every change is committed before its
+/// method returns, and every store shows every committed change, another process's included
+/// (the app watches the file), with no `refresh()` to call.
+///
+/// Sign-in, sign-out and account deletion work from any screen. Onboarding is the app's own
+/// business: ``auth`` offers AUTH-19's flow as an optional helper for an app that shows those
+/// screens, and ``route`` follows it.
+///
+/// Use ``Tracker`` instead for data in memory only (a preview, a test, a server computing a
+/// person's answers): the app object is the durable, observable app state on top of it.
+@Observable @MainActor
 public final class RitualApp {
     /// The durable store under everything.
     public let database: RitualDatabase
@@ -16,58 +69,363 @@ public final class RitualApp {
     public let profile: ProfileStore
     /// The theme and palette.
     public let theme: ThemeStore
-    /// The sign-in flow.
+    /// The coming Days' notifications and what to cancel and add as they change.
+    public let reminders: ReminderStore
+    /// The onboarding flow and who is signed in (an optional helper; see the type's notes).
     public let auth: AuthStore
     /// The Glow feed of the signed-in person, or nil when nobody is.
     public private(set) var activity: ActivityStore?
+    /// The session with the server, when the person signed in through one.
+    public private(set) var session: SessionKeeper?
+    /// The last failure to read another process's commits, or nil; the next look tries again.
+    public private(set) var watchFailure: StoreError?
 
-    private let device: DeviceID
+    /// The device the app runs on: its check-ins and feed writes carry it.
+    public let device: DeviceID
+    @ObservationIgnored private var watch: DatabaseObservation? = nil
+    @ObservationIgnored private var observation: DatabaseObservation? = nil
+    @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
-    /// The app over the database at `path` on the device `device`.
-    public init(path: String, device: DeviceID, mode: Mode = .light, now: Instant = .now) throws(StoreError) {
-        database = try RitualDatabase(path: path)
-        self.device = device
-        goals = try GoalStore(database: database, device: device, now: now)
-        profile = try ProfileStore(database: database)
-        theme = ThemeStore(profiles: profile, mode: mode)
-        auth = try AuthStore(database: database)
-        activity = try auth.account.map { (person) throws(StoreError) in
-            try ActivityStore(database: database, person: person, device: device.description)
-        }
-        if auth.flow == .welcome && !goals.rows.isEmpty { try? auth.createdFirstGoal() }
-    }
-
-    /// Where the app is. A person on the welcome screen who has a goal is past it, whether or not
-    /// the flow's move was stored (a failed write after the goal's own, or a file from a crash
-    /// between them): the route follows the goals.
-    public var route: AppRoute {
-        if auth.flow == .welcome && !goals.rows.isEmpty { return .main(auth.tab) }
-        return auth.route
-    }
-
-    /// A sign-in succeeded for `account`.
-    public func signedIn(account: String) throws(AuthStoreError) {
-        try auth.signedIn(account: account, hasGoals: !goals.rows.isEmpty)
+    /// The app over the database at `path` (made when missing) on the device `device`, as of
+    /// `now`, its reminders planned `reminderDays` Days ahead (1 ... 31). The file is watched for
+    /// other processes' commits every `watchInterval`.
+    ///
+    /// - Throws: ``RitualAppError``: `store` when the database cannot be opened or read;
+    ///   `service`, never; a reminder setting outside REMIND-1 as `store`'s `refused`.
+    public init(
+        path: String, device: DeviceID, mode: Mode = .light, now: Instant = .now, reminderDays: Int = 7,
+        watchInterval: Duration = .milliseconds(250)
+    ) throws(RitualAppError) {
         do {
-            activity = try ActivityStore(database: database, person: account, device: device.description)
+            let database = try RitualDatabase(path: path)
+            self.database = database
+            self.device = device
+            goals = try GoalStore(database: database, device: device, now: now)
+            profile = try ProfileStore(database: database)
+            theme = ThemeStore(profiles: profile, mode: mode)
+            let auth = try AuthStore(database: database)
+            self.auth = auth
+            activity = try auth.account.map { (person) throws(StoreError) in
+                try ActivityStore(database: database, person: person, device: device)
+            }
+        } catch {
+            throw .store(error)
+        }
+        do {
+            reminders = try ReminderStore(goals: goals, database: database, days: reminderDays)
+        } catch {
+            switch error {
+            case .store(let error): throw .store(error)
+            case .model(let error):
+                throw .store(StoreError(.refused, error.description, path: path, refusal: error))
+            }
+        }
+        observation = database.observeOnMain { [weak self] change in self?.heard.notify(change) }
+        watch = database.watchOtherWriters(every: watchInterval) { [weak self] failure in
+            Task { @MainActor in self?.watchFailure = failure }
+        }
+    }
+
+    /// Every committed change from now on, another process's included, each after the goal,
+    /// profile, theme, reminder and sign-in stores show it (the feed's own are
+    /// ``ActivityStore/changes()``).
+    public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
+
+    /// Where the app is: signed out (or in the onboarding helper's steps), the welcome before a
+    /// first goal, or a tab of the main screen. A person with goals is past the welcome whether
+    /// or not the flow's move was stored.
+    public var route: AppRoute {
+        guard auth.account != nil else {
+            switch auth.flow {
+            case .pitch, .signInChoices: return .onboarding(auth.flow)
+            case .signedOut, .welcome, .main: return .signedOut
+            }
+        }
+        if auth.flow != .main && goals.rows.isEmpty { return .welcome }
+        return .main(auth.tab)
+    }
+
+    /// The signed-in person, or nil.
+    public var account: PersonID? { auth.account }
+
+    // MARK: The account
+
+    /// Signs in with a session the server gave (``ServiceClient/signIn(email:password:device:code:)``
+    /// or a sign-up's confirmation), from any screen: the app keeps `session` for ``sync(now:)``,
+    /// ``signOut()`` and ``deleteAccount()``.
+    ///
+    /// - Throws: ``RitualAppError``: `service` with `signed_out` when `session` holds no session;
+    ///   `store` when the sign-in cannot be kept.
+    public func signIn(_ session: SessionKeeper) throws(RitualAppError) {
+        guard let person = session.session?.account else {
+            throw .service(ServiceFailure(.signedOut, "the session keeper holds no session", call: "sign-in"))
+        }
+        try signedIn(as: person)
+        self.session = session
+    }
+
+    /// Records that `person` signed in (by any ``SignInMethod``), from any screen: the flow goes
+    /// to the welcome, or to the main screen for a person with goals, and their feed opens.
+    /// Another person's feed position on this device is forgotten, so theirs is read whole.
+    ///
+    /// - Throws: ``RitualAppError/store(_:)`` when the sign-in cannot be kept; nothing changed.
+    public func signedIn(as person: PersonID) throws(RitualAppError) {
+        var values = AuthStore.values(flow: goals.rows.isEmpty ? .welcome : .main, person: person)
+        if auth.account != person { values.merge(Self.forgottenFeedPosition) { new, _ in new } }
+        do {
+            try database.setDeviceValues(values)
+            if activity?.person != person {
+                activity = try ActivityStore(database: database, person: person, device: device)
+            }
         } catch {
             throw .store(error)
         }
     }
 
-    /// Adds a goal; the first one made on the welcome screen moves the app to the main screen.
-    @discardableResult
-    public func addGoal(_ draft: GoalDraft, at instant: Instant = .now) throws(GoalStoreError) -> Goal {
-        let goal = try goals.add(draft, at: instant)
-        // The goal is kept whatever happens next; should the flow's move not be stored, the
-        // route still moves on (``route``) and the next goal, or the next start, stores it.
-        if auth.flow == .welcome { try? auth.createdFirstGoal() }
-        return goal
+    /// The device values of a feed's sync position, emptied (``ActivityStore/sync(through:now:)``
+    /// reads an empty one as none).
+    static let forgottenFeedPosition: [String: [UInt8]] = ["feed.cursor": [], "feed.sent": []]
+
+    /// Signs out, from any screen: the server ends the session (when the app holds one), then the
+    /// device forgets who was signed in and closes the feed. The person's goals stay.
+    ///
+    /// - Throws: ``RitualAppError``: `service` when the server could not end the session (the
+    ///   person stays signed in: try again, or ``signOutOfThisDevice()``); `store` when the
+    ///   sign-out cannot be kept.
+    public func signOut() async throws(RitualAppError) {
+        if let session, session.session != nil {
+            do {
+                try await session.signOut()
+            } catch  where error.code == .sessionExpired || error.code == .signedOut {
+                // The server holds the session no more: there is nothing left to end.
+            } catch {
+                throw .service(error)
+            }
+        }
+        try signOutOfThisDevice()
     }
 
-    /// Signs out: back to the signed-out screen, the feed closed.
-    public func signOut() throws(AuthStoreError) {
-        try auth.signOut()
+    /// Signs out on this device only, without asking the server (when it cannot be reached; the
+    /// session then lapses at its expiry).
+    ///
+    /// - Throws: ``RitualAppError/store(_:)`` when the sign-out cannot be kept.
+    public func signOutOfThisDevice() throws(RitualAppError) {
+        var values = AuthStore.values(flow: .signedOut, person: nil)
+        values.merge(Self.forgottenFeedPosition) { new, _ in new }
+        do { try database.setDeviceValues(values) } catch { throw .store(error) }
+        session?.hold(nil)
+        session = nil
         activity = nil
+    }
+
+    /// Deletes the account, from any screen: the server erases the person's data (AUTH-42), then
+    /// the device erases its own copy (``RitualDatabase/eraseAll()``) and is signed out.
+    ///
+    /// - Throws: ``RitualAppError``: `service` with `signed_out` without a session, or the
+    ///   server's refusal (the account and the device's data are then as they were); `store`
+    ///   when the device's copy cannot be erased after the account was.
+    public func deleteAccount() async throws(RitualAppError) {
+        guard let session, session.session != nil else {
+            throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "delete-account"))
+        }
+        do {
+            _ = try await session.call(
+                "delete-account", ProtocolMessage("DeleteAccountRequest").with("confirmed", .bool(true)))
+        } catch {
+            throw .service(error)
+        }
+        session.hold(nil)
+        self.session = nil
+        activity = nil
+        do { try database.eraseAll() } catch { throw .store(error) }
+    }
+
+    // MARK: Changes that span stores
+
+    /// Adds a goal, its reminders with it; the first one made moves the app past the welcome.
+    ///
+    /// - Throws: ``GoalStoreError``: `invalid` with every issue of the draft, or `store`.
+    @discardableResult
+    public func addGoal(_ draft: GoalDraft, at instant: Instant = .now) throws(GoalStoreError) -> Goal {
+        try goals.add(draft, at: instant)
+    }
+
+    /// Moves every store to the Day and time `now` (the app calls this when it comes to the
+    /// foreground, and when a new Day begins): Today and the Overview as of that Day, and the
+    /// reminders the clock has passed dropped.
+    public func refresh(now: Instant = .now) {
+        reminders.refresh(now: now)
+    }
+
+    /// Publishes the person's items as of `now` and exchanges the feed's writes with the server
+    /// through the session (FEED-22 ... FEED-29).
+    ///
+    /// - Throws: ``RitualAppError``: `service` with `signed_out` without a session, `activity`
+    ///   with the feed's or the server's refusal.
+    public func sync(now: Instant = .now) async throws(RitualAppError) {
+        guard let session, let activity, session.session != nil else {
+            throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "relay"))
+        }
+        do {
+            try activity.publish(now: now)
+            try await activity.sync(through: session.relayTransport, now: now)
+        } catch {
+            throw .activity(error)
+        }
+    }
+
+    // MARK: Data in and out
+
+    /// Exports everything the person has to `path` as a bundle, plain or encrypted: the profile,
+    /// goals and check-ins, and the signed-in person's social data (BUNDLE-27). The file is
+    /// written atomically when the bundle is whole; `progress` hears after every chunk, on a
+    /// background thread. Cancelling the task stops the export and leaves no file.
+    ///
+    /// - Returns: the file's size in bytes.
+    /// - Throws: ``RitualAppError``: `bundle` with `cancelled` when the task was cancelled, or the
+    ///   envelope's error; `store` when the data cannot be read or the file written.
+    @discardableResult
+    public func export(
+        to path: String, protection: BundleProtection = .none, now: Instant = .now,
+        progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }
+    ) async throws(RitualAppError) -> Int {
+        let data: DataSet
+        do { data = try database.data } catch { throw .store(error) }
+        let social = activity.map { SocialData(of: $0.person.rawValue, in: $0.replica) }
+        let options = BundleOptions(createdAt: now, deviceID: device)
+        return try await Self.write(data, social: social, options: options, protection, to: path, progress: progress)
+    }
+
+    /// Writes the bundle off the main actor.
+    nonisolated private static func write(
+        _ data: DataSet, social: SocialData?, options: BundleOptions, _ protection: BundleProtection, to path: String,
+        progress: @escaping @Sendable (ExportProgress) -> Void
+    ) async throws(RitualAppError) -> Int {
+        var sealer: EnvelopeSealer?
+        if case .passphrase(let passphrase, let key, let kdf) = protection {
+            do { sealer = try EnvelopeSealer(passphrase: passphrase, recoveryKey: key, kdf: kdf) } catch {
+                throw .bundle(error)
+            }
+        }
+        let cancelled = BundleError(.cancelled, .stream, at: 0, "the export was cancelled")
+        var file: [UInt8] = []
+        var shown = ExportProgress(frames: 0, totalFrames: 0, bytes: 0)
+        do {
+            try BundleWriter.write(
+                data, social: social, options: options,
+                to: { (chunk) throws(BundleError) in
+                    if Task.isCancelled { throw cancelled }
+                    if var open = sealer {
+                        file += try open.seal(chunk)
+                        sealer = open
+                    } else {
+                        file += chunk
+                    }
+                    shown.bytes = file.count
+                    progress(shown)
+                },
+                progress: { written, total in
+                    shown.frames = written
+                    shown.totalFrames = total
+                })
+            if var open = sealer { file += try open.finish() }
+        } catch let error as BundleError {
+            throw .bundle(error)
+        } catch {
+            throw .bundle(BundleError(.readFailed, .stream, at: 0, "the export failed: \(error)"))
+        }
+        if Task.isCancelled { throw .bundle(cancelled) }
+        do { try AtomicFile.write(file, to: path) } catch { throw .store(error) }
+        shown.bytes = file.count
+        progress(shown)
+        return file.count
+    }
+
+    /// Imports the bundle at `path`, plain or encrypted, all or nothing (BUNDLE-19): merged into
+    /// the person's data (BUNDLE-21), and its social data into the feed when it is the signed-in
+    /// person's. `progress` hears after every chunk, on a background thread. Cancelling the task
+    /// stops the import and changes nothing.
+    ///
+    /// - Parameter secret: the passphrase or recovery key of an encrypted bundle
+    ///   (``BundleSecret/init(typed:)`` classes what a person typed).
+    /// - Returns: the import's summary and what it changed.
+    /// - Throws: ``RitualAppError``: `encrypted` for an encrypted bundle without `secret`;
+    ///   `bundle` with what reading or opening found (`cancelled` when the task was cancelled);
+    ///   `store` when the file cannot be read or the database written. Nothing changed then.
+    @discardableResult
+    public func importBundle(
+        from path: String, secret: BundleSecret? = nil,
+        progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws(RitualAppError) -> ImportResult {
+        let result = try await Self.read(path, secret: secret, into: database, progress: progress)
+        if let social = result.social, let activity, social.person == activity.person.rawValue {
+            do { try database.recordFeed(social.registers) } catch { throw .store(error) }
+        }
+        return result
+    }
+
+    /// Reads and imports the bundle off the main actor.
+    nonisolated private static func read(
+        _ path: String, secret: BundleSecret?, into database: RitualDatabase,
+        progress: @escaping @Sendable (ImportProgress) -> Void
+    ) async throws(RitualAppError) -> ImportResult {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
+            throw .store(StoreError(.cannotOpen, "the bundle cannot be opened: \(error)", path: path))
+        }
+        defer {
+            // A handle opened for reading: closing it cannot lose anything.
+            do { try handle.close() } catch {}
+        }
+        let size: UInt64
+        let head: [UInt8]
+        do {
+            size = try handle.seekToEnd()
+            try handle.seek(toOffset: 0)
+            head = [UInt8](try handle.read(upToCount: BundleEnvelope.magic.count) ?? Data())
+            try handle.seek(toOffset: 0)
+        } catch {
+            throw .store(StoreError(.cannotOpen, "the bundle cannot be read: \(error)", path: path))
+        }
+        var opener: EnvelopeOpener?
+        if BundleEnvelope.isEncrypted(head: head) {
+            guard let secret else { throw .encrypted(path: path) }
+            opener = EnvelopeOpener(secret: secret)
+        }
+        // The envelope's own error, kept whole: the import sees only that reading failed.
+        var opened: BundleError?
+        var ended = false
+        func next() throws -> [UInt8]? {
+            while !ended {
+                guard let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty else {
+                    ended = true
+                    guard var open = opener else { return nil }
+                    do { return try open.finish() } catch {
+                        opened = error
+                        throw error
+                    }
+                }
+                guard var open = opener else { return [UInt8](data) }
+                let plain: [UInt8]
+                do { plain = try open.open([UInt8](data)) } catch {
+                    opened = error
+                    throw error
+                }
+                opener = open
+                if !plain.isEmpty { return plain }
+            }
+            return nil
+        }
+        do {
+            // The plain bundle's size when it is plain; an envelope's overhead is small beside it.
+            return try database.importBundle(reading: next, totalBytes: Int(clamping: size)) { step in
+                progress(step)
+                return !Task.isCancelled
+            }
+        } catch {
+            if let opened { throw .bundle(opened) }
+            if let refusal = error.refusal as? BundleError { throw .bundle(refusal) }
+            throw .store(error)
+        }
     }
 }

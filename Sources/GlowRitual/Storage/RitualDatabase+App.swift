@@ -1,0 +1,73 @@
+import GlowBundle
+import GlowFeed
+import GlowModel
+import GlowStorage
+
+extension RitualDatabase {
+    /// Imports a bundle read chunk by chunk from `next`, all or nothing (BUNDLE-19, BUNDLE-26):
+    /// read, verified and merged while the write lock is held, then written in one transaction.
+    /// `progress` hears after each chunk how far the import has got and returns whether to go on.
+    ///
+    /// - Returns: the import's result, with the social data the bundle carried.
+    /// - Throws: ``StoreError``: `refused` with the bundle's error (`cancelled` when `progress`
+    ///   returned false, `read_failed` when `next` threw), or a storage error. Nothing changed then.
+    @discardableResult
+    public func importBundle(
+        reading next: () throws -> [UInt8]?, totalBytes: Int? = nil, progress: (ImportProgress) -> Bool = { _ in true }
+    ) throws(StoreError) -> ImportResult {
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<ImportResult, StoreError>, Touched) in
+            var merged = state.data
+            let result: ImportResult
+            do {
+                result = try BundleReader().import(
+                    reading: next, totalBytes: totalBytes, into: &merged, progress: progress)
+            } catch {
+                return (
+                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? BundleError)), Touched()
+                )
+            }
+            try Self.write(result.changes, of: merged, to: connection)
+            state.data = merged
+            return (.success(result), Touched(data: result.changes))
+        }.get()
+    }
+
+    /// Erases everything the file holds for the person and the device, in one transaction: the
+    /// profile, goals, check-ins, records of other versions, the feed and the device's own values
+    /// (a deleted account's data, AUTH-42, gone from the device too). The profile photo's files
+    /// beside the database are removed after the commit.
+    ///
+    /// - Throws: ``StoreError``: a storage error, and nothing was erased; or `write_failed` for a
+    ///   photo file that could not be removed, after the database was erased.
+    public func eraseAll() throws(StoreError) {
+        let (_, _, state) = try store.write { (state, connection) throws(StoreError) in
+            for table in ["profile", "goals", "check_ins", "other_records", "feed_log", "device_state"] {
+                try connection.execute("DELETE FROM \(table)")
+            }
+            state = State(data: DataSet(), feed: FeedReplica(), feedRows: 0, deviceValues: [:])
+        }
+        observers.notify(DatabaseChange(external: state))
+        try removePhotos()
+    }
+
+    /// Starts watching the file for commits made through other connections (another process,
+    /// such as a widget or a share extension, or another database object on the file): every
+    /// `interval`, SQLite's `data_version` is read, and a change is read and told to the observers
+    /// (``observe(_:)``) once, as ``refresh()`` does. A failed read is told to `failed` and tried
+    /// again at the next look.
+    ///
+    /// - Returns: the watch; it stops when cancelled or freed.
+    public func watchOtherWriters(
+        every interval: Duration = .milliseconds(250), failed: @escaping @Sendable (StoreError) -> Void = { _ in }
+    ) -> DatabaseObservation {
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let self else { return }
+                do throws(StoreError) { try self.refresh() } catch { failed(error) }
+            }
+        }
+        return DatabaseObservation { task.cancel() }
+    }
+}
