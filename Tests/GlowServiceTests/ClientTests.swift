@@ -153,6 +153,39 @@ struct ClientTests {
         }
     }
 
+    @MainActor
+    @Test("the app object signs up, syncs, signs out over the server and deletes the account from any screen")
+    func appAccountLifecycle() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (client, session) = try await Self.account("zoe", on: server)
+        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
+        try app.signIn(SessionKeeper(client: client, session: session))
+        try await app.sync()
+        #expect(app.route == .main(.today) && app.account == session.account)
+        // Signing out ends the server's session: its token works no more.
+        try await app.signOut()
+        #expect(app.route == .signedOut && app.session == nil && app.activity == nil && !app.goals.rows.isEmpty)
+        do {
+            _ = try await client.call("sessions", ProtocolMessage("Done"), accessToken: session.accessToken)
+            Issue.record("a signed-out session still answered")
+        } catch {
+            #expect(error.status == 401, "\(error)")
+        }
+        // Signed in again, the person deletes the account: the server forgets them, the device too.
+        let again = try await client.signIn(email: "zoe@example.com", password: Self.password)
+        try app.signIn(SessionKeeper(client: client, session: again))
+        try await app.deleteAccount()
+        #expect(app.route == .signedOut && app.account == nil && app.goals.rows.isEmpty)
+        #expect(try app.database.data == DataSet() && app.profile.profile == nil)
+        do {
+            _ = try await client.signIn(email: "zoe@example.com", password: Self.password)
+            Issue.record("a deleted account signed in")
+        } catch {
+            #expect(error.code.description == "invalid_credentials", "\(error)")
+        }
+    }
+
     /// The sample person, as a database a RitualApp opens.
     static func samplePath() throws -> String {
         let root = ServerConformanceTests.root
