@@ -77,7 +77,11 @@ package enum ModelOperations {
             // makeGoal is what the Add-goal flow calls; its error carries every issue.
             let id = try GoalID("01900000-0000-7000-8000-000000000001")
             let goal = try draft.makeGoal(id: id, today: today, now: .epoch)
-            return .object(["startDay": .string(goal.startDay.description), "title": .string(goal.title)])
+            var made: [String: JSONValue] = [
+                "startDay": .string(goal.startDay.description), "title": .string(goal.title),
+            ]
+            if let reminders = goal.reminders { made["reminders"] = try reencode(reminders) }
+            return .object(made)
         },
         "checkin.record": checkInRecord,
         "checkin.merge": { input in

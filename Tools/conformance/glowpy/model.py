@@ -730,6 +730,9 @@ def draft_json(d, path='$'):
     template = maybe(d, 'templateID', 'str', path)
     if template is not None:
         out['templateID'] = scalar(parse_uuid, template, path + '.templateID')
+    reminders = maybe(d, 'reminders', 'dict', path)
+    if reminders is not None:                              # MODEL-45 / REMIND-13: the goal's reminder settings
+        out['reminders'] = goal_reminders_json(reminders, path + '.reminders')
     return out
 
 
@@ -757,7 +760,10 @@ def draft_validate(inp):
         issues.append(('schedule', 'schedule_not_allowed'))
     if issues:
         raise Failure('draft_invalid', path=issues[0][0], issues=[{'field': f, 'code': c} for f, c in issues])
-    return {'startDay': day_text(start), 'title': trim(draft['title'])}
+    out = {'startDay': day_text(start), 'title': trim(draft['title'])}
+    if 'reminders' in draft:
+        out['reminders'] = draft['reminders']
+    return out
 
 
 # ---- Templates and interests (MODEL-39): their JSON form as the wire corpus uses it
