@@ -57,7 +57,9 @@ public enum BundleEnvelope {
 
     /// The kinds of stanza: how a secret reaches the file key (BUNDLE-31).
     public enum StanzaKind: UInt8, Hashable, Sendable {
+        /// A way in for a passphrase, through Argon2id (BUNDLE-31).
         case passphrase = 1
+        /// A way in for a recovery key (BUNDLE-35).
         case recoveryKey = 2
 
         /// As the corpus names it.
@@ -118,7 +120,9 @@ public struct EnvelopeKDF: Hashable, Sendable {
 
 /// What opens an encrypted bundle: its passphrase or its recovery key.
 public enum BundleSecret: Sendable {
+    /// A passphrase as the person typed it.
     case passphrase(String)
+    /// A recovery key, from its words.
     case recoveryKey(RecoveryKey)
 
     /// One secret as a person gave it, classed by its shape (BUNDLE-35): text with at least 17

@@ -123,6 +123,7 @@ public final class FeedItem: Sendable, Hashable, Identifiable {
 
 /// The three reactions (FEED-10).
 public enum ReactionKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// A heart, a fire and a clap, in the order a feed shows them.
     case heart, fire, clap
 
     /// ♥, 🔥 or 👏.

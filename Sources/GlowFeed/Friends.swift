@@ -1,7 +1,10 @@
 /// A person's stance toward another (FEED-3).
 public enum Stance: String, Sendable, Hashable, CaseIterable {
+    /// No stance: never asked, or withdrawn.
     case none
+    /// Wants to be friends: a request, or an acceptance of one.
     case want
+    /// Blocks the other: no request, reaction or item passes between them.
     case block
 }
 
@@ -82,6 +85,7 @@ public enum FriendState: String, Sendable, Hashable, CaseIterable {
 
 /// What a person can do toward another (FEED-5).
 public enum FriendAction: String, Sendable, Hashable, CaseIterable {
+    /// Ask, accept, decline, withdraw a request, end a friendship, block and unblock (FEED-5).
     case request, accept, decline, cancel, unfriend, block, unblock
 
     /// The stance the action writes.

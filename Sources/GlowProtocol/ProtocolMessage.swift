@@ -2,12 +2,15 @@ import GlowWire
 
 /// A value of one field of a ``ProtocolMessage``.
 public indirect enum ProtocolValue: Sendable, Hashable {
+    /// A `string` field's text.
     case string(String)
+    /// A `bool` field's value.
     case bool(Bool)
     /// `uint32`, `uint64` and enum numbers (an enum's negative number as its 64-bit pattern).
     case unsigned(UInt64)
     /// `sint32` and `sint64`.
     case signed(Int64)
+    /// A field of a message type: the message.
     case message(ProtocolMessage)
     /// The values of a repeated field, in order.
     case list([ProtocolValue])

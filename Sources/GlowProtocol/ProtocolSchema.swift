@@ -1,10 +1,16 @@
 /// The type of one field of a server message, as `Spec/glow.proto` declares it.
 public indirect enum ProtocolFieldType: Sendable, Hashable {
+    /// UTF-8 text.
     case string
+    /// True or false.
     case bool
+    /// An unsigned 32-bit number.
     case uint32
+    /// An unsigned 64-bit number.
     case uint64
+    /// A signed 32-bit number, zigzag-encoded.
     case sint32
+    /// A signed 64-bit number, zigzag-encoded.
     case sint64
     /// An enum, carried as its number.
     case enumeration

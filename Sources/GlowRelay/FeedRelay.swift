@@ -61,10 +61,15 @@ public struct FeedRelayState: Sendable {
 
 /// A register of the relay's replica, by kind and key.
 public enum RelayKey: Hashable, Sendable {
+    /// A stance register: one person's toward another.
     case stance(FeedReplica.PairKey)
+    /// An item register.
     case item(FeedItemID)
+    /// A goal's visibility register.
     case visibility(FeedReplica.GoalKey)
+    /// A reaction register: one person's reaction of one kind on one item.
     case reaction(FeedReplica.ReactionKey)
+    /// A person's seen marker.
     case seen(String)
 }
 

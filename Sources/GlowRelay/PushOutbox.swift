@@ -439,10 +439,15 @@ public struct PushOutbox: Sendable {
     public enum Row {
         /// What a row holds.
         public enum Kind: String, Sendable, Hashable, CaseIterable {
+            /// A registered device, by its token.
             case device
+            /// The events waiting for a device, in its group of a topic.
             case group
+            /// When a topic last went to a device.
             case last
+            /// A person erased (FEED-31): their account is deleted, and no device of theirs may register.
             case closed
+            /// A proof push and its code, by token (REMIND-14).
             case proof
         }
 

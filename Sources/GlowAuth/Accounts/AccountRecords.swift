@@ -382,6 +382,7 @@ extension AccountRecords.PendingSignUp: CustomStringConvertible, CustomReflectab
 /// map is a ``RecordMap`` that knows the keys the body wrote: a store writes those rows, then
 /// calls ``AccountRecords/keepChanges()``.
 public protocol AccountStore: Sendable {
+    /// Runs `body` on the records as one transaction, alone, and keeps what it changed; a body that throws changes nothing.
     func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T
 
     /// Runs `body`, a read, on the records and says what it read: a store on a database that

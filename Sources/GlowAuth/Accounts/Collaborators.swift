@@ -2,6 +2,7 @@ import Foundation
 
 /// The time the account service goes by, in seconds since 1970: the system's, or a test's.
 public protocol AuthClock: Sendable {
+    /// The time now, in seconds since 1970.
     func now() -> Double
 }
 
@@ -70,15 +71,18 @@ public enum AuthMail: Sendable, Hashable, CustomStringConvertible {
 /// Sends the service's e-mails. A server queues them; it must not make the caller wait, or
 /// the time a request takes would tell whether an address has an account.
 public protocol AuthMailer: Sendable {
+    /// Queues `mail` to be sent, without waiting for it.
     func send(_ mail: AuthMail)
 }
 
 /// Erases a person's data (goals, check-ins, feed) when their account is deleted (AUTH-42).
 public protocol AccountEraser: Sendable {
+    /// Erases everything the person's account holds beyond the account's own records.
     func eraseData(of account: AccountID) throws
 }
 
 /// Revokes a provider's refresh token: Sign in with Apple's `/auth/revoke` (AUTH-42).
 public protocol ProviderTokenRevoker: Sendable {
+    /// Revokes `provider`'s refresh `token`.
     func revoke(_ token: SecretToken, provider: String) async throws
 }

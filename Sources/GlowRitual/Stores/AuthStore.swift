@@ -4,15 +4,20 @@ import Observation
 
 /// The tabs of the main screen.
 public enum MainTab: String, CaseIterable, Hashable, Sendable {
+    /// Today, the Overview, Inspiration and the Glow feed.
     case today, overview, inspiration, glow
 }
 
 /// Where the app is (issue 17): signed out, in onboarding, welcomed before a first goal, or on
 /// a tab of the main screen.
 public enum AppRoute: Hashable, Sendable {
+    /// Nobody signed in: the login.
     case signedOut
+    /// A step of the onboarding helper.
     case onboarding(SignInFlow)
+    /// Signed in, no goals yet: "create your first goal".
     case welcome
+    /// A tab of the main screen.
     case main(MainTab)
 }
 

@@ -16,13 +16,21 @@ public enum SignInFlow: String, CaseIterable, Hashable, Sendable, Codable {
 
     /// What moves the flow.
     public enum Event: Hashable, Sendable {
+        /// The login's "get started".
         case startOnboarding
+        /// On from the pitch to the sign-in choices.
         case `continue`
+        /// Back from the sign-in choices to the pitch.
         case back
+        /// A sign-in succeeded; `hasGoals` when the person already has goals.
         case signedIn(hasGoals: Bool)
+        /// The first goal was made on the welcome.
         case createdFirstGoal
+        /// The person signed out.
         case signOut
+        /// The account was deleted.
         case deleteAccount
+        /// Onboarding was left for the login.
         case cancelOnboarding
 
         /// The event's name, as the spec and the corpus spell it.
