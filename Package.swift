@@ -162,8 +162,12 @@ let package = Package(
             dependencies: [
                 "GlowService", "GlowProtocol", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed",
                 "GlowWire", "GlowConformance", "GlowModel", "GlowClient", "GlowRitual", "GlowBundle", "GlowStorage",
-                "GlowToolSupport", "GlowReminders", "glow-server",
+                "GlowToolSupport", "GlowReminders", "glow-server", "glow-first-app",
             ],
+            swiftSettings: sharedSettings),
+        // The README's "Your first app" as a program: a third-party app's code, on GlowSDK alone.
+        .executableTarget(
+            name: "glow-first-app", dependencies: ["GlowSDK"], path: "Examples/FirstApp",
             swiftSettings: sharedSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "GlowWire", dependencies: ["GlowModel"], swiftSettings: sharedSettings),

@@ -48,7 +48,7 @@ struct ReadmeAppTests {
         }
     }
 
-    @Test("the app taps durably, signs in, syncs through a transport and hears other processes")
+    @Test("the app taps durably, signs in from any screen, syncs through a transport and hears other processes")
     func app() async throws {
         let path = DatabaseTests.temporary()
         let phone = DatabaseTests.device
@@ -61,14 +61,23 @@ struct ReadmeAppTests {
         }
         let http = HTTP(relay: FeedRelay(), person: "mia")
         let relayURL = URL(string: "https://glow.example.com/v1/relay")!
+        // Commits from another connection on the file, as another process's would be, until the
+        // block has heard one.
+        let other = Task.detached {
+            let elsewhere = try RitualDatabase(path: path)
+            for count in 1... {
+                try await Task.sleep(for: .milliseconds(100))
+                try elsewhere.setDeviceValue(Array("\(count)".utf8), for: "elsewhere")
+            }
+        }
+        defer { other.cancel() }
         // README: begin
         let app = try RitualApp(path: path, device: phone)
         try app.goals.tap(.count(1), goal: water)  // on disk when this returns
-        try app.signedIn(as: "mia")
+        try app.signedIn(as: "mia")  // a sign-in by any means, from any screen
         try await app.activity?.sync(through: { bytes in try await http.post(relayURL, bytes) })
-        let heard = try app.database.refresh()  // another process's changes, heard once
+        for await _ in app.goals.changes() { break }  // the next commit, another process's too
         // README: end
-        #expect(!heard)
         #expect(try RitualDatabase.snapshot(path: path).checkIns(of: water).count == 1)
         #expect(app.route == .main(.today) && app.activity?.person == "mia")
     }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Every Swift block of `README.md` is compiled and run by a test (issue 42): each stands, line
-/// for line, between `// README: begin` and `// README: end` in a test under `Tests/`, whose file
+/// for line, between `// README: begin` and `// README: end` in a test under `Tests/` (or an
+/// example app under `Examples/`, which a test runs), whose file
 /// imports what the block imports. A block that drifts from the API fails the build; one that
 /// drifts from its test fails here.
 @Suite("README's Swift blocks")
@@ -54,12 +55,17 @@ struct ReadmeBlocksTests {
         return blocks
     }
 
-    /// The marked regions of every Swift file under `Tests/`, with the modules each file imports.
+    /// The marked regions of every Swift file under `Tests/` and `Examples/`, with the modules each
+    /// file imports.
     static func testRegions() throws -> [(file: String, block: Block, fileImports: Set<String>)] {
-        let tests = root.appendingPathComponent("Tests")
-        guard let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil) else { return [] }
+        var files: [URL] = []
+        for folder in ["Tests", "Examples"] {
+            let enumerator = FileManager.default.enumerator(
+                at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            files += (enumerator?.allObjects ?? []).compactMap { $0 as? URL }
+        }
         var regions: [(String, Block, Set<String>)] = []
-        for case let file as URL in files where file.pathExtension == "swift" {
+        for file in files where file.pathExtension == "swift" {
             let lines = try String(contentsOf: file, encoding: .utf8).split(
                 separator: "\n", omittingEmptySubsequences: false)
             let imports = Set(

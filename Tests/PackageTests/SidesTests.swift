@@ -31,6 +31,8 @@ struct SidesTests {
         "GlowConformance", "GlowFuzzing", "GlowToolSupport", "glow-tool", "glow-bench", "glow-load",
         "glow-crash-child", "glow-sample", "GlowCryptoOracle", "CArgon2",
     ]
+    /// Example apps (`Examples/`): a third party's code, linking the app side's umbrella alone.
+    static let examples: Set<String> = ["glow-first-app"]
     /// Modules of the toolchain an app-side source may import.
     static let toolchainModules: Set<String> = [
         "Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatch", "Observation", "Synchronization",
@@ -116,7 +118,7 @@ struct SidesTests {
     func everyTargetPlaced() throws {
         let targets = try Self.manifest.get()
         let placed = Self.appModules.union(Self.appSupport).union(Self.appSystemLibraries).union(Self.serverSide)
-            .union(Self.tools)
+            .union(Self.tools).union(Self.examples)
         for target in targets.values where target.type != "test" {
             #expect(placed.contains(target.name), "\(target.name) is on neither side: place it in SidesTests")
         }
@@ -147,6 +149,16 @@ struct SidesTests {
             }
         }
         #expect(systemLibraries == Self.appSystemLibraries)
+    }
+
+    @Test("an example app links GlowSDK alone, as a third-party app does")
+    func examplesLinkTheUmbrella() throws {
+        let targets = try Self.manifest.get()
+        for name in Self.examples {
+            let target = try #require(targets[name])
+            #expect(target.dependencies == ["GlowSDK"], "\(name) depends on \(target.dependencies)")
+            #expect(target.path?.hasPrefix("Examples/") == true)
+        }
     }
 
     @Test("the server side's libraries reach no tool")
