@@ -165,6 +165,11 @@ struct ObservationTests {
         #expect(throws: StoreError.self) { try database.deviceValue("auth.account") }
         #expect(throws: StoreError.self) { try database.feed }
         #expect(throws: StoreError.self) { _ = try RitualDatabase(path: database.path) }
-        #expect(throws: StoreError.self) { _ = try RitualApp(path: database.path, device: DatabaseTests.device) }
+        #expect {
+            _ = try RitualApp(path: database.path, device: DatabaseTests.device)
+        } throws: { error in
+            guard case .store(let stored) = error as? RitualAppError else { return false }
+            return stored.code == .corrupt
+        }
     }
 }

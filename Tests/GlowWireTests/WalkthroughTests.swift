@@ -57,7 +57,8 @@ struct WalkthroughTests {
         let begin = try #require(lines.firstIndex { $0.hasSuffix(marker + "begin") })
         let end = try #require(lines.firstIndex { $0.hasSuffix(marker + "end") })
         let tested = lines[(begin + 1)..<end].map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : $0 }
-        let section = try #require(readme.range(of: "## Your first app"))
+        // The Tracker's walkthrough, after the app object's block in "Your first app".
+        let section = try #require(readme.range(of: "Use a `Tracker` instead"))
         let fence = try #require(readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex))
         let close = try #require(readme.range(of: "\n```", range: fence.upperBound..<readme.endIndex))
         let shown = readme[fence.upperBound..<close.lowerBound].components(separatedBy: "\n")
