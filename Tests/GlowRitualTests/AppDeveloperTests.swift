@@ -197,6 +197,16 @@ struct AppDeveloperTests {
         #expect(closed.fired && app.activity == nil)
     }
 
+    @Test("reminders planned for a number of Days outside 1 ... 31 are refused with the model's error", arguments: [0, 32])
+    func reminderDaysOutOfRange(_ days: Int) throws {
+        #expect {
+            _ = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, reminderDays: days)
+        } throws: { error in
+            guard case .store(let stored) = error as? RitualAppError else { return false }
+            return stored.code == .refused && (stored.refusal as? ModelError)?.code == .invalidReminder
+        }
+    }
+
     @Test("deleting an account with no session is a typed refusal, and nothing is erased")
     func deleteWithoutSession() async throws {
         let app = try Self.sampleApp()

@@ -90,8 +90,8 @@ public final class RitualApp {
     /// `now`, its reminders planned `reminderDays` Days ahead (1 ... 31). The file is watched for
     /// other processes' commits every `watchInterval`.
     ///
-    /// - Throws: ``RitualAppError``: `store` when the database cannot be opened or read;
-    ///   `service`, never; a reminder setting outside REMIND-1 as `store`'s `refused`.
+    /// - Throws: ``RitualAppError/store(_:)``: the database's error when it cannot be opened or
+    ///   read, or `refused` with the model's `invalid_reminder` for `reminderDays` outside 1 ... 31.
     public init(
         path: String, device: DeviceID, mode: Mode = .light, now: Instant = .now, reminderDays: Int = 7,
         watchInterval: Duration = .milliseconds(250)
