@@ -197,7 +197,9 @@ struct AppDeveloperTests {
         #expect(closed.fired && app.activity == nil)
     }
 
-    @Test("reminders planned for a number of Days outside 1 ... 31 are refused with the model's error", arguments: [0, 32])
+    @Test(
+        "reminders planned for a number of Days outside 1 ... 31 are refused with the model's error",
+        arguments: [0, 32])
     func reminderDaysOutOfRange(_ days: Int) throws {
         #expect {
             _ = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, reminderDays: days)
