@@ -40,6 +40,13 @@ public struct FeedItemID: Hashable, Sendable, Comparable, CustomStringConvertibl
         text.firstIndex(of: "/").map { text[..<$0] } ?? text[...]
     }
 
+    /// The goal: the part of the id between its second and third `/` (or its end), as in
+    /// `owner/kind/goal/DAY`; empty when the id has fewer parts.
+    public var goal: Substring {
+        let parts = text.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        return parts.count > 2 ? parts[2] : ""
+    }
+
     /// The text.
     public var description: String { text }
 }

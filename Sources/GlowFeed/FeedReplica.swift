@@ -316,10 +316,16 @@ public struct FeedReplica: Sendable, Hashable {
 
     /// Whether `viewer` may see `item` now (FEED-9).
     public func canSee(_ viewer: String, _ item: FeedItem) -> Bool {
-        if viewer == item.owner { return true }
-        let state = friendState(viewer, item.owner)
+        canSee(viewer, goal: GoalKey(owner: item.owner, goal: item.goal))
+    }
+
+    /// Whether `viewer` may see the items of `goal` (FEED-9): the goal's own, or neither blocks
+    /// the other and it is public, or friends-only and they are friends.
+    public func canSee(_ viewer: String, goal: GoalKey) -> Bool {
+        if viewer == goal.owner { return true }
+        let state = friendState(viewer, goal.owner)
         guard state != .blocking && state != .blocked else { return false }
-        switch visibility[GoalKey(owner: item.owner, goal: item.goal)]?.value ?? .private {
+        switch visibility[goal]?.value ?? .private {
         case .public: return true
         case .friends: return state == .friends
         case .private: return false

@@ -133,6 +133,13 @@ extension DatabaseSchema {
                     account_nonces, account_email_changes, account_second_factors, account_revocations;
                 DELETE FROM glow_clock WHERE name = 'accounts';
                 """),
+            // Each visibility register's ends (FEED-25), 0 for every register already there.
+            Migration(
+                "visibility ends",
+                """
+                ALTER TABLE relay_registers ADD COLUMN public_until BIGINT NOT NULL DEFAULT 0;
+                ALTER TABLE relay_registers ADD COLUMN shared_until BIGINT NOT NULL DEFAULT 0;
+                """),
         ])
 }
 

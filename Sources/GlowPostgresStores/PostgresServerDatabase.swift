@@ -189,9 +189,13 @@ extension PostgresStateStore.Behaviour where State == FeedRelayState {
                 let lastReceipt: Int64
                 do {
                     let rows = try connection.execute(
-                        "SELECT sequence, register FROM relay_registers WHERE version > $1", [.int(after)])
+                        "SELECT sequence, register, public_until, shared_until FROM relay_registers "
+                            + "WHERE version > $1", [.int(after)])
                     for index in 0..<rows.rows.count {
                         let sequence = try rows.int(index, "sequence")
+                        let ends = VisibilityEnds(
+                            publicUntil: UInt64(clamping: try rows.int(index, "public_until")),
+                            sharedUntil: UInt64(clamping: try rows.int(index, "shared_until")))
                         let bytes = try rows.bytes(index, "register")
                         let delta: FeedReplica
                         do {
@@ -201,7 +205,7 @@ extension PostgresStateStore.Behaviour where State == FeedRelayState {
                         }
                         guard sequence > 0,
                             let register = FeedRelayState.StoredRegister(
-                                sequence: UInt64(sequence), delta: delta)
+                                sequence: UInt64(sequence), delta: delta, ends: ends)
                         else { throw StoreError(.corrupt, "a relay row holds no register", path: "") }
                         registers.append(register)
                     }
@@ -238,12 +242,16 @@ extension PostgresStateStore.Behaviour where State == FeedRelayState {
                 do throws(PostgresError) {
                     for register in relay.registers(after: UInt64(bitPattern: mark[0])) {
                         try connection.execute(
-                            "INSERT INTO relay_registers (key, sequence, register, version) VALUES ($1, $2, $3, $4) "
+                            "INSERT INTO relay_registers (key, sequence, register, version, public_until, shared_until) "
+                                + "VALUES ($1, $2, $3, $4, $5, $6) "
                                 + "ON CONFLICT (key) DO UPDATE SET sequence = EXCLUDED.sequence, "
-                                + "register = EXCLUDED.register, version = EXCLUDED.version",
+                                + "register = EXCLUDED.register, version = EXCLUDED.version, "
+                                + "public_until = EXCLUDED.public_until, shared_until = EXCLUDED.shared_until",
                             [
                                 .text(register.key.storageKey), .int(Int64(register.sequence)),
                                 .bytes(register.delta.wireEncoded()), .int(version),
+                                .int(Int64(clamping: register.ends.publicUntil)),
+                                .int(Int64(clamping: register.ends.sharedUntil)),
                             ])
                     }
                     try connection.execute("UPDATE relay_clock SET last_receipt = $1", [.int(relay.lastReceipt)])

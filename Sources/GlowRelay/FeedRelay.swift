@@ -1,5 +1,6 @@
 import GlowCore
 import GlowFeed
+import GlowModel
 import GlowProtocol
 import Synchronization
 
@@ -24,6 +25,9 @@ public struct FeedRelayState: Sendable {
     var reactionsByItem: [FeedItemID: Set<FeedReplica.ReactionKey>] = [:]
     var goalsByOwner: [String: Set<String>] = [:]
     var reactedItems: [String: [String: Set<FeedItemID>]] = [:]
+    /// For each visibility register, the sequence numbers at which it last stopped being public
+    /// and last stopped being shared (FEED-25), which FEED-27 reads.
+    public var ends: [FeedReplica.GoalKey: VisibilityEnds] = [:]
 
     /// Keeps the indexes for a changed register.
     mutating func index(_ key: RelayKey) {
@@ -56,6 +60,27 @@ public struct FeedRelayState: Sendable {
     /// the log has grown to twice the registers it names.
     public mutating func compactLog() {
         log.removeAll { sequences[$0.key] != $0.sequence }
+    }
+}
+
+/// The sequence numbers at which a visibility register last stopped being `public`, and last
+/// stopped being `friends` or `public` (FEED-25): 0 when it never did.
+public struct VisibilityEnds: Hashable, Sendable {
+    /// The sequence number of the change that last made it other than `public`.
+    public var publicUntil: UInt64 = 0
+    /// The sequence number of the change that last made it `private`.
+    public var sharedUntil: UInt64 = 0
+
+    /// Ends at these sequence numbers.
+    public init(publicUntil: UInt64 = 0, sharedUntil: UInt64 = 0) {
+        self.publicUntil = publicUntil
+        self.sharedUntil = sharedUntil
+    }
+
+    /// Takes in a change of the register from `old` to `new` at `sequence`.
+    mutating func note(_ old: Visibility, _ new: Visibility, at sequence: UInt64) {
+        if old == .public && new != .public { publicUntil = sequence }
+        if old != .private && new == .private { sharedUntil = sequence }
     }
 }
 
@@ -294,10 +319,13 @@ public final class FeedRelay: Sendable {
         for (id, register) in delta.items.sorted(by: { $0.key < $1.key }) {
             if FeedReplica.wins(register, over: state.replica.items[id]) { changed.append(.item(id)) }
         }
+        // What each changed visibility register held before, for its ends (FEED-25).
+        var before: [FeedReplica.GoalKey: Visibility] = [:]
         for (key, register) in delta.visibility.sorted(by: {
             ($0.key.owner, $0.key.goal) < ($1.key.owner, $1.key.goal)
-        }) {
-            if FeedReplica.wins(register, over: state.replica.visibility[key]) { changed.append(.visibility(key)) }
+        }) where FeedReplica.wins(register, over: state.replica.visibility[key]) {
+            changed.append(.visibility(key))
+            before[key] = state.replica.visibility[key]?.value ?? .private
         }
         let seenChanged = delta.seen[person].map { $0 > (state.replica.seen[person] ?? .min) } ?? false
         state.replica.merge(delta)
@@ -325,6 +353,10 @@ public final class FeedRelay: Sendable {
                 received.append(id)
             }
             if case .reaction(let reaction) = key { reactions.append(reaction) }
+            if case .visibility(let goal) = key, let old = before[goal] {
+                state.ends[goal, default: VisibilityEnds()].note(
+                    old, state.replica.visibility[goal]?.value ?? .private, at: state.sequence)
+            }
         }
         if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
         // REMIND-15: the events of the write wait in the outbox, in the same transaction.
@@ -543,7 +575,23 @@ public final class FeedRelay: Sendable {
             }
         }
         var delta = FeedReplica()
-        func mayKnow(_ owner: String) -> Bool { owner == viewer || !state.replica.blocks(viewer, owner) }
+        /// Whether the viewer may see the items of `goal` now (FEED-27 (2) and (5), as FEED-9).
+        func maySee(_ goal: FeedReplica.GoalKey) -> Bool { state.replica.canSee(viewer, goal: goal) }
+        /// Whether the viewer's device may hold the items of `goal` it may not see now: it synced
+        /// before, and the goal was public, or shared while they are friends, after `since` (the
+        /// cursor, or 0 for an affected owner, FEED-27 (5)).
+        func mayHold(_ goal: FeedReplica.GoalKey, since: UInt64) -> Bool {
+            // A device that never synced holds nothing.
+            guard cursor > 0 else { return false }
+            let relation = state.replica.friendState(viewer, goal.owner)
+            guard relation != .blocking && relation != .blocked else { return false }
+            let ends = state.ends[goal] ?? VisibilityEnds()
+            return ends.publicUntil > since || (relation == .friends && ends.sharedUntil > since)
+        }
+        /// The goal of an item id.
+        func goal(of id: FeedItemID) -> FeedReplica.GoalKey {
+            FeedReplica.GoalKey(owner: String(id.owner), goal: String(id.goal))
+        }
         // The helpers take the delta as a parameter: a local function that captured the variable
         // would put it in a box on the heap, once per viewer.
         func sendStance(_ key: FeedReplica.PairKey, _ delta: inout FeedReplica) {
@@ -561,7 +609,7 @@ public final class FeedRelay: Sendable {
         func sendItem(_ id: FeedItemID, _ delta: inout FeedReplica) -> FeedItem? {
             guard let register = state.replica.items[id] else { return nil }
             guard let item = register.value else {
-                if mayKnow(String(id.owner)) { delta.writeItem(nil, id: id, at: register.stamp) }
+                if maySee(goal(of: id)) { delta.writeItem(nil, id: id, at: register.stamp) }
                 return nil
             }
             guard state.replica.canSee(viewer, item) else { return nil }
@@ -589,9 +637,7 @@ public final class FeedRelay: Sendable {
                 itemsSent.insert(item.key)
                 for key in state.reactionsByItem[item.key] ?? [] { sendReaction(key, owner: owner, &delta) }
             }
-            if mayKnow(owner) {
-                for id in state.withdrawnByOwner[owner] ?? [] { sendItem(id, &delta) }
-            }
+            for id in state.withdrawnByOwner[owner] ?? [] { sendItem(id, &delta) }
         }
         for entry in entries {
             switch entry.key {
@@ -617,17 +663,17 @@ public final class FeedRelay: Sendable {
                 }
             case .visibility(let key):
                 // (5)
-                if mayKnow(key.owner), let register = state.replica.visibility[key] {
+                if maySee(key) || mayHold(key, since: cursor), let register = state.replica.visibility[key] {
                     delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
                 }
             case .item, .seen:
                 break
             }
         }
-        for owner in affected where mayKnow(owner) {
+        for owner in affected {
             for goal in state.goalsByOwner[owner] ?? [] {
                 let key = FeedReplica.GoalKey(owner: owner, goal: goal)
-                if let register = state.replica.visibility[key] {
+                if maySee(key) || mayHold(key, since: 0), let register = state.replica.visibility[key] {
                     delta.writeVisibility(register.value, owner: owner, goal: goal, at: register.stamp)
                 }
             }
@@ -682,19 +728,21 @@ extension FeedRelayState {
         public let sequence: UInt64
         /// The register, as a delta.
         public let delta: FeedReplica
+        /// A visibility register's ends (FEED-25); zeros for other registers.
+        public let ends: VisibilityEnds
 
-        /// A stored register read back; nil when the delta holds no register.
-        public init?(sequence: UInt64, delta: FeedReplica) {
+        /// A stored register read back, with its ends when it is a visibility register; nil when
+        /// the delta holds no register.
+        public init?(sequence: UInt64, delta: FeedReplica, ends: VisibilityEnds = VisibilityEnds()) {
             guard let key = RelayKey(holding: delta) else { return nil }
-            self.key = key
-            self.sequence = sequence
-            self.delta = delta
+            self.init(key: key, sequence: sequence, delta: delta, ends: ends)
         }
 
-        init(key: RelayKey, sequence: UInt64, delta: FeedReplica) {
+        init(key: RelayKey, sequence: UInt64, delta: FeedReplica, ends: VisibilityEnds = VisibilityEnds()) {
             self.key = key
             self.sequence = sequence
             self.delta = delta
+            self.ends = ends
         }
     }
 
@@ -723,7 +771,9 @@ extension FeedRelayState {
                 guard let mark = replica.seen[person] else { return nil }
                 delta.markSeen(person, upTo: mark)
             }
-            return StoredRegister(key: entry.key, sequence: entry.sequence, delta: delta)
+            var ends = VisibilityEnds()
+            if case .visibility(let goal) = entry.key { ends = self.ends[goal] ?? VisibilityEnds() }
+            return StoredRegister(key: entry.key, sequence: entry.sequence, delta: delta, ends: ends)
         }
     }
 
@@ -746,6 +796,9 @@ extension FeedRelayState {
             log.append((register.sequence, register.key))
             sequence = max(sequence, register.sequence)
             index(register.key)
+            if case .visibility(let goal) = register.key, register.ends != VisibilityEnds() {
+                ends[goal] = register.ends
+            }
         }
         self.lastReceipt = max(self.lastReceipt, lastReceipt)
         if log.count >= 2 * sequences.count + 64 { compactLog() }

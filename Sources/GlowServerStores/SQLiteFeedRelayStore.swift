@@ -24,13 +24,19 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
 
     @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> FeedRelayState {
         var registers: [FeedRelayState.StoredRegister] = []
-        let rows = try connection.prepare("SELECT sequence, register FROM relay_registers")
+        let rows = try connection.prepare(
+            "SELECT sequence, register, public_until, shared_until FROM relay_registers")
         while try rows.step() {
             let delta: FeedReplica
             do { delta = try FeedReplica(wire: rows.blob(1)) } catch {
                 throw StoreError(.corrupt, "a relay register does not read: \(error)", path: connection.path)
             }
-            guard let register = FeedRelayState.StoredRegister(sequence: UInt64(rows.integer(0)), delta: delta) else {
+            let ends = VisibilityEnds(
+                publicUntil: UInt64(clamping: rows.integer(2)), sharedUntil: UInt64(clamping: rows.integer(3)))
+            guard
+                let register = FeedRelayState.StoredRegister(
+                    sequence: UInt64(clamping: rows.integer(0)), delta: delta, ends: ends)
+            else {
                 throw StoreError(.corrupt, "a relay row holds no register", path: connection.path)
             }
             registers.append(register)
@@ -96,11 +102,13 @@ extension ServerStore: FeedRelayStore where State == FeedRelayState {
                 }
                 if relay.sequence != before {
                     let put = try connection.prepare(
-                        "INSERT OR REPLACE INTO relay_registers (key, sequence, register) VALUES (?, ?, ?)")
+                        "INSERT OR REPLACE INTO relay_registers (key, sequence, register, public_until, shared_until) "
+                            + "VALUES (?, ?, ?, ?, ?)")
                     for register in relay.registers(after: before) {
                         try put.run([
-                            .text(register.key.storageKey), .integer(Int64(register.sequence)),
-                            .blob(register.delta.wireEncoded()),
+                            .text(register.key.storageKey), .integer(Int64(clamping: register.sequence)),
+                            .blob(register.delta.wireEncoded()), .integer(Int64(clamping: register.ends.publicUntil)),
+                            .integer(Int64(clamping: register.ends.sharedUntil)),
                         ])
                     }
                     try connection.prepare(

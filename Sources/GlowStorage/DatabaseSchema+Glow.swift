@@ -67,6 +67,16 @@ extension DatabaseSchema {
         CREATE INDEX account_records_expiry ON account_records (map, expiry) WHERE expiry IS NOT NULL;
         """)
 
+    /// Each visibility register's ends (FEED-25): the sequence numbers at which it last stopped
+    /// being public and last stopped being shared, 0 for every register already there. A step of
+    /// the relay database and of the server database, each at its end.
+    private static let visibilityEnds = Migration(
+        "visibility ends",
+        """
+        ALTER TABLE relay_registers ADD COLUMN public_until INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE relay_registers ADD COLUMN shared_until INTEGER NOT NULL DEFAULT 0;
+        """)
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -79,7 +89,7 @@ extension DatabaseSchema {
                 CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                     last_receipt INTEGER NOT NULL);
                 """),
-            pushOutbox, storeClocks,
+            pushOutbox, storeClocks, visibilityEnds,
         ])
 
     /// The account service's records on a server ("GLAC"): `SQLiteAccountStore` of
@@ -108,7 +118,7 @@ extension DatabaseSchema {
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
-            pushOutbox, storeClocks, accountIndexes,
+            pushOutbox, storeClocks, accountIndexes, visibilityEnds,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

@@ -59,7 +59,9 @@ enum ErasureFlow {
         }
         #expect(try first.pushDevices().allSatisfy { $0.person != erased }, "their devices went with them")
         let seen = try first.changes(for: friend, since: 0).delta
-        #expect(seen.items[item.key] != nil && seen.items[item.key]?.value == nil, "the friend learns the withdrawal")
+        // No longer friends, the friend may not see the friends-only goal: neither its item nor its
+        // withdrawal comes (FEED-27 (2)).
+        #expect(seen.items[item.key] == nil, "nothing of a goal the friend may no longer see")
         #expect(seen.stances[FeedReplica.PairKey(from: erased, to: friend)]?.stance == Stance.none)
     }
 }

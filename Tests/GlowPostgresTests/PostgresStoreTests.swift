@@ -42,14 +42,14 @@ final class PostgresStoreTests {
         #expect(
             steps.rows == [
                 [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
-                [.text("push outbox")], [.text("account rows")],
+                [.text("push outbox")], [.text("account rows")], [.text("visibility ends")],
             ])
         // A step this version does not know is a newer schema; a renamed step a stranger's.
-        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (7, 'from the future')")
+        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (8, 'from the future')")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .newerSchema
         }
-        try connection.execute("DELETE FROM glow_migrations WHERE position = 6")
+        try connection.execute("DELETE FROM glow_migrations WHERE position = 8")
         try connection.execute("UPDATE glow_migrations SET name = 'renamed' WHERE position = 2")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .corrupt

@@ -248,6 +248,17 @@ struct ClientTests {
         for case .message(let register) in delta.list("visibility") where register.unsigned("visibility") == 2 {
             publicGoals.insert(register.string("owner") + "/" + register.string("goal"))
         }
+        // Issue 44 item 6: no goal id or setting of a goal eve may not see, and no withdrawn
+        // check-in (with its Day) of one (FEED-27 (2), (5)).
+        #expect(
+            delta.list("visibility").allSatisfy { value in
+                guard case .message(let register) = value else { return false }
+                return register.unsigned("visibility") == 2
+            })
+        for case .message(let register) in delta.list("items") where register.message("item") == nil {
+            let parts = register.string("id").split(separator: "/", omittingEmptySubsequences: false)
+            #expect(parts.count > 2 && publicGoals.contains("\(parts[0])/\(parts[2])"), "\(register.string("id"))")
+        }
         let items = delta.list("items").compactMap { value -> ProtocolMessage? in
             guard case .message(let register) = value else { return nil }
             return register.message("item")

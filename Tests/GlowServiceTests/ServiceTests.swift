@@ -184,8 +184,13 @@ struct ServiceTests {
 
         try eraser.eraseData(of: AccountID(rawValue: ana))
         let after = try relay.changes(for: bob, since: before.cursor)
-        #expect(after.delta.items[FeedItemID(item.id)] != nil, "the withdrawal reaches bob's next pull")
-        #expect(after.delta.item(FeedItemID(item.id)) == nil, "the item is withdrawn")
+        // The erasure ends the friendship: bob's device, taking in his next pull, shows the
+        // friends-only item no more, and is not told of its withdrawal, a goal he may not see now
+        // (FEED-27 (2)).
+        var bobsDevice = before.delta
+        bobsDevice.merge(after.delta)
+        #expect(bobsDevice.friendState(bob, ana) != .friends && !bobsDevice.canSee(bob, item))
+        #expect(after.delta.items[FeedItemID(item.id)] == nil)
         let replica = try relay.replica
         #expect(replica.friendState(ana, bob) != .friends)
         #expect(replica.item(FeedItemID(item.id)) == nil)

@@ -56,6 +56,8 @@ SETUP = [
 ]
 FRIENDS = [['ana', 'bob', 'want'], ['bob', 'ana', 'want']]
 VIS = [['ana', 'g-fri', 'friends'], ['ana', 'g-pub', 'public']]
+# What a stranger to ana learns of her goals: only the one whose items they may see (FEED-27 (5)).
+PUBVIS = [['ana', 'g-pub', 'public']]
 RECEIPTS = {FRI: 1000, PUB: 1001}
 
 cases = []
@@ -69,10 +71,10 @@ def script(comment, rules, pairs):
 script('a friend learns both items, a stranger the public one; receipt times never repeat', ['FEED-25', 'FEED-26', 'FEED-27'],
        SETUP + [
     fetch('bob', delta(6, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS)),
-    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS)),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
     fetch('cat', delta(6)), fetch('bob', delta(6))])
 script('a goal made public reaches a stranger with its old items', ['FEED-27'], SETUP + [
-    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS)),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
     submit('ana', 2000, [w_vis('ana', 'g-fri', 'public', st(30, 'ana1'))], {'sequence': 7}),
     fetch('cat', delta(7, [FRI, PUB], receipts=RECEIPTS, visibility=[['ana', 'g-fri', 'public'], ['ana', 'g-pub', 'public']]))])
 script("only a person's own writes are accepted; a refused delta leaves nothing", ['FEED-25'], [
@@ -86,10 +88,12 @@ script("only a person's own writes are accepted; a refused delta leaves nothing"
                                                                                        st(16, 'bob1'))], {'error': 'own_item'}),
     submit('bob', 1000, [w_stance('bob', 'ana', 'want', st(17, 'bob1'))], {'sequence': 1}),
     fetch('cat', delta(1)), fetch('ana', delta(1, stances=[['bob', 'ana', 'want']]))])
+# After the unfriending ana is affected: bob gets what he may see of hers, the public goal's register
+# and item; g-fri's register did not change, and the stance tells his device to hide its item.
 script('unfriending: the former friend learns the stance and keeps only the public item', ['FEED-27'], SETUP + [
     fetch('bob', delta(6, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS)),
     submit('bob', 3000, [w_stance('bob', 'ana', 'none', st(40, 'bob1'))], {'sequence': 7}),
-    fetch('bob', delta(7, [PUB], receipts={PUB: 1001}, stances=[['bob', 'ana', 'none']], visibility=VIS))])
+    fetch('bob', delta(7, [PUB], receipts={PUB: 1001}, stances=[['bob', 'ana', 'none']], visibility=PUBVIS))])
 script('a blocked person learns the block and nothing of the blocker, not even a withdrawal', ['FEED-27'], SETUP + [
     submit('ana', 3000, [w_stance('ana', 'cat', 'block', st(50, 'ana1'))], {'sequence': 7}),
     submit('ana', 3000, [w_withdraw(PUB, st(51, 'ana1'))], {'sequence': 8}),
@@ -99,7 +103,7 @@ script("reactions travel with the items they are on, and with the stances that d
        ['FEED-27', 'FEED-25'], SETUP + [
     submit('cat', 4000, [w_reaction(PUB, 'cat', 'heart', st(60, 'cat1'))], {'sequence': 7}),
     submit('bob', 4000, [w_reaction(FRI, 'bob', 'fire', st(61, 'bob1'))], {'sequence': 8}),
-    fetch('dan', delta(8, [PUB], receipts={PUB: 1001}, visibility=VIS, reactions=[[PUB, 'cat', 'heart', True]])),
+    fetch('dan', delta(8, [PUB], receipts={PUB: 1001}, visibility=PUBVIS, reactions=[[PUB, 'cat', 'heart', True]])),
     fetch('bob', delta(8, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS,
                        reactions=[[FRI, 'bob', 'fire', True], [PUB, 'cat', 'heart', True]])),
     submit('bob', 4000, [w_reaction(FRI, 'bob', 'fire', st(59, 'bob2'), False)], {'sequence': 8}),
@@ -115,10 +119,11 @@ script('the receipt clock goes on when the wall clock goes back', ['FEED-26'], [
     submit('ana', 9000, [w_item(item('ana', 'g1', 1), st(3, 'ana2'))], {'sequence': 3}),
     fetch('ana', delta(3, [iid('ana', 'g1'), iid('ana', 'g2')], receipts={iid('ana', 'g1'): 5000, iid('ana', 'g2'): 5001}))])
 # Since 4, ana's g-pub visibility (seq 5) changed: ana is affected, so cat gets her visible item and
-# both her visibility registers again. Since 5 only bob's stance (seq 6) changed, which is not cat's.
+# the register of the goal he may see again. Since 5 only bob's stance (seq 6) changed, which is not
+# cat's.
 script('asking from an older cursor answers from there', ['FEED-27'], SETUP + [
-    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS)),
-    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=VIS), since=4),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=PUBVIS), since=4),
     fetch('cat', delta(6), since=5)])
 
 # cat's block of ana (seq 8) is a stance between the owner of an item dan may see (PUB) and a
@@ -127,7 +132,7 @@ script('asking from an older cursor answers from there', ['FEED-27'], SETUP + [
 script("a reactor's block of the owner reaches a stranger who was sent the reaction", ['FEED-27', 'FEED-12'],
        SETUP + [
     submit('cat', 4000, [w_reaction(PUB, 'cat', 'heart', st(60, 'cat1'))], {'sequence': 7}),
-    fetch('dan', delta(7, [PUB], receipts={PUB: 1001}, visibility=VIS, reactions=[[PUB, 'cat', 'heart', True]])),
+    fetch('dan', delta(7, [PUB], receipts={PUB: 1001}, visibility=PUBVIS, reactions=[[PUB, 'cat', 'heart', True]])),
     submit('cat', 4000, [w_stance('cat', 'ana', 'block', st(70, 'cat1'))], {'sequence': 8}),
     fetch('dan', delta(8, stances=[['cat', 'ana', 'block']]))])
 
@@ -148,11 +153,12 @@ script("an erased person's items are withdrawn, stances set to none and cheers t
     ERASE_ANA,
     submit('ana', 2500, [w_item(item('ana', 'g-new', 4000), st(40, 'ana1'))], {'error': 'person_erased'}),
     fetch('ana', {'error': 'person_erased'}),
-    # bob learns the withdrawals, ana's stance of none and her cheer off on his own item; his own
-    # item with its receipt, and every visibility register (none is blocked).
-    fetch('bob', delta(13, [B1], [FRI, PUB], receipts={B1: 1500},
+    # bob, syncing for the first time, learns ana's stance of none and her cheer off on his own
+    # item, his own item with its receipt, and of ana's goals only the public one (no longer
+    # friends, he may not see g-fri): its register and its item's withdrawal.
+    fetch('bob', delta(13, [B1], [PUB], receipts={B1: 1500},
                        stances=[['ana', 'bob', 'none'], ['bob', 'ana', 'want']],
-                       visibility=VIS + [['bob', 'g-b', 'public']], reactions=[[B1, 'ana', 'heart', False]])),
+                       visibility=PUBVIS + [['bob', 'g-b', 'public']], reactions=[[B1, 'ana', 'heart', False]])),
     ({'do': 'erase', 'person': 'ana', 'now': 3000}, {'sequence': 13}),
     fetch('bob', delta(13))])
 # The attacker's flow FEED-31 closes: a write the service authenticated before the deletion. One
@@ -166,8 +172,9 @@ script('a write from before the deletion is withdrawn with the rest; one arrivin
     ({'do': 'erase', 'person': 'ana', 'now': 2000}, {'sequence': 11}),
     submit('ana', 2100, [w_item(item('ana', 'g-fri', 2000), st(9_000_000_000_000, 'ana1'))], {'error': 'person_erased'}),
     submit('ana', 2100, [w_stance('ana', 'bob', 'want', st(9_000_000_000_000, 'ana1'))], {'error': 'person_erased'}),
-    fetch('bob', delta(11, [], [FRI, NEW, PUB], stances=[['ana', 'bob', 'none'], ['bob', 'ana', 'want']],
-                       visibility=VIS))])
+    # bob's first sync: of ana's goals he may see only g-pub now (g-new has no register: private).
+    fetch('bob', delta(11, [], [PUB], stances=[['ana', 'bob', 'none'], ['bob', 'ana', 'want']],
+                       visibility=PUBVIS))])
 
 script('a write stamped more than an hour ahead of the relay is refused with its whole delta, after '
        'authorship and erasure; one exactly an hour ahead is accepted', ['FEED-25'], [
@@ -240,6 +247,62 @@ cases.append({'comment': 'an answer past the relay\'s bound comes in pages, each
                   page(3, items=[PUB], receipts={PUB: 1001}),
                   page(4, **BOTH), page(5, **BOTH),
                   delta(6, stances=[['bob', 'ana', 'want']], **BOTH)]}})
+
+# Issue 44 item 6, the attacker's flow: a stranger's first sync showed another person's goal ids
+# (private ones included), their visibility settings and undone check-ins with their Day. ana
+# withdraws her friends-only item (seq 7) and makes a new goal g-priv, private (seq 8). cat, a
+# stranger, learns only the public goal and its item; bob, her friend, also the friends-only goal and
+# the withdrawal of its item. Neither learns g-priv, which nobody but ana may see.
+script("a first sync brings no goal id, setting or withdrawn check-in of a goal the viewer may not see",
+       ['FEED-27', 'FEED-9'], SETUP + [
+    submit('ana', 2000, [w_withdraw(FRI, st(30, 'ana1')), w_vis('ana', 'g-priv', 'private', st(30, 'ana1'))],
+           {'sequence': 8}),
+    fetch('cat', delta(8, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
+    fetch('bob', delta(8, [PUB], [FRI], receipts={PUB: 1001}, stances=FRIENDS, visibility=VIS))])
+
+# cat syncs (cursor 6) while g-pub is public, so his device holds its item. ana makes g-pub private
+# (seq 7: it stops being public and shared there) and then friends-only (seq 8). cat, from 6, may not
+# see g-pub now, but it was public at his cursor (it stopped being public at 7 > 6): he gets its
+# register, friends, and his device hides the item. dan never synced (cursor 0): his device holds
+# nothing, so he learns nothing of ana. bob, her friend, may see both goals now.
+script('a goal that stops being public reaches the strangers whose devices may hold its items, '
+       'through two changes; a first sync learns nothing of it', ['FEED-27', 'FEED-25'], SETUP + [
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
+    submit('ana', 2000, [w_vis('ana', 'g-pub', 'private', st(30, 'ana1'))], {'sequence': 7}),
+    submit('ana', 2000, [w_vis('ana', 'g-pub', 'friends', st(31, 'ana1'))], {'sequence': 8}),
+    fetch('cat', delta(8, visibility=[['ana', 'g-pub', 'friends']])),
+    fetch('dan', delta(8)),
+    fetch('bob', delta(8, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS,
+                       visibility=[['ana', 'g-fri', 'friends'], ['ana', 'g-pub', 'friends']]))])
+
+# Both sync at 6. ana makes g-fri private (seq 7: it stops being shared there). bob, her friend, held
+# its item: he gets the register, and, ana being affected, her public goal and its item again. cat,
+# a stranger, never could see g-fri: he gets only what he may see of ana's.
+script('a friend learns that a shared goal went private; a stranger does not learn of it', ['FEED-27', 'FEED-25'],
+       SETUP + [
+    fetch('bob', delta(6, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS)),
+    fetch('cat', delta(6, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
+    submit('ana', 2000, [w_vis('ana', 'g-fri', 'private', st(30, 'ana1'))], {'sequence': 7}),
+    fetch('bob', delta(7, [PUB], receipts={PUB: 1001}, visibility=[['ana', 'g-fri', 'private'], ['ana', 'g-pub', 'public']])),
+    fetch('cat', delta(7, [PUB], receipts={PUB: 1001}, visibility=PUBVIS))])
+
+# The flow the device simulation found: bob holds ana's friends-only item (cursor 6), unfriends her
+# (seq 7) and syncs; ana makes g-fri private while they are not friends (seq 8), which bob's next
+# sync does not tell him (he may not see it, and may not hold it as a friend). He asks again (seq 9)
+# and she accepts (seq 10: her want is after his "no", FEED-4). Asked since 8, ana is affected: his
+# device may hold g-fri's item from before, and g-fri stopped being shared at 8 > 0 while they are
+# friends now, so he gets its register, private, and his device keeps the item hidden.
+script('a friend back after a break learns of a shared goal made private meanwhile', ['FEED-27', 'FEED-25'],
+       SETUP + [
+    fetch('bob', delta(6, [FRI, PUB], receipts=RECEIPTS, stances=FRIENDS, visibility=VIS)),
+    submit('bob', 3000, [w_stance('bob', 'ana', 'none', st(40, 'bob1'))], {'sequence': 7}),
+    fetch('bob', delta(7, [PUB], receipts={PUB: 1001}, stances=[['bob', 'ana', 'none']], visibility=PUBVIS)),
+    submit('ana', 3000, [w_vis('ana', 'g-fri', 'private', st(41, 'ana1'))], {'sequence': 8}),
+    fetch('bob', delta(8, [PUB], receipts={PUB: 1001}, visibility=PUBVIS)),
+    submit('bob', 3000, [w_stance('bob', 'ana', 'want', st(42, 'bob1'))], {'sequence': 9}),
+    submit('ana', 3000, [w_stance('ana', 'bob', 'want', st(43, 'ana1'))], {'sequence': 10}),
+    fetch('bob', delta(10, [PUB], receipts={PUB: 1001}, stances=FRIENDS,
+                       visibility=[['ana', 'g-fri', 'private'], ['ana', 'g-pub', 'public']]))])
 
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay (taking deltas of at most `maxDeltaWrites` registers when the input '

@@ -25,8 +25,12 @@ Written from the spec text alone, with the standard library only:
   holds nothing of left out unless it turns off a reaction it holds, one turned on whose reactor
   may not see the item taken in turned off), gives items their receipt time from a clock that
   never goes back, and answers a viewer what changed after a cursor, or belongs to an affected
-  owner, and that they may see, in pages when the whole answer, as a `RelayResponse`, is longer
-  than the relay's bound (1 MiB unless set otherwise), each as if the log ended at its cursor;
+  owner, and that they may see (withdrawals and goal visibility: whose goal they may see), and the
+  goal visibility of goals whose items their device may hold (each visibility register keeps the
+  sequence numbers at which it last stopped being `public`, and `friends` or `public`, compared
+  with the cursor, or with 0 for an affected owner), in
+  pages when the whole answer, as a `RelayResponse`, is longer than the relay's bound (1 MiB
+  unless set otherwise), each as if the log ended at its cursor;
 - erasure (FEED-31): a person's items withdrawn, stances set to `none` and reactions turned off
   in one change, as a delta accepted from them stamped (max(now, w + 1), 0, `glow-server`), and the
   person closed: their submits (after the count and authorship checks) and fetches are
@@ -329,13 +333,23 @@ class Replica:
         write = self.items.get(item_id) if isinstance(item_id, str) else None
         return write[1] if write else None
 
+    def either_blocks(self, a, b):
+        """FEED-4: whether one of a and b blocks the other."""
+        return self.friend_state(a, b) in ('blocking', 'blocked')
+
     def may_see(self, viewer, item):
-        owner = item['owner']
+        """FEED-9: whether the viewer may see an item (not withdrawn) now: whether they may see its
+        goal."""
+        return self.may_see_goal(viewer, item['owner'], item['goal'])
+
+    def may_see_goal(self, viewer, owner, goal):
+        """FEED-9, FEED-27: whether the viewer may see the owner's goal now: they are its owner, or
+        neither blocks the other and its visibility is `public`, or `friends` and they are friends."""
         if viewer == owner:
             return True
-        if self.friend_state(viewer, owner) in ('blocking', 'blocked'):
+        if self.either_blocks(viewer, owner):
             return False
-        write = self.visibility.get((owner, item['goal']))
+        write = self.visibility.get((owner, goal))
         visibility = write[1] if write else 'private'
         if visibility == 'public':
             return True
@@ -700,6 +714,13 @@ def owner_of(item_id):
     return item_id.split('/', 1)[0]
 
 
+def goal_of(item_id):
+    """FEED-27: an item's goal as its id names it, the part between its second and third `/`, or
+    its end; None for an id without a second `/` (no goal's register has it: private, FEED-8)."""
+    parts = item_id.split('/', 3)
+    return parts[2] if len(parts) > 2 else None
+
+
 class Relay:
     """The server's logic over one replica: every register it holds has the sequence number of its
     last change (FEED-25), and each item id the receipt time of its first write (FEED-26)."""
@@ -710,6 +731,9 @@ class Relay:
         self.max_answer = max_answer    # FEED-27: the relay's bound on an answer's bytes
         self.sequence = 0
         self.numbers = {}           # (table, key) -> sequence number of the register's last change
+        self.stopped = {}           # (owner, goal) -> sequence numbers at which the visibility
+                                    # register last stopped being `public`, and `friends` or
+                                    # `public` (FEED-25; 0 at first)
         self.last_receipt = None    # the receipt clock (FEED-26)
         self.closed = set()         # the people erased (FEED-31)
 
@@ -780,7 +804,9 @@ class Relay:
     def accept(self, delta, now):
         """FEED-25, FEED-26: a delta merged in one change of the relay's state, its reactions as
         `judge_reactions` takes them in; each register it changed gets the next sequence number in
-        FEED-25's order, and each item id changed without a receipt time gets one."""
+        FEED-25's order, and each item id changed without a receipt time gets one. A visibility
+        register that stops being `public`, or `friends` or `public` (made `private`), keeps that
+        number as the one at which it last did (FEED-25, read by FEED-27 (5))."""
         r = self.replica
         # Every register the delta touches, in FEED-25's order, with its value before the merge.
         touched = []
@@ -809,11 +835,25 @@ class Relay:
                 continue
             self.sequence += 1
             self.numbers[(table, key)] = self.sequence
+            if table == 'visibility':
+                self.note_stop(key, old, r.visibility[key])
             if table == 'items' and key not in r.receipts:
                 at = now if self.last_receipt is None else max(now, self.last_receipt + 1)
                 self.last_receipt = at
                 r.receipts[key] = at
         return self.sequence
+
+    def note_stop(self, key, old, new):
+        """FEED-25: the sequence number just given to the visibility register `key`, changed from
+        the write `old` (none: `private`, FEED-8) to `new`, as the one at which it last stopped
+        being `public`, and `friends` or `public`, when it did."""
+        was = old[1] if old else 'private'
+        public, shared = self.stopped.get(key, (0, 0))
+        if was == 'public' and new[1] != 'public':
+            public = self.sequence
+        if was != 'private' and new[1] == 'private':
+            shared = self.sequence
+        self.stopped[key] = (public, shared)
 
     def judge_reactions(self, reactions):
         """FEED-25: the reaction registers of a delta as the relay takes them in. One on an item id
@@ -925,7 +965,6 @@ class Relay:
         def changed(table, key):
             return since < self.numbers.get((table, key), 0) <= upto
         r, delta = self.replica, Replica()
-        blocked = lambda owner: owner != viewer and r.friend_state(viewer, owner) in ('blocking', 'blocked')  # noqa: E731
         affected = set()
         for (a, b) in r.stance:
             if viewer in (a, b) and changed('stance', (a, b)):
@@ -947,7 +986,8 @@ class Relay:
                         delta.receipts[item_id] = r.receipts[item_id]
             else:
                 owner = owner_of(item_id)
-                if (changed('items', item_id) or owner in affected) and not blocked(owner):
+                if ((changed('items', item_id) or owner in affected)
+                        and r.may_see_goal(viewer, owner, goal_of(item_id))):
                     delta.items[item_id] = r.items[item_id]
 
         # 3, 4: reactions on what the viewer may see, and the stances that count them.
@@ -972,13 +1012,33 @@ class Relay:
             if pair in r.last_no:
                 delta.last_no[pair] = r.last_no[pair]
 
-        # 5, 6: goal visibility, and the viewer's seen marker.
+        # 5, 6: goal visibility (of the goals the viewer may see, and of those whose items their
+        # device may hold), and the viewer's seen marker.
         for (owner, goal), write in r.visibility.items():
-            if (changed('visibility', (owner, goal)) or owner in affected) and not blocked(owner):
+            if not (changed('visibility', (owner, goal)) or owner in affected):
+                continue
+            if (r.may_see_goal(viewer, owner, goal)
+                    or self.may_hold(viewer, owner, goal, since, owner in affected)):
                 delta.visibility[(owner, goal)] = write
         if viewer in r.seen:
             delta.seen[viewer] = r.seen[viewer]
         return delta
+
+    def may_hold(self, viewer, owner, goal, since, affected):
+        """FEED-27 (5): whether the viewer's device may hold items of the owner's goal, so that it
+        hides them: the cursor `since` is not 0, neither blocks the other, and the register stopped
+        being `public` after c', or they are friends and it stopped being `friends` or `public`
+        (was made `private`) after c' (FEED-25's sequence numbers). c' is 0 when the owner is
+        `affected` (a device that could not see the owner's goals for a while still holds what it
+        had before) and the cursor otherwise."""
+        r = self.replica
+        if since == 0 or r.either_blocks(viewer, owner):
+            return False
+        floor = 0 if affected else since
+        public, shared = self.stopped.get((owner, goal), (0, 0))
+        if public > floor:
+            return True
+        return r.friend_state(viewer, owner) == 'friends' and shared > floor
 
 
 def fetch_json(delta, cursor, viewer, more=False):
