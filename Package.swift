@@ -208,7 +208,10 @@ let package = Package(
         // The load generator: simulated devices against glow-server processes (issue 29).
         .executableTarget(
             name: "glow-load",
-            dependencies: ["GlowClient", "GlowFeed", "GlowModel", "GlowProtocol", "GlowRelay", "GlowToolSupport"],
+            dependencies: [
+                "GlowClient", "GlowFeed", "GlowModel", "GlowProtocol", "GlowRelay", "GlowToolSupport", "GlowPostgres",
+                "GlowStorage",
+            ],
             path: "Tools/glow-load", swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel", "GlowFeed", "GlowStorage"],

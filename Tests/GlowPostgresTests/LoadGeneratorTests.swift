@@ -89,6 +89,33 @@ struct LoadGeneratorTests {
         #expect(attacked("oversized key: HTTP 429") > 0, "\(result.output)")
     }
 
+    /// Issue 43's population, small, on both databases: every register is written and read. Fifty
+    /// people with four friends each (two before and two after them on the ring), one goal and two
+    /// check-ins make 50 × (4 + 1 + 2) = 350 registers; the eight devices are two people, who each
+    /// befriend four of them, both ways: 16 more. Each device's sync carries its generated friends'
+    /// items, so the relay read them.
+    @Test(
+        "--population writes its people into the relay's table, and the devices sync with them",
+        arguments: ["sqlite", ""])
+    func population(database: String) throws {
+        let result = try Self.run(
+            [
+                "--devices", "8", "--processes", "1", "--seconds", "1", "--think", "0.05", "--population", "50",
+                "--friends", "4", "--items", "2",
+            ] + (database.isEmpty ? [] : ["--database", database]))
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains { $0.contains("50 people written into the relay's table: 366 registers") },
+            "\(result.output)")
+        let row = try #require(lines.first { $0.first?.isNumber == true }, "\(result.output)")
+        let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(cells.count > 8 && cells[8] == "0", "calls failed:\n\(result.output)")
+        #expect(lines.contains { $0.contains("start to first answer: ") && $0.contains("CPU per call: ") })
+        let received = lines.first { $0.contains("other people's items received: ") }
+        #expect(received.map { !$0.hasSuffix(": 0") } == true, "\(result.output)")
+    }
+
     @Test("--help and -h print the usage and start nothing")
     func help() throws {
         for flag in ["--help", "-h"] {

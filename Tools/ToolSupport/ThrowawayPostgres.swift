@@ -90,7 +90,14 @@ package final class ThrowawayPostgres {
         guard let first = text.split(separator: "\n").first, let postmaster = pid_t(first) else {
             throw Failure(description: "\(pidFile) names no process")
         }
-        var found = [postmaster]
+        return [postmaster] + (try Self.children(of: postmaster))
+    }
+
+    /// The processes whose parent is `parent` now (by their parent in Linux's `/proc/PID/stat`).
+    ///
+    /// - Throws: when `/proc` cannot be read.
+    package static func children(of parent: pid_t) throws -> [pid_t] {
+        var found: [pid_t] = []
         for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
             guard let pid = pid_t(entry) else { continue }
             let stat: String
@@ -101,7 +108,7 @@ package final class ThrowawayPostgres {
             }
             guard let close = stat.lastIndex(of: ")") else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, pid_t(fields[1]) == postmaster { found.append(pid) }
+            if fields.count > 1, pid_t(fields[1]) == parent { found.append(pid) }
         }
         return found
     }

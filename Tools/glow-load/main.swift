@@ -24,6 +24,7 @@ let usage = """
     usage: glow-load [--devices N] [--processes LIST] [--seconds S] [--think SECONDS]
                      [--writes PERCENT] [--threads N] [--database postgres://... | sqlite]
                      [--hostile [--attacks slowloris,flood,keys]]
+                     [--population N [--friends N] [--items N]]
       --devices    simulated devices, four per person, each on its own connection (default 1000)
       --processes  glow-server processes to run against, one run per entry (default 1,2,3)
       --seconds    length of each run, after a 3-second warm-up (default 20)
@@ -39,6 +40,12 @@ let usage = """
                    and a health probe call from a loopback address of their own; the report adds
                    health and sync latency and checks that no acknowledged write was lost
       --attacks    the attacks of --hostile to run (default all three)
+      --population people who never call, written straight into the relay's table before the
+                   runs (issue 43's scale curve): each with --friends friends among the others
+                   (default 20), a friends-only goal and --items check-ins of it (default 10);
+                   each calling person befriends --friends of them. The report adds each
+                   process's time from its start to its first answer of a sync, and the CPU time
+                   per call of glow-server and PostgreSQL together
     """
 
 struct Options {
@@ -51,12 +58,16 @@ struct Options {
     var database: String?
     var hostile = false
     var attacks = Set(Attack.allCases)
+    var population = 0
+    var friends = 20
+    var items = 10
 
     init(_ arguments: [String]) throws {
         var parser = try OptionParser(
             arguments, command: "glow-load",
             valued: [
                 "--devices", "--processes", "--seconds", "--think", "--writes", "--threads", "--database", "--attacks",
+                "--population", "--friends", "--items",
             ])
         if let count = try parser.integer("--devices", atLeast: 1) {
             guard count <= 10_000 else {
@@ -82,6 +93,24 @@ struct Options {
             writes = share
         }
         database = try parser.value("--database")
+        if let count = try parser.integer("--population", atLeast: 0) {
+            guard count <= 10_000_000 else {
+                throw UsageError(message: "--population \(count): at most 10000000", command: "glow-load")
+            }
+            population = count
+        }
+        if let count = try parser.integer("--friends", atLeast: 1) {
+            guard count <= 1_000 else {
+                throw UsageError(message: "--friends \(count): at most 1000", command: "glow-load")
+            }
+            friends = count
+        }
+        if let count = try parser.integer("--items", atLeast: 0) {
+            guard count <= 1_000 else {
+                throw UsageError(message: "--items \(count): at most 1000", command: "glow-load")
+            }
+            items = count
+        }
         hostile = parser.flag("--hostile")
         if let list = try parser.value("--attacks") {
             let named = list.split(separator: ",").map { Attack(rawValue: String($0)) }
@@ -147,6 +176,8 @@ struct Tally {
     /// from, as a device that stays signed in does.
     var held: [Int: Held] = [:]
     var errors: [String: Int] = [:]
+    /// Other people's items the devices' syncs brought.
+    var received = 0
 }
 
 /// Every device for `seconds` (after a warm-up whose calls are not counted), each on a thread
@@ -234,6 +265,7 @@ func run(
                                 $0.value.value.map { $0.owner != device.person } ?? false
                             }
                             if !theirs.isEmpty { friendsItems = Array(theirs.keys.suffix(20)) }
+                            tally.received += theirs.count
                         }
                     } else if counted {
                         tally.errors["HTTP \(status)", default: 0] += 1
@@ -255,6 +287,7 @@ func run(
                 total.acknowledged.merge(tally.acknowledged) { Swift.max($0, $1) }
                 total.held.merge(tally.held) { first, _ in first }
                 total.errors.merge(tally.errors, uniquingKeysWith: +)
+                total.received += tally.received
             }
             group.leave()
         }
@@ -430,6 +463,13 @@ do {
         devices: options.devices, through: ServiceClient(base: setup.url, retries: 3),
         mail: folder.appendingPathComponent("mail").path)
     setup.stop()
+    if options.population > 0 {
+        let written = try Population(count: options.population, friends: options.friends, items: options.items)
+            .write(into: url, measured: Array(Set(devices.map(\.person))).sorted())
+        print(
+            "glow-load: \(written.people) people written into the relay's table: \(written.registers) registers in \(String(format: "%.1f", written.seconds)) s"
+        )
+    }
     say(
         "glow-load: \(devices.count) devices of \((devices.count + 3) / 4) people signed in (Argon2id) in \(String(format: "%.0f", Date().timeIntervalSince(started))) s"
     )
@@ -442,10 +482,46 @@ do {
     // Devices stay signed in from run to run and sync on from where they were.
     var held = [Held](repeating: Held(), count: devices.count)
     for count in options.processes {
+        var spawned: [Date] = []
         let processes = try (0..<count).map { _ in
-            try ServerProcess(arguments: serverArguments, trustingForwardedFor: !options.hostile)
+            spawned.append(Date())
+            return try ServerProcess(arguments: serverArguments, trustingForwardedFor: !options.hostile)
         }
+        // Stopped however the run ends, a failure included.
+        defer { for process in processes { process.stop() } }
         let ports = processes.compactMap { $0.url.port.map(UInt16.init) }
+        // Each process's first sync answered, from its start: the time a new process needs before
+        // it serves (a process that reads the relay's state whole reads it here).
+        // A 503 (the process still reading, past its wait) is asked again half a second later, for
+        // up to five minutes.
+        var firstAnswers: [Double] = []
+        for (index, port) in ports.enumerated() where index < devices.count {
+            let device = devices[index]
+            let giveUp = Date().addingTimeInterval(300)
+            while true {
+                let connection = LoopbackConnection(port: port, source: options.hostile ? deviceSource(index) : nil)
+                let (status, _) = try connection.post(
+                    "/v1/relay", token: device.token, from: device.client,
+                    body: RelayRequest.changes(since: held[index].cursor).wireEncoded())
+                connection.close()
+                if status == 200 { break }
+                guard status == 503, Date() < giveUp else {
+                    throw LoadFailure(
+                        description:
+                            "process \(index + 1)'s first sync: HTTP \(status) after \(String(format: "%.0f", Date().timeIntervalSince(spawned[index]))) s"
+                    )
+                }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            firstAnswers.append(Date().timeIntervalSince(spawned[index]))
+        }
+        // CPU time of the servers and the database, from the end of the warm-up to the end.
+        var found: pid_t?
+        if let cluster {
+            do { found = try cluster.processes().first } catch { say("glow-load: no PostgreSQL CPU figure: \(error)") }
+        }
+        let postmaster = found
+        let cpuAtStart = Mutex<(server: Double, database: Double)>((0, 0))
         let peak = Mutex<[Int]>(Array(repeating: 0, count: count))
         let sampling = Sampling()
         let pids = processes.map(\.pid)
@@ -462,6 +538,13 @@ do {
         // The warm-up and the run of `run`, for the attack and the probe alongside.
         let counting = Date().addingTimeInterval(3.5)
         let deadline = counting.addingTimeInterval(options.seconds)
+        let serverPIDs = processes.map(\.pid)
+        let cpuSampler = Thread {
+            Thread.sleep(until: counting)
+            let sample = (cpuSeconds(of: serverPIDs), postmaster.map { cpuSeconds(ofCluster: $0) } ?? .nan)
+            cpuAtStart.withLock { $0 = sample }
+        }
+        cpuSampler.start()
         let attacks = AttackTally()
         let health = Mutex<(latencies: [Double], failures: [String: Int])>(([], [:]))
         var sideThreads: [Thread] = []
@@ -479,7 +562,10 @@ do {
         let tally = run(
             devices, held: held, ports: ports, seconds: options.seconds, think: options.think,
             writes: options.writes, ownAddresses: options.hostile)
-        waitFor(sideThreads)
+        waitFor(sideThreads + [cpuSampler])
+        let cpuAtEnd = (
+            server: cpuSeconds(of: serverPIDs), database: postmaster.map { cpuSeconds(ofCluster: $0) } ?? .nan
+        )
         sampling.stop()
         let lost = options.hostile ? try lostWrites(tally.acknowledged, devices: devices, port: ports[0]) : []
         for (index, device) in tally.held { held[index] = device }
@@ -506,6 +592,19 @@ do {
         for (error, times) in tally.errors.sorted(by: { $0.value > $1.value }).prefix(5) {
             print("           \(times) × \(error)")
         }
+        print("          other people's items received: \(tally.received)")
+        let began = cpuAtStart.withLock { $0 }
+        let calls = Double(sorted.count)
+        let serverCPU = (cpuAtEnd.server - began.server) / calls * 1_000
+        let databaseCPU = (cpuAtEnd.database - began.database) / calls * 1_000
+        let perCall =
+            sorted.isEmpty
+            ? "no call answered"
+            : String(format: "%.2f ms glow-server", serverCPU)
+                + (postmaster == nil ? "" : String(format: " + %.2f ms PostgreSQL", databaseCPU))
+        print(
+            "          start to first answer: \(firstAnswers.map { String(format: "%.2f s", $0) }.joined(separator: ", ")); CPU per call: \(perCall)"
+        )
         if options.hostile {
             report(health: health.withLock { $0 }, syncs: tally.syncs, attacks: attacks)
             print("          acknowledged writes: \(tally.acknowledged.count) items, lost: \(lost.count)")
