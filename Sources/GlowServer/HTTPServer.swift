@@ -42,6 +42,10 @@ public final class HTTPServer: Sendable {
     /// sees each request as soon as its headers are in (its body empty), on the thread that reads
     /// it: an answer it gives is the request's, before a byte of the body is kept or a handler
     /// thread is asked, so a client refused by a rate costs the server little (nil: go on).
+    /// `connection` is asked for each new connection with its peer's address, once the client's
+    /// cap (``HTTPLimits/connectionsPerClient``) has let it in: false closes it unanswered, so a
+    /// client that opens connections faster than a rate allows is held to it, requests the
+    /// library refuses on its own (each costing its connection) included.
     ///
     /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
     ///   address) or `cannot_start` (the library refused its options).
@@ -51,12 +55,13 @@ public final class HTTPServer: Sendable {
         badRequest: @escaping @Sendable (String) -> HTTPResponse = { HTTPResponse.badRequest($0) },
         client: @escaping @Sendable (String) -> String = { $0 },
         screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+        connection: @escaping @Sendable (String) -> Bool = { _ in true },
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
         let context = Context(
-            limits: limits, tooLarge: tooLarge, badRequest: badRequest, screen: screen, handler: handler,
-            connections: ConnectionGuard(limits: limits, client: client))
+            limits: limits, tooLarge: tooLarge, badRequest: badRequest, screen: screen, admit: connection,
+            handler: handler, connections: ConnectionGuard(limits: limits, client: client))
         context.workers.start()
         context.connections.start()
         let pointer = glow_mhd_start(
@@ -104,6 +109,8 @@ public final class HTTPServer: Sendable {
         let tooLarge: @Sendable (Int) -> HTTPResponse
         let badRequest: @Sendable (String) -> HTTPResponse
         let screen: @Sendable (HTTPRequest) -> HTTPResponse?
+        /// Whether a new connection from an address may be taken in (a rate of connections).
+        let admit: @Sendable (String) -> Bool
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
         let workers: Workers
         let connections: ConnectionGuard
@@ -111,13 +118,14 @@ public final class HTTPServer: Sendable {
         init(
             limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
             badRequest: @escaping @Sendable (String) -> HTTPResponse,
-            screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse?,
+            screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse?, admit: @escaping @Sendable (String) -> Bool,
             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, connections: ConnectionGuard
         ) {
             self.limits = limits
             self.tooLarge = tooLarge
             self.badRequest = badRequest
             self.screen = screen
+            self.admit = admit
             self.handler = handler
             self.connections = connections
             workers = Workers(count: max(limits.threads, 1))
@@ -330,13 +338,15 @@ private let completedCallback: MHD_RequestCompletedCallback = { context, connect
     requestContext.pointee = nil
 }
 
-/// Asked before a connection is taken in: refused when its client holds its share already.
+/// Asked before a connection is taken in: refused when its client holds its share already, or
+/// opens connections faster than the server's rate of them allows.
 private let admitCallback: MHD_AcceptPolicyCallback = { context, address, _ in
     guard let context else { return glow_mhd_yes() }
     let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
     var text = [CChar](repeating: 0, count: 64)
     guard glow_mhd_address_text(address, &text, text.count) != 0 else { return glow_mhd_yes() }
-    return server.connections.admits(addressText(text)) ? glow_mhd_yes() : glow_mhd_no()
+    let peer = addressText(text)
+    return server.connections.admits(peer) && server.admit(peer) ? glow_mhd_yes() : glow_mhd_no()
 }
 
 /// Told when a connection starts and when it closes (before its socket is closed).

@@ -21,6 +21,18 @@ extension ServiceHandler {
             now: SystemAuthClock().now())
     }
 
+    /// SERVER-11's rate of connections: whether a new connection from the peer `address` may be
+    /// taken in, counted by `limiter` (a limiter of its own, apart from the calls'). Behind a
+    /// proxy the server trusts every connection is the proxy's, and a Unix socket's peers are the
+    /// host's own: neither is counted.
+    public static func admitsConnection(from address: String, limitedBy limiter: ClientLimiter, settings: Settings)
+        -> Bool
+    {
+        guard !settings.trustForwardedFor, address != "unix", !address.isEmpty else { return true }
+        return limiter.admit(ClientLimit.client(address), now: Int64(clamping: milliseconds(SystemAuthClock().now())))
+            == nil
+    }
+
     /// The answer of a server whose service has not started because its database has not answered
     /// yet: `503 storage_failed` with `Retry-After` (SERVER-7), health included.
     public static func starting(_ request: HTTPRequest) -> HTTPResponse {

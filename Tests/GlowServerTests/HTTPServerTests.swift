@@ -156,9 +156,13 @@ struct HTTPServerTests {
         return limits
     }
 
-    static func echoServer(limits: HTTPLimits = HTTPLimits()) throws -> (HTTPServer, Recorder) {
+    static func echoServer(
+        limits: HTTPLimits = HTTPLimits(), connection: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) throws -> (HTTPServer, Recorder) {
         let seen = Recorder()
-        let server = try HTTPServer(listen: .tcp(host: "127.0.0.1", port: 0), limits: limits) { request in
+        let server = try HTTPServer(
+            listen: .tcp(host: "127.0.0.1", port: 0), limits: limits, connection: connection
+        ) { request in
             seen.withLock { $0.append(request) }
             return HTTPResponse(
                 status: request.path == "/missing" ? 404 : 200, contentType: "application/octet-stream",
@@ -369,6 +373,40 @@ struct HTTPServerTests {
         }
         #expect(served, "a place freed by a closed connection was not given back")
         for holder in holders.dropFirst() { holder.close() }
+    }
+
+    /// Issue 44 item 12: a request the library refuses on its own (a header past its memory, 431)
+    /// never reaches the server's screen, but costs its connection; the server's rate of
+    /// connections (`connection`) then holds a client that opens them faster to its say.
+    @Test(
+        "connections the rate refuses are closed unanswered, the library's own refusals among them; others are served")
+    func connectionRate() throws {
+        let admitted = Mutex<[String: Int]>([:])
+        let (server, _) = try Self.echoServer(
+            limits: Self.limits(threads: 1),
+            connection: { address in
+                admitted.withLock { counts in
+                    counts[address, default: 0] += 1
+                    return counts[address, default: 0] <= 2
+                }
+            })
+        defer { server.stop() }
+        let huge = "GET /a HTTP/1.1\r\nHost: glow\r\nX-Big: " + String(repeating: "a", count: 200_000) + "\r\n\r\n"
+        for attempt in 1...3 {
+            let client = try Client(server.address, from: "127.0.0.1")
+            client.send(huge)
+            let answer = client.readAll()
+            client.close()
+            if attempt <= 2 {
+                #expect(answer.hasPrefix("HTTP/1.1 4"), "attempt \(attempt): \(answer.prefix(40))")
+            } else {
+                #expect(answer.isEmpty, "a connection past the rate was answered: \(answer.prefix(40))")
+            }
+        }
+        let other = try Client(server.address, from: "127.0.0.2")
+        other.send("GET /other HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(other.readAll().hasPrefix("HTTP/1.1 200"))
+        other.close()
     }
 
     /// Requests whose framing two readers could take differently (RFC 9112 section 6.3), or whose

@@ -93,6 +93,25 @@ struct ClientLimitTests {
         }
     }
 
+    /// SERVER-11's rate of connections, as glow-server asks it for each new connection: counted
+    /// by client (a /64 is one), apart from the calls; not counted behind a trusted proxy or on a
+    /// Unix socket.
+    @Test("new connections are held to the rate by client, except behind a trusted proxy or on a Unix socket")
+    func connectionRate() throws {
+        let limiter = ClientLimiter(limit: try #require(ClientLimit(intervalMilliseconds: 3_600_000, burst: 2)))
+        var direct = ServiceHandler.Settings()
+        direct.trustForwardedFor = false
+        let admitted = (0..<3).map { index in
+            ServiceHandler.admitsConnection(from: "2001:db8::\(index + 1)", limitedBy: limiter, settings: direct)
+        }
+        #expect(admitted == [true, true, false], "one /64, one client")
+        #expect(ServiceHandler.admitsConnection(from: "2001:db9::1", limitedBy: limiter, settings: direct))
+        #expect(ServiceHandler.admitsConnection(from: "unix", limitedBy: limiter, settings: direct))
+        var proxied = direct
+        proxied.trustForwardedFor = true
+        #expect(ServiceHandler.admitsConnection(from: "2001:db8::9", limitedBy: limiter, settings: proxied))
+    }
+
     @Test("limits that cannot hold are refused", arguments: [(Int64(-1), Int64(1)), (1, 0), (.max, 3), (2, .max)])
     func invalid(_ interval: Int64, _ burst: Int64) {
         #expect(ClientLimit(intervalMilliseconds: interval, burst: burst) == nil)

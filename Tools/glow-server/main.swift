@@ -311,12 +311,17 @@ let current = Mutex<Service?>(nil)
 let server: HTTPServer
 do {
     let limiter = ClientLimiter(limit: configuration.clientLimit)
+    // New connections are held to the same rate, counted apart from the calls (SERVER-11).
+    let connections = ClientLimiter(limit: configuration.clientLimit)
     server = try HTTPServer(
         listen: configuration.listen, limits: configuration.limits,
         tooLarge: { ServiceHandler.tooLarge(limit: $0) }, badRequest: { ServiceHandler.badRequest($0) },
         client: ClientLimit.client,
         // SERVER-11 as soon as a request's headers are in: a throttled client's body is never read.
         screen: { ServiceHandler.screen($0, limitedBy: limiter, settings: configuration.settings) },
+        connection: {
+            ServiceHandler.admitsConnection(from: $0, limitedBy: connections, settings: configuration.settings)
+        },
         handler: { request in
             guard let handler = current.withLock({ $0?.handler }) else { return ServiceHandler.starting(request) }
             return handler.respond(to: request)
