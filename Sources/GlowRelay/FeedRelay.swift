@@ -563,8 +563,11 @@ public final class FeedRelay: Sendable {
         _ state: FeedRelayState, to viewer: String, since cursor: UInt64, through last: UInt64 = .max
     ) -> FeedReplica {
         // The log is in sequence order: find where the cursor leaves off, and where the page ends.
+        // Only registers' current numbers count (FEED-27): an entry a register had before it changed
+        // again is none, and the register counts as changed at its current number alone.
         let entries = state.log[
-            state.log.partitioningIndex { $0.sequence > cursor }..<state.log.partitioningIndex { $0.sequence > last }]
+            state.log.partitioningIndex { $0.sequence > cursor }..<state.log.partitioningIndex { $0.sequence > last }
+        ].filter { state.sequences[$0.key] == $0.sequence }
         var affected: Set<String> = []
         for entry in entries {
             switch entry.key {

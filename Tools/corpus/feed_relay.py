@@ -304,6 +304,24 @@ script('a friend back after a break learns of a shared goal made private meanwhi
     fetch('bob', delta(10, [PUB], receipts={PUB: 1001}, stances=FRIENDS,
                        visibility=[['ana', 'g-fri', 'private'], ['ana', 'g-pub', 'public']]))])
 
+# FEED-27's pages count each register at its current number only. ana's stance toward bob is
+# numbered 1, her g-pub visibility 2, and the stance again 3 (want, then none): the current numbers
+# are 2 and 3. On a 1-byte relay bob's first page ends at 2 and holds only what 2 makes changed:
+# g-pub's register (ana is affected by it), not the stance, whose number 1 is none now. The last
+# page, from 2, holds the stance (and, ana affected again, g-pub's register), whole, without more.
+RESTANCE = [
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(10, 'ana1'))], {'sequence': 1}),
+    submit('ana', 1000, [w_vis('ana', 'g-pub', 'public', st(11, 'ana1'))], {'sequence': 2}),
+    submit('ana', 1000, [w_stance('ana', 'bob', 'none', st(12, 'ana1'))], {'sequence': 3}),
+]
+cases.append({'comment': "a page counts a register at its current number only, not at one it had before it changed again",
+              'rules': ['FEED-27'], 'flags': ['Required'],
+              'input': {'maxAnswerBytes': 1, 'steps': [s for s, _ in RESTANCE] + [
+                  {'do': 'fetch', 'viewer': 'bob'}, {'do': 'fetch', 'viewer': 'bob'}]},
+              'result': 'valid', 'expected': {'steps': [e for _, e in RESTANCE] + [
+                  page(2, visibility=PUBVIS),
+                  delta(3, stances=[['ana', 'bob', 'none']], visibility=PUBVIS)]}})
+
 write_cases('feed', 'relay.json', 'feed.relay',
             'A script against one relay (taking deltas of at most `maxDeltaWrites` registers when the input '
                       'gives it, else 1,000, and answering in pages of at most `maxAnswerBytes` bytes when given, '
