@@ -179,6 +179,9 @@ public final class ActivityStore {
                 throw .transport("the relay did not answer the changes")
             }
             try record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
+            // The clock refuses a time outside FEED-1's range, which the next write's tick refuses
+            // too, as a typed error; and a counter at its end, which only a forged stamp has. Either
+            // way nothing is lost by not taking the stamp in: the page is recorded already.
             if let latest = delta.latestStamp { try? clock.receive(latest, now: now.millisecondsSince1970) }
             // A page that does not move the cursor would be asked for again for ever.
             more = hasMore && next > cursor

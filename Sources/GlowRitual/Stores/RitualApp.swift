@@ -171,7 +171,7 @@ public final class RitualApp {
     /// - Throws: ``RitualAppError/store(_:)`` when the sign-in cannot be kept; nothing changed.
     public func signedIn(as person: PersonID) throws(RitualAppError) {
         var values = AuthStore.values(flow: goals.rows.isEmpty ? .welcome : .main, person: person)
-        if auth.account != person { values.merge(Self.forgottenFeedPosition) { new, _ in new } }
+        if auth.account != person { values.merge(Self.forgottenFeedPosition) { _, forgotten in forgotten } }
         do {
             try database.setDeviceValues(values)
             if activity?.person != person {
@@ -211,7 +211,7 @@ public final class RitualApp {
     /// - Throws: ``RitualAppError/store(_:)`` when the sign-out cannot be kept.
     public func signOutOfThisDevice() throws(RitualAppError) {
         var values = AuthStore.values(flow: .signedOut, person: nil)
-        values.merge(Self.forgottenFeedPosition) { new, _ in new }
+        values.merge(Self.forgottenFeedPosition) { _, forgotten in forgotten }
         do { try database.setDeviceValues(values) } catch { throw .store(error) }
         session?.hold(nil)
         session = nil
