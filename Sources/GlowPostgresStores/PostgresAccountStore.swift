@@ -221,7 +221,7 @@ final class PostgresAccountRows: AccountRowReader, @unchecked Sendable {
 /// request takes a free one, or waits for one no longer than the pool's wait and then fails as
 /// `busy` (`503` with `Retry-After`). A connection that was lost or timed out is dropped, and the
 /// next request connects anew.
-final class PostgresConnectionPool: Sendable {
+package final class PostgresConnectionPool: Sendable {
     /// The database, without its password.
     let name: String
     /// The longest a request waits for a free connection, in seconds.
@@ -246,7 +246,7 @@ final class PostgresConnectionPool: Sendable {
     ///
     /// - Throws: ``StoreError`` `busy` when every connection stayed in use for the pool's wait,
     ///   `cannot_open` when the database cannot be reached, or the body's.
-    func withConnection<T>(_ body: (PostgresConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func withConnection<T>(_ body: (PostgresConnection) throws(StoreError) -> T) throws(StoreError) -> T {
         guard permits.wait(timeout: .now() + wait) == .success else {
             throw StoreError(
                 .busy, "all \(size) connections of the account store stayed in use for \(wait) s", path: name)

@@ -140,6 +140,29 @@ extension DatabaseSchema {
                 ALTER TABLE relay_registers ADD COLUMN public_until BIGINT NOT NULL DEFAULT 0;
                 ALTER TABLE relay_registers ADD COLUMN shared_until BIGINT NOT NULL DEFAULT 0;
                 """),
+            // The relay as rows read by index (issue 43): each register's kind, parties and item
+            // and whether it is a public goal's visibility, each push row's person, token and time;
+            // the sequence index makes the table the relay's log. Rows already there get theirs
+            // from the relay store when a process opens the database; the push outbox's tombstones,
+            // which only the copies of the whole state read, go.
+            Migration(
+                "relay indexes",
+                """
+                ALTER TABLE relay_registers ADD COLUMN kind TEXT, ADD COLUMN party TEXT, ADD COLUMN other TEXT,
+                    ADD COLUMN item TEXT, ADD COLUMN is_public INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX relay_registers_sequence ON relay_registers (sequence);
+                CREATE INDEX relay_registers_party ON relay_registers (kind, party, other);
+                CREATE INDEX relay_registers_other ON relay_registers (kind, other, party);
+                CREATE INDEX relay_registers_item ON relay_registers (item) WHERE item IS NOT NULL;
+                CREATE INDEX relay_registers_public ON relay_registers (kind) WHERE is_public = 1;
+                CREATE INDEX relay_registers_unindexed ON relay_registers (key) WHERE kind IS NULL;
+                DELETE FROM relay_pushes WHERE value IS NULL;
+                ALTER TABLE relay_pushes ADD COLUMN person TEXT, ADD COLUMN token TEXT, ADD COLUMN at BIGINT;
+                CREATE INDEX relay_pushes_person ON relay_pushes (person) WHERE person IS NOT NULL;
+                CREATE INDEX relay_pushes_token ON relay_pushes (token) WHERE token IS NOT NULL;
+                CREATE INDEX relay_pushes_at ON relay_pushes (kind, at) WHERE at IS NOT NULL;
+                CREATE INDEX relay_pushes_unindexed ON relay_pushes (kind) WHERE person IS NULL AND token IS NULL;
+                """),
         ])
 }
 

@@ -28,6 +28,11 @@ public struct FeedRelayState: Sendable {
     /// For each visibility register, the sequence numbers at which it last stopped being public
     /// and last stopped being shared (FEED-25), which FEED-27 reads.
     public var ends: [FeedReplica.GoalKey: VisibilityEnds] = [:]
+    /// In a part of the relay read for a viewer (``RelayLoad``), for each sequence number it holds
+    /// after the cursor, the greatest number of the whole relay below it and after the cursor,
+    /// when that is none of the part's: where a page may end between two of the part's numbers
+    /// (FEED-27). Empty for the whole relay, and for a part that holds every number after the cursor.
+    public var floors: [UInt64: UInt64] = [:]
 
     /// Keeps the indexes for a changed register.
     mutating func index(_ key: RelayKey) {
@@ -98,70 +103,61 @@ public enum RelayKey: Hashable, Sendable {
     case seen(String)
 }
 
-/// Where a relay keeps its state: in memory here, a database in a deployment. `update` runs its
-/// body alone; the relay's bodies check before they change, so a body that throws changed nothing.
+/// Where a relay keeps its state: in memory here, a database in a deployment. An update runs its
+/// body alone on the part of the state its load names (``RelayLoad``): a store without a
+/// database holds the whole state and gives it whole; a database's store reads the rows the load
+/// names by index, and writes back what the body changed. The relay's bodies check before they
+/// change, so a body that throws changed nothing the store keeps.
 public protocol FeedRelayStore: Sendable {
-    /// Runs `body` on the state, alone.
-    func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T
-
-    /// Runs `body`, a change, on the state, alone: as ``update(_:)``, for a store that can run a
-    /// change more cheaply when it knows one is coming (PostgreSQL's takes its lock first and
-    /// changes the state in place). A body that throws may have changed the state; the store
-    /// keeps none of it.
-    func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T
-
-    /// Whether this store is on the database `reading` is of, so that its transactions can
-    /// confirm it (``update(confirming:_:)``).
-    func confirms(_ reading: StoreReading) -> Bool
-
-    /// As ``update(_:)``, in a transaction that first confirms `reading`, a read of another store
-    /// on the same database (``StoreReading``): nil, with nothing run and nothing kept, when that
-    /// store's clock has moved since.
+    /// Runs `body` alone on the part of the state `load` names, and keeps what it changed; when
+    /// `reading` is given, in a transaction that first confirms it, a read of another store on the
+    /// same database (``StoreReading``): nil, with nothing run and nothing kept, when that store's
+    /// clock has moved since. `writing` says the body may change the state, so that a store can
+    /// take its write lock first.
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` for a reading of a database this store is not
-    ///   on; the body's error; a storage failure.
-    func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
-        throws(FeedError) -> T?
+    ///   on, or when the state cannot be read or kept; the body's error, with nothing kept.
+    func update<T>(
+        loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
+        _ body: (inout FeedRelayState) throws(FeedError) -> T
+    ) throws(FeedError) -> T?
 
-    /// As ``write(_:)``, confirming `reading` first as ``update(confirming:_:)`` does.
-    func write<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
-        throws(FeedError) -> T?
+    /// Whether this store is on the database `reading` is of, so that its transactions can
+    /// confirm it.
+    func confirms(_ reading: StoreReading) -> Bool
 }
 
 extension FeedRelayStore {
-    /// ``update(_:)``.
-    public func write<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        try update(body)
+    /// Runs `body` on the whole state, alone, confirming nothing: for inspection and tests.
+    ///
+    /// - Throws: as ``update(loading:writing:confirming:_:)``.
+    public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
+        StoreReading.answer(unconfirmed: try update(loading: .whole, writing: true, confirming: nil, body))
     }
 
     /// False: a store without a database shares none with another store.
     public func confirms(_ reading: StoreReading) -> Bool { false }
-
-    /// Refuses: a store without a database shares none with the store `reading` is of.
-    public func update<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
-        throws(FeedError) -> T?
-    {
-        throw FeedError.storage("this relay store is on no database, so it cannot confirm a reading of \(reading)")
-    }
-
-    /// ``update(confirming:_:)``.
-    public func write<T>(confirming reading: StoreReading, _ body: (inout FeedRelayState) throws(FeedError) -> T)
-        throws(FeedError) -> T?
-    {
-        try update(confirming: reading, body)
-    }
 }
 
-/// A relay store in memory.
+/// A relay store in memory: the whole state, whatever the load.
 public final class InMemoryFeedRelayStore: FeedRelayStore {
     private let state = Mutex(FeedRelayState())
 
     /// An empty store.
     public init() {}
 
-    /// Runs `body` under the store's lock.
-    public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        try state.withLock { (state) throws(FeedError) -> T in try body(&state) }
+    /// Runs `body` on the whole state under the store's lock.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` for a reading (this store is on no database);
+    ///   the body's error.
+    public func update<T>(
+        loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
+        _ body: (inout FeedRelayState) throws(FeedError) -> T
+    ) throws(FeedError) -> T? {
+        if let reading {
+            throw FeedError.storage("this relay store is on no database, so it cannot confirm a reading of \(reading)")
+        }
+        return try state.withLock { (state) throws(FeedError) -> T in try body(&state) }
     }
 }
 
@@ -228,7 +224,8 @@ public final class FeedRelay: Sendable {
         throws(FeedError) -> Accepted?
     {
         try Self.checkAuthor(delta, person, limit: maxDeltaWrites)
-        return try run(writing: true, confirming: reading) { (state) throws(FeedError) -> Accepted in
+        return try run(.accept(delta, from: person), writing: true, confirming: reading) {
+            (state) throws(FeedError) -> Accepted in
             try Self.checkOpen(state, person)
             try Self.checkStamps(delta, now: now)
             return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
@@ -239,16 +236,13 @@ public final class FeedRelay: Sendable {
     /// confirm it (``respond(to:from:now:limits:confirming:)``).
     public func confirms(_ reading: StoreReading) -> Bool { store.confirms(reading) }
 
-    /// `body` through the store: a write or a read, confirming `reading` first when there is one.
+    /// `body` through the store on the part of the state `load` names: a write or a read,
+    /// confirming `reading` first when there is one.
     private func run<T>(
-        writing: Bool, confirming reading: StoreReading?, _ body: (inout FeedRelayState) throws(FeedError) -> T
+        _ load: RelayLoad, writing: Bool, confirming reading: StoreReading? = nil,
+        _ body: (inout FeedRelayState) throws(FeedError) -> T
     ) throws(FeedError) -> T? {
-        switch (reading, writing) {
-        case (nil, true): try store.write(body)
-        case (nil, false): try store.update(body)
-        case (let reading?, true): try store.write(confirming: reading, body)
-        case (let reading?, false): try store.update(confirming: reading, body)
-        }
+        try store.update(loading: load, writing: writing, confirming: reading, body)
     }
 
     /// FEED-31: an erased person's writes, reads and devices are refused.
@@ -270,7 +264,7 @@ public final class FeedRelay: Sendable {
     ///   changed.
     @discardableResult
     public func erase(_ person: String, now: Int64) throws(FeedError) -> UInt64 {
-        try store.write { (state) throws(FeedError) -> UInt64 in
+        let erased = try run(.erasure(of: person), writing: true) { (state) throws(FeedError) -> UInt64 in
             let written = state.replica.authored(by: person, since: nil)
             let latest = written.latestStamp?.wall ?? 0
             // After everything they wrote, so each withdrawal wins its register (FEED-1).
@@ -290,6 +284,7 @@ public final class FeedRelay: Sendable {
             state.pushes.close(person)
             return sequence
         }
+        return StoreReading.answer(unconfirmed: erased)
     }
 
     /// Merges `person`'s checked writes into `state` (FEED-25, FEED-26) and feeds the push outbox
@@ -400,7 +395,8 @@ public final class FeedRelay: Sendable {
     public func register(_ device: PushDevice, proof: String?, now: Int64, confirming reading: StoreReading?)
         throws(FeedError) -> Bool?
     {
-        try run(writing: true, confirming: reading) { (state) throws(FeedError) in
+        try run(.device(token: device.token, person: device.person), writing: true, confirming: reading) {
+            (state) throws(FeedError) in
             try Self.checkOpen(state, device.person)
             return state.pushes.register(device, proof: proof, now: now)
         }
@@ -421,7 +417,8 @@ public final class FeedRelay: Sendable {
     public func removeDevice(token: String, of person: String?, confirming reading: StoreReading?) throws(FeedError)
         -> Void?
     {
-        try run(writing: true, confirming: reading) { (state) throws(FeedError) in
+        try run(.device(token: token, person: person), writing: true, confirming: reading) {
+            (state) throws(FeedError) in
             if let held = state.pushes.devices[token], person == nil || held.person == person {
                 state.pushes.remove(token: token)
             }
@@ -432,16 +429,20 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read.
     public func pushDevices() throws(FeedError) -> [PushDevice] {
-        try store.update { (state) throws(FeedError) in
+        let devices = try run(.allDevices, writing: false) { (state) throws(FeedError) in
             state.pushes.devices.values.sorted { $0.token.utf8.lexicographicallyPrecedes($1.token.utf8) }
         }
+        return StoreReading.answer(unconfirmed: devices)
     }
 
     /// Removes every device of `person`, with what waited for them (an account deleted).
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep the removal.
     public func removeDevices(of person: String) throws(FeedError) {
-        try store.write { (state) throws(FeedError) in state.pushes.removeDevices(of: person) }
+        let removed: Void? = try run(.devices(of: person), writing: true) { (state) throws(FeedError) in
+            state.pushes.removeDevices(of: person)
+        }
+        StoreReading.answer(unconfirmed: removed)
     }
 
     /// The pushes due at `now` (REMIND-17), taken out of the outbox in one write, so of several
@@ -451,9 +452,11 @@ public final class FeedRelay: Sendable {
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep that they were
     ///   taken: then none is given.
     public func duePushes(at now: Int64, names: (String) -> String?) throws(FeedError) -> [Push] {
-        try store.write { (state) throws(FeedError) in
-            state.pushes.due(at: now, replica: state.replica, window: pushWindow, names: names)
+        let window = pushWindow
+        let due = try run(.due(at: now, window: window), writing: true) { (state) throws(FeedError) in
+            state.pushes.due(at: now, replica: state.replica, window: window, names: names)
         }
+        return StoreReading.answer(unconfirmed: due)
     }
 
     /// What `viewer` may learn since `cursor` (FEED-27), and the cursor to ask from next time;
@@ -473,7 +476,8 @@ public final class FeedRelay: Sendable {
         delta: FeedReplica, cursor: UInt64, more: Bool
     )? {
         let cap = maxAnswerBytes
-        return try run(writing: false, confirming: reading) { (state) throws(FeedError) in
+        return try run(.changes(viewer: viewer, since: cursor), writing: false, confirming: reading) {
+            (state) throws(FeedError) in
             try Self.checkOpen(state, viewer)
             // A cursor the relay never gave starts the viewer over (FEED-27).
             return Self.page(state, to: viewer, since: cursor > state.sequence ? 0 : cursor, cap: cap)
@@ -492,9 +496,16 @@ public final class FeedRelay: Sendable {
         }
         let whole = fanOut(state, to: viewer, since: cursor)
         // The registers' sequence numbers after the cursor: the log's entries that are current
-        // (an entry whose register changed again since is waiting to be compacted away).
-        let numbers = state.log[state.log.partitioningIndex { $0.sequence > cursor }...]
-            .filter { state.sequences[$0.key] == $0.sequence }.map(\.sequence)
+        // (an entry whose register changed again since is waiting to be compacted away). In a part
+        // of the relay, a page may also end at a number of the whole between two of the part's, or
+        // at the relay's last: its answer is that of the part's number before it.
+        var numbers: [UInt64] = []
+        for entry in state.log[state.log.partitioningIndex { $0.sequence > cursor }...]
+        where state.sequences[entry.key] == entry.sequence {
+            if let floor = state.floors[entry.sequence], floor > (numbers.last ?? cursor) { numbers.append(floor) }
+            numbers.append(entry.sequence)
+        }
+        if state.sequence > (numbers.last ?? cursor) { numbers.append(state.sequence) }
         guard numbers.count > 1, size(whole, state.sequence) > cap else { return (whole, state.sequence, false) }
         // The most numbers whose answer fits, at least one: `low` fits (or is the first), `high` does not.
         var (low, high) = (1, numbers.count)
@@ -516,7 +527,10 @@ public final class FeedRelay: Sendable {
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read.
     public var replica: FeedReplica {
-        get throws(FeedError) { try store.update { (state) throws(FeedError) in state.replica } }
+        get throws(FeedError) {
+            StoreReading.answer(
+                unconfirmed: try run(.whole, writing: false) { (state) throws(FeedError) in state.replica })
+        }
     }
 
     /// FEED-25: no stamp further ahead of the relay's time than the skew allows, so no write can
@@ -702,6 +716,21 @@ extension RelayKey {
         }
     }
 
+    /// The columns a store indexes a register's row by, so that a request reads the rows it
+    /// concerns (issue 43): its kind; its first party (a stance's `from`, an item's or a visibility
+    /// register's owner, the owner of a reaction's item, a seen marker's person); its second (a
+    /// stance's `to`, an item's or a visibility register's goal, a reaction's reactor); and a
+    /// reaction's item.
+    public var indexColumns: (kind: String, party: String, other: String?, item: String?) {
+        switch self {
+        case .stance(let key): ("stance", key.from, key.to, nil)
+        case .item(let id): ("item", String(id.owner), String(id.goal), nil)
+        case .visibility(let key): ("visibility", key.owner, key.goal, nil)
+        case .reaction(let key): ("reaction", String(key.item.owner), key.reactor, key.item.text)
+        case .seen(let person): ("seen", person, nil, nil)
+        }
+    }
+
     /// The key of the one register a delta of ``FeedRelayState/StoredRegister`` holds.
     init?(holding delta: FeedReplica) {
         if let key = delta.stances.keys.first {
@@ -739,6 +768,13 @@ extension FeedRelayState {
         public init?(sequence: UInt64, delta: FeedReplica, ends: VisibilityEnds = VisibilityEnds()) {
             guard let key = RelayKey(holding: delta) else { return nil }
             self.init(key: key, sequence: sequence, delta: delta, ends: ends)
+        }
+
+        /// Whether it is a visibility register that is `public` now: a column a store indexes,
+        /// for the public goals every viewer may see (FEED-9).
+        public var isPublic: Bool {
+            if case .visibility(let key) = key { return delta.visibility[key]?.value == .public }
+            return false
         }
 
         init(key: RelayKey, sequence: UInt64, delta: FeedReplica, ends: VisibilityEnds = VisibilityEnds()) {

@@ -469,6 +469,9 @@ public struct PushOutbox: Sendable {
                 self.init(kind, group.token + "\n" + group.topic)
             }
 
+            /// The token of a group, last push or proof row; nil for a key with no topic.
+            public var token: String? { group?.token }
+
             var group: GroupKey? {
                 guard let cut = key.firstIndex(of: "\n") else { return nil }
                 return GroupKey(token: String(key[..<cut]), topic: String(key[key.index(after: cut)...]))
@@ -507,6 +510,43 @@ public struct PushOutbox: Sendable {
             return key.group.flatMap { proofs[$0] }.map {
                 CanonicalJSON.bytes(ProofRow(code: $0.code, queuedAt: $0.queuedAt, sent: $0.sent))
             }
+        }
+    }
+
+    /// Every row the outbox holds, with its JSON, in no particular order.
+    public var rows: [(key: Row.Key, value: [UInt8])] {
+        var keys = devices.keys.map { Row.Key(.device, $0) } + closed.map { Row.Key(.closed, $0) }
+        keys += groups.keys.map { Row.Key(.group, $0) } + lastPush.keys.map { Row.Key(.last, $0) }
+        keys += proofs.keys.map { Row.Key(.proof, $0) }
+        return keys.compactMap { key in value(of: key).map { (key, $0) } }
+    }
+
+    /// The person of a device row's JSON, for a store's index.
+    ///
+    /// - Throws: ``PushError/Code/unreadableRow`` when the JSON does not read.
+    public static func person(ofDeviceRow value: [UInt8]) throws(PushError) -> String {
+        do {
+            return try JSONDecoder().decode(DeviceRow.self, from: Data(value)).person
+        } catch {
+            throw PushError(.unreadableRow, "a push device row does not read: \(error)")
+        }
+    }
+
+    /// The time a row's JSON holds, for a store's index: a group's send time, a last push's time, a
+    /// proof's queueing time; nil for other kinds.
+    ///
+    /// - Throws: ``PushError/Code/unreadableRow`` when the JSON does not read.
+    public static func time(ofRow kind: Row.Kind, _ value: [UInt8]) throws(PushError) -> Int64? {
+        let decoder = JSONDecoder()
+        do {
+            switch kind {
+            case .group: return try decoder.decode(GroupRow.self, from: Data(value)).sendAt
+            case .last: return try decoder.decode(LastRow.self, from: Data(value)).at
+            case .proof: return try decoder.decode(ProofRow.self, from: Data(value)).queuedAt
+            case .device, .closed: return nil
+            }
+        } catch {
+            throw PushError(.unreadableRow, "a push \(kind.rawValue) row does not read: \(error)")
         }
     }
 

@@ -23,6 +23,34 @@ package enum PushRows {
         }
     }
 
+    /// The columns a push row is found by (issue 43): a device's person and token, a closed
+    /// person's id, the token of a group, a last push or a proof, and a group's send time, a last
+    /// push's time or a proof's queueing time.
+    ///
+    /// - Throws: ``StoreError`` `corrupt` for a kind this version does not know or a value that
+    ///   does not read.
+    package static func columns(kind: String, key: String, value: [UInt8], path: String) throws(StoreError) -> (
+        person: String?, token: String?, at: Int64?
+    ) {
+        guard let known = PushOutbox.Row.Kind(rawValue: kind) else {
+            throw StoreError(.corrupt, "a push row of an unknown kind '\(kind.prefix(40))'", path: path)
+        }
+        let row = PushOutbox.Row.Key(known, key)
+        do throws(PushError) {
+            switch known {
+            case .device: return (try PushOutbox.person(ofDeviceRow: value), key, nil)
+            case .closed: return (key, nil, nil)
+            case .group, .last, .proof:
+                guard let token = row.token else {
+                    throw PushError(.unreadableRow, "a push \(kind) row's key names no token")
+                }
+                return (nil, token, try PushOutbox.time(ofRow: known, value))
+            }
+        } catch {
+            throw StoreError(.corrupt, error.message, path: path)
+        }
+    }
+
     /// The rows the outbox changed since its last keep: a value for a row written, nil for one
     /// removed. The caller keeps the changes once it wrote them.
     package static func changed(_ state: FeedRelayState) -> [(kind: String, key: String, value: [UInt8]?)] {

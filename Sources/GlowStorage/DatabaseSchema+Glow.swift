@@ -77,6 +77,35 @@ extension DatabaseSchema {
         ALTER TABLE relay_registers ADD COLUMN shared_until INTEGER NOT NULL DEFAULT 0;
         """)
 
+    /// The relay's index columns (issue 43): each register's kind, parties and item
+    /// (`RelayKey.indexColumns`) and whether it is a public goal's visibility; each push row's
+    /// person, token and time. A request reads the rows it concerns through them, and the sequence
+    /// index makes the table the relay's log. Rows already there get theirs from the relay store
+    /// when it opens the file (they are read from the registers' bytes, which SQL cannot). A step
+    /// of the relay database and of the server database, each at its end.
+    private static let relayIndexes = Migration(
+        "relay indexes",
+        """
+        ALTER TABLE relay_registers ADD COLUMN kind TEXT;
+        ALTER TABLE relay_registers ADD COLUMN party TEXT;
+        ALTER TABLE relay_registers ADD COLUMN other TEXT;
+        ALTER TABLE relay_registers ADD COLUMN item TEXT;
+        ALTER TABLE relay_registers ADD COLUMN is_public INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX relay_registers_sequence ON relay_registers (sequence);
+        CREATE INDEX relay_registers_party ON relay_registers (kind, party, other);
+        CREATE INDEX relay_registers_other ON relay_registers (kind, other, party);
+        CREATE INDEX relay_registers_item ON relay_registers (item) WHERE item IS NOT NULL;
+        CREATE INDEX relay_registers_public ON relay_registers (kind) WHERE is_public = 1;
+        CREATE INDEX relay_registers_unindexed ON relay_registers (key) WHERE kind IS NULL;
+        ALTER TABLE relay_pushes ADD COLUMN person TEXT;
+        ALTER TABLE relay_pushes ADD COLUMN token TEXT;
+        ALTER TABLE relay_pushes ADD COLUMN at INTEGER;
+        CREATE INDEX relay_pushes_person ON relay_pushes (person) WHERE person IS NOT NULL;
+        CREATE INDEX relay_pushes_token ON relay_pushes (token) WHERE token IS NOT NULL;
+        CREATE INDEX relay_pushes_at ON relay_pushes (kind, at) WHERE at IS NOT NULL;
+        CREATE INDEX relay_pushes_unindexed ON relay_pushes (kind) WHERE person IS NULL AND token IS NULL;
+        """)
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -89,7 +118,7 @@ extension DatabaseSchema {
                 CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                     last_receipt INTEGER NOT NULL);
                 """),
-            pushOutbox, storeClocks, visibilityEnds,
+            pushOutbox, storeClocks, visibilityEnds, relayIndexes,
         ])
 
     /// The account service's records on a server ("GLAC"): `SQLiteAccountStore` of
@@ -118,7 +147,7 @@ extension DatabaseSchema {
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
-            pushOutbox, storeClocks, accountIndexes, visibilityEnds,
+            pushOutbox, storeClocks, accountIndexes, visibilityEnds, relayIndexes,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

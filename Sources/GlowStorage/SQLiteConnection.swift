@@ -223,6 +223,9 @@ package final class Statement {
 
     package func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    /// Whether a column of the current row is SQL's null.
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
     package func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let base = sqlite3_column_blob(handle, column) else { return [] }

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 import Synchronization
 import Testing
@@ -13,7 +14,10 @@ struct FeedRelayLogTests {
     final class OpenStore: FeedRelayStore {
         let state = Mutex(FeedRelayState())
 
-        func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
+        func update<T>(
+            loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
+            _ body: (inout FeedRelayState) throws(FeedError) -> T
+        ) throws(FeedError) -> T? {
             try state.withLock { (state) throws(FeedError) -> T in try body(&state) }
         }
 

@@ -179,7 +179,9 @@ struct ConfirmedReadingTests {
                 try process.accounts.authenticate(accessToken: tablet.accessToken, fresh: false).reading)
             #expect(!relayStore.confirms(reading))
             #expect(throws: FeedError.self) {
-                _ = try relayStore.update(confirming: reading) { (state) throws(FeedError) in state.sequence }
+                _ = try relayStore.update(loading: .whole, writing: false, confirming: reading) {
+                    (state) throws(FeedError) in state.sequence
+                }
             }
         }
     }
@@ -212,7 +214,9 @@ extension PostgresStoreTests {
         let foreign = StoreReading(database: "another database", rows: [])
         #expect(!one.relay.confirms(foreign))
         #expect(throws: FeedError.self) {
-            _ = try one.relay.update(confirming: foreign) { (state) throws(FeedError) in state.sequence }
+            _ = try one.relay.update(loading: .whole, writing: false, confirming: foreign) {
+                (state) throws(FeedError) in state.sequence
+            }
         }
     }
 }

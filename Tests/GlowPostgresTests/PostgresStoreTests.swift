@@ -2,6 +2,7 @@ import Foundation
 import GlowAuth
 import GlowConformance
 import GlowFeed
+import GlowModel
 import GlowPostgres
 import GlowPostgresStores
 import GlowProtocol
@@ -42,14 +43,14 @@ final class PostgresStoreTests {
         #expect(
             steps.rows == [
                 [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
-                [.text("push outbox")], [.text("account rows")], [.text("visibility ends")],
+                [.text("push outbox")], [.text("account rows")], [.text("visibility ends")], [.text("relay indexes")],
             ])
         // A step this version does not know is a newer schema; a renamed step a stranger's.
-        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (8, 'from the future')")
+        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (9, 'from the future')")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .newerSchema
         }
-        try connection.execute("DELETE FROM glow_migrations WHERE position = 8")
+        try connection.execute("DELETE FROM glow_migrations WHERE position = 9")
         try connection.execute("UPDATE glow_migrations SET name = 'renamed' WHERE position = 2")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .corrupt
@@ -367,7 +368,7 @@ final class PostgresStoreTests {
         let finished = DispatchSemaphore(value: 0)
         Thread {
             do {
-                try database.relay.store.update { _ in
+                try database.relay.pool.withConnection { (_) throws(StoreError) in
                     holding.signal()
                     release.wait()
                 }
@@ -398,5 +399,35 @@ final class PostgresStoreTests {
         #expect(waited >= 0.29 && waited < 5, "waited \(waited) s")
         // The connection free again, the same request is served.
         #expect(handler.respond(to: request).status == 200)
+    }
+}
+
+extension PostgresStoreTests {
+    @Test("PostgreSQL: rows an older version wrote without index columns are indexed when a process opens the database")
+    func olderRows() throws {
+        let relay = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        let stamp = try Stamp(wall: 1, counter: 0, device: "ana-phone")
+        var delta = FeedReplica()
+        delta.writeStance(.want, from: "ana", to: "bob", at: stamp)
+        delta.writeVisibility(.public, owner: "ana", goal: "g", at: stamp)
+        let item = try FeedItem(
+            owner: "ana", kind: .goalStarted, goal: "g", time: 1, title: "Walk", emoji: "", goalKind: "streak")
+        delta.writeItem(item, id: item.key, at: stamp)
+        try relay.submit(delta, from: "ana", now: 10)
+        try relay.register(try PushDevice(token: "t", person: "bob", timeZone: TimeZoneID("UTC")), now: 0)
+        let before = try relay.changes(for: "cat", since: 0)
+        #expect(before.delta.items.count == 1)
+        let connection = try PostgresConnection(cluster.conninfo)
+        try connection.execute(
+            "UPDATE relay_registers SET kind = NULL, party = NULL, other = NULL, item = NULL, is_public = 0")
+        try connection.execute("UPDATE relay_pushes SET person = NULL, token = NULL, at = NULL")
+        // Unindexed, the public goal and its item are found by no index.
+        #expect(try relay.changes(for: "cat", since: 0).delta.items.isEmpty)
+        let reopened = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
+        let after = try reopened.changes(for: "cat", since: 0)
+        #expect(after.delta == before.delta && after.cursor == before.cursor)
+        #expect(try reopened.pushDevices().map(\.token) == ["t"])
+        let unindexed = try connection.execute("SELECT count(*) AS n FROM relay_registers WHERE kind IS NULL")
+        #expect(try unindexed.int(0, "n") == 0)
     }
 }

@@ -101,7 +101,7 @@ struct PushStoreTests {
 
 extension PushStoreTests {
     @Test(
-        "a push row that does not read refuses the open with a typed error, and the file stays as it was",
+        "a push row that does not read is refused with a typed error where it is read, and the file stays as it was",
         arguments: [
             ("device", "t", "not json"), ("group", "no-topic", "{}"), ("rumour", "k", "{}"),
             ("device", "t", #"{"person":"bob","timeZone":"no zone"}"#),
@@ -113,15 +113,16 @@ extension PushStoreTests {
         defer { ServerFiles.remove(path) }
         _ = try SQLiteServerDatabase(path: path)
         let connection = try DatabaseSchema.server.open(path: path, create: false)
-        try connection.prepare("INSERT INTO relay_pushes (kind, key, value) VALUES (?, ?, ?)").run([
-            .text(kind), .text(key), .blob(Array(value.utf8)),
-        ])
+        // Indexed as this version writes rows (ana's, at time 1), so opening the file reads nothing.
+        try connection.prepare(
+            "INSERT INTO relay_pushes (kind, key, value, person, token, at) VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        .run([.text(kind), .text(key), .blob(Array(value.utf8)), .text("ana"), .text("t"), .integer(1)])
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect {
-            _ = try SQLiteServerDatabase(path: path)
-        } throws: { error in
-            (error as? StoreError)?.code == .corrupt
-        }
+        let relay = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
+        // A call that reads the row refuses, naming the storage; one that does not is answered.
+        #expect { try relay.replica } throws: { error in (error as? FeedError)?.code == .storageFailed }
+        #expect(try relay.changes(for: "cat", since: 0).cursor == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import GlowCore
 import GlowFeed
 import GlowModel
-import GlowRelay
+import Synchronization
 import Testing
 
+@testable import GlowRelay
 @testable import GlowServerStores
 @testable import GlowStorage
 
@@ -51,13 +53,30 @@ struct RelayStoreTests {
         }
     }
 
-    @Test("opened again from its file, the relay answers every viewer from every cursor as before")
+    @Test(
+        "opened again from its file, by this version or after an older one, the relay answers every viewer from every cursor as before"
+    )
     func reopen() throws {
         let path = StorageTests.temporary()
         let memory = FeedRelay()
         let stored = FeedRelay(store: try SQLiteFeedRelayStore(path: path))
         try Self.drive([memory, stored], rounds: 400)
+        for (index, person) in Self.people.enumerated() {
+            for relay in [memory, stored] {
+                try relay.register(
+                    try PushDevice(token: "t\(index)", person: person, timeZone: TimeZoneID("UTC")), now: 0)
+            }
+        }
+        try Self.drive([memory, stored], rounds: 100)
+        // As a version before the index columns left the rows: the store indexes them when it opens.
+        let old = try DatabaseSchema.relay.open(path: path, create: false)
+        try old.execute(
+            "UPDATE relay_registers SET kind = NULL, party = NULL, other = NULL, item = NULL, is_public = 0; "
+                + "UPDATE relay_pushes SET person = NULL, token = NULL, at = NULL")
         let reopened = FeedRelay(store: try SQLiteFeedRelayStore(path: path))
+        #expect(try old.integer("SELECT count(*) FROM relay_registers WHERE kind IS NULL") == 0)
+        #expect(try reopened.pushDevices() == memory.pushDevices())
+        #expect(try reopened.duePushes(at: 1 << 40) { _ in nil } == memory.duePushes(at: 1 << 40) { _ in nil })
         let last = try memory.changes(for: "ana", since: 0).cursor
         #expect(try last > 50 && reopened.changes(for: "ana", since: 0).cursor == last)
         #expect(try reopened.replica == memory.replica)
@@ -72,6 +91,128 @@ struct RelayStoreTests {
         // It goes on where it stopped: the next write gets the next number, the next receipt a later time.
         try Self.drive([memory, reopened], rounds: 50)
         #expect(try reopened.changes(for: "bob", since: 0).delta == memory.changes(for: "bob", since: 0).delta)
+    }
+
+    /// A store that keeps the whole relay but runs every update on the part its load names, read
+    /// from the whole's rows (``StateRowSource``), and takes back what the part changed: what a
+    /// database's store does, without the database.
+    final class PartStore: FeedRelayStore {
+        let whole = Mutex(FeedRelayState())
+        let logReadLimit: Int
+
+        init(logReadLimit: Int) { self.logReadLimit = logReadLimit }
+
+        func update<T>(
+            loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
+            _ body: (inout FeedRelayState) throws(FeedError) -> T
+        ) throws(FeedError) -> T? {
+            try whole.withLock { (whole) throws(FeedError) -> T in
+                var part = try FeedRelayState.loading(load, from: StateRowSource(whole), logReadLimit: logReadLimit)
+                let before = part.sequence
+                let result = try body(&part)
+                whole.restore(part.registers(after: before), lastReceipt: part.lastReceipt)
+                whole.sequence = part.sequence
+                for key in part.pushes.changedRows {
+                    do throws(PushError) {
+                        try whole.pushes.apply(key, value: part.pushes.value(of: key))
+                    } catch {
+                        throw FeedError.storage(error.message)
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    /// Issue 43: a request reads the rows it concerns. A relay whose every call runs on the part
+    /// of the state its load names (reading the log, or the viewer's side, for a viewer's answer)
+    /// answers every call exactly as the relay that holds the whole: writes, erasures, devices,
+    /// due pushes, and FEED-27's answers to every viewer from every cursor, pages included.
+    @Test(
+        "the part of the relay a call reads answers every call as the whole relay does",
+        arguments: [(1 << 20, 0), (300, 0), (1 << 20, 1_000_000), (300, 1_000_000)])
+    func parts(cap: Int, logReadLimit: Int) throws {
+        let store = PartStore(logReadLimit: logReadLimit)
+        let whole = FeedRelay(maxAnswerBytes: cap)
+        let part = FeedRelay(store: store, maxAnswerBytes: cap)
+        let relays = [whole, part]
+        for (index, person) in Self.people.enumerated() {
+            for relay in relays {
+                try relay.register(
+                    try PushDevice(token: "t-\(person)", person: person, timeZone: TimeZoneID("UTC")), now: 0)
+            }
+            if index == 0 {
+                // A token another holds: a proof push waits for it.
+                for relay in relays {
+                    #expect(
+                        try !relay.register(
+                            try PushDevice(token: "t-\(person)", person: "bob", timeZone: TimeZoneID("UTC")), now: 0))
+                }
+            }
+        }
+        try Self.drive(relays, rounds: 300)
+        for relay in relays { try relay.erase("dan", now: 5_000) }
+        try Self.drive(relays, rounds: 100)
+        let names: (String) -> String? = { $0.uppercased() }
+        #expect(try part.duePushes(at: 900_000, names: names) == whole.duePushes(at: 900_000, names: names))
+        #expect(try part.pushDevices() == whole.pushDevices())
+        #expect(try part.replica == whole.replica)
+        let last = try whole.changes(for: "ana", since: 0).cursor
+        #expect(last > 50)
+        for viewer in Self.people + ["eve"] {
+            for cursor in stride(from: UInt64(0), through: last + 3, by: 5) {
+                let answer = Result { () throws(FeedError) in try part.changes(for: viewer, since: cursor) }
+                let expected = Result { () throws(FeedError) in try whole.changes(for: viewer, since: cursor) }
+                switch (answer, expected) {
+                case (.success(let answer), .success(let expected)):
+                    #expect(
+                        answer.delta == expected.delta && answer.cursor == expected.cursor
+                            && answer.more == expected.more,
+                        "\(viewer) from \(cursor): cursors \(answer.cursor), \(expected.cursor)")
+                case (.failure(let answer), .failure(let expected)):
+                    #expect(answer.code == expected.code)
+                default:
+                    Issue.record("\(viewer) from \(cursor): \(answer) against \(expected)")
+                }
+            }
+        }
+    }
+
+    /// Issue 43: what a call reads grows with the people it concerns, not with the relay. Among
+    /// 400 people in a ring, each wanting the two on either side, a first sync reads its viewer's friends' registers and a
+    /// write its author's, whatever the rest hold.
+    @Test("a first sync and a write read their people's registers, not the relay's")
+    func partsAreSmall() throws {
+        let store = InMemoryFeedRelayStore()
+        let relay = FeedRelay(store: store)
+        let people = (0..<400).map { "p\($0)" }
+        for (index, person) in people.enumerated() {
+            var delta = FeedReplica()
+            for step in 1...2 {
+                delta.writeStance(
+                    .want, from: person, to: people[(index + step) % people.count], at: try Self.stamp(1, person))
+                delta.writeStance(
+                    .want, from: person, to: people[(index - step + people.count) % people.count],
+                    at: try Self.stamp(1, person))
+            }
+            delta.writeVisibility(.friends, owner: person, goal: "g", at: try Self.stamp(1, person))
+            let item = try FeedItem(
+                owner: person, kind: .goalStarted, goal: "g", time: 1, title: "G", emoji: "", goalKind: "streak")
+            delta.writeItem(item, id: item.key, at: try Self.stamp(1, person))
+            try relay.submit(delta, from: person, now: 10)
+        }
+        let state = try store.update { (state) throws(FeedError) in state }
+        let rows = StateRowSource(state)
+        let first = try FeedRelayState.loading(.changes(viewer: "p7", since: 0), from: rows)
+        var write = FeedReplica()
+        write.writeReaction(
+            true, item: FeedItemID("p8/goalStarted/g"), reactor: "p7", kind: .heart, at: try Self.stamp(2, "p7"))
+        let accept = try FeedRelayState.loading(.accept(write, from: "p7"), from: rows)
+        #expect(state.sequences.count == 2_400)
+        #expect(first.sequences.count < 60 && accept.sequences.count < 40)
+        #expect(
+            FeedRelay.page(first, to: "p7", since: 0, cap: 1 << 20).delta
+                == FeedRelay.page(state, to: "p7", since: 0, cap: 1 << 20).delta)
     }
 
     @Test("one row per register, whatever the number of writes; a foreign file is refused untouched")

@@ -70,12 +70,11 @@ struct ServerStoreTests {
         let path = StorageTests.temporary()
         let relay = FeedRelay(store: try SQLiteFeedRelayStore(path: path))
         _ = try relay.submit(try Self.stance("ana", "bob", 1), from: "ana", now: 10)
-        // A writer of the relay's rows moves the relay's clock, as every store's commit does.
+        // A stance toward bob whose bytes do not read: his answer reads it by index.
         try Self.meddle(
             path,
-            "INSERT INTO relay_registers (key, sequence, register) VALUES ('x', 9, x'ff'); "
-                + "INSERT INTO glow_clock (name, version) VALUES ('relay', 99) "
-                + "ON CONFLICT (name) DO UPDATE SET version = version + 1")
+            "INSERT INTO relay_registers (key, sequence, register, kind, party, other) "
+                + "VALUES ('x', 9, x'ff', 'stance', 'cat', 'bob')")
         #expect {
             try relay.changes(for: "bob", since: 0)
         } throws: { error in
@@ -90,36 +89,6 @@ struct ServerStoreTests {
         #expect(throws: FeedError.self) { try relay.replica }
         try Self.meddle(path, "DELETE FROM relay_registers WHERE key = 'x'")
         #expect(try relay.changes(for: "bob", since: 0).delta.stances.count == 1)
-    }
-
-    /// The server's file holds the accounts, the relay and the mail outbox: each store reads its
-    /// whole state again only when its own clock moved, not on every commit to the file.
-    @Test("the relay reads its state again for another relay's commit, not for the accounts' or the mail's")
-    func clocks() throws {
-        let path = StorageTests.temporary()
-        let server = try SQLiteServerDatabase(path: path)
-        let other = try SQLiteServerDatabase(path: path)
-        let service = try AccountStoreTests.service(other.accounts, AccountStoreTests.Mailer())
-        // A write that reads nothing new: the baseline.
-        #expect(try !server.relay.store.write { _, _ in }.reloaded)
-        // Another process signs someone up and queues a mail: the file changed, the relay did not.
-        try service.signUp(email: "mia@example.com", password: "violet lantern morning", clientKey: "test")
-        try SQLiteMailOutbox(path: path).add(recipient: "mia@example.com", kind: "test", message: "hello")
-        #expect(try !server.relay.store.write { _, _ in }.reloaded, "the relay's clock did not move")
-        #expect(try server.relay.store.refresh() == nil)
-        // Another process's relay commits: read again, and its write is in the answer.
-        let relay = FeedRelay(store: other.relay)
-        let sequence = try relay.submit(try Self.stance("ana", "bob", 1), from: "ana", now: 10)
-        let after = try server.relay.store.write { _, _ in }
-        #expect(after.reloaded && after.state.sequence == sequence)
-        // The account store on the first connection reads the sign-up's rows as the file holds them.
-        #expect(
-            try server.accounts.update { (records) throws(AuthError) in
-                records.pendingSignUpsByEmail["mia@example.com"]?.count
-            } == 1)
-        // A write that changes nothing (a viewer's fan-out) moves no clock.
-        _ = try relay.changes(for: "bob", since: 0)
-        #expect(try !server.relay.store.write { _, _ in }.reloaded)
     }
 
     @Test("two account services on one file: a sign-out in one ends the session in the other")

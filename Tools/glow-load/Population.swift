@@ -35,7 +35,7 @@ struct Population {
         let started = Date()
         let run = UUID().uuidString.prefix(6).lowercased()
         func person(_ index: Int) -> String { "pop-\(run)-\(index)" }
-        var rows: [(key: String, register: [UInt8])] = []
+        var rows: [(key: RelayKey, delta: FeedReplica)] = []
         var batches = Written()
         let wall = Int64(Date().timeIntervalSince1970 * 1_000) - 86_400_000
         let stamp = try Stamp(wall: wall, counter: 0, device: "population")
@@ -43,7 +43,7 @@ struct Population {
         var sequence = try sink.lastSequence()
         var receipt = try sink.lastReceipt()
         func add(_ key: RelayKey, _ delta: FeedReplica) throws {
-            rows.append((key.storageKey, delta.wireEncoded()))
+            rows.append((key, delta))
             if rows.count == 500 { try flush() }
         }
         func flush() throws {
@@ -136,34 +136,45 @@ struct Population {
             return try sqlite?.integer("SELECT coalesce(max(last_receipt), 0) FROM relay_clock") ?? 0
         }
 
-        func insert(_ rows: [(key: String, register: [UInt8])], firstSequence: UInt64) throws {
+        /// Writes `rows` numbered from `firstSequence`, with the columns the relay's stores find
+        /// them by (``RelayKey/indexColumns``), as the stores write them.
+        func insert(_ rows: [(key: RelayKey, delta: FeedReplica)], firstSequence: UInt64) throws {
             if let postgres {
                 var values: [String] = []
                 var parameters: [PostgresValue] = []
                 for (offset, row) in rows.enumerated() {
                     let base = parameters.count
-                    values.append("($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4))")
+                    values.append("(" + (1...9).map { "$\(base + $0)" }.joined(separator: ", ") + ")")
+                    let columns = row.key.indexColumns
                     parameters += [
-                        .text(row.key), .int(Int64(clamping: firstSequence) + Int64(offset)), .bytes(row.register),
-                        .int(version),
+                        .text(row.key.storageKey), .int(Int64(clamping: firstSequence) + Int64(offset)),
+                        .bytes(row.delta.wireEncoded()), .int(version), .text(columns.kind), .text(columns.party),
+                        columns.other.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
+                        .int(FeedRelayState.StoredRegister(sequence: 1, delta: row.delta)?.isPublic == true ? 1 : 0),
                     ]
                 }
                 try postgres.execute(
-                    "INSERT INTO relay_registers (key, sequence, register, version) VALUES "
-                        + values.joined(separator: ", "), parameters)
+                    "INSERT INTO relay_registers (key, sequence, register, version, kind, party, other, item, is_public) "
+                        + "VALUES " + values.joined(separator: ", "), parameters)
             } else if let sqlite {
                 let statement = try sqlite.prepare(
-                    "INSERT INTO relay_registers (key, sequence, register) VALUES (?, ?, ?)")
+                    "INSERT INTO relay_registers (key, sequence, register, kind, party, other, item, is_public) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 for (offset, row) in rows.enumerated() {
+                    let columns = row.key.indexColumns
                     try statement.run([
-                        .text(row.key), .integer(Int64(clamping: firstSequence) + Int64(offset)), .blob(row.register),
+                        .text(row.key.storageKey), .integer(Int64(clamping: firstSequence) + Int64(offset)),
+                        .blob(row.delta.wireEncoded()), .text(columns.kind), .text(columns.party),
+                        columns.other.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
+                        .integer(
+                            FeedRelayState.StoredRegister(sequence: 1, delta: row.delta)?.isPublic == true ? 1 : 0),
                     ])
                 }
             }
         }
 
-        /// The receipt clock moved on, the relay's clock moved so every process reads the rows,
-        /// and the transaction committed.
+        /// The receipt clock moved on, the relay's clock moved as a write moves it, and the
+        /// transaction committed.
         func finish(lastReceipt: Int64) throws {
             if let postgres {
                 try postgres.execute("UPDATE relay_clock SET last_receipt = $1", [.int(lastReceipt)])
@@ -172,9 +183,6 @@ struct Population {
             } else if let sqlite {
                 try sqlite.prepare("INSERT OR REPLACE INTO relay_clock (singleton, last_receipt) VALUES (1, ?)")
                     .run([.integer(lastReceipt)])
-                try sqlite.execute(
-                    "INSERT INTO glow_clock (name, version) VALUES ('relay', 1) "
-                        + "ON CONFLICT (name) DO UPDATE SET version = version + 1")
                 try sqlite.execute("COMMIT")
             }
         }

@@ -2,31 +2,6 @@ import Foundation
 import GlowStorage
 import Synchronization
 
-/// A server-side store: a database of one kind on the storage layer (``SQLiteStore``), whose
-/// state is what a service's storage protocol hands its bodies: ``SQLiteFeedRelayStore``.
-///
-/// Every update runs in one transaction that holds the write lock: it first reads the state
-/// again when another process (or another store on the file) committed since it was read, so
-/// every answer includes every write committed before it; it then writes what it changed and
-/// commits before it returns. A storage failure drops what is held, to be read again from the
-/// file by the next update, so memory never runs ahead of it.
-public final class ServerStore<State: Sendable>: Sendable {
-    /// The database's path.
-    public var path: String { store.path }
-    let store: SQLiteStore<State>
-    /// The store's row of `glow_clock`.
-    let clock: String
-
-    /// A store of `schema`'s file at `path` whose row in `glow_clock` is `clock`.
-    init(
-        path: String, schema: DatabaseSchema, clock: String,
-        load: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> State
-    ) throws(StoreError) {
-        store = try SQLiteStore(path: path, schema: schema, clock: clock, load: load)
-        self.clock = clock
-    }
-}
-
 /// A server's accounts and relay in one SQLite file, glow-server's embedded default: an account
 /// store and a relay store on the same file, each seeing the other's commits.
 public struct SQLiteServerDatabase: Sendable {
@@ -44,15 +19,13 @@ public struct SQLiteServerDatabase: Sendable {
     public init(path: String) throws(StoreError) {
         self.path = path
         accounts = try SQLiteAccountStore(path: path, schema: .server)
-        relay = try ServerStore(path: path, schema: .server, clock: "relay", load: SQLiteFeedRelayStore.load)
+        relay = try SQLiteFeedRelayStore(path: path, schema: .server)
     }
 
     /// Reads from the file: nil when it answers, else what is wrong (SERVER-7).
     public func problem() -> String? {
         do {
-            _ = try relay.store.withConnection { (connection) throws(StoreError) in
-                try connection.integer("SELECT count(*) FROM relay_clock")
-            }
+            _ = try relay.count("relay_clock")
             return nil
         } catch {
             return "\(error)"
