@@ -13,10 +13,12 @@ import GlowWire
 /// An update is one transaction on a connection of the pool that reads the rows its load names
 /// (``RelayLoad``) by index, runs the relay's rules on them, and writes the rows they changed:
 /// nothing is held between updates, so a process's memory does not grow with the number of
-/// people and it starts without reading their registers. A read runs in a `REPEATABLE READ`
-/// snapshot. A write first locks the relay's row of `glow_clock`, so sequence numbers are given
-/// one write after another and commit in their order: a reader's cursor, the greatest number its
-/// snapshot holds, never passes a write that commits later.
+/// people and it starts without reading their registers. A read runs in one `REPEATABLE READ`
+/// snapshot of the numbered registers. A write runs `SERIALIZABLE` (again, when PostgreSQL finds
+/// it raced another on the same rows) and takes no lock that another person's write takes: its
+/// changed registers wait in a batch, and the sequencer numbers them once they committed
+/// (``sequence(through:on:name:)``), so a reader's cursor never passes a write that commits late
+/// (FEED-25).
 public final class PostgresFeedRelayStore: FeedRelayStore {
     /// The database, as its owner named it (without a password).
     public let name: String
@@ -30,8 +32,13 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     /// Whether `reading` is of this database.
     public func confirms(_ reading: StoreReading) -> Bool { reading.database == name }
 
+    /// How many times a write runs again after PostgreSQL failed it to serialize it with another.
+    static var attempts: Int { 16 }
+
     /// Runs `body` on the part of the relay `load` names, read from the database now, and keeps
-    /// what it changed before returning (``FeedRelayStore``).
+    /// what it changed before returning (``FeedRelayStore``). A write that changed registers is
+    /// numbered by the sequencer once it committed (``sequence(through:on:)``), and answers the
+    /// last number its changes were given.
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` for a reading of another database, or when a row
     ///   cannot be read or kept, or the database does not answer within its wait; the body's
@@ -39,60 +46,106 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     public func update<T>(
         loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
         _ body: (inout FeedRelayState) throws(FeedError) -> T
-    ) throws(FeedError) -> T? {
+    ) throws(FeedError) -> (result: T, sequence: UInt64)? {
         if let reading, !confirms(reading) {
             throw FeedError.storage("the relay's database \(name) cannot confirm a reading of \(reading)")
         }
-        var outcome: Result<T, FeedError>?
         do {
-            outcome = try pool.withConnection { (connection) throws(StoreError) -> Result<T, FeedError>? in
-                try Self.transaction(on: connection, name: name, writing: writing) { () throws(StoreError) in
-                    if let reading,
-                        try !Self.postgres(
-                            { () throws(PostgresError) in
-                                try accountReadingHolds(reading, on: connection)
-                            }, name)
-                    {
-                        return nil
+            for _ in 0..<Self.attempts {
+                let outcome = try pool.withConnection { (connection) throws(StoreError) -> Attempt<T> in
+                    try attempt(load, writing: writing, confirming: reading, on: connection, body)
+                }
+                switch outcome {
+                case .lostRace: continue
+                case .unconfirmed: return nil
+                case .refused(let error): throw error
+                case .done(let result, let sequence, nil):
+                    // A write that changed no register (the push dispatcher's, each second) numbers
+                    // what a process that died after its commit left waiting.
+                    if writing {
+                        try pool.withConnection { (connection) throws(StoreError) in try leftovers(connection) }
                     }
-                    let rows = PostgresRelayRows(connection, name: name)
-                    var relay: FeedRelayState
-                    do throws(FeedError) {
-                        relay = try FeedRelayState.loading(load, from: rows)
-                    } catch {
-                        throw rows.failure ?? StoreError(.corrupt, error.message, path: name)
+                    return (result, sequence)
+                case .done(let result, _, let batch?):
+                    let sequence = try pool.withConnection { (connection) throws(StoreError) in
+                        try Self.sequence(through: batch, on: connection, name: name)
                     }
-                    let before = relay.sequence
-                    let result: T
-                    do throws(FeedError) {
-                        result = try body(&relay)
-                    } catch {
-                        return .failure(error)
-                    }
-                    if writing { try Self.keep(relay, since: before, on: connection, name: name) }
-                    return .success(result)
+                    return (result, sequence)
                 }
             }
+            throw StoreError(
+                .busy, "other writes of the same rows won \(Self.attempts) times while this one tried", path: name)
+        } catch let error as FeedError {
+            throw error
         } catch {
             throw FeedError.storage("the relay's rows could not be read or kept: \(error)")
         }
-        return try outcome?.get()
     }
 
-    /// Runs `body` in one transaction on `connection`: a write after locking the relay's clock
-    /// row, a read in one snapshot. Rolled back when it throws.
+    /// How one try of an update went.
+    private enum Attempt<T> {
+        /// Kept: the body's result, the relay's last number as the transaction saw it, and the
+        /// batch its changed registers wait in for their numbers, if any.
+        case done(T, UInt64, batch: Int64?)
+        /// The body refused: nothing kept.
+        case refused(FeedError)
+        /// The reading to confirm no longer holds: nothing ran.
+        case unconfirmed
+        /// PostgreSQL failed it to serialize it with another write: try again.
+        case lostRace
+    }
+
+    /// One try, in one transaction: a read in one `REPEATABLE READ` snapshot of the numbered
+    /// registers; a write `SERIALIZABLE`, on the registers with the changes still waiting for
+    /// their numbers merged in, its own changed registers left waiting in a new batch.
+    private func attempt<T>(
+        _ load: RelayLoad, writing: Bool, confirming reading: StoreReading?, on connection: PostgresConnection,
+        _ body: (inout FeedRelayState) throws(FeedError) -> T
+    ) throws(StoreError) -> Attempt<T> {
+        do {
+            return try Self.transaction(on: connection, name: name, writing: writing) {
+                () throws(StoreError) -> Attempt<T> in
+                if let reading,
+                    try !Self.postgres(
+                        { () throws(PostgresError) in try accountReadingHolds(reading, on: connection) }, name)
+                {
+                    return .unconfirmed
+                }
+                let rows = PostgresRelayRows(connection, name: name, pending: writing)
+                var relay: FeedRelayState
+                do throws(FeedError) {
+                    relay = try FeedRelayState.loading(load, from: rows)
+                } catch {
+                    throw rows.failure ?? StoreError(.corrupt, error.message, path: name)
+                }
+                let (before, ends, receipts) = (relay.sequence, relay.ends, relay.replica.receipts)
+                let result: T
+                do throws(FeedError) {
+                    result = try body(&relay)
+                } catch {
+                    return .refused(error)
+                }
+                guard writing else { return .done(result, relay.sequence, batch: nil) }
+                let batch = try Self.keep(
+                    relay, since: before, ends: ends, receipts: receipts, on: connection, name: name)
+                return .done(result, before, batch: batch)
+            }
+        } catch  where error.code == .busy && error.message.hasPrefix(Self.lostRace) {
+            return .lostRace
+        }
+    }
+
+    /// Runs `body` in one transaction on `connection`: a write `SERIALIZABLE`, a read in one
+    /// `REPEATABLE READ` snapshot. Rolled back when it throws.
     static func transaction<T>(
         on connection: PostgresConnection, name: String, writing: Bool, _ body: () throws(StoreError) -> T
     ) throws(StoreError) -> T {
         do {
-            try postgres(
+            _ = try postgres(
                 { () throws(PostgresError) in
-                    if writing {
-                        try connection.execute("BEGIN")
-                        try connection.execute("SELECT version FROM glow_clock WHERE name = 'relay' FOR UPDATE")
-                    } else {
-                        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    }
+                    try connection.execute(
+                        writing
+                            ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 }, name)
             let result = try body()
             _ = try postgres({ () throws(PostgresError) in try connection.execute("COMMIT") }, name)
@@ -104,20 +157,31 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         }
     }
 
+    /// How ``postgres(_:_:)`` begins the message of a serialization failure.
+    static let lostRace = "another write of the same rows won: "
+
     /// `body`'s PostgreSQL failure as the storage layer's.
     static func postgres<T>(_ body: () throws(PostgresError) -> T, _ name: String) throws(StoreError) -> T {
         do {
             return try body()
         } catch {
+            if error.sqlState == "40001" || error.sqlState == "40P01" {
+                throw StoreError(.busy, lostRace + error.message, path: name)
+            }
             throw StoreError(.writeFailed, "the relay's rows: \(error.message)", path: name)
         }
     }
 
-    /// Writes the registers `relay` changed after sequence number `before`, the receipt clock and
-    /// the push rows it changed, inside the caller's transaction, and moves the clock on.
-    static func keep(_ relay: FeedRelayState, since before: UInt64, on connection: PostgresConnection, name: String)
-        throws(StoreError)
-    {
+    /// Keeps what a write changed, inside its transaction: the registers it changed after sequence
+    /// number `before` wait in a new batch of `relay_pending`, in the order their numbers go
+    /// (FEED-25), each with whether its visibility stopped being public or shared (its `ends`
+    /// before the write were `ends`) and whether it is an item received for the first time
+    /// (FEED-26); the push rows it changed are written as they are. Answers the batch, nil when no
+    /// register changed.
+    static func keep(
+        _ relay: FeedRelayState, since before: UInt64, ends: [FeedReplica.GoalKey: VisibilityEnds],
+        receipts: [FeedItemID: Int64], on connection: PostgresConnection, name: String
+    ) throws(StoreError) -> Int64? {
         let rows = PushRows.changed(relay)
         var columns: [(person: String?, token: String?, at: Int64?)] = []
         for row in rows {
@@ -127,32 +191,8 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
             }
             columns.append(try PushRows.columns(kind: row.kind, key: row.key, value: value, path: name))
         }
-        try postgres(
-            { () throws(PostgresError) in
-                guard relay.sequence != before || !rows.isEmpty else { return }
-                let version = try connection.execute(
-                    "UPDATE glow_clock SET version = version + 1 WHERE name = 'relay' RETURNING version"
-                ).int(0, "version")
-                for register in relay.registers(after: before) {
-                    let index = register.key.indexColumns
-                    try connection.execute(
-                        "INSERT INTO relay_registers (key, sequence, register, version, public_until, shared_until, "
-                            + "kind, party, other, item, is_public) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-                            + "ON CONFLICT (key) DO UPDATE SET sequence = $2, register = $3, version = $4, "
-                            + "public_until = $5, shared_until = $6, kind = $7, party = $8, other = $9, item = $10, "
-                            + "is_public = $11",
-                        [
-                            .text(register.key.storageKey), .int(Int64(clamping: register.sequence)),
-                            .bytes(register.delta.wireEncoded()), .int(version),
-                            .int(Int64(clamping: register.ends.publicUntil)),
-                            .int(Int64(clamping: register.ends.sharedUntil)), .text(index.kind), .text(index.party),
-                            index.other.map { .text($0) } ?? .null, index.item.map { .text($0) } ?? .null,
-                            .int(register.isPublic ? 1 : 0),
-                        ])
-                }
-                if relay.sequence != before {
-                    try connection.execute("UPDATE relay_clock SET last_receipt = $1", [.int(relay.lastReceipt)])
-                }
+        return try postgres(
+            { () throws(PostgresError) -> Int64? in
                 for (row, index) in zip(rows, columns) {
                     guard let value = row.value else {
                         try connection.execute(
@@ -161,14 +201,207 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                     }
                     try connection.execute(
                         "INSERT INTO relay_pushes (kind, key, value, version, person, token, at) "
-                            + "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (kind, key) DO UPDATE SET value = $3, "
-                            + "version = $4, person = $5, token = $6, at = $7",
+                            + "VALUES ($1, $2, $3, 0, $4, $5, $6) ON CONFLICT (kind, key) DO UPDATE SET value = $3, "
+                            + "person = $4, token = $5, at = $6",
                         [
-                            .text(row.kind), .text(row.key), .bytes(value), .int(version),
-                            index.person.map { .text($0) } ?? .null, index.token.map { .text($0) } ?? .null,
-                            index.at.map { .int($0) } ?? .null,
+                            .text(row.kind), .text(row.key), .bytes(value), index.person.map { .text($0) } ?? .null,
+                            index.token.map { .text($0) } ?? .null, index.at.map { .int($0) } ?? .null,
                         ])
                 }
+                let changed = relay.registers(after: before)
+                guard !changed.isEmpty else { return nil }
+                let batch = try connection.execute("SELECT nextval('relay_batch') AS batch").int(0, "batch")
+                for (position, register) in changed.enumerated() {
+                    var flags: Int64 = 0
+                    if case .visibility(let goal) = register.key {
+                        let old = ends[goal] ?? VisibilityEnds()
+                        if register.ends.publicUntil != old.publicUntil { flags |= 1 }
+                        if register.ends.sharedUntil != old.sharedUntil { flags |= 2 }
+                    }
+                    var received = false
+                    if case .item(let id) = register.key { received = receipts[id] == nil }
+                    let index = register.key.indexColumns
+                    try connection.execute(
+                        "INSERT INTO relay_pending (batch, position, key, register, ends, received, kind, party, other, "
+                            + "item, is_public) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                        [
+                            .int(batch), .int(Int64(position)), .text(register.key.storageKey),
+                            .bytes(register.delta.wireEncoded()), .int(flags), .int(received ? 1 : 0),
+                            .text(index.kind), .text(index.party), index.other.map { .text($0) } ?? .null,
+                            index.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
+                        ])
+                }
+                return batch
+            }, name)
+    }
+
+    /// Numbers the changes waiting, when any wait: what a writer that died between its commit and
+    /// its numbering left.
+    ///
+    /// - Throws: ``StoreError`` when the database fails.
+    func leftovers(_ connection: PostgresConnection) throws(StoreError) {
+        let waiting = try Self.postgres(
+            { () throws(PostgresError) in try connection.execute("SELECT 1 AS n FROM relay_pending LIMIT 1") }, name)
+        if !waiting.rows.isEmpty { try Self.numberWaiting(on: connection, name: name) }
+    }
+
+    /// The advisory lock the sequencer holds while it numbers (the letters GLSQ).
+    package static let sequencerLock: Int64 = 0x474C_5351
+
+    /// The last sequence number the changes of `batch` were given, once they have them: numbers
+    /// the batches waiting, as many times as it takes for `batch` to be among them.
+    ///
+    /// The sequencer (FEED-25's numbers, FEED-26's receipt times) runs after the writes it numbers
+    /// have committed, one run at a time under an advisory lock, each in one transaction: it takes
+    /// every batch that waits, in batch order, gives each change the next number (and each item
+    /// received for the first time the next receipt time), writes the registers as they now are
+    /// and takes the batches out. A reader's snapshot holds every number a run gave or none of
+    /// them, and a later run gives greater numbers, so a reader's cursor (the greatest number its
+    /// snapshot holds) never passes a change that is numbered later: a write that commits late is
+    /// numbered late. Writes of different people never wait for each other; only the short runs do,
+    /// each of which numbers every write waiting, and a run held by a paused process ends with its
+    /// session at the database's wait.
+    ///
+    /// - Throws: ``StoreError`` when the database fails or does not answer in time.
+    static func sequence(through batch: Int64, on connection: PostgresConnection, name: String) throws(StoreError)
+        -> UInt64
+    {
+        // Each run numbers every batch committed before it, this one's included: a second run
+        // is needed only when another process's run began before this batch committed.
+        for _ in 0..<3 {
+            let done = try postgres(
+                { () throws(PostgresError) in
+                    try connection.execute(
+                        "DELETE FROM relay_batches WHERE batch = $1 RETURNING sequence", [.int(batch)])
+                }, name)
+            if !done.rows.isEmpty {
+                return UInt64(clamping: try postgres({ () throws(PostgresError) in try done.int(0, "sequence") }, name))
+            }
+            try numberWaiting(on: connection, name: name)
+        }
+        throw StoreError(.busy, "the batch \(batch) of the relay's changes was not numbered", path: name)
+    }
+
+    /// One run of the sequencer (``sequence(through:on:name:)``).
+    static func numberWaiting(on connection: PostgresConnection, name: String) throws(StoreError) {
+        do {
+            _ = try postgres({ () throws(PostgresError) in try connection.execute("BEGIN") }, name)
+            try postgres(
+                { () throws(PostgresError) -> Void in
+                    try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(sequencerLock)])
+                }, name)
+            let waiting = try postgres(
+                { () throws(PostgresError) in
+                    try connection.execute(
+                        "SELECT batch, key, register, ends, received, kind, party, other, item, is_public "
+                            + "FROM relay_pending ORDER BY batch, position")
+                }, name)
+            if !waiting.rows.isEmpty { try number(waiting, on: connection, name: name) }
+            _ = try postgres({ () throws(PostgresError) in try connection.execute("COMMIT") }, name)
+        } catch {
+            do { try connection.execute("ROLLBACK") } catch {}
+            throw error
+        }
+    }
+
+    /// Numbers the changes `waiting` holds, in their order, inside the sequencer's transaction.
+    private static func number(_ waiting: PostgresResult, on connection: PostgresConnection, name: String)
+        throws(StoreError)
+    {
+        var last = UInt64(
+            clamping: try postgres(
+                { () throws(PostgresError) in
+                    try connection.execute("SELECT coalesce(max(sequence), 0) AS n FROM relay_registers").int(0, "n")
+                }, name))
+        var lastReceipt = try postgres(
+            { () throws(PostgresError) in
+                try connection.execute("SELECT last_receipt FROM relay_clock").int(0, "last_receipt")
+            }, name)
+        var current: [String: FeedRelayState.StoredRegister] = [:]
+        var batches: [(batch: Int64, sequence: UInt64)] = []
+        for index in 0..<waiting.rows.count {
+            let (batch, key, bytes, flags, received) = try postgres(
+                { () throws(PostgresError) in
+                    (
+                        try waiting.int(index, "batch"), try waiting.text(index, "key"),
+                        try waiting.bytes(index, "register"), try waiting.int(index, "ends"),
+                        try waiting.int(index, "received") == 1
+                    )
+                }, name)
+            let change: FeedReplica
+            do { change = try FeedReplica(wire: bytes) } catch {
+                throw StoreError(.corrupt, "a waiting relay change does not read: \(error)", path: name)
+            }
+            guard let relayKey = FeedRelayState.StoredRegister(sequence: 1, delta: change)?.key else {
+                throw StoreError(.corrupt, "a waiting relay change holds no register", path: name)
+            }
+            if current[key] == nil {
+                let found = try postgres(
+                    { () throws(PostgresError) in
+                        try connection.execute(
+                            "SELECT sequence, register, public_until, shared_until FROM relay_registers WHERE key = $1",
+                            [.text(key)])
+                    }, name)
+                if !found.rows.isEmpty { current[key] = try PostgresRelayRows.register(found, 0, name: name) }
+            }
+            last += 1
+            let held = current[key]
+            var delta = held?.delta ?? FeedReplica()
+            if case .item(let id) = relayKey, let register = change.items[id] {
+                // The item's register as the write left it; its receipt time is the sequencer's
+                // (FEED-26): the write's own, or the next after the last one given.
+                var item = FeedReplica()
+                item.writeItem(register.value, id: id, at: register.stamp)
+                delta.merge(item)
+                if received, delta.receipts[id] == nil {
+                    lastReceipt = max(change.receipts[id] ?? 0, lastReceipt &+ 1)
+                    delta.receive(item: id, at: lastReceipt)
+                }
+            } else {
+                delta.merge(change)
+            }
+            var ends = held?.ends ?? VisibilityEnds()
+            if flags & 1 != 0 { ends.publicUntil = last }
+            if flags & 2 != 0 { ends.sharedUntil = last }
+            guard let register = FeedRelayState.StoredRegister(sequence: last, delta: delta, ends: ends) else {
+                throw StoreError(.corrupt, "a relay register merged to nothing", path: name)
+            }
+            current[key] = register
+            let columns = relayKey.indexColumns
+            _ = try postgres(
+                { () throws(PostgresError) in
+                    try connection.execute(
+                        "INSERT INTO relay_registers (key, sequence, register, version, public_until, shared_until, "
+                            + "kind, party, other, item, is_public) VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $8, $9, $10) "
+                            + "ON CONFLICT (key) DO UPDATE SET sequence = $2, register = $3, public_until = $4, "
+                            + "shared_until = $5, kind = $6, party = $7, other = $8, item = $9, is_public = $10",
+                        [
+                            .text(key), .int(Int64(clamping: last)), .bytes(delta.wireEncoded()),
+                            .int(Int64(clamping: ends.publicUntil)), .int(Int64(clamping: ends.sharedUntil)),
+                            .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
+                            columns.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
+                        ])
+                }, name)
+            if batches.last?.batch == batch {
+                batches[batches.count - 1].sequence = last
+            } else {
+                batches.append((batch, last))
+            }
+        }
+        _ = try postgres(
+            { () throws(PostgresError) in
+                for (batch, sequence) in batches {
+                    try connection.execute("DELETE FROM relay_pending WHERE batch = $1", [.int(batch)])
+                    try connection.execute(
+                        "INSERT INTO relay_batches (batch, sequence) VALUES ($1, $2)",
+                        [.int(batch), .int(Int64(clamping: sequence))])
+                }
+                // A batch whose writer never came for its number (a process gone) is forgotten
+                // a million batches later.
+                if let newest = batches.last?.batch {
+                    try connection.execute("DELETE FROM relay_batches WHERE batch < $1", [.int(newest - 1_000_000)])
+                }
+                try connection.execute("UPDATE relay_clock SET last_receipt = $1", [.int(lastReceipt)])
             }, name)
     }
 
@@ -232,9 +465,14 @@ final class PostgresRelayRows: RelayRowSource {
     /// The first read that failed, for the store to throw as it is.
     private(set) var failure: StoreError?
 
-    init(_ connection: PostgresConnection, name: String) {
+    /// Whether the changes still waiting for their numbers are read too (a write's), merged
+    /// into the registers they change, which then read as changed at no number.
+    private let pending: Bool
+
+    init(_ connection: PostgresConnection, name: String, pending: Bool = false) {
         self.connection = connection
         self.name = name
+        self.pending = pending
     }
 
     private static let registerColumns = "sequence, register, public_until, shared_until"
@@ -285,12 +523,34 @@ final class PostgresRelayRows: RelayRowSource {
     {
         try reading { () throws(StoreError) in
             var found: [FeedRelayState.StoredRegister] = []
+            var waiting: [FeedRelayState.StoredRegister] = []
             for values in bindings {
                 let result = try query(
                     "SELECT \(Self.registerColumns) FROM relay_registers WHERE \(clause)", values)
                 for index in 0..<result.rows.count { found.append(try Self.register(result, index, name: name)) }
+                guard pending else { continue }
+                // A waiting change is after every number: it matches every `sequence > n`.
+                let changes = try query(
+                    "SELECT 0 AS sequence, register, 0 AS public_until, 0 AS shared_until FROM ("
+                        + "SELECT *, 9223372036854775807 AS sequence FROM relay_pending) AS waiting WHERE \(clause)",
+                    values)
+                for index in 0..<changes.rows.count { waiting.append(try Self.register(changes, index, name: name)) }
             }
-            return found
+            guard !waiting.isEmpty else { return found }
+            // Each register with every change waiting for it merged in, at its number.
+            var merged: [RelayKey: FeedRelayState.StoredRegister] = [:]
+            for register in found { merged[register.key] = register }
+            for change in waiting {
+                var delta = merged[change.key]?.delta ?? FeedReplica()
+                delta.merge(change.delta)
+                guard
+                    let register = FeedRelayState.StoredRegister(
+                        sequence: merged[change.key]?.sequence ?? 0, delta: delta,
+                        ends: merged[change.key]?.ends ?? VisibilityEnds())
+                else { continue }
+                merged[change.key] = register
+            }
+            return Array(merged.values)
         }
     }
 

@@ -163,6 +163,24 @@ extension DatabaseSchema {
                 CREATE INDEX relay_pushes_at ON relay_pushes (kind, at) WHERE at IS NOT NULL;
                 CREATE INDEX relay_pushes_unindexed ON relay_pushes (kind) WHERE person IS NULL AND token IS NULL;
                 """),
+            // The relay's sequencer (issue 43): a write's changed registers wait in a batch, with
+            // the columns they are found by, until the sequencer numbers them after they committed
+            // (``PostgresFeedRelayStore``); the number each batch's last change got waits for its
+            // writer in `relay_batches`.
+            Migration(
+                "relay sequencer",
+                """
+                CREATE SEQUENCE relay_batch;
+                CREATE TABLE relay_pending (batch BIGINT NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
+                    register BYTEA NOT NULL, ends INTEGER NOT NULL, received INTEGER NOT NULL, kind TEXT NOT NULL,
+                    party TEXT NOT NULL, other TEXT, item TEXT, is_public INTEGER NOT NULL,
+                    PRIMARY KEY (batch, position));
+                CREATE INDEX relay_pending_key ON relay_pending (key);
+                CREATE INDEX relay_pending_party ON relay_pending (kind, party, other);
+                CREATE INDEX relay_pending_other ON relay_pending (kind, other, party);
+                CREATE INDEX relay_pending_item ON relay_pending (item) WHERE item IS NOT NULL;
+                CREATE TABLE relay_batches (batch BIGINT PRIMARY KEY, sequence BIGINT NOT NULL);
+                """),
         ])
 }
 

@@ -43,6 +43,8 @@ public final class PostgresServerDatabase: Sendable {
             let connection = try connect()
             try PostgresMigrator.migrate(.postgresServer, on: connection, name: name)
             try PostgresFeedRelayStore.indexOlderRows(connection, name: name)
+            // What a process that died between a write's commit and its numbering left.
+            try PostgresFeedRelayStore.numberWaiting(on: connection, name: name)
         } catch let error as StoreError {
             throw error
         } catch {

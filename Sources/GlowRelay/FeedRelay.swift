@@ -113,14 +113,17 @@ public protocol FeedRelayStore: Sendable {
     /// `reading` is given, in a transaction that first confirms it, a read of another store on the
     /// same database (``StoreReading``): nil, with nothing run and nothing kept, when that store's
     /// clock has moved since. `writing` says the body may change the state, so that a store can
-    /// take its write lock first.
+    /// take its write lock first. With the body's result comes the relay's last sequence number
+    /// once the update is kept (FEED-25): the last its changes were given, or when it changed
+    /// nothing, the last the relay had. A store that numbers changes as they commit, not as the
+    /// body makes them, says the numbers it gave.
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` for a reading of a database this store is not
     ///   on, or when the state cannot be read or kept; the body's error, with nothing kept.
     func update<T>(
         loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
         _ body: (inout FeedRelayState) throws(FeedError) -> T
-    ) throws(FeedError) -> T?
+    ) throws(FeedError) -> (result: T, sequence: UInt64)?
 
     /// Whether this store is on the database `reading` is of, so that its transactions can
     /// confirm it.
@@ -132,7 +135,7 @@ extension FeedRelayStore {
     ///
     /// - Throws: as ``update(loading:writing:confirming:_:)``.
     public func update<T>(_ body: (inout FeedRelayState) throws(FeedError) -> T) throws(FeedError) -> T {
-        StoreReading.answer(unconfirmed: try update(loading: .whole, writing: true, confirming: nil, body))
+        StoreReading.answer(unconfirmed: try update(loading: .whole, writing: true, confirming: nil, body)).result
     }
 
     /// False: a store without a database shares none with another store.
@@ -153,11 +156,13 @@ public final class InMemoryFeedRelayStore: FeedRelayStore {
     public func update<T>(
         loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
         _ body: (inout FeedRelayState) throws(FeedError) -> T
-    ) throws(FeedError) -> T? {
+    ) throws(FeedError) -> (result: T, sequence: UInt64)? {
         if let reading {
             throw FeedError.storage("this relay store is on no database, so it cannot confirm a reading of \(reading)")
         }
-        return try state.withLock { (state) throws(FeedError) -> T in try body(&state) }
+        return try state.withLock { (state) throws(FeedError) -> (result: T, sequence: UInt64) in
+            (try body(&state), state.sequence)
+        }
     }
 }
 
@@ -224,11 +229,15 @@ public final class FeedRelay: Sendable {
         throws(FeedError) -> Accepted?
     {
         try Self.checkAuthor(delta, person, limit: maxDeltaWrites)
-        return try run(.accept(delta, from: person), writing: true, confirming: reading) {
+        let answer = try store.update(loading: .accept(delta, from: person), writing: true, confirming: reading) {
             (state) throws(FeedError) -> Accepted in
             try Self.checkOpen(state, person)
             try Self.checkStamps(delta, now: now)
             return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
+        }
+        // The numbers as the store gave them.
+        return answer.map {
+            Accepted(sequence: $0.sequence, received: $0.result.received, reactions: $0.result.reactions)
         }
     }
 
@@ -242,7 +251,7 @@ public final class FeedRelay: Sendable {
         _ load: RelayLoad, writing: Bool, confirming reading: StoreReading? = nil,
         _ body: (inout FeedRelayState) throws(FeedError) -> T
     ) throws(FeedError) -> T? {
-        try store.update(loading: load, writing: writing, confirming: reading, body)
+        try store.update(loading: load, writing: writing, confirming: reading, body)?.result
     }
 
     /// FEED-31: an erased person's writes, reads and devices are refused.
@@ -264,7 +273,8 @@ public final class FeedRelay: Sendable {
     ///   changed.
     @discardableResult
     public func erase(_ person: String, now: Int64) throws(FeedError) -> UInt64 {
-        let erased = try run(.erasure(of: person), writing: true) { (state) throws(FeedError) -> UInt64 in
+        let erased = try store.update(loading: .erasure(of: person), writing: true, confirming: nil) {
+            (state) throws(FeedError) in
             let written = state.replica.authored(by: person, since: nil)
             let latest = written.latestStamp?.wall ?? 0
             // After everything they wrote, so each withdrawal wins its register (FEED-1).
@@ -280,11 +290,10 @@ public final class FeedRelay: Sendable {
             for (key, register) in written.reactions where register.value {
                 withdrawal.writeReaction(false, item: key.item, reactor: key.reactor, kind: key.kind, at: stamp)
             }
-            let sequence = Self.merge(withdrawal, from: person, now: now, into: &state, window: pushWindow).sequence
+            _ = Self.merge(withdrawal, from: person, now: now, into: &state, window: pushWindow)
             state.pushes.close(person)
-            return sequence
         }
-        return StoreReading.answer(unconfirmed: erased)
+        return StoreReading.answer(unconfirmed: erased).sequence
     }
 
     /// Merges `person`'s checked writes into `state` (FEED-25, FEED-26) and feeds the push outbox
@@ -826,10 +835,17 @@ extension FeedRelayState {
     /// Takes in registers another process of the relay stored since this state was read, each
     /// as it is now, and the receipt clock: what a store shared by several processes reads to
     /// catch up, in proportion to what changed. A register already held at a later sequence
-    /// number is left as it is.
+    /// number is left as it is; one at number 0, a change a store holds before it has a number,
+    /// is merged into the replica and named in no log entry.
     public mutating func restore(_ registers: [StoredRegister], lastReceipt: Int64) {
-        for register in registers.sorted(by: { $0.sequence < $1.sequence })
-        where (sequences[register.key] ?? 0) < register.sequence {
+        for register in registers.sorted(by: { $0.sequence < $1.sequence }) {
+            guard register.sequence > 0 else {
+                // A change a store holds that has no number yet: in the replica, not in the log.
+                replica.merge(register.delta)
+                index(register.key)
+                continue
+            }
+            guard (sequences[register.key] ?? 0) < register.sequence else { continue }
             replica.merge(register.delta)
             sequences[register.key] = register.sequence
             log.append((register.sequence, register.key))

@@ -57,15 +57,15 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
     public func update<T>(
         loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
         _ body: (inout FeedRelayState) throws(FeedError) -> T
-    ) throws(FeedError) -> T? {
+    ) throws(FeedError) -> (result: T, sequence: UInt64)? {
         if let reading, !confirms(reading) {
             throw FeedError.storage("the relay's file \(path) cannot confirm a reading of \(reading)")
         }
-        var outcome: Result<T, FeedError>?
+        var outcome: Result<(result: T, sequence: UInt64), FeedError>?
         do {
             try connection.withLock { (connection) throws(StoreError) in
                 outcome = try connection.transaction(immediate: writing) {
-                    () throws(StoreError) -> Result<T, FeedError>? in
+                    () throws(StoreError) -> Result<(result: T, sequence: UInt64), FeedError>? in
                     // In the transaction: the account rows as the reading saw them.
                     if let reading, try !accountReadingHolds(reading, on: connection) { return nil }
                     let rows = SQLiteRelayRows(connection)
@@ -83,7 +83,7 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
                         return .failure(error)
                     }
                     try Self.keep(relay, since: before, on: connection)
-                    return .success(result)
+                    return .success((result, relay.sequence))
                 }
             }
         } catch {

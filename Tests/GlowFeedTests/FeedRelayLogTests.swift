@@ -17,8 +17,8 @@ struct FeedRelayLogTests {
         func update<T>(
             loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
             _ body: (inout FeedRelayState) throws(FeedError) -> T
-        ) throws(FeedError) -> T? {
-            try state.withLock { (state) throws(FeedError) -> T in try body(&state) }
+        ) throws(FeedError) -> (result: T, sequence: UInt64)? {
+            try state.withLock { (state) throws(FeedError) in (try body(&state), state.sequence) }
         }
 
         var snapshot: FeedRelayState { state.withLock { $0 } }

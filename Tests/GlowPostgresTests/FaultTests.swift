@@ -174,13 +174,14 @@ struct FaultTests {
     }
 
     /// The relay's clock: one step per update that changed anything.
+    /// The relay's last sequence number: how many changes it numbered (FEED-25).
     static func relayVersion(_ url: String) throws -> Int64 {
         let connection = try PostgresConnection(url)
-        return try connection.execute("SELECT version FROM glow_clock WHERE name = 'relay'").int(0, "version")
+        return try connection.execute("SELECT coalesce(max(sequence), 0) AS n FROM relay_registers").int(0, "n")
     }
 
-    /// Every acknowledged write is in the database with its stamp, and the relay's clock moved
-    /// once per write: none was lost, none kept twice.
+    /// Every acknowledged write is in the database with its stamp, and the relay numbered one
+    /// change per write: none was lost, none kept twice, and no change waits unnumbered.
     static func judge(_ outcome: Outcome, url: String, versionBefore: Int64) throws {
         #expect(outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(5))")
         let replica = try FeedRelay(store: try PostgresServerDatabase(url: url, connections: 1).relay).replica
@@ -193,9 +194,11 @@ struct FaultTests {
         }
         #expect(lost == 0, "\(lost) of \(outcome.acknowledged.count) acknowledged writes are not in the database")
         let steps = try relayVersion(url) - versionBefore
+        let waiting = try PostgresConnection(url).execute("SELECT count(*) AS n FROM relay_pending").int(0, "n")
+        #expect(waiting == 0, "\(waiting) changes wait for their numbers")
         #expect(
             steps == Int64(outcome.acknowledged.count),
-            "the relay's clock moved \(steps) times for \(outcome.acknowledged.count) writes")
+            "the relay numbered \(steps) changes for \(outcome.acknowledged.count) writes")
     }
 
     static func milliseconds(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1_000) }

@@ -1,6 +1,7 @@
 import Foundation
 import GlowAuth
 import GlowConformance
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowPostgres
@@ -44,13 +45,14 @@ final class PostgresStoreTests {
             steps.rows == [
                 [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
                 [.text("push outbox")], [.text("account rows")], [.text("visibility ends")], [.text("relay indexes")],
+                [.text("relay sequencer")],
             ])
         // A step this version does not know is a newer schema; a renamed step a stranger's.
-        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (9, 'from the future')")
+        try connection.execute("INSERT INTO glow_migrations (position, name) VALUES (10, 'from the future')")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .newerSchema
         }
-        try connection.execute("DELETE FROM glow_migrations WHERE position = 9")
+        try connection.execute("DELETE FROM glow_migrations WHERE position = 10")
         try connection.execute("UPDATE glow_migrations SET name = 'renamed' WHERE position = 2")
         #expect { try PostgresServerDatabase(url: self.cluster.conninfo) } throws: {
             ($0 as? StoreError)?.code == .corrupt
@@ -231,8 +233,8 @@ final class PostgresStoreTests {
         let start = try viewer.changes(for: "vic", since: 0)
         #expect(start.delta.stances.count == 1)
 
-        // A third connection holds the row every relay write ends with, so writer A stops in the
-        // middle of its transaction: its sequence number taken, its register written, uncommitted.
+        // A third connection holds the receipt clock's row, which the sequencer's run ends with,
+        // so writer A stops in the middle of its numbering: committed, its number not yet given.
         let blocker = try PostgresConnection(cluster.conninfo)
         try blocker.execute("BEGIN")
         try blocker.execute("SELECT last_receipt FROM relay_clock FOR UPDATE")
@@ -429,5 +431,122 @@ extension PostgresStoreTests {
         #expect(try reopened.pushDevices().map(\.token) == ["t"])
         let unindexed = try connection.execute("SELECT count(*) AS n FROM relay_registers WHERE kind IS NULL")
         #expect(try unindexed.int(0, "n") == 0)
+    }
+}
+
+extension PostgresStoreTests {
+    /// A relay store that pauses the first write of `person` inside its transaction, once its
+    /// body ran (a write PostgreSQL fails to serialize it runs its body again, unpaused).
+    final class PausingStore: FeedRelayStore {
+        let base: PostgresFeedRelayStore
+        let person: String
+        let paused = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let pausedOnce = Atomic<Bool>(false)
+
+        init(_ base: PostgresFeedRelayStore, pausing person: String) {
+            self.base = base
+            self.person = person
+        }
+
+        func update<T>(
+            loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
+            _ body: (inout FeedRelayState) throws(FeedError) -> T
+        ) throws(FeedError) -> (result: T, sequence: UInt64)? {
+            try base.update(loading: load, writing: writing, confirming: reading) { (state) throws(FeedError) in
+                let result = try body(&state)
+                if case .accept(_, let from) = load, from == person,
+                    !pausedOnce.exchange(true, ordering: .relaxed)
+                {
+                    paused.signal()
+                    release.wait()
+                }
+                return result
+            }
+        }
+    }
+
+    /// Issue 43: writes of different people take no common lock, and a write that began first
+    /// and commits last, while readers poll, still reaches them: it is numbered when it commits.
+    static func publish(_ person: String, wall: Int64) throws -> FeedReplica {
+        let stamp = try Stamp(wall: wall, counter: 0, device: person + "-phone")
+        var delta = FeedReplica()
+        delta.writeVisibility(.public, owner: person, goal: "g", at: stamp)
+        let item = try FeedItem(
+            owner: person, kind: .goalStarted, goal: "g", time: wall, title: "Walk", emoji: "", goalKind: "streak")
+        delta.writeItem(item, id: item.key, at: stamp)
+        return delta
+    }
+
+    @Test(
+        "PostgreSQL: a write that commits last while readers poll reaches them, and another's write does not wait for it"
+    )
+    func lateCommitWithoutLock() throws {
+        let database = try PostgresServerDatabase(url: cluster.conninfo, connections: 4)
+        let store = PausingStore(database.relay, pausing: "ana")
+        let relay = FeedRelay(store: store)
+        // A reader that polls from its cursor, as a device does, keeping what it learns.
+        let learned = Mutex((replica: FeedReplica(), cursor: UInt64(0), polls: 0))
+        let stop = Atomic<Bool>(false)
+        let failures = Mutex<[String]>([])
+        let ended = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            defer { ended.signal() }
+            while !stop.load(ordering: .relaxed) {
+                do {
+                    let cursor = learned.withLock { $0.cursor }
+                    let answer = try relay.changes(for: "cat", since: cursor)
+                    learned.withLock {
+                        $0.replica.merge(answer.delta)
+                        $0.cursor = answer.cursor
+                        $0.polls += 1
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                    stop.store(true, ordering: .relaxed)
+                }
+            }
+        }
+        reader.start()
+        // The reader ends before the test does, so none of its polls outlives the database.
+        defer {
+            stop.store(true, ordering: .relaxed)
+            ended.wait()
+            #expect(failures.withLock { $0 }.isEmpty, "polls failed: \(failures.withLock { $0 })")
+        }
+        /// Waits until the reader polled `count` more times, at most 5 s.
+        func polls(_ count: Int) -> Bool {
+            let target = learned.withLock { $0.polls } + count
+            let deadline = ContinuousClock.now + .seconds(5)
+            while learned.withLock({ $0.polls }) < target {
+                guard ContinuousClock.now < deadline else { return false }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return true
+        }
+        // Ana's write begins, runs its body and holds its transaction open.
+        let anaDone = DispatchSemaphore(value: 0)
+        Thread {
+            do { try relay.submit(try Self.publish("ana", wall: 1), from: "ana", now: 10) } catch {
+                Issue.record("ana's write failed: \(error)")
+            }
+            anaDone.signal()
+        }.start()
+        try #require(store.paused.wait(timeout: .now() + 5) == .success, "ana's write reached its pause")
+        // Bob's write begins after it, and commits while Ana's transaction is open.
+        let started = ContinuousClock.now
+        try relay.submit(try Self.publish("bob", wall: 2), from: "bob", now: 11)
+        let bobTook = ContinuousClock.now - started
+        // Readers poll past Bob's write while Ana's has not committed.
+        #expect(polls(3))
+        #expect(learned.withLock { $0.replica.items.keys.map(\.text) } == ["bob/goalStarted/g"])
+        store.release.signal()
+        #expect(anaDone.wait(timeout: .now() + 5) == .success)
+        #expect(polls(3))
+        stop.store(true, ordering: .relaxed)
+        // Ana's write, begun first and committed last, reached the reader; Bob's did not wait.
+        #expect(
+            Set(learned.withLock { $0.replica.items.keys.map(\.text) }) == ["ana/goalStarted/g", "bob/goalStarted/g"])
+        #expect(bobTook < .seconds(1), "\(bobTook)")
     }
 }

@@ -105,8 +105,8 @@ struct RelayStoreTests {
         func update<T>(
             loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,
             _ body: (inout FeedRelayState) throws(FeedError) -> T
-        ) throws(FeedError) -> T? {
-            try whole.withLock { (whole) throws(FeedError) -> T in
+        ) throws(FeedError) -> (result: T, sequence: UInt64)? {
+            try whole.withLock { (whole) throws(FeedError) -> (result: T, sequence: UInt64) in
                 var part = try FeedRelayState.loading(load, from: StateRowSource(whole), logReadLimit: logReadLimit)
                 let before = part.sequence
                 let result = try body(&part)
@@ -119,7 +119,7 @@ struct RelayStoreTests {
                         throw FeedError.storage(error.message)
                     }
                 }
-                return result
+                return (result, part.sequence)
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import GlowFeed
 import GlowModel
 import GlowPostgres
+import GlowPostgresStores
 import GlowRelay
 import GlowStorage
 import GlowToolSupport
@@ -106,10 +107,8 @@ struct Population {
             if url.hasPrefix("postgres") {
                 let connection = try PostgresConnection(url)
                 try connection.execute("BEGIN")
-                // Taken first, as every relay write takes it: no process writes meanwhile.
-                version =
-                    try connection.execute("SELECT version FROM glow_clock WHERE name = 'relay' FOR UPDATE")
-                    .int(0, "version") + 1
+                // The sequencer's lock, taken first: no process numbers changes meanwhile.
+                try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgresFeedRelayStore.sequencerLock)])
                 postgres = connection
                 sqlite = nil
             } else {
@@ -173,13 +172,13 @@ struct Population {
             }
         }
 
-        /// The receipt clock moved on, the relay's clock moved as a write moves it, and the
-        /// transaction committed.
+        /// The receipt clock moved on, and the transaction committed.
         func finish(lastReceipt: Int64) throws {
             if let postgres {
                 try postgres.execute("UPDATE relay_clock SET last_receipt = $1", [.int(lastReceipt)])
-                try postgres.execute("UPDATE glow_clock SET version = $1 WHERE name = 'relay'", [.int(version)])
                 try postgres.execute("COMMIT")
+                // As after any bulk load: the planner's statistics of the tables just filled.
+                try postgres.execute("ANALYZE relay_registers")
             } else if let sqlite {
                 try sqlite.prepare("INSERT OR REPLACE INTO relay_clock (singleton, last_receipt) VALUES (1, ?)")
                     .run([.integer(lastReceipt)])
