@@ -1,3 +1,4 @@
+import Foundation
 import GlowCore
 import GlowFeed
 import GlowPostgres
@@ -525,16 +526,17 @@ final class PostgresRelayRows: RelayRowSource {
             var found: [FeedRelayState.StoredRegister] = []
             var waiting: [FeedRelayState.StoredRegister] = []
             for values in bindings {
-                let result = try query(
-                    "SELECT \(Self.registerColumns) FROM relay_registers WHERE \(clause)", values)
-                for index in 0..<result.rows.count { found.append(try Self.register(result, index, name: name)) }
-                guard pending else { continue }
                 // A waiting change is after every number: it matches every `sequence > n`.
-                let changes = try query(
-                    "SELECT 0 AS sequence, register, 0 AS public_until, 0 AS shared_until FROM ("
-                        + "SELECT *, 9223372036854775807 AS sequence FROM relay_pending) AS waiting WHERE \(clause)",
+                let result = try query(
+                    "SELECT \(Self.registerColumns), 0 AS waiting FROM relay_registers WHERE \(clause)"
+                        + (pending
+                            ? " UNION ALL SELECT 0, register, 0, 0, 1 FROM (SELECT *, 9223372036854775807 AS sequence "
+                                + "FROM relay_pending) AS changes WHERE \(clause)" : ""),
                     values)
-                for index in 0..<changes.rows.count { waiting.append(try Self.register(changes, index, name: name)) }
+                for index in 0..<result.rows.count {
+                    let register = try Self.register(result, index, name: name)
+                    if result.rows[index].last == .int(1) { waiting.append(register) } else { found.append(register) }
+                }
             }
             guard !waiting.isEmpty else { return found }
             // Each register with every change waiting for it merged in, at its number.
@@ -551,6 +553,21 @@ final class PostgresRelayRows: RelayRowSource {
                 merged[change.key] = register
             }
             return Array(merged.values)
+        }
+    }
+
+    /// The rows whose `column` is one of `values`: a condition on `$1`, bound to their JSON, so a
+    /// list costs one round trip whatever its length.
+    private static func among(_ column: String) -> String {
+        "\(column) IN (SELECT jsonb_array_elements_text(($1::text)::jsonb))"
+    }
+
+    /// `values` as JSON text, for ``among(_:)``.
+    private func list(_ values: some Encodable) throws(FeedError) -> [[PostgresValue]] {
+        do {
+            return [[.text(String(decoding: try JSONEncoder().encode(values), as: UTF8.self))]]
+        } catch {
+            throw FeedError.storage("a list of the relay's keys does not encode: \(error)")
         }
     }
 
@@ -582,16 +599,16 @@ final class PostgresRelayRows: RelayRowSource {
     }
 
     func registers(_ keys: Set<RelayKey>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("key = $1", keys.map { [.text($0.storageKey)] })
+        keys.isEmpty ? [] : try registers(Self.among("key"), list(keys.map(\.storageKey)))
     }
 
-    func registers(of owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers(
-            "kind = $1 AND party = $2", [[.text("item"), .text(owner)], [.text("visibility"), .text(owner)]])
+    func registers(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        owners.isEmpty
+            ? [] : try registers("kind IN ('item', 'visibility') AND " + Self.among("party"), list(owners.sorted()))
     }
 
-    func visibility(of owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'visibility' AND party = $1", [[.text(owner)]])
+    func visibility(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        owners.isEmpty ? [] : try registers("kind = 'visibility' AND " + Self.among("party"), list(owners.sorted()))
     }
 
     func visibility(after sequence: UInt64) throws(FeedError) -> [FeedRelayState.StoredRegister] {
@@ -603,7 +620,11 @@ final class PostgresRelayRows: RelayRowSource {
     }
 
     func items(of goals: Set<FeedReplica.GoalKey>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'item' AND party = $1 AND other = $2", goals.map { [.text($0.owner), .text($0.goal)] })
+        goals.isEmpty
+            ? []
+            : try registers(
+                "kind = 'item' AND (party, other) IN (SELECT goal->>0, goal->>1 FROM "
+                    + "jsonb_array_elements(($1::text)::jsonb) AS goal)", list(goals.map { [$0.owner, $0.goal] }))
     }
 
     func stances(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
@@ -612,7 +633,7 @@ final class PostgresRelayRows: RelayRowSource {
     }
 
     func reactions(on items: Set<FeedItemID>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("item = $1", items.map { [.text($0.text)] })
+        items.isEmpty ? [] : try registers(Self.among("item"), list(items.map(\.text)))
     }
 
     func reactions(by reactor: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
@@ -624,14 +645,22 @@ final class PostgresRelayRows: RelayRowSource {
     }
 
     func floors(of numbers: [UInt64], after cursor: UInt64) throws(FeedError) -> [UInt64: UInt64] {
-        var floors: [UInt64: UInt64] = [:]
-        for number in numbers {
-            let floor = try self.number(
-                "SELECT max(sequence) AS n FROM relay_registers WHERE sequence < $1 AND sequence > $2",
-                [.int(Int64(clamping: number)), .int(Int64(clamping: cursor))])
-            if floor > 0 { floors[number] = UInt64(floor) }
+        guard !numbers.isEmpty else { return [:] }
+        let bound = try list(numbers.map { "\(Int64(clamping: $0))" })[0] + [.int(Int64(clamping: cursor))]
+        return try reading { () throws(StoreError) in
+            let result = try query(
+                "SELECT number, coalesce((SELECT max(sequence) FROM relay_registers WHERE sequence < number "
+                    + "AND sequence > $2), 0) AS floor FROM (SELECT number::bigint AS number FROM "
+                    + "jsonb_array_elements_text(($1::text)::jsonb) AS number) AS numbers", bound)
+            var floors: [UInt64: UInt64] = [:]
+            for index in 0..<result.rows.count {
+                let (number, floor) = try PostgresFeedRelayStore.postgres(
+                    { () throws(PostgresError) in (try result.int(index, "number"), try result.int(index, "floor")) },
+                    name)
+                if floor > 0 { floors[UInt64(clamping: number)] = UInt64(clamping: floor) }
+            }
+            return floors
         }
-        return floors
     }
 
     /// The push rows `clause` selects, once for each of `bindings`.
@@ -662,13 +691,13 @@ final class PostgresRelayRows: RelayRowSource {
     }
 
     func pushRows(of people: Set<String>) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        let own = try pushRows("person = $1", people.sorted().map { [.text($0)] })
+        let own = people.isEmpty ? [] : try pushRows(Self.among("person"), list(people.sorted()))
         let tokens = Set(own.filter { $0.key.kind == .device }.map(\.key.key))
         return own.filter { $0.key.kind == .closed } + (try pushRows(ofTokens: tokens))
     }
 
     func pushRows(ofTokens tokens: Set<String>) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        try pushRows("token = $1", tokens.sorted().map { [.text($0)] })
+        tokens.isEmpty ? [] : try pushRows(Self.among("token"), list(tokens.sorted()))
     }
 
     func duePushRows(at now: Int64, horizon: Int64) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {

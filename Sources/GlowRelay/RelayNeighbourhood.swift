@@ -15,10 +15,10 @@ public protocol RelayRowSource {
     func registers(after sequence: UInt64) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// The registers of `keys` that exist.
     func registers(_ keys: Set<RelayKey>) throws(FeedError) -> [FeedRelayState.StoredRegister]
-    /// Every item register of `owner` (withdrawn ones too), and every visibility register of theirs.
-    func registers(of owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister]
-    /// Every visibility register of `owner`.
-    func visibility(of owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister]
+    /// Every item register of `owners` (withdrawn ones too), and every visibility register of theirs.
+    func registers(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister]
+    /// Every visibility register of `owners`.
+    func visibility(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// Every visibility register that changed after `sequence`.
     func visibility(after sequence: UInt64) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// Every visibility register that is `public` now.
@@ -159,7 +159,7 @@ extension FeedRelayState {
             try gatherAccept(delta, from: person, source: source, into: &gathering)
         case .erasure(let person):
             gathering.add(try source.stances(of: person))
-            gathering.add(try source.registers(of: person))
+            gathering.add(try source.registers(of: [person]))
             gathering.add(try source.reactions(by: person))
             gathering.add(try source.pushRows(of: [person]))
         case .device(let token, let person):
@@ -219,7 +219,7 @@ extension FeedRelayState {
             case .item, .reaction, .seen: break
             }
         }
-        for owner in affected { gathering.add(try source.registers(of: owner)) }
+        gathering.add(try source.registers(of: affected))
         // A stance changed between two others decides whether a reactor counts on the items one
         // reacted to of the other's, either way round.
         for (a, b) in pairs {
@@ -244,7 +244,7 @@ extension FeedRelayState {
                 people.insert(pair.from == viewer ? pair.to : pair.from)
             }
         }
-        for person in people.sorted() { gathering.add(try source.registers(of: person)) }
+        gathering.add(try source.registers(of: people))
         let open = try source.publicGoals()
         gathering.add(open)
         var goals: Set<FeedReplica.GoalKey> = []
@@ -264,7 +264,7 @@ extension FeedRelayState {
                 if case .visibility(let key) = register.key { owners.insert(key.owner) }
             }
         }
-        for owner in owners.subtracting(people).sorted() { gathering.add(try source.visibility(of: owner)) }
+        gathering.add(try source.visibility(of: owners.subtracting(people)))
         try gatherAround(viewer, people: people, source, &gathering)
     }
 
@@ -361,21 +361,21 @@ public struct StateRowSource: RelayRowSource {
         rows.filter { keys.contains($0.key) }
     }
 
-    /// `owner`'s items and visibility registers.
-    public func registers(of owner: String) -> [FeedRelayState.StoredRegister] {
+    /// `owners`' items and visibility registers.
+    public func registers(of owners: Set<String>) -> [FeedRelayState.StoredRegister] {
         rows.filter { row in
             switch row.key {
-            case .item(let id): id.owner == owner
-            case .visibility(let key): key.owner == owner
+            case .item(let id): owners.contains(String(id.owner))
+            case .visibility(let key): owners.contains(key.owner)
             default: false
             }
         }
     }
 
-    /// `owner`'s visibility registers.
-    public func visibility(of owner: String) -> [FeedRelayState.StoredRegister] {
+    /// `owners`' visibility registers.
+    public func visibility(of owners: Set<String>) -> [FeedRelayState.StoredRegister] {
         rows.filter { row in
-            if case .visibility(let key) = row.key { return key.owner == owner }
+            if case .visibility(let key) = row.key { return owners.contains(key.owner) }
             return false
         }
     }

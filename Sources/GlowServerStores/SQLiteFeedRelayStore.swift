@@ -255,12 +255,14 @@ final class SQLiteRelayRows: RelayRowSource {
         try registers("key = ?", keys.map { [.text($0.storageKey)] })
     }
 
-    func registers(of owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = ? AND party = ?", [[.text("item"), .text(owner)], [.text("visibility"), .text(owner)]])
+    func registers(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        try registers(
+            "kind = ? AND party = ?",
+            owners.sorted().flatMap { [[.text("item"), .text($0)], [.text("visibility"), .text($0)]] })
     }
 
-    func visibility(of owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'visibility' AND party = ?", [[.text(owner)]])
+    func visibility(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        try registers("kind = 'visibility' AND party = ?", owners.sorted().map { [.text($0)] })
     }
 
     func visibility(after sequence: UInt64) throws(FeedError) -> [FeedRelayState.StoredRegister] {
