@@ -81,9 +81,11 @@ public final class PostgresAccountStore: AccountStore {
     ) throws(StoreError) -> Result<T, AuthError>? {
         let reader = PostgresAccountRows(connection)
         defer { reader.closed = true }
+        var began = false
         do throws(PostgresError) {
             try connection.execute(
                 writing ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            began = true
             var records = AccountRecords(rows: reader)
             let outcome: Result<T, AuthError>
             do throws(AuthError) {
@@ -103,6 +105,10 @@ public final class PostgresAccountStore: AccountStore {
         } catch {
             Self.rollBack(connection)
             if error.sqlState == "40001" || error.sqlState == "40P01" { return nil }
+            // A connection the database dropped (a restart) fails at its first statement, before
+            // anything was sent of the update: the pool forgets it, and the update runs again on
+            // another, so the first request after a restart is served, not refused.
+            if !began && !connection.isUsable { return nil }
             throw StoreError(.writeFailed, "the account rows: \(error.message)", path: name)
         }
     }

@@ -141,13 +141,17 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     static func transaction<T>(
         on connection: PostgresConnection, name: String, writing: Bool, _ body: () throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        do {
-            _ = try postgres(
-                { () throws(PostgresError) in
-                    try connection.execute(
-                        writing
-                            ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                }, name)
+        do throws(StoreError) {
+            do throws(PostgresError) {
+                try connection.execute(
+                    writing ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            } catch {
+                // A connection the database dropped (a restart) fails here, before anything of the
+                // update was sent: the pool forgets it and the update runs again on another, so the
+                // first request after a restart is served, not refused.
+                if !connection.isUsable { throw StoreError(.busy, lostRace + error.message, path: name) }
+                throw StoreError(.writeFailed, "the relay's rows: \(error.message)", path: name)
+            }
             let result = try body()
             _ = try postgres({ () throws(PostgresError) in try connection.execute("COMMIT") }, name)
             return result
@@ -158,8 +162,9 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         }
     }
 
-    /// How ``postgres(_:_:)`` begins the message of a serialization failure.
-    static let lostRace = "another write of the same rows won: "
+    /// How ``postgres(_:_:)`` begins the message of a failure after which an update runs again:
+    /// a serialization failure, or a connection found dropped before the update began.
+    static let lostRace = "to be run again: "
 
     /// `body`'s PostgreSQL failure as the storage layer's.
     static func postgres<T>(_ body: () throws(PostgresError) -> T, _ name: String) throws(StoreError) -> T {
