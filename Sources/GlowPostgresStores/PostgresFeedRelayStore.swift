@@ -104,7 +104,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         _ body: (inout FeedRelayState) throws(FeedError) -> T
     ) throws(StoreError) -> Attempt<T> {
         do {
-            return try Self.transaction(on: connection, name: name, writing: writing) {
+            return try Self.transaction(on: connection, name: name, begin: writing ? Self.write : Self.read) {
                 () throws(StoreError) -> Attempt<T> in
                 if let reading,
                     try !Self.postgres(
@@ -136,15 +136,19 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         }
     }
 
-    /// Runs `body` in one transaction on `connection`: a write `SERIALIZABLE`, a read in one
-    /// `REPEATABLE READ` snapshot. Rolled back when it throws.
+    /// How a write begins: `SERIALIZABLE`, run again when PostgreSQL finds it raced another.
+    static let write = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+    /// How a read begins: one `REPEATABLE READ` snapshot of the numbered registers.
+    static let read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
+    /// Runs `body` in one transaction on `connection`, begun by `begin` (``write``, ``read``, or
+    /// the sequencer's plain `BEGIN`). Rolled back when it throws.
     static func transaction<T>(
-        on connection: PostgresConnection, name: String, writing: Bool, _ body: () throws(StoreError) -> T
+        on connection: PostgresConnection, name: String, begin: String, _ body: () throws(StoreError) -> T
     ) throws(StoreError) -> T {
         do throws(StoreError) {
             do throws(PostgresError) {
-                try connection.execute(
-                    writing ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try connection.execute(begin)
             } catch {
                 // A connection the database dropped (a restart) fails here, before anything of the
                 // update was sent: the pool forgets it and the update runs again on another, so the
@@ -226,16 +230,13 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                     }
                     var received = false
                     if case .item(let id) = register.key { received = receipts[id] == nil }
-                    let index = register.key.indexColumns
                     try connection.execute(
                         "INSERT INTO relay_pending (batch, position, key, register, ends, received, kind, party, other, "
                             + "item, is_public) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                         [
                             .int(batch), .int(Int64(position)), .text(register.key.storageKey),
                             .bytes(register.delta.wireEncoded()), .int(flags), .int(received ? 1 : 0),
-                            .text(index.kind), .text(index.party), index.other.map { .text($0) } ?? .null,
-                            index.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
-                        ])
+                        ] + Self.indexValues(register))
                 }
                 return batch
             }, name)
@@ -249,6 +250,16 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         let waiting = try Self.postgres(
             { () throws(PostgresError) in try connection.execute("SELECT 1 AS n FROM relay_pending LIMIT 1") }, name)
         if !waiting.rows.isEmpty { try Self.numberWaiting(on: connection, name: name) }
+    }
+
+    /// A register's index columns (``RelayKey/indexColumns``) and whether it is a public goal's
+    /// visibility, as the values of `kind, party, other, item, is_public`.
+    package static func indexValues(_ register: FeedRelayState.StoredRegister) -> [PostgresValue] {
+        let columns = register.key.indexColumns
+        return [
+            .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
+            columns.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
+        ]
     }
 
     /// The advisory lock the sequencer holds while it numbers (the letters GLSQ).
@@ -290,23 +301,14 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
 
     /// One run of the sequencer (``sequence(through:on:name:)``).
     static func numberWaiting(on connection: PostgresConnection, name: String) throws(StoreError) {
-        do {
-            _ = try postgres({ () throws(PostgresError) in try connection.execute("BEGIN") }, name)
-            try postgres(
-                { () throws(PostgresError) -> Void in
-                    try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(sequencerLock)])
-                }, name)
+        try transaction(on: connection, name: name, begin: "BEGIN") { () throws(StoreError) in
             let waiting = try postgres(
                 { () throws(PostgresError) in
-                    try connection.execute(
-                        "SELECT batch, key, register, ends, received, kind, party, other, item, is_public "
-                            + "FROM relay_pending ORDER BY batch, position")
+                    try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(sequencerLock)])
+                    return try connection.execute(
+                        "SELECT batch, key, register, ends, received FROM relay_pending ORDER BY batch, position")
                 }, name)
             if !waiting.rows.isEmpty { try number(waiting, on: connection, name: name) }
-            _ = try postgres({ () throws(PostgresError) in try connection.execute("COMMIT") }, name)
-        } catch {
-            do { try connection.execute("ROLLBACK") } catch {}
-            throw error
         }
     }
 
@@ -373,7 +375,6 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                 throw StoreError(.corrupt, "a relay register merged to nothing", path: name)
             }
             current[key] = register
-            let columns = relayKey.indexColumns
             _ = try postgres(
                 { () throws(PostgresError) in
                     try connection.execute(
@@ -384,9 +385,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                         [
                             .text(key), .int(Int64(clamping: last)), .bytes(delta.wireEncoded()),
                             .int(Int64(clamping: ends.publicUntil)), .int(Int64(clamping: ends.sharedUntil)),
-                            .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
-                            columns.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
-                        ])
+                        ] + indexValues(register))
                 }, name)
             if batches.last?.batch == batch {
                 batches[batches.count - 1].sequence = last
@@ -414,7 +413,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     /// Gives the rows an older version wrote, before the rows had index columns, theirs, in one
     /// transaction; a database without such rows costs one look at each partial index.
     static func indexOlderRows(_ connection: PostgresConnection, name: String) throws(StoreError) {
-        try transaction(on: connection, name: name, writing: true) { () throws(StoreError) in
+        try transaction(on: connection, name: name, begin: write) { () throws(StoreError) in
             let found = try postgres(
                 { () throws(PostgresError) in
                     try connection.execute(
@@ -423,17 +422,12 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                 }, name)
             for index in 0..<found.rows.count {
                 let register = try PostgresRelayRows.register(found, index, name: name)
-                let columns = register.key.indexColumns
                 _ = try postgres(
                     { () throws(PostgresError) in
                         try connection.execute(
                             "UPDATE relay_registers SET kind = $1, party = $2, other = $3, item = $4, is_public = $5 "
                                 + "WHERE key = $6",
-                            [
-                                .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
-                                columns.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
-                                .text(register.key.storageKey),
-                            ])
+                            indexValues(register) + [.text(register.key.storageKey)])
                     }, name)
             }
             let pushes = try postgres(

@@ -102,14 +102,12 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
                 "INSERT OR REPLACE INTO relay_registers (key, sequence, register, public_until, shared_until, kind, "
                     + "party, other, item, is_public) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for register in relay.registers(after: before) {
-                let columns = register.key.indexColumns
-                try put.run([
-                    .text(register.key.storageKey), .integer(Int64(clamping: register.sequence)),
-                    .blob(register.delta.wireEncoded()), .integer(Int64(clamping: register.ends.publicUntil)),
-                    .integer(Int64(clamping: register.ends.sharedUntil)), .text(columns.kind), .text(columns.party),
-                    columns.other.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                    .integer(register.isPublic ? 1 : 0),
-                ])
+                try put.run(
+                    [
+                        .text(register.key.storageKey), .integer(Int64(clamping: register.sequence)),
+                        .blob(register.delta.wireEncoded()), .integer(Int64(clamping: register.ends.publicUntil)),
+                        .integer(Int64(clamping: register.ends.sharedUntil)),
+                    ] + indexValues(register))
             }
             try connection.prepare("INSERT OR REPLACE INTO relay_clock (singleton, last_receipt) VALUES (1, ?)")
                 .run([.integer(relay.lastReceipt)])
@@ -131,6 +129,16 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
         }
     }
 
+    /// A register's index columns (``RelayKey/indexColumns``) and whether it is a public goal's
+    /// visibility, as the values of `kind, party, other, item, is_public`.
+    static func indexValues(_ register: FeedRelayState.StoredRegister) -> [Statement.Value] {
+        let columns = register.key.indexColumns
+        return [
+            .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
+            columns.item.map { .text($0) } ?? .null, .integer(register.isPublic ? 1 : 0),
+        ]
+    }
+
     /// Gives the rows an older version wrote, before the rows had index columns, theirs, in one
     /// transaction; a file without such rows costs one look at each index.
     static func indexOlderRows(_ connection: SQLiteConnection) throws(StoreError) {
@@ -145,12 +153,7 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
             let put = try connection.prepare(
                 "UPDATE relay_registers SET kind = ?, party = ?, other = ?, item = ?, is_public = ? WHERE key = ?")
             for register in found {
-                let columns = register.key.indexColumns
-                try put.run([
-                    .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
-                    columns.item.map { .text($0) } ?? .null, .integer(register.isPublic ? 1 : 0),
-                    .text(register.key.storageKey),
-                ])
+                try put.run(indexValues(register) + [.text(register.key.storageKey)])
             }
             let pushes = try connection.prepare(
                 "SELECT kind, key, value FROM relay_pushes WHERE person IS NULL AND token IS NULL")

@@ -143,14 +143,13 @@ struct Population {
                 var parameters: [PostgresValue] = []
                 for (offset, row) in rows.enumerated() {
                     let base = parameters.count
+                    guard let register = FeedRelayState.StoredRegister(sequence: 1, delta: row.delta) else { continue }
                     values.append("(" + (1...9).map { "$\(base + $0)" }.joined(separator: ", ") + ")")
-                    let columns = row.key.indexColumns
-                    parameters += [
-                        .text(row.key.storageKey), .int(Int64(clamping: firstSequence) + Int64(offset)),
-                        .bytes(row.delta.wireEncoded()), .int(version), .text(columns.kind), .text(columns.party),
-                        columns.other.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                        .int(FeedRelayState.StoredRegister(sequence: 1, delta: row.delta)?.isPublic == true ? 1 : 0),
-                    ]
+                    parameters +=
+                        [
+                            .text(row.key.storageKey), .int(Int64(clamping: firstSequence) + Int64(offset)),
+                            .bytes(row.delta.wireEncoded()), .int(version),
+                        ] + PostgresFeedRelayStore.indexValues(register)
                 }
                 try postgres.execute(
                     "INSERT INTO relay_registers (key, sequence, register, version, kind, party, other, item, is_public) "
