@@ -35,6 +35,53 @@ final class PostgresConnectionTests {
         #expect(throws: PostgresError.self) { try read.cell(9, "id") }
     }
 
+    @Test("COPY takes text, bytes, whole numbers and null as they are, escapes and all, in chunks")
+    func copyRoundTrip() throws {
+        let connection = try PostgresConnection(cluster.conninfo)
+        try connection.execute(#"CREATE TABLE "copied ""rows""" (id bigint PRIMARY KEY, name text, data bytea)"#)
+        var rows: [[PostgresValue]] = [
+            [.int(Int64.min), .text("tab\there\nnew line\r\\N back\\slash \\. é ✓ 🌟"), .bytes(Array(0...255))],
+            [.int(0), .text(#"\N"#), .bytes([])],
+            [.int(Int64.max), .null, .null],
+            [.int(1), .text(""), .bytes([0x5C, 0x09, 0x0A])],
+        ]
+        // More than one chunk of 64 KiB on the wire.
+        rows += (2..<20_002).map { [.int(Int64($0)), .text("row \($0)\t"), .bytes([UInt8($0 % 256)])] }
+        let added = try connection.copy(into: #"copied "rows""#, columns: ["id", "name", "data"], rows: rows)
+        #expect(added == rows.count)
+        let read = try connection.execute(#"SELECT id, name, data FROM "copied ""rows""" ORDER BY id"#)
+        #expect(
+            read.rows
+                == rows.sorted { a, b in
+                    if case .int(let x) = a[0], case .int(let y) = b[0] { return x < y }
+                    return false
+                })
+    }
+
+    @Test("a COPY the server refuses adds nothing, says why, and leaves the connection working")
+    func copyRefusals() throws {
+        let connection = try PostgresConnection(cluster.conninfo)
+        try connection.execute("CREATE TABLE counted (id bigint PRIMARY KEY, name text NOT NULL)")
+        let cases: [(table: String, rows: [[PostgresValue]], sqlState: String?)] = [
+            ("not_there", [[.int(1), .text("a")]], "42P01"),
+            ("counted", [[.int(1), .text("a")], [.int(1), .text("b")]], "23505"),
+            ("counted", [[.int(1), .text("a")], [.int(2), .null]], "23502"),
+            ("counted", [[.int(1), .text("a")], [.text("two"), .text("b")]], "22P02"),
+            ("counted", [[.int(1), .text("a")], [.int(2)]], nil),
+        ]
+        for (table, rows, sqlState) in cases {
+            do {
+                try connection.copy(into: table, columns: ["id", "name"], rows: rows)
+                Issue.record("\(table) \(rows) was taken")
+            } catch {
+                #expect(error.code == .queryFailed, "\(error)")
+                #expect(error.sqlState == sqlState, "\(error)")
+            }
+            #expect(try connection.execute("SELECT count(*) AS n FROM counted").int(0, "n") == 0)
+        }
+        #expect(try connection.copy(into: "counted", columns: ["id", "name"], rows: [[.int(7), .text("x")]]) == 1)
+    }
+
     @Test("a transaction whose body throws leaves nothing; one that returns is seen by another connection")
     func transactions() throws {
         let first = try PostgresConnection(cluster.conninfo)

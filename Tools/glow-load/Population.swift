@@ -45,7 +45,7 @@ struct Population {
         var receipt = try sink.lastReceipt()
         func add(_ key: RelayKey, _ delta: FeedReplica) throws {
             rows.append((key, delta))
-            if rows.count == 500 { try flush() }
+            if rows.count == 20_000 { try flush() }
         }
         func flush() throws {
             guard !rows.isEmpty else { return }
@@ -97,7 +97,7 @@ struct Population {
         return batches
     }
 
-    /// Where the rows go: PostgreSQL's or SQLite's relay table, in one transaction.
+    /// Where the rows go: PostgreSQL's relay table by `COPY`, or SQLite's, in one transaction.
     final class Sink {
         private let postgres: PostgresConnection?
         private let sqlite: SQLiteConnection?
@@ -105,7 +105,8 @@ struct Population {
 
         init(_ url: String) throws {
             if url.hasPrefix("postgres") {
-                let connection = try PostgresConnection(url)
+                // A COPY of 20,000 rows is one statement: the server's statement timeout is this wait.
+                let connection = try PostgresConnection(url, limits: PostgresLimits(wait: 300))
                 try connection.execute("BEGIN")
                 // The sequencer's lock, taken first: no process numbers changes meanwhile.
                 try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgresFeedRelayStore.sequencerLock)])
@@ -139,21 +140,19 @@ struct Population {
         /// them by (``RelayKey/indexColumns``), as the stores write them.
         func insert(_ rows: [(key: RelayKey, delta: FeedReplica)], firstSequence: UInt64) throws {
             if let postgres {
-                var values: [String] = []
-                var parameters: [PostgresValue] = []
-                for (offset, row) in rows.enumerated() {
-                    let base = parameters.count
-                    guard let register = FeedRelayState.StoredRegister(sequence: 1, delta: row.delta) else { continue }
-                    values.append("(" + (1...9).map { "$\(base + $0)" }.joined(separator: ", ") + ")")
-                    parameters +=
-                        [
-                            .text(row.key.storageKey), .int(Int64(clamping: firstSequence) + Int64(offset)),
-                            .bytes(row.delta.wireEncoded()), .int(version),
-                        ] + PostgresFeedRelayStore.indexValues(register)
+                let values = rows.enumerated().compactMap { offset, row -> [PostgresValue]? in
+                    guard let register = FeedRelayState.StoredRegister(sequence: 1, delta: row.delta) else {
+                        return nil
+                    }
+                    return [
+                        .text(row.key.storageKey), .int(Int64(clamping: firstSequence) + Int64(offset)),
+                        .bytes(row.delta.wireEncoded()), .int(version),
+                    ] + PostgresFeedRelayStore.indexValues(register)
                 }
-                try postgres.execute(
-                    "INSERT INTO relay_registers (key, sequence, register, version, kind, party, other, item, is_public) "
-                        + "VALUES " + values.joined(separator: ", "), parameters)
+                try postgres.copy(
+                    into: "relay_registers",
+                    columns: ["key", "sequence", "register", "version", "kind", "party", "other", "item", "is_public"],
+                    rows: values)
             } else if let sqlite {
                 let statement = try sqlite.prepare(
                     "INSERT INTO relay_registers (key, sequence, register, kind, party, other, item, is_public) "
