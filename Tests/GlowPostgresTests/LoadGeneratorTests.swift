@@ -46,11 +46,39 @@ struct LoadGeneratorTests {
         }
     }
 
+    /// Issue 43's repeated runs: `--repeat 2` goes round the list twice, `--control` adds a run of
+    /// health checks alone to each count of processes, and the report ends with each pair's
+    /// medians; a run of syncs and writes reports its small syncs apart.
+    @Test("--repeat and --control: every run reported, then the medians of each pair")
+    func repeatedRuns() throws {
+        let result = try Self.run(
+            [
+                "--devices", "8", "--processes", "1", "--writes", "30", "--control", "--repeat", "2", "--seconds", "1",
+                "--think", "0.05",
+            ])
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("run ") }.count == 4, "\(result.output)")
+        #expect(lines.filter { $0.contains("health checks alone (the control)") }.count == 2, "\(result.output)")
+        let rows = lines.filter { $0.first?.isNumber == true }
+        #expect(rows.count == 4, "\(result.output)")
+        for row in rows {
+            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(cells.count > 8 && cells[8] == "0", "errors in \(row)\n\(result.output)")
+        }
+        #expect(lines.filter { $0.contains("small syncs: ") && !$0.contains("small syncs: 0,") }.count == 2)
+        let medians = try #require(lines.firstIndex { $0.hasPrefix("medians over the runs") }, "\(result.output)")
+        let summary = lines[(medians + 2)...].map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(summary.map { $0.prefix(3).joined(separator: " ") } == ["1 30% 2", "1 health 2"], "\(result.output)")
+    }
+
     @Test(
         "bad options are refused by name before anything starts",
         arguments: [
             (["--devices", "0"], "--devices"), (["--processes", "1,x"], "--processes"),
-            (["--seconds", "-1"], "--seconds"), (["--writes", "101"], "--writes"), (["--bogus"], "--bogus"),
+            (["--seconds", "-1"], "--seconds"), (["--writes", "101"], "--writes"), (["--writes", "30,x"], "--writes"),
+            (["--writes", "30,"], "--writes"), (["--repeat", "0"], "--repeat"), (["--repeat", "21"], "--repeat"),
+            (["--bogus"], "--bogus"),
         ])
     func badOptions(arguments: [String], named: String) throws {
         let result = try Self.run(arguments)

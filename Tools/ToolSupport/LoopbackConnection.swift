@@ -102,9 +102,11 @@ public final class LoopbackConnection {
         return try exchange(Array(head.utf8) + body)
     }
 
-    /// GETs `path`: the answer's status and body.
-    public func get(_ path: String) throws -> (Int, [UInt8]) {
-        try exchange(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+    /// GETs `path`, as `client` when one is given (the `X-Forwarded-For` a proxy adds): the
+    /// answer's status and body.
+    public func get(_ path: String, from client: String? = nil) throws -> (Int, [UInt8]) {
+        let forwarded = client.map { "X-Forwarded-For: \($0)\r\n" } ?? ""
+        return try exchange(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(forwarded)\r\n".utf8))
     }
 
     /// Sends `request` whole and reads its answer.

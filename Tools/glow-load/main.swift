@@ -22,15 +22,21 @@ import Synchronization
 
 let usage = """
     usage: glow-load [--devices N] [--processes LIST] [--seconds S] [--think SECONDS]
-                     [--writes PERCENT] [--threads N] [--database postgres://... | sqlite]
+                     [--writes LIST] [--repeat N] [--control] [--threads N] [--database postgres://... | sqlite]
                      [--hostile [--attacks slowloris,flood,keys]]
                      [--population N [--friends N] [--items N]]
       --devices    simulated devices, four per person, each on its own connection (default 1000)
       --processes  glow-server processes to run against, one run per entry (default 1,2,3)
       --seconds    length of each run, after a 3-second warm-up (default 20)
       --think      mean seconds between a device's calls, jittered ±50% (default 1)
-      --writes     the share of calls that write: two thirds publish a check-in, one third cheer
-                   a friend's (default 30; the rest sync)
+      --writes     the share of calls that write, in percent: two thirds publish a check-in, one
+                   third cheer a friend's (default 30; the rest sync); a list (30,0) runs each
+                   count of processes once per share, and 0 measures syncs alone
+      --repeat     how many times the whole list of runs goes round, in turn (default 1); with
+                   more than one run of a count and share, the report ends with their medians
+      --control    each count of processes also runs with every device calling the health check
+                   alone (one read of the database) instead: the control, whose CPU per call shows
+                   what more processes cost on this machine whatever the call
       --threads    each glow-server's serving threads (default 4)
       --database   a PostgreSQL to use (its relay gains the devices' writes); default a throwaway
                    cluster (Debian's postgresql), removed at the end; `sqlite` runs one process
@@ -54,7 +60,9 @@ struct Options {
     var seconds = 20.0
     var think = 1.0
     var threads = 4
-    var writes = 30
+    var writes = [30]
+    var repeats = 1
+    var control = false
     var database: String?
     var hostile = false
     var attacks = Set(Attack.allCases)
@@ -66,8 +74,8 @@ struct Options {
         var parser = try OptionParser(
             arguments, command: "glow-load",
             valued: [
-                "--devices", "--processes", "--seconds", "--think", "--writes", "--threads", "--database", "--attacks",
-                "--population", "--friends", "--items",
+                "--devices", "--processes", "--seconds", "--think", "--writes", "--repeat", "--threads", "--database",
+                "--attacks", "--population", "--friends", "--items",
             ])
         if let count = try parser.integer("--devices", atLeast: 1) {
             guard count <= 10_000 else {
@@ -86,11 +94,19 @@ struct Options {
         seconds = try Self.seconds(&parser, "--seconds", default: seconds, range: 1...3_600)
         think = try Self.seconds(&parser, "--think", default: think, range: 0...60)
         if let count = try parser.integer("--threads", atLeast: 1) { threads = count }
-        if let share = try parser.integer("--writes", atLeast: 0) {
-            guard share <= 100 else {
-                throw UsageError(message: "--writes \(share): a percentage, at most 100", command: "glow-load")
+        if let list = try parser.value("--writes") {
+            let shares = list.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !shares.isEmpty, shares.allSatisfy({ (0...100).contains($0 ?? -1) }) else {
+                throw UsageError(
+                    message: "--writes \(list): percentages from 0 to 100, separated by commas", command: "glow-load")
             }
-            writes = share
+            writes = shares.compactMap { $0 }
+        }
+        if let count = try parser.integer("--repeat", atLeast: 1) {
+            guard count <= 20 else {
+                throw UsageError(message: "--repeat \(count): at most 20", command: "glow-load")
+            }
+            repeats = count
         }
         database = try parser.value("--database")
         if let count = try parser.integer("--population", atLeast: 0) {
@@ -112,6 +128,7 @@ struct Options {
             items = count
         }
         hostile = parser.flag("--hostile")
+        control = parser.flag("--control")
         if let list = try parser.value("--attacks") {
             let named = list.split(separator: ",").map { Attack(rawValue: String($0)) }
             guard hostile, !named.isEmpty, named.allSatisfy({ $0 != nil }) else {
@@ -170,6 +187,10 @@ struct Tally {
     var writes: [Double] = []
     /// The latencies of the syncs (changes since a cursor), also counted in `latencies`.
     var syncs: [Double] = []
+    /// Of the `syncs`, those from a device's first, cursor 0 (every item it may see)...
+    var firstSyncs: [Double] = []
+    /// ... and the small syncs: of what changed since the device's last.
+    var smallSyncs: [Double] = []
     /// Every item the relay acknowledged, with the stamp of the latest acknowledged write of it.
     var acknowledged: [FeedItemID: Stamp] = [:]
     /// Each device's replica and cursor at the end, by its index: where its next run goes on
@@ -180,11 +201,66 @@ struct Tally {
     var received = 0
 }
 
+/// One run's figures, for the medians of several.
+struct RunFigures {
+    let processes: Int
+    /// The share of calls that wrote, in percent, or "health" for the control's.
+    let mix: String
+    let callsPerSecond: Double
+    /// In seconds.
+    let smallSyncP50: Double
+    let smallSyncP99: Double
+    /// glow-server's and PostgreSQL's CPU time over the calls answered, in milliseconds.
+    let cpuPerCall: Double
+    let largestMiB: Double
+    /// The longest a process took from its start to its first answer, in seconds.
+    let slowestStart: Double
+
+    /// The median of each figure over the runs of each count of processes and share of writes,
+    /// in the order they first ran; nothing when no pair ran more than once.
+    static func printMedians(_ figures: [RunFigures]) {
+        var order: [[String]] = []
+        var runs: [[String]: [RunFigures]] = [:]
+        for run in figures {
+            let pair = [String(run.processes), run.mix]
+            if runs[pair] == nil { order.append(pair) }
+            runs[pair, default: []].append(run)
+        }
+        guard runs.values.contains(where: { $0.count > 1 }) else { return }
+        print("medians over the runs of each count of processes and share of writes:")
+        print(
+            "  processes writes    runs      calls/s   small-sync p50, p99   CPU per call  RSS, largest  slowest start")
+        for pair in order {
+            let group = runs[pair] ?? []
+            func median(_ figure: (RunFigures) -> Double) -> Double {
+                let values = group.map(figure).filter { !$0.isNaN }.sorted()
+                guard !values.isEmpty else { return .nan }
+                return values.count % 2 == 1
+                    ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
+            }
+            let cells = [
+                pair[0], pair[1], String(group.count), String(format: "%.0f", median(\.callsPerSecond)),
+                median(\.smallSyncP50).isNaN
+                    ? "none" : milliseconds(median(\.smallSyncP50)) + ", " + milliseconds(median(\.smallSyncP99)),
+                String(format: "%.2f ms", median(\.cpuPerCall)), String(format: "%.0f MiB", median(\.largestMiB)),
+                String(format: "%.2f s", median(\.slowestStart)),
+            ]
+            let widths = [10, 10, 10, 10, 22, 14, 14, 0]
+            print(
+                "  "
+                    + zip(cells, widths).map { $1 == 0 ? $0 : $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                    .joined()
+            )
+        }
+    }
+}
+
 /// Every device for `seconds` (after a warm-up whose calls are not counted), each on a thread
 /// of its own with one connection to the process `index % ports.count`; from an address of its
-/// own when `ownAddresses`.
+/// own when `ownAddresses`. `writes` is the share of the calls that write, in percent; without
+/// it every call is the health check (the control).
 func run(
-    _ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, think: Double, writes: Int,
+    _ devices: [Device], held: [Held], ports: [UInt16], seconds: Double, think: Double, writes: Int?,
     ownAddresses: Bool = false
 ) -> Tally {
     let warmUp = 3.0
@@ -213,52 +289,66 @@ func run(
             while Date() < deadline {
                 serial += 1
                 let roll = Int.random(in: 0..<300, using: &random)
-                let request: RelayRequest
+                let request: RelayRequest?
                 var written: (FeedItemID, Stamp)?
-                do {
-                    let stamp = try Stamp(
-                        wall: Int64(Date().timeIntervalSince1970 * 1_000), counter: serial, device: device.name)
-                    if roll >= writes * 3 {
-                        request = .changes(since: cursor)
-                    } else if roll < writes * 2 || friendsItems.isEmpty {
-                        var replica = FeedReplica()
-                        let day = try Day(daysSince1970: 20_000 + Int(serial % 30))
-                        let item = try FeedItem(
-                            owner: device.person, kind: .checkIn, goal: "g",
-                            time: Int64(day.daysSince1970) * 86_400_000,
-                            title: "Evening walk", emoji: "🌙", goalKind: "single", day: day, streak: Int(serial % 9) + 1
-                        )
-                        replica.writeItem(item, id: item.key, at: stamp)
-                        request = .submit(replica)
-                        written = (item.key, stamp)
-                    } else {
-                        let kind = ReactionKind.allCases.randomElement(using: &random)!
-                        try local.react(
-                            kind, on: friendsItems.randomElement(using: &random)!, by: device.person, true, at: stamp)
-                        request = .submit(local.authored(by: device.person, since: sent))
-                        sent = stamp
+                if let writes {
+                    do {
+                        let stamp = try Stamp(
+                            wall: Int64(Date().timeIntervalSince1970 * 1_000), counter: serial, device: device.name)
+                        if roll >= writes * 3 {
+                            request = .changes(since: cursor)
+                        } else if roll < writes * 2 || friendsItems.isEmpty {
+                            var replica = FeedReplica()
+                            let day = try Day(daysSince1970: 20_000 + Int(serial % 30))
+                            let item = try FeedItem(
+                                owner: device.person, kind: .checkIn, goal: "g",
+                                time: Int64(day.daysSince1970) * 86_400_000,
+                                title: "Evening walk", emoji: "🌙", goalKind: "single", day: day,
+                                streak: Int(serial % 9) + 1
+                            )
+                            replica.writeItem(item, id: item.key, at: stamp)
+                            request = .submit(replica)
+                            written = (item.key, stamp)
+                        } else {
+                            let kind = ReactionKind.allCases.randomElement(using: &random)!
+                            try local.react(
+                                kind, on: friendsItems.randomElement(using: &random)!, by: device.person, true,
+                                at: stamp)
+                            request = .submit(local.authored(by: device.person, since: sent))
+                            sent = stamp
+                        }
+                    } catch {
+                        tally.errors["the generator could not make a request: \(error)", default: 0] += 1
+                        break
                     }
-                } catch {
-                    tally.errors["the generator could not make a request: \(error)", default: 0] += 1
-                    break
+                } else {
+                    request = nil
                 }
                 let began = DispatchTime.now().uptimeNanoseconds
                 let counted = Date() >= counting
                 do {
-                    let (status, body) = try connection.post(
-                        "/v1/relay", token: device.token, from: device.client, body: request.wireEncoded())
+                    let (status, body) =
+                        try request.map {
+                            try connection.post(
+                                "/v1/relay", token: device.token, from: device.client, body: $0.wireEncoded())
+                        } ?? connection.get("/v1/health", from: device.client)
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
                     if status == 200 {
                         if counted {
                             tally.latencies.append(elapsed)
                             if case .submit = request {
                                 tally.writes.append(elapsed)
-                            } else {
+                            } else if request != nil {
                                 tally.syncs.append(elapsed)
+                                if case .changes(since: 0) = request {
+                                    tally.firstSyncs.append(elapsed)
+                                } else {
+                                    tally.smallSyncs.append(elapsed)
+                                }
                             }
                         }
                         if let (id, stamp) = written { tally.acknowledged[id] = stamp }
-                        if case .changes(let delta, let next, _) = try RelayResponse(wire: body) {
+                        if request != nil, case .changes(let delta, let next, _) = try RelayResponse(wire: body) {
                             cursor = next
                             local.merge(delta)
                             let theirs = delta.items.filter {
@@ -284,6 +374,8 @@ func run(
                 total.latencies += tally.latencies
                 total.writes += tally.writes
                 total.syncs += tally.syncs
+                total.firstSyncs += tally.firstSyncs
+                total.smallSyncs += tally.smallSyncs
                 total.acknowledged.merge(tally.acknowledged) { Swift.max($0, $1) }
                 total.held.merge(tally.held) { first, _ in first }
                 total.errors.merge(tally.errors, uniquingKeysWith: +)
@@ -474,14 +566,26 @@ do {
         "glow-load: \(devices.count) devices of \((devices.count + 3) / 4) people signed in (Argon2id) in \(String(format: "%.0f", Date().timeIntervalSince(started))) s"
     )
     print(
-        "glow-load: \(devices.count) devices, think \(options.think) s ±50%, \(Int(options.seconds)) s per run after a 3 s warm-up; calls: \(100 - options.writes)% sync, \(options.writes)% write (two thirds publish, one third cheer); glow-server --threads \(options.threads) on \(databaseName)"
+        "glow-load: \(devices.count) devices, think \(options.think) s ±50%, \(Int(options.seconds)) s per run after a 3 s warm-up; calls: \(options.writes.map { "\(100 - $0)% sync and \($0)% write" }.joined(separator: ", then ")) (of the writes two thirds publish, one third cheer); glow-server --threads \(options.threads) on \(databaseName)"
             + (options.hostile
                 ? "; hostile: one address attacks throughout (slowloris, Argon2id flood, 900 KB keys)" : "")
     )
     print("processes calls/s   p50       p99       p999      errors    server RSS (largest, all)")
     // Devices stay signed in from run to run and sync on from where they were.
     var held = [Held](repeating: Held(), count: devices.count)
-    for count in options.processes {
+    let schedule = (0..<options.repeats).flatMap { _ in
+        options.processes.flatMap { count in
+            options.writes.map { (processes: count, writes: Optional($0)) }
+                + (options.control ? [(processes: count, writes: nil)] : [])
+        }
+    }
+    var figures: [RunFigures] = []
+    for (number, (count, share)) in schedule.enumerated() {
+        if schedule.count > 1 {
+            print(
+                "run \(number + 1) of \(schedule.count): \(count) processes, "
+                    + (share.map { "\($0)% of the calls write" } ?? "health checks alone (the control)"))
+        }
         var spawned: [Date] = []
         let processes = try (0..<count).map { _ in
             spawned.append(Date())
@@ -561,7 +665,7 @@ do {
         }
         let tally = run(
             devices, held: held, ports: ports, seconds: options.seconds, think: options.think,
-            writes: options.writes, ownAddresses: options.hostile)
+            writes: share, ownAddresses: options.hostile)
         waitFor(sideThreads + [cpuSampler])
         let cpuAtEnd = (
             server: cpuSeconds(of: serverPIDs), database: postmaster.map { cpuSeconds(ofCluster: $0) } ?? .nan
@@ -592,6 +696,15 @@ do {
         for (error, times) in tally.errors.sorted(by: { $0.value > $1.value }).prefix(5) {
             print("           \(times) × \(error)")
         }
+        let smallSyncs = tally.smallSyncs.sorted()
+        if !tally.syncs.isEmpty {
+            print(
+                "          small syncs: \(smallSyncs.count), p50 \(milliseconds(percentile(smallSyncs, 0.5))), p99 \(milliseconds(percentile(smallSyncs, 0.99)))"
+                    + (tally.firstSyncs.isEmpty
+                        ? ""
+                        : "; first syncs: \(tally.firstSyncs.count), p99 \(milliseconds(percentile(tally.firstSyncs.sorted(), 0.99)))")
+            )
+        }
         print("          other people's items received: \(tally.received)")
         let began = cpuAtStart.withLock { $0 }
         let calls = Double(sorted.count)
@@ -605,12 +718,19 @@ do {
         print(
             "          start to first answer: \(firstAnswers.map { String(format: "%.2f s", $0) }.joined(separator: ", ")); CPU per call: \(perCall)"
         )
+        figures.append(
+            RunFigures(
+                processes: count, mix: share.map { "\($0)%" } ?? "health", callsPerSecond: calls / options.seconds,
+                smallSyncP50: percentile(smallSyncs, 0.5), smallSyncP99: percentile(smallSyncs, 0.99),
+                cpuPerCall: sorted.isEmpty ? .nan : serverCPU + (postmaster == nil ? 0 : databaseCPU),
+                largestMiB: largest, slowestStart: firstAnswers.max() ?? .nan))
         if options.hostile {
             report(health: health.withLock { $0 }, syncs: tally.syncs, attacks: attacks)
             print("          acknowledged writes: \(tally.acknowledged.count) items, lost: \(lost.count)")
             for id in lost.prefix(5) { print("           lost: \(id.text)") }
         }
     }
+    RunFigures.printMedians(figures)
 } catch {
     say("glow-load: \(error)")
     exit(1)
