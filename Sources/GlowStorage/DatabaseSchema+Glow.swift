@@ -34,12 +34,15 @@ extension DatabaseSchema {
             PRIMARY KEY (kind, key)) WITHOUT ROWID;
         """)
 
-    /// The stores' clocks (``SQLiteStore``): a row per store of a server's file, moved on by
-    /// each commit that changed the store, so a commit to the file by another store (the account
-    /// store's, on the relay's file) does not make a store read its whole state again. A step of
-    /// every server-side database, at its end.
+    /// The stores' clocks: a row per store of a server's file, moved on by each commit that
+    /// changed the store, so a commit to the file by another store did not make a store read its
+    /// whole state again. A step of every server-side database; ``noStoreClocks`` takes it away.
     private static let storeClocks = Migration(
         "store clocks", "CREATE TABLE glow_clock (name TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;")
+
+    /// The stores' clocks gone with the whole-state stores they kept in step (issue 43): every
+    /// call reads its rows afresh. The last step of every server-side database.
+    private static let noStoreClocks = Migration("no store clocks", "DROP TABLE glow_clock;")
 
     /// The account records' index columns: the account a record belongs to and the time from
     /// which a purge may forget it (in whole milliseconds, rounded down), both indexed, and a
@@ -118,7 +121,7 @@ extension DatabaseSchema {
                 CREATE TABLE relay_clock (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                     last_receipt INTEGER NOT NULL);
                 """),
-            pushOutbox, storeClocks, visibilityEnds, relayIndexes,
+            pushOutbox, storeClocks, visibilityEnds, relayIndexes, noStoreClocks,
         ])
 
     /// The account service's records on a server ("GLAC"): `SQLiteAccountStore` of
@@ -130,7 +133,7 @@ extension DatabaseSchema {
                 "account records",
                 "CREATE TABLE account_records (map TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
                     + "PRIMARY KEY (map, key)) WITHOUT ROWID;"),
-            storeClocks, accountIndexes,
+            storeClocks, accountIndexes, noStoreClocks,
         ])
 
     /// A server's accounts, relay and mail outbox in one file ("GLSV"): glow-server's embedded
@@ -147,7 +150,7 @@ extension DatabaseSchema {
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
-            pushOutbox, storeClocks, accountIndexes, visibilityEnds, relayIndexes,
+            pushOutbox, storeClocks, accountIndexes, visibilityEnds, relayIndexes, noStoreClocks,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).
