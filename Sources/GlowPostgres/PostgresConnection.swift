@@ -238,11 +238,7 @@ public final class PostgresConnection: @unchecked Sendable {
         guard PQsendQuery(connection, sql) == 1 else { throw failure(nil) }
         try flush(until: until, doing: what)
         // The server answers COPY_IN, or refuses the statement (a table or column not there).
-        while PQisBusy(connection) == 1 {
-            try wait(for: .reading, until: until, doing: what)
-            guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
-        }
-        guard let started = PQgetResult(connection) else { throw failure(nil) }
+        guard let started = try nextResult(until: until, doing: what) else { throw failure(nil) }
         let status = PQresultStatus(started)
         guard status == PGRES_COPY_IN else {
             let refusal = failure(started)
@@ -304,15 +300,20 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Reads and frees the results left of a statement that failed, so the connection is ready
     /// for the next.
     private func drain(until: ContinuousClock.Instant, doing what: String) throws(PostgresError) {
+        while let result = try nextResult(until: until, doing: what) { PQclear(result) }
+    }
+
+    /// The statement's next result once it has arrived (the caller frees it), or nil when every
+    /// result was read.
+    private func nextResult(until: ContinuousClock.Instant, doing what: String) throws(PostgresError)
+        -> OpaquePointer?
+    {
         guard let connection else { throw Self.closed }
-        while true {
-            while PQisBusy(connection) == 1 {
-                try wait(for: .reading, until: until, doing: what)
-                guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
-            }
-            guard let result = PQgetResult(connection) else { return }
-            PQclear(result)
+        while PQisBusy(connection) == 1 {
+            try wait(for: .reading, until: until, doing: what)
+            guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
         }
+        return PQgetResult(connection)
     }
 
     /// Sends what libpq has queued, waiting while the socket's buffer is full.
@@ -372,19 +373,14 @@ public final class PostgresConnection: @unchecked Sendable {
     /// longer than the limits and the deadline allow: the last result's rows, or the first
     /// failure as a typed error. Every result is freed.
     private func results(sent: Int32, doing what: String) throws(PostgresError) -> PostgresResult {
-        guard let connection else { throw Self.closed }
+        guard connection != nil else { throw Self.closed }
         guard sent == 1 else { throw failure(nil) }
         let until = ContinuousClock.now + .milliseconds(limits.milliseconds)
         // Non-blocking: what does not fit the socket's buffer waits for it to drain.
         try flush(until: until, doing: what)
         var last: PostgresResult?
         var refusal: PostgresError?
-        while true {
-            while PQisBusy(connection) == 1 {
-                try wait(for: .reading, until: until, doing: what)
-                guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
-            }
-            guard let result = PQgetResult(connection) else { break }
+        while let result = try nextResult(until: until, doing: what) {
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
