@@ -210,7 +210,7 @@ let package = Package(
             name: "glow-load",
             dependencies: [
                 "GlowClient", "GlowFeed", "GlowModel", "GlowProtocol", "GlowRelay", "GlowToolSupport", "GlowPostgres",
-                "GlowPostgresStores", "GlowStorage",
+                "GlowPostgresStores", "GlowServerStores", "GlowStorage",
             ],
             path: "Tools/glow-load", swiftSettings: sharedSettings),
         .executableTarget(

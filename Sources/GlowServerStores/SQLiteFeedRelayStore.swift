@@ -131,7 +131,7 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
 
     /// A register's index columns (``RelayKey/indexColumns``) and whether it is a public goal's
     /// visibility, as the values of `kind, party, other, item, is_public`.
-    static func indexValues(_ register: FeedRelayState.StoredRegister) -> [Statement.Value] {
+    package static func indexValues(_ register: FeedRelayState.StoredRegister) -> [Statement.Value] {
         let columns = register.key.indexColumns
         return [
             .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,

@@ -4,6 +4,7 @@ import GlowModel
 import GlowPostgres
 import GlowPostgresStores
 import GlowRelay
+import GlowServerStores
 import GlowStorage
 import GlowToolSupport
 
@@ -158,14 +159,12 @@ struct Population {
                     "INSERT INTO relay_registers (key, sequence, register, kind, party, other, item, is_public) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 for (offset, row) in rows.enumerated() {
-                    let columns = row.key.indexColumns
-                    try statement.run([
-                        .text(row.key.storageKey), .integer(Int64(clamping: firstSequence) + Int64(offset)),
-                        .blob(row.delta.wireEncoded()), .text(columns.kind), .text(columns.party),
-                        columns.other.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                        .integer(
-                            FeedRelayState.StoredRegister(sequence: 1, delta: row.delta)?.isPublic == true ? 1 : 0),
-                    ])
+                    guard let register = FeedRelayState.StoredRegister(sequence: 1, delta: row.delta) else { continue }
+                    try statement.run(
+                        [
+                            .text(row.key.storageKey), .integer(Int64(clamping: firstSequence) + Int64(offset)),
+                            .blob(row.delta.wireEncoded()),
+                        ] + SQLiteFeedRelayStore.indexValues(register))
                 }
             }
         }
