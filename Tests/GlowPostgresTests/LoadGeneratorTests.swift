@@ -53,8 +53,8 @@ struct LoadGeneratorTests {
     func repeatedRuns() throws {
         let result = try Self.run(
             [
-                "--devices", "8", "--processes", "1", "--writes", "30", "--control", "--repeat", "2", "--seconds", "1",
-                "--think", "0.05",
+                "--devices", "4", "--processes", "1", "--writes", "30", "--control", "--repeat", "2", "--seconds", "1",
+                "--think", "0.25",
             ])
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n").map(String.init)
