@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
         .library(name: "GlowWire", targets: ["GlowWire"]),
         .library(name: "GlowBundle", targets: ["GlowBundle"]),
+        .library(name: "GlowSync", targets: ["GlowSync"]),
         .library(name: "GlowThemes", targets: ["GlowThemes"]),
         .library(name: "GlowAuth", targets: ["GlowAuth"]),
         .library(name: "GlowFeed", targets: ["GlowFeed"]),
@@ -59,7 +60,7 @@ let package = Package(
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth",
                 "GlowCrypto",
-                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol", "GlowReminders", "GlowRitual",
+                "GlowFeed", "GlowRelay", "GlowActivity", "GlowProtocol", "GlowReminders", "GlowRitual", "GlowSync",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -67,7 +68,7 @@ let package = Package(
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowThemes", "GlowAuth", "GlowFeed",
                 "GlowConformance", "GlowRitual", "GlowStorage", "GlowRelay", "GlowProtocol", "GlowServer",
-                "GlowService", "GlowCrypto", "GlowCryptoOracle",
+                "GlowService", "GlowCrypto", "GlowCryptoOracle", "GlowSync",
             ],
             swiftSettings: sharedSettings),
         .systemLibrary(
@@ -95,7 +96,7 @@ let package = Package(
             name: "GlowSDK",
             dependencies: [
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowActivity", "GlowThemes",
-                "GlowReminders", "GlowStorage", "GlowRitual", "GlowProtocol", "GlowClient", "GlowReport",
+                "GlowReminders", "GlowStorage", "GlowRitual", "GlowProtocol", "GlowClient", "GlowReport", "GlowSync",
             ],
             swiftSettings: sharedSettings),
         .target(
@@ -185,6 +186,10 @@ let package = Package(
         .target(
             name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowCrypto", "CZlib"],
             swiftSettings: sharedSettings),
+        // A person's own data between their devices, sealed and chained (Spec/sync.md).
+        .target(
+            name: "GlowSync", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowBundle", "GlowCrypto"],
+            swiftSettings: sharedSettings),
         .target(name: "GlowToolSupport", path: "Tools/ToolSupport", swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-tool",
@@ -267,7 +272,8 @@ let package = Package(
             name: "GlowCryptoTests", dependencies: ["GlowCrypto", "GlowCryptoOracle", "GlowModel"],
             swiftSettings: sharedSettings),
         .testTarget(
-            name: "GlowWireTests", dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing"],
+            name: "GlowWireTests",
+            dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing", "GlowSync"],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowToolTests",

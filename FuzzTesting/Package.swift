@@ -27,6 +27,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzFeed", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
+            name: "FuzzSync", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
+        .executableTarget(
             name: "FuzzDatabase", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),
         .executableTarget(
             name: "FuzzEnvelope", dependencies: ["FuzzDriver", .product(name: "GlowFuzzing", package: "GlowRitual")]),

@@ -5,14 +5,14 @@
 #   FuzzTesting/run.sh all -max_total_time=20              every target for 20 seconds (CI)
 #
 # TARGET is one of: records raw bundle dataset-json color framing hostile-block auth feed database envelope service
-# crypto. Seeds come from Spec/ (seeds.py); new inputs go to .corpus/TARGET, crashes to .artifacts/TARGET
+# crypto sync. Seeds come from Spec/ (seeds.py); new inputs go to .corpus/TARGET, crashes to .artifacts/TARGET
 # (copy each into Regressions/TARGET/ so swift test replays it forever).
 set -euo pipefail
 cd "$(dirname "$0")"
 declare -A products=(
     [records]=FuzzRecords [raw]=FuzzRaw [bundle]=FuzzBundle [dataset-json]=FuzzDataSetJSON
     [color]=FuzzColor [framing]=FuzzFraming [hostile-block]=FuzzHostileBlock [auth]=FuzzAuth [feed]=FuzzFeed
-    [database]=FuzzDatabase [envelope]=FuzzEnvelope [service]=FuzzService [crypto]=FuzzCrypto
+    [database]=FuzzDatabase [envelope]=FuzzEnvelope [service]=FuzzService [crypto]=FuzzCrypto [sync]=FuzzSync
 )
 usage="usage: run.sh TARGET|all [libFuzzer options]   (TARGET: ${!products[*]})"
 target=${1:?$usage}
@@ -37,7 +37,7 @@ fi
 rm -f "$build_log"
 python3 seeds.py
 names=("$target")
-[[ $target == all ]] && names=(records raw bundle dataset-json color framing hostile-block auth feed database envelope service crypto)
+[[ $target == all ]] && names=(records raw bundle dataset-json color framing hostile-block auth feed database envelope service crypto sync)
 for name in "${names[@]}"; do
     product=${products[$name]:?unknown target $name}
     mkdir -p ".corpus/$name" ".artifacts/$name"

@@ -49,6 +49,11 @@ def main():
     for call in range(20):
         for method, headers in ((0, 0), (0, 6), (1, 5), (3, 0)):
             write("service", bytes([method, call, headers]) + b"\x0a\x05hello\x12\x00")
+    # Hostile pulls (GlowFuzzing/SyncHarness.swift): two bytes a step, a step's first byte mod 6
+    # picks it (0 a record as written, 1 a bit flipped, 2 cut short, 3 input bytes, 4 `more`, 5 a
+    # head); a whole log in order, swapped, repeated and cut.
+    for steps in ([0, 0, 0, 1, 0, 2, 0, 3, 0, 4], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 1, 1], [0, 0, 2, 40], [4, 0, 0, 0]):
+        write("sync", bytes(steps))
     # Encrypted bundles (BUNDLE-29 ...): every sealed file of the corpus, good and tampered.
     for path in glob.glob(os.path.join(SPEC, "corpus", "bundle", "files", "sealed-*.glow")):
         write("envelope", open(path, "rb").read())

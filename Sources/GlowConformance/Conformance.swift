@@ -5,6 +5,7 @@ import GlowCore
 import GlowModel
 import GlowReminders
 import GlowRitual
+import GlowSync
 import GlowThemes
 import GlowWire
 
@@ -22,6 +23,7 @@ package enum Conformance {
         FeedOperations.relay,
         ServerOperations.all,
         ReminderOperations.all,
+        SyncOperations.all,
     ].reduce(into: [:]) { $0.merge($1) { first, _ in first } }
 
     /// The request for a case: `{"id", "area", "operation", "input"}`; an input that names a
@@ -82,6 +84,14 @@ package enum Conformance {
                 "offset": .int(error.offset),
                 "message": .string(error.message),
             ])
+        case let error as SyncError:
+            var members: [String: JSONValue] = [
+                "code": .string(error.code.description), "message": .string(error.message),
+            ]
+            if let page = error.page { members["page"] = .int(page) }
+            if let record = error.record { members["record"] = .int(record) }
+            if let device = error.device { members["device"] = .string(device.description) }
+            return .object(members)
         case let error as ThemeError:
             return .object(["code": .string(error.code.description), "message": .string(error.message)])
         case let error as AuthError:

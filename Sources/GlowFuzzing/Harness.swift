@@ -41,6 +41,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case service
     /// The package's own crypto against libcrypto and libargon2 (issue 42).
     case crypto
+    /// A device reading hostile pulls of sync records: tampered, replayed, reordered, cut (issue 46).
+    case sync
 
     /// Runs the harness on one input.
     public func run(_ bytes: UnsafeRawBufferPointer) {
@@ -58,6 +60,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .envelope: EnvelopeHarness.run(Array(bytes))
         case .service: ServiceHarness.run(Array(bytes))
         case .crypto: CryptoHarness.run(Array(bytes))
+        case .sync: SyncHarness.run(Array(bytes))
         }
     }
 

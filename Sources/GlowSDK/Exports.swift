@@ -12,5 +12,6 @@
 @_exported import GlowRitual
 @_exported import GlowStorage
 @_exported import GlowStreaks
+@_exported import GlowSync
 @_exported import GlowThemes
 @_exported import GlowWire

@@ -13,7 +13,7 @@ struct SidesTests {
     /// The app side's public modules: what an app links, and what GlowSDK re-exports.
     static let appModules: Set<String> = [
         "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowActivity", "GlowThemes",
-        "GlowReminders", "GlowStorage", "GlowRitual", "GlowProtocol", "GlowClient", "GlowReport",
+        "GlowReminders", "GlowStorage", "GlowRitual", "GlowProtocol", "GlowClient", "GlowReport", "GlowSync",
     ]
     /// The app side's building blocks: package access only, never a product of their own.
     static let appSupport: Set<String> = ["GlowCore", "GlowCrypto", "CGlowCrypto", "GlowSDK"]

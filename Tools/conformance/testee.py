@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Glow conformance testee in Python: the model, streaks, wire, bundle, themes, auth, feed, server and reminders areas.
+"""A Glow conformance testee in Python: the model, streaks, wire, bundle, themes, auth, feed, server, reminders and sync areas.
 
 It speaks the protocol of Spec/conformance.md on standard input and output (CONF-1 ... CONF-4):
 each request and response is a 4-byte little-endian length followed by UTF-8 JSON. It is a second,
@@ -14,7 +14,10 @@ from Spec/glow.proto at start-up into a cache outside the repository (glowpy/pro
 a Python that has protobuf; without it, the wire and bundle operations answer `skipped`. The feed's
 messages (feed.md 8.12) are read and written by hand (glowpy/protowire.py), so the feed area needs
 no runtime. Encrypted bundles (glowpy/envelope.py) take AES-256-GCM from Debian's
-python3-cryptography; without it, `bundle.decrypt` and `bundle.encrypt` answer `skipped`.
+python3-cryptography; without it, `bundle.decrypt` and `bundle.encrypt` answer `skipped`. The sync
+area (glowpy/sync.py) needs both: it reads the bundles inside its records with the bundle reader
+and opens them with AES-256-GCM; without protobuf it is skipped with the bundle area, and without
+python3-cryptography its operations answer `skipped`.
 
     glow-tool conformance --testee "/usr/bin/python3 Tools/conformance/testee.py" \
         --failure-list Tools/conformance/python-failures.txt
@@ -41,10 +44,11 @@ for area in (model, checkins, dataset, streaks, themes, auth, idtoken, totp, acc
              feedwire, server, reminders, pushes):               # after feed: its feed.script and feed.relay add the wire steps
     OPERATIONS.update(area.OPERATIONS)
 
-try:                                                     # these two need google.protobuf and protoc
-    from glowpy import bundle, wire                      # noqa: E402
+try:                                                     # these need google.protobuf and protoc
+    from glowpy import bundle, sync, wire                # noqa: E402  (sync reads the bundles inside its records)
     OPERATIONS.update(wire.OPERATIONS)
     OPERATIONS.update(bundle.OPERATIONS)
+    OPERATIONS.update(sync.OPERATIONS)                   # AES-GCM too: without python3-cryptography, `skipped`
     UNAVAILABLE = None
 except ImportError as reason:                            # e.g. a Python without python3-protobuf
     UNAVAILABLE = str(reason)

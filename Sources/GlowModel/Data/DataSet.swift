@@ -107,6 +107,29 @@ public struct DataSet: Hashable, Sendable {
         others.insert(frame)
     }
 
+    /// The part of this data set that `changes` names (MODEL-62): the profile when it changed, the
+    /// record of every goal whose record or check-ins changed, the check-ins of the changed Days
+    /// with all their taps and, when records of unknown types arrived, all of those. Merging it
+    /// into a data set that held what this one held before the changes brings those records to
+    /// their state here: what a device sends its other devices (SYNC-4).
+    ///
+    /// - Complexity: O(c log n) for c changed check-ins in histories of n.
+    public func restricted(to changes: Changes) -> DataSet {
+        var part = DataSet()
+        if changes.profile { part.profile = profile }
+        for id in changes.affectedGoals {
+            if let goal = goals[id] { part.goals[id] = goal }
+        }
+        for (goal, days) in changes.days where part.goals[goal] != nil {
+            guard let history = entries[goal] else { continue }
+            for day in days {
+                if let checkIn = history.checkIn(on: day) { part.insert(checkIn) }
+            }
+        }
+        if changes.otherRecords > 0 { part.others = others }
+        return part
+    }
+
     /// The check-in of a goal on a Day, if any.
     public func checkIn(_ key: CheckInKey) -> CheckIn? {
         entries[key.goalID]?.checkIn(on: key.day)
