@@ -80,7 +80,7 @@ let package = Package(
             name: "GlowServerStores",
             dependencies: [
                 "GlowStorage", "GlowAuth", "GlowFeed", "GlowWire", "GlowRelay",
-                "GlowReminders",
+                "GlowReminders", "GlowSync", "GlowModel",
             ],
             swiftSettings: sharedSettings),
         // The app layer: the person's database and the observable stores over it.
@@ -116,6 +116,7 @@ let package = Package(
             name: "GlowPostgresStores",
             dependencies: [
                 "GlowPostgres", "GlowStorage", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire",
+                "GlowSync", "GlowModel",
             ],
             swiftSettings: sharedSettings),
         .testTarget(
@@ -123,7 +124,7 @@ let package = Package(
             dependencies: [
                 "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
                 "GlowServer", "GlowConformance", "GlowModel", "GlowClient", "GlowProtocol", "GlowServerStores",
-                "GlowToolSupport", "GlowReminders", "glow-server", "glow-load",
+                "GlowToolSupport", "GlowReminders", "GlowSync", "GlowBundle", "glow-server", "glow-load",
             ],
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
@@ -141,14 +142,14 @@ let package = Package(
             swiftSettings: sharedSettings),
         // A device's side of the server's protocol, over URLSession.
         .target(
-            name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire", "GlowModel"],
+            name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire", "GlowModel", "GlowSync"],
             swiftSettings: sharedSettings),
         // The server's request handler over the account service and the relay.
         .target(
             name: "GlowService",
             dependencies: [
                 "GlowProtocol", "GlowServer", "GlowAuth", "GlowRelay", "GlowFeed", "GlowWire", "GlowCore",
-                "GlowStorage", "GlowServerStores", "GlowModel", "GlowReminders",
+                "GlowStorage", "GlowServerStores", "GlowModel", "GlowReminders", "GlowSync",
             ],
             swiftSettings: sharedSettings),
         .executableTarget(
@@ -181,7 +182,7 @@ let package = Package(
         // The relay's logic and its push outbox (server side; its messages are GlowProtocol's).
         .target(
             name: "GlowRelay",
-            dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire", "GlowCrypto", "GlowProtocol"],
+            dependencies: ["GlowFeed", "GlowCore", "GlowModel", "GlowWire", "GlowCrypto", "GlowProtocol", "GlowSync"],
             swiftSettings: sharedSettings),
         .target(
             name: "GlowBundle", dependencies: ["GlowCore", "GlowModel", "GlowWire", "GlowFeed", "GlowCrypto", "CZlib"],

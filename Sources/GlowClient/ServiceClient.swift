@@ -99,7 +99,8 @@ public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertibl
 /// message out, its answer or typed refusal back. A call the server answered `503` or `429`
 /// was not carried out, and is sent again after the wait it names (at most `retries` times); a
 /// call whose answer was lost on the network is sent again only when doing it twice is harmless
-/// (the relay's calls, which merge; reading sessions; health), never a refresh, whose second use
+/// (the relay's calls, which merge; the sync log's, whose push takes a record it keeps as kept
+/// (SYNC-9); reading sessions; health), never a refresh, whose second use
 /// would end the session (AUTH-37).
 public final class ServiceClient: Sendable {
     /// The server's base URL.
@@ -109,7 +110,7 @@ public final class ServiceClient: Sendable {
     private let backoff: Double
 
     /// The calls that may be sent again after a network failure.
-    static let idempotent: Set<String> = ["health", "relay", "sessions"]
+    static let idempotent: Set<String> = ["health", "relay", "sessions", "sync-push", "sync-pull"]
 
     /// A client of the server at `base` (`https://glow.example.com`), trying each call at most
     /// `retries` more times, waiting `backoff` seconds, then twice that, and so on.

@@ -487,6 +487,12 @@ package final class ServerRunner: Sendable {
         let place = "\(type.name).\(field.name)"
         switch (field.type, json) {
         case (.string, .string(let text)): return .string(text)
+        case (.bytes, .string(let hex)):
+            do {
+                return .bytes(try HexText.bytes(Array(hex.utf8), allowingWhiteSpace: true))
+            } catch {
+                throw Failure("\(place) is bytes in hexadecimal: \(error)")
+            }
         case (.bool, .bool(let flag)): return .bool(flag)
         case (.uint32, .int(let number)) where (0...Int(UInt32.max)).contains(number): return .unsigned(UInt64(number))
         case (.uint64, .int(let number)) where number >= 0: return .unsigned(UInt64(number))
@@ -517,7 +523,7 @@ package final class ServerRunner: Sendable {
                 members[field.name] = json(value)
             } else if !field.optional {
                 switch field.type {
-                case .string: members[field.name] = .string("")
+                case .string, .bytes: members[field.name] = .string("")
                 case .bool: members[field.name] = .bool(false)
                 case .uint32, .uint64, .sint32, .sint64, .enumeration: members[field.name] = .int(0)
                 case .message(let name):
@@ -533,6 +539,7 @@ package final class ServerRunner: Sendable {
     private static func json(_ value: ProtocolValue) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
+        case .bytes(let bytes): .string(HexText.text(bytes))
         case .bool(let flag): .bool(flag)
         case .unsigned(let number): Int(exactly: number).map(JSONValue.int) ?? .string(String(number))
         case .signed(let number): .int(Int(number))

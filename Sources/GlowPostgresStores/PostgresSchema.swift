@@ -184,6 +184,19 @@ extension DatabaseSchema {
             // The stores' clocks of the first step went with the whole-state copies they kept in
             // step (issue 43): every call reads its rows afresh.
             Migration("no store clocks", "DROP TABLE glow_clock;"),
+            // People's sync logs (Spec/sync.md 11.4): sealed records by person and position, found
+            // by device and sequence; each device's head; each log's key id, next position and bytes.
+            Migration(
+                "sync log",
+                """
+                CREATE TABLE sync_logs (person TEXT PRIMARY KEY, key_id BYTEA NOT NULL, next_position BIGINT NOT NULL,
+                    bytes BIGINT NOT NULL);
+                CREATE TABLE sync_records (person TEXT NOT NULL, position BIGINT NOT NULL, device BYTEA NOT NULL,
+                    sequence BIGINT NOT NULL, record BYTEA NOT NULL, PRIMARY KEY (person, position));
+                CREATE UNIQUE INDEX sync_records_device ON sync_records (person, device, sequence);
+                CREATE TABLE sync_heads (person TEXT NOT NULL, device BYTEA NOT NULL, sequence BIGINT NOT NULL,
+                    hash BYTEA NOT NULL, PRIMARY KEY (person, device));
+                """),
         ])
 }
 

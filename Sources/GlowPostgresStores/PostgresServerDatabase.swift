@@ -19,6 +19,8 @@ public final class PostgresServerDatabase: Sendable {
     public let accounts: PostgresAccountStore
     /// The relay's state.
     public let relay: PostgresFeedRelayStore
+    /// People's sync logs.
+    public let sync: PostgresSyncLogStore
 
     /// Connects to the database at `url` (`postgres://user@host/db`, or a libpq connection
     /// string) and brings it to the server's schema. The account store and the relay's store each
@@ -54,6 +56,8 @@ public final class PostgresServerDatabase: Sendable {
         accounts = PostgresAccountStore(
             name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
         relay = PostgresFeedRelayStore(
+            name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
+        sync = PostgresSyncLogStore(
             name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
     }
 

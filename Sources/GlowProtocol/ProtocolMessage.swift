@@ -4,6 +4,8 @@ import GlowWire
 public indirect enum ProtocolValue: Sendable, Hashable {
     /// A `string` field's text.
     case string(String)
+    /// A `bytes` field's bytes.
+    case bytes([UInt8])
     /// A `bool` field's value.
     case bool(Bool)
     /// `uint32`, `uint64` and enum numbers (an enum's negative number as its 64-bit pattern).
@@ -85,6 +87,12 @@ public struct ProtocolMessage: Sendable, Hashable {
         return text.isEmpty ? nil : text
     }
 
+    /// The bytes of a `bytes` field: empty when unset.
+    public func bytes(_ name: String) -> [UInt8] {
+        if case .bytes(let bytes)? = values[name] { return bytes }
+        return []
+    }
+
     /// A boolean field: false when unset.
     public func bool(_ name: String) -> Bool {
         if case .bool(let value)? = values[name] { return value }
@@ -139,6 +147,8 @@ public struct ProtocolMessage: Sendable, Hashable {
         switch value {
         case .string(let text):
             if present { writer.presentString(number, text) } else { writer.string(number, text) }
+        case .bytes(let bytes):
+            if present { writer.presentBytes(number, bytes) } else { writer.bytes(number, bytes) }
         case .bool(let flag):
             if present {
                 writer.presentUInt(number, flag ? 1 : 0)
@@ -195,6 +205,7 @@ public struct ProtocolMessage: Sendable, Hashable {
     {
         switch field.type {
         case .string: return .string(try r.readString(f))
+        case .bytes: return .bytes(try r.readBytes(f))
         case .bool: return .bool(try r.readBool(f))
         case .uint32: return .unsigned(UInt64(try r.readUInt32(f)))
         case .uint64: return .unsigned(try r.readUInt(f))

@@ -2,6 +2,8 @@
 public indirect enum ProtocolFieldType: Sendable, Hashable {
     /// UTF-8 text.
     case string
+    /// Bytes.
+    case bytes
     /// True or false.
     case bool
     /// An unsigned 32-bit number.
@@ -27,7 +29,7 @@ public struct ProtocolField: Sendable, Hashable {
     public let number: UInt32
     /// Its type.
     public let type: ProtocolFieldType
-    /// Whether it repeats (only message fields do here).
+    /// Whether it repeats (message and bytes fields do here).
     public let repeated: Bool
     /// Whether it keeps its presence: `optional`, or a scalar member of a `oneof`.
     public let optional: Bool
@@ -135,6 +137,21 @@ public enum ProtocolSchema {
                 .init("proof", 5, .string),
             ]),
         ProtocolMessageType("RemoveDeviceRequest", [.init("token", 1, .string)]),
+        // A person's own data between their devices (Spec/sync.md 11.4).
+        ProtocolMessageType(
+            "SyncHead", [.init("device", 1, .bytes), .init("sequence", 2, .uint64), .init("hash", 3, .bytes)]),
+        ProtocolMessageType(
+            "SyncPushRequest", [.init("device", 1, .bytes), .init("records", 2, .bytes, repeated: true)]),
+        ProtocolMessageType("SyncPushResponse", [.init("acknowledged", 1, .uint64)]),
+        ProtocolMessageType(
+            "SyncPullRequest",
+            [.init("device", 1, .bytes), .init("cursor", 2, .uint64), .init("max_bytes", 3, .uint32)]),
+        ProtocolMessageType(
+            "SyncPullResponse",
+            [
+                .init("records", 1, .bytes, repeated: true), .init("heads", 2, .message("SyncHead"), repeated: true),
+                .init("cursor", 3, .uint64), .init("more", 4, .bool),
+            ]),
     ]
 
     static let feedTypes: [ProtocolMessageType] = [

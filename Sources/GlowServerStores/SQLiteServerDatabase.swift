@@ -11,6 +11,8 @@ public struct SQLiteServerDatabase: Sendable {
     public let accounts: SQLiteAccountStore
     /// The relay's state.
     public let relay: SQLiteFeedRelayStore
+    /// People's sync logs.
+    public let sync: SQLiteSyncLogStore
 
     /// Opens the server database at `path`, making it when there is no file.
     ///
@@ -20,6 +22,7 @@ public struct SQLiteServerDatabase: Sendable {
         self.path = path
         accounts = try SQLiteAccountStore(path: path, schema: .server)
         relay = try SQLiteFeedRelayStore(path: path, schema: .server)
+        sync = try SQLiteSyncLogStore(path: path)
     }
 
     /// Reads from the file: nil when it answers, else what is wrong (SERVER-7).

@@ -2,18 +2,22 @@ import GlowAuth
 import GlowFeed
 import GlowRelay
 
-/// Erases a person's feed data at the relay when their account is deleted (AUTH-42, FEED-31):
+/// Erases a person's feed data at the relay, and their sync log, when their account is deleted
+/// (AUTH-42, FEED-31, SYNC-11):
 /// every item they published is withdrawn, every stance they took is set to none and every
 /// reaction they made is turned off, each by a write stamped after everything they wrote (FEED-1),
 /// so devices that held them learn of it at their next pull as of any other change; and the
 /// relay takes nothing more from them. Erasing twice changes nothing.
 public struct RelayEraser: AccountEraser {
     private let relay: FeedRelay
+    private let sync: SyncLog?
     private let clock: any AuthClock
 
-    /// An eraser over `relay`, stamping its writes by `clock`.
-    public init(relay: FeedRelay, clock: any AuthClock = SystemAuthClock()) {
+    /// An eraser over `relay` and `sync` (people's sync logs, SYNC-11), stamping its writes by
+    /// `clock`.
+    public init(relay: FeedRelay, sync: SyncLog? = nil, clock: any AuthClock = SystemAuthClock()) {
         self.relay = relay
+        self.sync = sync
         self.clock = clock
     }
 
@@ -25,6 +29,8 @@ public struct RelayEraser: AccountEraser {
     ///   service then refuses the deletion (`deletion_failed`) and deletes nothing.
     public func eraseData(of account: AccountID) throws {
         try relay.erase(account.rawValue, now: Int64(ServiceHandler.milliseconds(clock.now())))
+        // SYNC-11: the person's log goes with the rest; erasing an erased log changes nothing.
+        try sync?.erase(account.rawValue)
     }
 }
 

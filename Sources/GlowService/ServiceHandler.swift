@@ -7,6 +7,7 @@ import GlowProtocol
 import GlowRelay
 import GlowReminders
 import GlowServer
+import GlowSync
 import GlowWire
 
 /// The server's protocol (`Spec/server.md`) over an account service and a relay: one HTTP
@@ -18,6 +19,8 @@ public final class ServiceHandler: Sendable {
     public let accounts: AccountService
     /// The feed's relay.
     public let relay: FeedRelay
+    /// People's sync logs (Spec/sync.md 11.4).
+    public let sync: SyncLog
     private let settings: Settings
     let clock: any AuthClock
     private let healthCheck: @Sendable () -> String?
@@ -39,17 +42,19 @@ public final class ServiceHandler: Sendable {
         public init() {}
     }
 
-    /// A handler over `accounts` and `relay`. `healthCheck` reads the database and says what is
+    /// A handler over `accounts`, `relay` and `sync` (in memory unless given). `healthCheck` reads the database and says what is
     /// wrong with it, or nil when it answers (SERVER-7); `clock` times the relay's receipts; `log`
     /// takes what the server's operator needs and a client must not see (a storage failure's
     /// database, path and statement), standard error unless given.
     public init(
-        accounts: AccountService, relay: FeedRelay, settings: Settings = Settings(),
+        accounts: AccountService, relay: FeedRelay, sync: SyncLog = SyncLog(store: InMemorySyncLogStore()),
+        settings: Settings = Settings(),
         clock: any AuthClock = SystemAuthClock(), healthCheck: @escaping @Sendable () -> String?,
         log: @escaping @Sendable (String) -> Void = ServiceHandler.standardErrorLog
     ) {
         self.accounts = accounts
         self.relay = relay
+        self.sync = sync
         self.settings = settings
         self.clock = clock
         self.healthCheck = healthCheck
@@ -134,6 +139,9 @@ public final class ServiceHandler: Sendable {
         if call.name == "relay", let token { return try relayAnswer(request.body, token: token) }
         if call.name == "register-device" || call.name == "remove-device", let token {
             return try devices(call, message, token: token)
+        }
+        if call.name == "sync-push" || call.name == "sync-pull", let token {
+            return try syncAnswer(call, message, token: token)
         }
         let client = accountClient(request)
         do throws(AuthError) {
@@ -225,8 +233,10 @@ public final class ServiceHandler: Sendable {
     /// records as the database holds them and the body runs after, as no one transaction can read
     /// both. A body answers nil only when its transaction found the reading changed.
     private func asCaller<T>(
-        _ token: SecretToken, _ body: (AccountID, StoreReading?) throws(ServiceRefusal) -> T?
+        _ token: SecretToken, confirmedBy confirms: ((StoreReading) -> Bool)? = nil,
+        _ body: (AccountID, StoreReading?) throws(ServiceRefusal) -> T?
     ) throws(ServiceRefusal) -> T {
+        let confirms = confirms ?? relay.confirms
         for attempt in 0..<Self.authentications {
             let (person, reading): (AccountID, StoreReading?)
             do throws(AuthError) {
@@ -241,7 +251,7 @@ public final class ServiceHandler: Sendable {
                 // The account store is alone with its records: they are current as they stand.
                 return try StoreReading.answer(unconfirmed: body(person, nil))
             }
-            guard relay.confirms(reading) else {
+            guard confirms(reading) else {
                 // The stores share no database, so no one transaction reads both: the token is
                 // judged on the records as the database holds them, and the call runs after.
                 if attempt == 0 { continue }
@@ -297,6 +307,45 @@ public final class ServiceHandler: Sendable {
                 rule: "REMIND-14")
         }
         return ProtocolMessage("Done").wireEncoded()
+    }
+
+    /// SYNC-9, SYNC-10: the caller's sync log, in one transaction that confirms the token's reading.
+    private func syncAnswer(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken)
+        throws(ServiceRefusal) -> [UInt8]
+    {
+        try asCaller(token, confirmedBy: sync.confirms) { (person, reading) throws(ServiceRefusal) -> [UInt8]? in
+            do throws(SyncError) {
+                if call.name == "sync-push" {
+                    let records = message.list("records").compactMap { value -> [UInt8]? in
+                        if case .bytes(let bytes) = value { return bytes }
+                        return nil
+                    }
+                    return try sync.push(
+                        records, device: message.bytes("device"), of: person.rawValue, confirming: reading
+                    ).map { ProtocolMessage("SyncPushResponse").with("acknowledged", .unsigned($0)).wireEncoded() }
+                }
+                let maxBytes = Int(clamping: message.unsigned("max_bytes"))
+                return try sync.pull(
+                    device: message.bytes("device"), after: message.unsigned("cursor"), maxBytes: maxBytes,
+                    of: person.rawValue, confirming: reading
+                ).map(Self.pullResponse)
+            } catch {
+                throw ServiceRefusal(
+                    error.code.description, error.message, rule: error.rule,
+                    location: error.record.map { "records[\($0)]" } ?? "")
+            }
+        }
+    }
+
+    static func pullResponse(_ answer: SyncPullAnswer) -> [UInt8] {
+        let heads = answer.heads.map { head in
+            ProtocolValue.message(
+                ProtocolMessage("SyncHead").with("device", .bytes(head.device.bytes))
+                    .with("sequence", .unsigned(head.sequence)).with("hash", .bytes(head.hash)))
+        }
+        return ProtocolMessage("SyncPullResponse").with("records", .list(answer.records.map(ProtocolValue.bytes)))
+            .with("heads", .list(heads)).with("cursor", .unsigned(answer.cursor)).with("more", .bool(answer.more))
+            .wireEncoded()
     }
 
     /// The device a `RegisterDeviceRequest` names (REMIND-14): both quiet minutes, or neither.

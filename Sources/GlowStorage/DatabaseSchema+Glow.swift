@@ -109,6 +109,21 @@ extension DatabaseSchema {
         CREATE INDEX relay_pushes_unindexed ON relay_pushes (kind) WHERE person IS NULL AND token IS NULL;
         """)
 
+    /// People's sync logs (Spec/sync.md 11.4): each record sealed by its device, by person and
+    /// position, found by device and sequence; each device's head; each log's key id, next position
+    /// and bytes kept.
+    private static let syncLog = Migration(
+        "sync log",
+        """
+        CREATE TABLE sync_logs (person TEXT PRIMARY KEY, key_id BLOB NOT NULL, next_position INTEGER NOT NULL,
+            bytes INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE sync_records (person TEXT NOT NULL, position INTEGER NOT NULL, device BLOB NOT NULL,
+            sequence INTEGER NOT NULL, record BLOB NOT NULL, PRIMARY KEY (person, position)) WITHOUT ROWID;
+        CREATE UNIQUE INDEX sync_records_device ON sync_records (person, device, sequence);
+        CREATE TABLE sync_heads (person TEXT NOT NULL, device BLOB NOT NULL, sequence INTEGER NOT NULL,
+            hash BLOB NOT NULL, PRIMARY KEY (person, device)) WITHOUT ROWID;
+        """)
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -150,7 +165,7 @@ extension DatabaseSchema {
                     kind TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL,
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
-            pushOutbox, storeClocks, accountIndexes, visibilityEnds, relayIndexes, noStoreClocks,
+            pushOutbox, storeClocks, accountIndexes, visibilityEnds, relayIndexes, noStoreClocks, syncLog,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

@@ -25,6 +25,7 @@ public struct SyncError: CodedError {
     /// For a plaintext that is not a bundle: the bundle's own error (SYNC-4).
     public let bundleError: BundleError?
 
+    /// An error of `code`; `record` and `device` place it.
     package init(
         _ code: Code, _ message: String, rule: String?, record: Int? = nil, device: DeviceID? = nil,
         bundleError: BundleError? = nil
@@ -54,7 +55,7 @@ public struct SyncError: CodedError {
     }
 
     /// The same error, placed at record `index`.
-    func atRecord(_ index: Int) -> SyncError {
+    public func atRecord(_ index: Int) -> SyncError {
         var copy = self
         copy.record = index
         return copy
@@ -76,6 +77,19 @@ extension ErrorCode where Domain == SyncError {
     public static var brokenChain: Self { Self("sync_broken_chain") }
     /// A server whose heads are behind what it sent or acknowledged (SYNC-7).
     public static var rollback: Self { Self("sync_rollback") }
+    /// A record the server keeps with other bytes, or one whose `previous` is not its device's
+    /// head (SYNC-9).
+    public static var conflict: Self { Self("sync_conflict") }
+    /// A record after a sequence the server does not have (SYNC-9).
+    public static var outOfOrder: Self { Self("sync_out_of_order") }
+    /// A snapshot that does not cover the whole log (SYNC-9).
+    public static var snapshotStale: Self { Self("sync_snapshot_stale") }
+    /// A push that would take the person's log past their quota (SYNC-9).
+    public static var quotaExceeded: Self { Self("sync_quota_exceeded") }
+    /// The log's rows could not be read or kept in time.
+    public static var storageFailed: Self { Self("storage_failed") }
+    /// A server's refusal of a sync code, as the server spelled it (SYNC-9).
+    public static func refused(_ code: String) -> Self { Self(code) }
     /// The error of the bundle inside a record (SYNC-4).
     public static func bundle(_ code: BundleError.Code) -> Self { Self(code.description) }
 }

@@ -58,6 +58,25 @@ public struct SyncOutbox: Hashable, Sendable {
         return record
     }
 
+    /// Takes back the last record written, a snapshot the server refused as stale (SYNC-9): it
+    /// never kept it, so the next record takes its sequence.
+    ///
+    /// - Returns: whether the last pending record was a snapshot, now taken back.
+    public mutating func withdrawSnapshot() -> Bool {
+        guard let last = pending.last else { return false }
+        let record: SyncRecord
+        do {
+            record = try SyncRecord(bytes: last)
+        } catch {
+            return false
+        }
+        guard record.header.kind == .snapshot, record.header.sequence == sequence else { return false }
+        pending.removeLast()
+        sequence -= 1
+        lastHash = record.header.previous
+        return true
+    }
+
     /// Takes the server's acknowledgement of every record up to `sequence`.
     public mutating func acknowledge(through sequence: UInt64) {
         let acknowledged = Int(clamping: sequence) - Int(clamping: self.sequence) + pending.count

@@ -45,7 +45,7 @@ final class PostgresStoreTests {
             steps.rows == [
                 [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
                 [.text("push outbox")], [.text("account rows")], [.text("visibility ends")], [.text("relay indexes")],
-                [.text("relay sequencer")], [.text("no store clocks")],
+                [.text("relay sequencer")], [.text("no store clocks")], [.text("sync log")],
             ])
         #expect(try connection.execute("SELECT to_regclass('glow_clock') IS NULL AS gone").text(0, "gone") == "t")
         // A step this version does not know is a newer schema; a renamed step a stranger's.
@@ -300,14 +300,15 @@ final class PostgresStoreTests {
         for _ in 0..<3 {
             let database = try PostgresServerDatabase(url: cluster.conninfo)
             let relay = FeedRelay(store: database.relay)
+            let sync = SyncLog(store: database.sync)
             let mailer = ServiceMailer(destination: .directory(folder), report: { Issue.record("\($0)") })
             let accounts = try AccountService(
-                store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay),
+                store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay, sync: sync),
                 revoker: UnconfiguredRevoker())
             var settings = ServiceHandler.Settings()
             settings.trustForwardedFor = true
             let handler = ServiceHandler(
-                accounts: accounts, relay: relay, settings: settings, healthCheck: { database.problem() })
+                accounts: accounts, relay: relay, sync: sync, settings: settings, healthCheck: { database.problem() })
             servers.append(
                 try HTTPServer(
                     listen: .tcp(host: "127.0.0.1", port: 0), tooLarge: { ServiceHandler.tooLarge(limit: $0) },

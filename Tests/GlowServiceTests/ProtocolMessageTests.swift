@@ -146,6 +146,7 @@ struct ProtocolMessageTests {
                 let expected: String =
                     switch field.type {
                     case .string: "string"
+                    case .bytes: "bytes"
                     case .bool: "bool"
                     case .uint32: "uint32"
                     case .uint64: "uint64"

@@ -13,6 +13,7 @@ final class TestServer: Sendable {
     let mailFolder: String
     let database: SQLiteServerDatabase
     let relay: FeedRelay
+    let sync: SyncLog
     let accounts: AccountService
     let mailer: ServiceMailer
     let server: HTTPServer
@@ -32,18 +33,19 @@ final class TestServer: Sendable {
         try FileManager.default.createDirectory(atPath: mailFolder, withIntermediateDirectories: true)
         database = try SQLiteServerDatabase(path: folder + "/server.sqlite")
         relay = FeedRelay(store: database.relay)
+        sync = SyncLog(store: database.sync)
         mailer = ServiceMailer(
             destination: .directory(mailFolder), outbox: try SQLiteMailOutbox(path: folder + "/server.sqlite"),
             report: { print("mail: \($0)") })
         mailer.start()
         accounts = try AccountService(
             store: database.accounts, configuration: configuration, clock: clock, mailer: mailer,
-            eraser: RelayEraser(relay: relay),
+            eraser: RelayEraser(relay: relay, sync: sync),
             revoker: UnconfiguredRevoker())
         var settings = ServiceHandler.Settings()
         settings.trustForwardedFor = trustForwardedFor
         let handler = ServiceHandler(
-            accounts: accounts, relay: relay, settings: settings, clock: clock,
+            accounts: accounts, relay: relay, sync: sync, settings: settings, clock: clock,
             healthCheck: { [database] in database.problem() })
         let limiter = ClientLimiter(limit: clientLimit)
         server = try HTTPServer(

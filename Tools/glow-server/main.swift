@@ -30,7 +30,7 @@ let usage = """
                        [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL] [--push-command COMMAND]
-                       [--push-window SECONDS]
+                       [--push-window SECONDS] [--sync-quota-mib N]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
       --database        postgres://USER@HOST/DB for a deployment of several processes over one
                         PostgreSQL, or the SQLite file of a single process (default
@@ -71,6 +71,7 @@ let usage = """
                         input, one JSON line each (SERVER-12); without it they are printed to
                         standard error
       --push-window     seconds between two pushes of one topic to one device (default 900)
+      --sync-quota-mib  the most MiB of sealed records a person's sync log keeps (default 64)
     """
 
 /// Prints `message` to standard error.
@@ -106,6 +107,8 @@ struct Configuration {
     var clientLimit = ClientLimit.standard
     var pushCommand: String?
     var pushWindowMilliseconds = PushOutbox.standardWindow
+    /// The bytes of records a person's sync log keeps at most (SYNC-9).
+    var syncQuota: Int64 = 64 << 20
     var settings = ServiceHandler.Settings()
     /// The providers people sign in with: each one's client ids and key set URL.
     var providers: [(provider: IdentityProvider, clientIDs: Set<String>)] = []
@@ -117,7 +120,7 @@ struct Configuration {
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
                 "--database-wait", "--connections-per-client", "--header-seconds", "--body-seconds",
-                "--client-interval", "--client-burst", "--push-command", "--push-window",
+                "--client-interval", "--client-burst", "--push-command", "--push-window", "--sync-quota-mib",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
             ])
@@ -181,6 +184,12 @@ struct Configuration {
                 throw UsageError(message: "--push-window \(seconds): at most 86400 seconds", command: "glow-server")
             }
             pushWindowMilliseconds = Int64(seconds) * 1_000
+        }
+        if let mebibytes = try parser.integer("--sync-quota-mib", atLeast: 0) {
+            guard mebibytes <= 1 << 20 else {
+                throw UsageError(message: "--sync-quota-mib \(mebibytes): at most 1048576", command: "glow-server")
+            }
+            syncQuota = Int64(mebibytes) << 20
         }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
         // Behind a proxy every connection is the proxy's: capping its address would cap everyone.
@@ -251,33 +260,36 @@ struct Service {
 
 /// The server's stores on the configured database: PostgreSQL for a deployment of several
 /// processes; else the embedded SQLite file.
-func openStores() throws(StoreError) -> (
-    accounts: any AccountStore, relay: any FeedRelayStore, outbox: any MailOutbox, problem: @Sendable () -> String?
-) {
+func openStores() throws(StoreError) -> Stores {
     if configuration.postgres {
         let database = try PostgresServerDatabase(
             url: configuration.database,
             connections: configuration.databaseConnections ?? configuration.limits.threads,
             poolWait: configuration.poolWait, limits: configuration.databaseWait)
-        return (
-            database.accounts, database.relay,
-            try PostgresMailOutbox(url: configuration.database, limits: configuration.databaseWait),
-            { database.problem() }
-        )
+        return Stores(
+            accounts: database.accounts, relay: database.relay, sync: database.sync,
+            outbox: try PostgresMailOutbox(url: configuration.database, limits: configuration.databaseWait),
+            problem: { database.problem() })
     }
     let database = try SQLiteServerDatabase(path: configuration.database)
-    return (
-        database.accounts, database.relay, try SQLiteMailOutbox(path: configuration.database), { database.problem() }
-    )
+    return Stores(
+        accounts: database.accounts, relay: database.relay, sync: database.sync,
+        outbox: try SQLiteMailOutbox(path: configuration.database), problem: { database.problem() })
+}
+
+/// The server's stores on its database.
+struct Stores {
+    let accounts: any AccountStore
+    let relay: any FeedRelayStore
+    let sync: any SyncLogStore
+    let outbox: any MailOutbox
+    let problem: @Sendable () -> String?
 }
 
 /// The service over the stores, its mail and pushes started.
-func makeService(
-    _ stores: (
-        accounts: any AccountStore, relay: any FeedRelayStore, outbox: any MailOutbox, problem: @Sendable () -> String?
-    )
-) throws -> Service {
+func makeService(_ stores: Stores) throws -> Service {
     let relay = FeedRelay(store: stores.relay, pushWindow: configuration.pushWindowMilliseconds)
+    let sync = SyncLog(store: stores.sync, quota: configuration.syncQuota)
     // Every mail goes into the database's outbox first, and out from there.
     let mailer = ServiceMailer(
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
@@ -288,10 +300,11 @@ func makeService(
             provider: entry.provider, clientIDs: entry.clientIDs, keys: KeySetCache(blockingFetcher: fetcher))
     }
     let accounts = try AccountService(
-        store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker(),
+        store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay, sync: sync),
+        revoker: UnconfiguredRevoker(),
         verifiers: verifiers)
     let handler = ServiceHandler(
-        accounts: accounts, relay: relay, settings: configuration.settings, healthCheck: stores.problem)
+        accounts: accounts, relay: relay, sync: sync, settings: configuration.settings, healthCheck: stores.problem)
     // Pushes of friends' activity wait in the relay's outbox, and go out once a second.
     let sender: any PushSender =
         configuration.pushCommand.map { CommandPushSender(command: $0) }

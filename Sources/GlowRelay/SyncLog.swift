@@ -1,0 +1,359 @@
+import GlowCore
+import GlowModel
+import GlowSync
+import Synchronization
+
+/// What a person's log holds besides its records: the key id of its first record, the position
+/// the next record takes, and the bytes of the records it keeps (SYNC-9).
+public struct SyncLogSummary: Hashable, Sendable {
+    /// The key id every record must carry; empty for a log that has kept none.
+    public var keyID: [UInt8]
+    /// The position of the next record kept: 1 for the first.
+    public var nextPosition: UInt64
+    /// The bytes of the records kept, for the quota.
+    public var bytes: Int64
+
+    /// A summary.
+    public init(keyID: [UInt8] = [], nextPosition: UInt64 = 1, bytes: Int64 = 0) {
+        self.keyID = keyID
+        self.nextPosition = nextPosition
+        self.bytes = bytes
+    }
+}
+
+/// One record of a log: its position, device, sequence and bytes (nil when the row was read
+/// without them: a record of the reading device, which a pull passes over).
+public struct SyncLogRow: Hashable, Sendable {
+    /// Its position in the person's log.
+    public var position: UInt64
+    /// The device that wrote it.
+    public var device: DeviceID
+    /// Its sequence among the device's records.
+    public var sequence: UInt64
+    /// Its bytes, as the device sent them.
+    public var bytes: [UInt8]?
+
+    /// A row.
+    public init(position: UInt64, device: DeviceID, sequence: UInt64, bytes: [UInt8]?) {
+        self.position = position
+        self.device = device
+        self.sequence = sequence
+        self.bytes = bytes
+    }
+}
+
+/// What a push keeps, once every record of it passed (SYNC-9): applied by the store in the
+/// push's transaction, all or nothing.
+public struct SyncLogChanges: Hashable, Sendable {
+    /// Drop every record before this position (a snapshot was kept there); nil: none.
+    public var dropBefore: UInt64?
+    /// The records to keep, in position order.
+    public var rows: [SyncLogRow] = []
+    /// The heads the records moved.
+    public var heads: [SyncHead] = []
+    /// The log's summary after the push.
+    public var summary: SyncLogSummary
+
+    /// Changes that keep nothing but `summary`.
+    public init(summary: SyncLogSummary) {
+        self.summary = summary
+    }
+}
+
+/// One person's log inside one transaction of a ``SyncLogStore``: the rows a call reads, by index,
+/// and the one write of its changes.
+public protocol SyncLogRows {
+    /// The log's summary; nil for a person whose log keeps nothing.
+    func summary() throws(SyncError) -> SyncLogSummary?
+    /// The head of `device`, if the log has one.
+    func head(of device: DeviceID) throws(SyncError) -> SyncHead?
+    /// Every head of the log, in increasing byte order of device.
+    func heads() throws(SyncError) -> [SyncHead]
+    /// The bytes of the record of `device` at `sequence`, if the log keeps it.
+    func record(of device: DeviceID, sequence: UInt64) throws(SyncError) -> [UInt8]?
+    /// Up to `limit` records after `position`, in position order, the bytes of `device`'s left out.
+    func records(after position: UInt64, limit: Int, skippingBytesOf device: DeviceID) throws(SyncError)
+        -> [SyncLogRow]
+    /// Keeps `changes`.
+    func apply(_ changes: SyncLogChanges) throws(SyncError)
+    /// Erases the log: records, heads and summary.
+    func erase() throws(SyncError)
+}
+
+/// Where the server keeps people's logs: a database's tables in a deployment. A call runs its
+/// body in one transaction on one person's rows.
+public protocol SyncLogStore: Sendable {
+    /// Runs `body` on `person`'s rows in one transaction; when `reading` is given, a transaction
+    /// that first confirms it (``StoreReading``): nil, with nothing run, when it no longer holds.
+    /// `writing` says the body may keep changes.
+    ///
+    /// - Throws: `storage_failed` when the rows cannot be read or kept in time; the body's error,
+    ///   with nothing kept.
+    func update<T>(
+        person: String, writing: Bool, confirming reading: StoreReading?,
+        _ body: (any SyncLogRows) throws(SyncError) -> T
+    ) throws(SyncError) -> T?
+
+    /// Whether this store is on the database `reading` is of.
+    func confirms(_ reading: StoreReading) -> Bool
+}
+
+/// The server's side of section 11.4: people's logs of sealed records, which it keeps, orders and
+/// hands out by their headers without reading a plaintext.
+public final class SyncLog: Sendable {
+    private let store: any SyncLogStore
+    /// The most bytes of records a person's log keeps (SYNC-9): 64 MiB unless set.
+    public let quota: Int64
+    /// The bytes of records a pull answers at most, one long record aside (SYNC-10): 512 KiB
+    /// unless set.
+    public let page: Int
+    /// The most records one push takes (SYNC-9).
+    public static let maxRecordsPerPush = 1_000
+
+    /// A log over `store`.
+    public init(store: any SyncLogStore, quota: Int64 = 64 << 20, page: Int = 512 << 10) {
+        self.store = store
+        self.quota = Swift.max(0, quota)
+        self.page = Swift.max(1, page)
+    }
+
+    /// Whether the log's store can confirm `reading` in its transactions.
+    public func confirms(_ reading: StoreReading) -> Bool { store.confirms(reading) }
+
+    /// SYNC-9: keeps `records` of `person`'s `device`, all or none, and answers the device's
+    /// head after them; nil when `reading` no longer holds (nothing done).
+    ///
+    /// - Throws: ``SyncError`` with SYNC-9's code; nothing is kept then.
+    public func push(_ records: [[UInt8]], device: [UInt8], of person: String, confirming reading: StoreReading?)
+        throws(SyncError) -> UInt64?
+    {
+        let device = try Self.device(device)
+        guard (1...Self.maxRecordsPerPush).contains(records.count) else {
+            throw SyncError(
+                .malformed, "a push takes 1 to \(Self.maxRecordsPerPush) records, not \(records.count)",
+                rule: "SYNC-9")
+        }
+        let parsed = try records.enumerated().map { (index, bytes) throws(SyncError) -> SyncRecord in
+            do throws(SyncError) {
+                let record = try SyncRecord(bytes: bytes)
+                guard record.header.device == device else {
+                    throw SyncError(
+                        .malformed, "the record is of device \(record.header.device), not the request's \(device)",
+                        rule: "SYNC-9")
+                }
+                return record
+            } catch {
+                throw error.atRecord(index)
+            }
+        }
+        return try store.update(person: person, writing: true, confirming: reading) {
+            (rows) throws(SyncError) -> UInt64 in
+            try self.judge(parsed, device: device, rows: rows)
+        }
+    }
+
+    /// Judges every record against the rows, then keeps them in one write.
+    private func judge(_ records: [SyncRecord], device: DeviceID, rows: any SyncLogRows) throws(SyncError) -> UInt64 {
+        var changes = SyncLogChanges(summary: try rows.summary() ?? SyncLogSummary())
+        let before = changes.summary.bytes
+        var head = try rows.head(of: device)
+        var otherHeads: [SyncHead]?
+        for (index, record) in records.enumerated() {
+            do throws(SyncError) {
+                let header = record.header
+                if changes.summary.keyID.isEmpty { changes.summary.keyID = header.keyID }
+                guard header.keyID == changes.summary.keyID else {
+                    throw SyncError(
+                        .wrongKey, "the record is sealed under another sync key than this person's log",
+                        rule: "SYNC-9")
+                }
+                let known = head?.sequence ?? 0
+                if header.sequence <= known {
+                    var kept = changes.rows.first { $0.sequence == header.sequence }?.bytes
+                    if kept == nil { kept = try rows.record(of: device, sequence: header.sequence) }
+                    if let kept, kept != record.bytes {
+                        throw SyncError(
+                            .conflict, "the log keeps another record \(header.sequence) of this device",
+                            rule: "SYNC-9")
+                    }
+                    continue
+                }
+                guard header.sequence == known + 1 else {
+                    throw SyncError(
+                        .outOfOrder,
+                        "record \(header.sequence) comes after \(header.sequence - 1), but the log keeps this "
+                            + "device's records up to \(known): send from \(known + 1)", rule: "SYNC-9")
+                }
+                guard header.previous == head?.hash ?? [] else {
+                    throw SyncError(
+                        .conflict, "record \(header.sequence) does not follow the record \(known) the log keeps",
+                        rule: "SYNC-9")
+                }
+                if header.kind == .snapshot {
+                    if otherHeads == nil { otherHeads = try rows.heads().filter { $0.device != device } }
+                    let others = otherHeads ?? []
+                    guard header.seen == others else {
+                        throw SyncError(
+                            .snapshotStale,
+                            "the snapshot does not cover every other device of the log at its head: pull, then "
+                                + "write another", rule: "SYNC-9")
+                    }
+                    changes.dropBefore = changes.summary.nextPosition
+                    changes.rows.removeAll()
+                    changes.summary.bytes = 0
+                }
+                let position = changes.summary.nextPosition
+                changes.rows.append(
+                    SyncLogRow(position: position, device: device, sequence: header.sequence, bytes: record.bytes))
+                changes.summary.nextPosition = position + 1
+                changes.summary.bytes += Int64(record.bytes.count)
+                head = SyncHead(device: device, sequence: header.sequence, hash: record.hash)
+            } catch {
+                throw error.atRecord(index)
+            }
+        }
+        guard changes.summary.bytes <= quota else {
+            throw SyncError(
+                .quotaExceeded,
+                "the log keeps \(before) bytes, this push would make it \(changes.summary.bytes), and the quota is "
+                    + "\(quota): write a snapshot, which drops what it covers", rule: "SYNC-9")
+        }
+        guard !changes.rows.isEmpty else { return head?.sequence ?? 0 }
+        if let head { changes.heads = [head] }
+        try rows.apply(changes)
+        return head?.sequence ?? 0
+    }
+
+    /// SYNC-10: the records after `cursor` of `person`'s devices other than `device`, within
+    /// `maxBytes` (0: the server's page); nil when `reading` no longer holds.
+    ///
+    /// - Throws: ``SyncError``: `sync_malformed` for a device that is not 16 bytes, `storage_failed`.
+    public func pull(
+        device: [UInt8], after cursor: UInt64, maxBytes: Int, of person: String, confirming reading: StoreReading?
+    ) throws(SyncError) -> SyncPullAnswer? {
+        let device = try Self.device(device)
+        let cap = maxBytes <= 0 ? page : Swift.min(maxBytes, page)
+        return try store.update(person: person, writing: false, confirming: reading) {
+            (rows) throws(SyncError) -> SyncPullAnswer in
+            var answer = SyncPullAnswer(records: [], heads: try rows.heads(), cursor: cursor, more: false)
+            var size = 0
+            var after = cursor
+            scan: while true {
+                let batch = try rows.records(after: after, limit: 64, skippingBytesOf: device)
+                guard !batch.isEmpty else { break }
+                for row in batch {
+                    if row.device != device, let bytes = row.bytes {
+                        if !answer.records.isEmpty, size + bytes.count > cap {
+                            answer.more = true
+                            break scan
+                        }
+                        answer.records.append(bytes)
+                        size += bytes.count
+                    }
+                    answer.cursor = row.position
+                    after = row.position
+                }
+                if batch.count < 64 { break }
+            }
+            if !answer.more {
+                answer.more = !(try rows.records(after: answer.cursor, limit: 1, skippingBytesOf: device)).isEmpty
+            }
+            return answer
+        }
+    }
+
+    /// SYNC-11: erases `person`'s log.
+    ///
+    /// - Throws: `storage_failed`.
+    public func erase(_ person: String) throws(SyncError) {
+        _ = try store.update(person: person, writing: true, confirming: nil) { (rows) throws(SyncError) in
+            try rows.erase()
+        }
+    }
+
+    private static func device(_ bytes: [UInt8]) throws(SyncError) -> DeviceID {
+        guard bytes.count == 16 else {
+            throw SyncError(.malformed, "a device is 16 bytes, not \(bytes.count)", rule: "SYNC-9")
+        }
+        return DeviceID(bytes: bytes)
+    }
+}
+
+/// What a pull answers (SYNC-10).
+public struct SyncPullAnswer: Hashable, Sendable {
+    /// The records, in position order.
+    public var records: [[UInt8]]
+    /// Every head of the log, in increasing byte order of device.
+    public var heads: [SyncHead]
+    /// The position of the last record the page went past.
+    public var cursor: UInt64
+    /// Whether the log keeps records after `cursor`.
+    public var more: Bool
+}
+
+/// Sync logs in memory, for a server without a database and for tests: each call works on a copy
+/// of its person's log under one lock, and keeps it only when the body succeeds.
+public final class InMemorySyncLogStore: SyncLogStore {
+    /// One person's log.
+    struct PersonLog {
+        var summary: SyncLogSummary?
+        var records: [SyncLogRow] = []
+        var heads: [DeviceID: SyncHead] = [:]
+    }
+
+    private let logs = Mutex([String: PersonLog]())
+
+    /// An empty store.
+    public init() {}
+
+    /// False: a store without a database shares none with another store.
+    public func confirms(_ reading: StoreReading) -> Bool { false }
+
+    /// Runs `body` on a copy of `person`'s log, kept when it returns.
+    ///
+    /// - Throws: `storage_failed` for a reading (this store is on no database); the body's error.
+    public func update<T>(
+        person: String, writing: Bool, confirming reading: StoreReading?,
+        _ body: (any SyncLogRows) throws(SyncError) -> T
+    ) throws(SyncError) -> T? {
+        if let reading {
+            throw SyncError(
+                .storageFailed, "this sync log is on no database, so it cannot confirm \(reading)", rule: nil)
+        }
+        return try logs.withLock { (logs) throws(SyncError) -> T in
+            let rows = Rows(logs[person] ?? PersonLog())
+            let result = try body(rows)
+            if writing { logs[person] = rows.log.summary == nil ? nil : rows.log }
+            return result
+        }
+    }
+
+    final class Rows: SyncLogRows {
+        var log: PersonLog
+
+        init(_ log: PersonLog) { self.log = log }
+
+        func summary() -> SyncLogSummary? { log.summary }
+        func head(of device: DeviceID) -> SyncHead? { log.heads[device] }
+        func heads() -> [SyncHead] { log.heads.values.sorted { $0.device < $1.device } }
+        func record(of device: DeviceID, sequence: UInt64) -> [UInt8]? {
+            log.records.first { $0.device == device && $0.sequence == sequence }?.bytes
+        }
+        func records(after position: UInt64, limit: Int, skippingBytesOf device: DeviceID) -> [SyncLogRow] {
+            log.records.filter { $0.position > position }.prefix(limit).map { row in
+                var row = row
+                if row.device == device { row.bytes = nil }
+                return row
+            }
+        }
+        func apply(_ changes: SyncLogChanges) {
+            if let before = changes.dropBefore { log.records.removeAll { $0.position < before } }
+            log.records += changes.rows
+            for head in changes.heads { log.heads[head.device] = head }
+            log.summary = changes.summary
+        }
+        func erase() {
+            log = PersonLog()
+        }
+    }
+}
