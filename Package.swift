@@ -164,7 +164,7 @@ let package = Package(
             dependencies: [
                 "GlowService", "GlowProtocol", "GlowServer", "GlowServerStores", "GlowAuth", "GlowRelay", "GlowFeed",
                 "GlowWire", "GlowConformance", "GlowModel", "GlowClient", "GlowRitual", "GlowBundle", "GlowStorage",
-                "GlowToolSupport", "GlowReminders", "glow-server", "glow-first-app",
+                "GlowToolSupport", "GlowReminders", "GlowSync", "glow-server", "glow-first-app",
             ],
             swiftSettings: sharedSettings),
         // The README's "Your first app" as a program: a third-party app's code, on GlowSDK alone.
