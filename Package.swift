@@ -88,7 +88,7 @@ let package = Package(
             name: "GlowRitual",
             dependencies: [
                 "GlowCore", "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowFeed", "GlowThemes",
-                "GlowStorage", "GlowProtocol", "GlowActivity", "GlowClient", "GlowReminders",
+                "GlowStorage", "GlowProtocol", "GlowActivity", "GlowClient", "GlowReminders", "GlowSync",
             ],
             swiftSettings: sharedSettings),
         // The umbrella: re-exports only.
@@ -124,7 +124,7 @@ let package = Package(
             dependencies: [
                 "GlowPostgres", "GlowPostgresStores", "GlowStorage", "GlowAuth", "GlowRelay", "GlowFeed", "GlowService",
                 "GlowServer", "GlowConformance", "GlowModel", "GlowClient", "GlowProtocol", "GlowServerStores",
-                "GlowToolSupport", "GlowReminders", "GlowSync", "GlowBundle", "glow-server", "glow-load",
+                "GlowToolSupport", "GlowReminders", "GlowSync", "GlowBundle", "GlowRitual", "glow-server", "glow-load",
             ],
             swiftSettings: sharedSettings),
         // The server's protocol (Spec/server.md): its calls and messages, for the server, its
@@ -142,7 +142,8 @@ let package = Package(
             swiftSettings: sharedSettings),
         // A device's side of the server's protocol, over URLSession.
         .target(
-            name: "GlowClient", dependencies: ["GlowProtocol", "GlowCore", "GlowWire", "GlowModel", "GlowSync"],
+            name: "GlowClient",
+            dependencies: ["GlowProtocol", "GlowCore", "GlowWire", "GlowModel", "GlowSync", "GlowBundle"],
             swiftSettings: sharedSettings),
         // The server's request handler over the account service and the relay.
         .target(
@@ -207,7 +208,7 @@ let package = Package(
                 "GlowModel", "GlowStreaks", "GlowWire", "GlowBundle", "GlowAuth", "GlowFeed", "GlowRitual",
                 "GlowReport", "GlowThemes", "GlowToolSupport", "GlowStorage", "GlowServerStores", "GlowRelay",
                 "GlowActivity", "GlowService", "GlowServer", "GlowClient", "GlowProtocol", "GlowPostgresStores",
-                "GlowReminders", "GlowCrypto", "GlowCryptoOracle",
+                "GlowReminders", "GlowCrypto", "GlowCryptoOracle", "GlowSync",
             ],
             path: "Tools/glow-bench",
             swiftSettings: sharedSettings),

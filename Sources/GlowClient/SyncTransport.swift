@@ -1,10 +1,11 @@
+import GlowBundle
 import GlowModel
 import GlowProtocol
 import GlowSync
 
 extension SessionKeeper {
-    /// The sync log's calls (SYNC-9, SYNC-10) as this session's person: the transport of
-    /// ``SyncState/sync(_:keys:person:through:at:maxBytes:keep:progress:)``.
+    /// The sync log's calls (SYNC-9, SYNC-10) as this session's person: the transport a device's
+    /// sync goes through.
     public var syncTransport: any SyncTransport { ServiceSyncTransport(keeper: self) }
 }
 
@@ -51,5 +52,37 @@ struct ServiceSyncTransport: SyncTransport {
             throw SyncError(
                 SyncError.Code.refused(error.code.description), error.message, rule: error.rule)
         }
+    }
+}
+
+extension SessionKeeper {
+    /// Offers the person's sync `secret` to a new device (SYNC-12, SYNC-13): sealed under a new
+    /// pairing code's key and left at the server for ten minutes, for one taking.
+    ///
+    /// - Returns: the code to show the person.
+    /// - Throws: ``ServiceFailure``: `signed_out`, or the server's refusal (`sync_pairing_limit`).
+    public func offerPairing(of secret: RecoveryKey) async throws(ServiceFailure) -> PairingCode {
+        guard let person = session?.account else {
+            throw ServiceFailure(.signedOut, "no one is signed in on this device", call: "sync-pair-offer")
+        }
+        let code = PairingCode.random()
+        let offer = ProtocolMessage("SyncPairOffer").with("slot", .bytes(code.slot))
+            .with("sealed", .bytes(code.seal(secret, person: person.rawValue)))
+        _ = try await call("sync-pair-offer", offer)
+        return code
+    }
+
+    /// Takes the sync secret a device offered under `code` (SYNC-12, SYNC-13): once.
+    ///
+    /// - Throws: ``SyncError`` `invalid_pairing_code` for text that is not a code,
+    ///   `sync_pairing_tampered` for an offer that does not open; ``ServiceFailure``: `signed_out`,
+    ///   `sync_pairing_not_found` (typed already, expired or mistyped).
+    public func takePairing(code text: String) async throws -> RecoveryKey {
+        guard let person = session?.account else {
+            throw ServiceFailure(.signedOut, "sign in before pairing", call: "sync-pair-take")
+        }
+        let code = try PairingCode(text: text)
+        let answer = try await call("sync-pair-take", ProtocolMessage("SyncPairTake").with("slot", .bytes(code.slot)))
+        return try code.open(answer.bytes("sealed"), person: person.rawValue)
     }
 }

@@ -197,6 +197,13 @@ extension DatabaseSchema {
                 CREATE TABLE sync_heads (person TEXT NOT NULL, device BYTEA NOT NULL, sequence BIGINT NOT NULL,
                     hash BYTEA NOT NULL, PRIMARY KEY (person, device));
                 """),
+            // Pairing offers (Spec/sync.md 11.5): a sealed sync secret at a code's slot until taken.
+            Migration(
+                "sync pairings",
+                """
+                CREATE TABLE sync_pairings (person TEXT NOT NULL, slot BYTEA NOT NULL, sealed BYTEA NOT NULL,
+                    expires BIGINT NOT NULL, PRIMARY KEY (person, slot));
+                """),
         ])
 }
 

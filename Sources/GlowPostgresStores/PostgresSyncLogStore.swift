@@ -227,6 +227,29 @@ final class PostgresSyncLogRows: SyncLogRows {
         _ = try query("DELETE FROM sync_records WHERE person = $1", [])
         _ = try query("DELETE FROM sync_heads WHERE person = $1", [])
         _ = try query("DELETE FROM sync_logs WHERE person = $1", [])
+        _ = try query("DELETE FROM sync_pairings WHERE person = $1", [])
+    }
+
+    func liveOffers(at now: Int64) throws(SyncError) -> [[UInt8]] {
+        _ = try query("DELETE FROM sync_pairings WHERE person = $1 AND expires <= $2", [.int(now)])
+        let result = try query("SELECT slot FROM sync_pairings WHERE person = $1", [])
+        return try read { () throws(PostgresError) in
+            try (0..<result.rows.count).map { (row) throws(PostgresError) in try result.bytes(row, "slot") }
+        }
+    }
+
+    func offer(slot: [UInt8], sealed: [UInt8], expires: Int64) throws(SyncError) {
+        _ = try query(
+            "INSERT INTO sync_pairings (person, slot, sealed, expires) VALUES ($1, $2, $3, $4) "
+                + "ON CONFLICT (person, slot) DO UPDATE SET sealed = EXCLUDED.sealed, expires = EXCLUDED.expires",
+            [.bytes(slot), .bytes(sealed), .int(expires)])
+    }
+
+    func take(slot: [UInt8]) throws(SyncError) -> [UInt8]? {
+        let result = try query(
+            "DELETE FROM sync_pairings WHERE person = $1 AND slot = $2 RETURNING sealed", [.bytes(slot)])
+        guard !result.rows.isEmpty else { return nil }
+        return try read { () throws(PostgresError) in try result.bytes(0, "sealed") }
     }
 
     /// A device column: 16 bytes, or the row is not one this server wrote.

@@ -152,6 +152,8 @@ public enum ProtocolSchema {
                 .init("records", 1, .bytes, repeated: true), .init("heads", 2, .message("SyncHead"), repeated: true),
                 .init("cursor", 3, .uint64), .init("more", 4, .bool),
             ]),
+        ProtocolMessageType("SyncPairOffer", [.init("slot", 1, .bytes), .init("sealed", 2, .bytes)]),
+        ProtocolMessageType("SyncPairTake", [.init("slot", 1, .bytes)]),
     ]
 
     static let feedTypes: [ProtocolMessageType] = [

@@ -67,6 +67,8 @@ public enum ServiceCalls {
         ServiceCall("remove-device", "RemoveDeviceRequest", "Done", session: true),
         ServiceCall("sync-push", "SyncPushRequest", "SyncPushResponse", session: true),
         ServiceCall("sync-pull", "SyncPullRequest", "SyncPullResponse", session: true),
+        ServiceCall("sync-pair-offer", "SyncPairOffer", "Done", session: true),
+        ServiceCall("sync-pair-take", "SyncPairTake", "SyncPairOffer", session: true),
     ]
 
     private static let byPath = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
@@ -89,10 +91,11 @@ public enum ServiceCalls {
         "invalid_credentials": 401, "second_factor_required": 401, "invalid_second_factor": 401,
         "person_erased": 401,
         "reauthentication_required": 403, "not_author": 403, "own_item": 403,
-        "unknown_call": 404, "session_not_found": 404, "identity_not_found": 404,
+        "unknown_call": 404, "session_not_found": 404, "identity_not_found": 404, "sync_pairing_not_found": 404,
         "method_not_allowed": 405,
         "identity_in_use": 409, "last_sign_in_method": 409, "second_factor_enrolled": 409, "token_held": 409,
         "sync_wrong_key": 409, "sync_conflict": 409, "sync_out_of_order": 409, "sync_snapshot_stale": 409,
+        "sync_pairing_limit": 409,
         "sync_quota_exceeded": 507,
         "body_too_large": 413, "unsupported_media_type": 415, "throttled": 429,
         "storage_failed": 503, "key_set_unavailable": 503, "busy": 503,

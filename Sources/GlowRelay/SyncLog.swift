@@ -76,6 +76,13 @@ public protocol SyncLogRows {
         -> [SyncLogRow]
     /// Keeps `changes`.
     func apply(_ changes: SyncLogChanges) throws(SyncError)
+    /// Removes the pairing offers that expired at `now` (ms since 1970), and answers the slots of
+    /// those that remain.
+    func liveOffers(at now: Int64) throws(SyncError) -> [[UInt8]]
+    /// Keeps an offer at `slot` until `expires`, replacing one at the same slot.
+    func offer(slot: [UInt8], sealed: [UInt8], expires: Int64) throws(SyncError)
+    /// Removes the offer at `slot` and answers its sealed secret; nil when there is none.
+    func take(slot: [UInt8]) throws(SyncError) -> [UInt8]?
     /// Erases the log: records, heads and summary.
     func erase() throws(SyncError)
 }
@@ -262,6 +269,61 @@ public final class SyncLog: Sendable {
         }
     }
 
+    /// How long a pairing offer waits to be taken (SYNC-13): ten minutes.
+    public static let offerLifetime: Int64 = 600_000
+    /// The most offers a person keeps at once (SYNC-13).
+    public static let maxOffers = 4
+
+    /// SYNC-13: keeps `sealed` at `slot` for `person` for ten minutes from `now` (ms since 1970);
+    /// false when `reading` no longer holds (nothing done).
+    ///
+    /// - Throws: `sync_malformed` for a slot or sealed secret of another length,
+    ///   `sync_pairing_limit` for a fifth offer.
+    public func offer(
+        slot: [UInt8], sealed: [UInt8], of person: String, now: Int64, confirming reading: StoreReading?
+    ) throws(SyncError) -> Bool {
+        guard slot.count == 16, sealed.count == 48 else {
+            throw SyncError(
+                .malformed,
+                "an offer is a slot of 16 bytes and a sealed secret of 48, not \(slot.count) and "
+                    + "\(sealed.count)", rule: "SYNC-13")
+        }
+        return try store.update(person: person, writing: true, confirming: reading) {
+            (rows) throws(SyncError) -> Bool in
+            let live = try rows.liveOffers(at: now)
+            guard live.contains(slot) || live.count < Self.maxOffers else {
+                throw SyncError(
+                    .pairingLimit,
+                    "\(Self.maxOffers) pairing codes wait to be typed: use one, or wait ten minutes for them to expire",
+                    rule: "SYNC-13")
+            }
+            try rows.offer(slot: slot, sealed: sealed, expires: now &+ Self.offerLifetime)
+            return true
+        } ?? false
+    }
+
+    /// SYNC-13: the sealed secret at `slot` for `person`, removed; nil when `reading` no longer
+    /// holds (nothing done).
+    ///
+    /// - Throws: `sync_malformed` for a slot of another length, `sync_pairing_not_found`.
+    public func take(slot: [UInt8], of person: String, now: Int64, confirming reading: StoreReading?)
+        throws(SyncError) -> [UInt8]?
+    {
+        guard slot.count == 16 else {
+            throw SyncError(.malformed, "a slot is 16 bytes, not \(slot.count)", rule: "SYNC-13")
+        }
+        return try store.update(person: person, writing: true, confirming: reading) {
+            (rows) throws(SyncError) -> [UInt8] in
+            guard try rows.liveOffers(at: now).contains(slot), let sealed = try rows.take(slot: slot) else {
+                throw SyncError(
+                    .pairingNotFound,
+                    "no pairing code waits here: it was typed already, it expired, or it was mistyped",
+                    rule: "SYNC-13")
+            }
+            return sealed
+        }
+    }
+
     /// SYNC-11: erases `person`'s log.
     ///
     /// - Throws: `storage_failed`.
@@ -299,6 +361,7 @@ public final class InMemorySyncLogStore: SyncLogStore {
         var summary: SyncLogSummary?
         var records: [SyncLogRow] = []
         var heads: [DeviceID: SyncHead] = [:]
+        var offers: [[UInt8]: (sealed: [UInt8], expires: Int64)] = [:]
     }
 
     private let logs = Mutex([String: PersonLog]())
@@ -323,7 +386,7 @@ public final class InMemorySyncLogStore: SyncLogStore {
         return try logs.withLock { (logs) throws(SyncError) -> T in
             let rows = Rows(logs[person] ?? PersonLog())
             let result = try body(rows)
-            if writing { logs[person] = rows.log.summary == nil ? nil : rows.log }
+            if writing { logs[person] = rows.log.summary == nil && rows.log.offers.isEmpty ? nil : rows.log }
             return result
         }
     }
@@ -354,6 +417,16 @@ public final class InMemorySyncLogStore: SyncLogStore {
         }
         func erase() {
             log = PersonLog()
+        }
+        func liveOffers(at now: Int64) -> [[UInt8]] {
+            log.offers = log.offers.filter { $0.value.expires > now }
+            return Array(log.offers.keys)
+        }
+        func offer(slot: [UInt8], sealed: [UInt8], expires: Int64) {
+            log.offers[slot] = (sealed, expires)
+        }
+        func take(slot: [UInt8]) -> [UInt8]? {
+            log.offers.removeValue(forKey: slot)?.sealed
         }
     }
 }

@@ -158,5 +158,25 @@ final class SQLiteSyncLogRows: SyncLogRows {
         try run("DELETE FROM sync_records WHERE person = ?", [])
         try run("DELETE FROM sync_heads WHERE person = ?", [])
         try run("DELETE FROM sync_logs WHERE person = ?", [])
+        try run("DELETE FROM sync_pairings WHERE person = ?", [])
+    }
+
+    func liveOffers(at now: Int64) throws(SyncError) -> [[UInt8]] {
+        try run("DELETE FROM sync_pairings WHERE person = ? AND expires <= ?", [.integer(now)])
+        return try rows("SELECT slot FROM sync_pairings WHERE person = ?", []) { $0.blob(0) }
+    }
+
+    func offer(slot: [UInt8], sealed: [UInt8], expires: Int64) throws(SyncError) {
+        try run(
+            "INSERT OR REPLACE INTO sync_pairings (person, slot, sealed, expires) VALUES (?, ?, ?, ?)",
+            [.blob(slot), .blob(sealed), .integer(expires)])
+    }
+
+    func take(slot: [UInt8]) throws(SyncError) -> [UInt8]? {
+        let sealed = try rows("SELECT sealed FROM sync_pairings WHERE person = ? AND slot = ?", [.blob(slot)]) {
+            $0.blob(0)
+        }.first
+        try run("DELETE FROM sync_pairings WHERE person = ? AND slot = ?", [.blob(slot)])
+        return sealed
     }
 }

@@ -140,7 +140,7 @@ public final class ServiceHandler: Sendable {
         if call.name == "register-device" || call.name == "remove-device", let token {
             return try devices(call, message, token: token)
         }
-        if call.name == "sync-push" || call.name == "sync-pull", let token {
+        if call.name.hasPrefix("sync-"), let token {
             return try syncAnswer(call, message, token: token)
         }
         let client = accountClient(request)
@@ -309,12 +309,30 @@ public final class ServiceHandler: Sendable {
         return ProtocolMessage("Done").wireEncoded()
     }
 
-    /// SYNC-9, SYNC-10: the caller's sync log, in one transaction that confirms the token's reading.
+    /// SYNC-9, SYNC-10, SYNC-13: the caller's sync log and pairing offers, in one transaction that
+    /// confirms the token's reading.
     private func syncAnswer(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken)
         throws(ServiceRefusal) -> [UInt8]
     {
         try asCaller(token, confirmedBy: sync.confirms) { (person, reading) throws(ServiceRefusal) -> [UInt8]? in
             do throws(SyncError) {
+                let now = Int64(Self.milliseconds(clock.now()))
+                switch call.name {
+                case "sync-pair-offer":
+                    let kept = try sync.offer(
+                        slot: message.bytes("slot"), sealed: message.bytes("sealed"), of: person.rawValue, now: now,
+                        confirming: reading)
+                    return kept ? ProtocolMessage("Done").wireEncoded() : nil
+                case "sync-pair-take":
+                    return try sync.take(
+                        slot: message.bytes("slot"), of: person.rawValue, now: now, confirming: reading
+                    )
+                    .map {
+                        ProtocolMessage("SyncPairOffer").with("slot", .bytes(message.bytes("slot")))
+                            .with("sealed", .bytes($0)).wireEncoded()
+                    }
+                default: break
+                }
                 if call.name == "sync-push" {
                     let records = message.list("records").compactMap { value -> [UInt8]? in
                         if case .bytes(let bytes) = value { return bytes }

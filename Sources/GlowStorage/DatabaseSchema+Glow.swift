@@ -23,6 +23,19 @@ extension DatabaseSchema {
                 CREATE TABLE device_state (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE feed_log (sequence INTEGER PRIMARY KEY AUTOINCREMENT, delta BLOB NOT NULL);
                 """),
+            // The person's own data between their devices (Spec/sync.md): the secret and the
+            // device's place in its chain and in the log, the other devices' heads, and the
+            // records written and not yet acknowledged.
+            Migration(
+                "sync",
+                """
+                CREATE TABLE sync_state (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), secret BLOB NOT NULL,
+                    person TEXT NOT NULL, device BLOB NOT NULL, sequence INTEGER NOT NULL, last_hash BLOB NOT NULL,
+                    acknowledged INTEGER NOT NULL, cursor INTEGER NOT NULL, snapshot_at INTEGER NOT NULL);
+                CREATE TABLE sync_heads (device BLOB PRIMARY KEY, sequence INTEGER NOT NULL, hash BLOB NOT NULL)
+                    WITHOUT ROWID;
+                CREATE TABLE sync_pending (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL);
+                """),
         ])
 
     /// The relay's push outbox (REMIND-14 ... REMIND-17): a step of the relay database and of the
@@ -124,6 +137,15 @@ extension DatabaseSchema {
             hash BLOB NOT NULL, PRIMARY KEY (person, device)) WITHOUT ROWID;
         """)
 
+    /// Pairing offers (Spec/sync.md 11.5): a sync secret sealed under a pairing code's key, at
+    /// the code's slot, until it is taken or expires.
+    private static let syncPairings = Migration(
+        "sync pairings",
+        """
+        CREATE TABLE sync_pairings (person TEXT NOT NULL, slot BLOB NOT NULL, sealed BLOB NOT NULL,
+            expires INTEGER NOT NULL, PRIMARY KEY (person, slot)) WITHOUT ROWID;
+        """)
+
     /// A relay's state on a server ("GLRL"): `SQLiteFeedRelayStore` of GlowServerStores.
     package static let relay = DatabaseSchema(
         kind: "relay database", applicationID: 0x474C_524C,
@@ -166,6 +188,7 @@ extension DatabaseSchema {
                     claimed_until INTEGER NOT NULL DEFAULT 0);
                 """),
             pushOutbox, storeClocks, accountIndexes, visibilityEnds, relayIndexes, noStoreClocks, syncLog,
+            syncPairings,
         ])
 
     /// Every kind, for checks that span them (no two share an `application_id`).

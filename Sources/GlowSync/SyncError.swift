@@ -88,6 +88,14 @@ extension ErrorCode where Domain == SyncError {
     public static var quotaExceeded: Self { Self("sync_quota_exceeded") }
     /// The log's rows could not be read or kept in time.
     public static var storageFailed: Self { Self("storage_failed") }
+    /// A pairing code a person typed that is not 24 characters of its alphabet (SYNC-12).
+    public static var invalidPairingCode: Self { Self("invalid_pairing_code") }
+    /// A sealed secret that does not open with the pairing code (SYNC-12).
+    public static var pairingTampered: Self { Self("sync_pairing_tampered") }
+    /// A slot the server does not hold for the person: never offered, taken or expired (SYNC-13).
+    public static var pairingNotFound: Self { Self("sync_pairing_not_found") }
+    /// A fifth offer while four wait (SYNC-13).
+    public static var pairingLimit: Self { Self("sync_pairing_limit") }
     /// A server's refusal of a sync code, as the server spelled it (SYNC-9).
     public static func refused(_ code: String) -> Self { Self(code) }
     /// The error of the bundle inside a record (SYNC-4).

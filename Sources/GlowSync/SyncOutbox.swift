@@ -26,6 +26,15 @@ public struct SyncOutbox: Hashable, Sendable {
         self.device = device
     }
 
+    /// The chain of a device that wrote up to `sequence`, whose last record's hash is `lastHash`,
+    /// with `pending` records not yet acknowledged: as a store kept it.
+    public init(device: DeviceID, sequence: UInt64, lastHash: [UInt8], pending: [[UInt8]]) {
+        self.device = device
+        self.sequence = sequence
+        self.lastHash = lastHash
+        self.pending = pending
+    }
+
     /// Notes a change made on this device, for its next record.
     public mutating func note(_ changes: DataSet.Changes) {
         unsent.formUnion(changes)

@@ -1,7 +1,7 @@
 import GlowModel
 
 /// How a device reaches its person's log: the server's two calls (SYNC-9, SYNC-10), over any
-/// transport (``SyncState/sync(_:keys:person:through:at:maxBytes:keep:progress:)`` calls them).
+/// transport.
 public protocol SyncTransport: Sendable {
     /// Sends `records` of `device`, in order; answers the sequence up to which the log keeps them.
     func push(_ records: [[UInt8]], device: DeviceID) async throws -> UInt64
@@ -34,6 +34,9 @@ public struct SyncProgress: Hashable, Sendable {
     public var pages = 0
     /// Whether the last page said more follow.
     public var more = true
+
+    /// No page read yet.
+    public init() {}
 }
 
 /// A device's whole sync state (section 11): what it merged of the others, its own chain and what
@@ -53,90 +56,33 @@ public struct SyncState: Hashable, Sendable {
         outbox = SyncOutbox(device: device)
     }
 
+    /// A state as a store kept it.
+    public init(chain: SyncChain, outbox: SyncOutbox, cursor: UInt64) {
+        self.chain = chain
+        self.outbox = outbox
+        self.cursor = cursor
+    }
+
     /// The device.
     public var device: DeviceID { chain.device }
 
-    /// One round of sync for `data`: a change set of the changes noted since the last (SYNC-4),
-    /// every pending record pushed, then every page pulled and merged (SYNC-6 ... SYNC-8).
+    /// Merges a pulled page into `data` and this state, all or nothing (SYNC-8): the chain moves
+    /// past its records and the cursor past the page.
     ///
-    /// `keep` is told this state and the data at each point a device must keep them before it
-    /// goes on, in one transaction of its store: once the record is written (before it is sent, so
-    /// that a device killed while sending sends the same bytes again, which the server takes as
-    /// kept), once the push is acknowledged, and after each page merged. A round stopped at any
-    /// point (a throw, a cancelled task, a killed process) leaves what was kept agreeing, and the
-    /// next round goes on from there.
-    ///
-    /// - Returns: what the pulls changed in `data`.
-    /// - Throws: ``SyncError`` for a page the reader refuses; the transport's and `keep`'s errors.
-    public mutating func sync(
-        _ data: inout DataSet, keys: SyncKeys, person: String, through transport: any SyncTransport, at now: Instant,
-        maxBytes: Int = 0, keep: (SyncState, DataSet) throws -> Void = { _, _ in },
-        progress: (SyncProgress) -> Void = { _ in }
-    ) async throws -> DataSet.Changes {
-        if try outbox.write(from: data, chain: chain, keys: keys, person: person, at: now) != nil {
-            try keep(self, data)
-        }
-        if try await pushPending(through: transport) { try keep(self, data) }
-        let reader = SyncReader(keys: keys, person: person)
-        var changes = DataSet.Changes()
-        var seen = SyncProgress()
-        while true {
-            try Task.checkCancellation()
-            let pulled = try await transport.pull(device: device, after: cursor, maxBytes: maxBytes)
-            changes.formUnion(try reader.read(pulled.page, chain: &chain, into: &data))
-            cursor = pulled.cursor
-            try keep(self, data)
-            seen.pages += 1
-            seen.records += pulled.page.records.count
-            seen.bytes += pulled.page.records.reduce(0) { $0 + $1.count }
-            seen.more = pulled.page.more
-            progress(seen)
-            if !pulled.page.more { return changes }
-        }
+    /// - Returns: what the page changed in `data`.
+    /// - Throws: ``SyncError``; then neither `data` nor this state changed.
+    public mutating func apply(_ pulled: SyncPulled, to data: inout DataSet, keys: SyncKeys, person: String)
+        throws(SyncError) -> DataSet.Changes
+    {
+        let changes = try SyncReader(keys: keys, person: person).read(pulled.page, chain: &chain, into: &data)
+        cursor = pulled.cursor
+        return changes
     }
 
-    /// Pushes every pending record. A pending snapshot the server refuses as stale (another device
-    /// pushed since it was written) is taken back, and the records before it are pushed alone.
-    ///
-    /// - Returns: whether this state changed.
-    @discardableResult
-    private mutating func pushPending(through transport: any SyncTransport) async throws -> Bool {
-        guard !outbox.pending.isEmpty else { return false }
-        let acknowledged: UInt64
-        do {
-            acknowledged = try await transport.push(outbox.pending, device: device)
-        } catch let error as SyncError where error.code == .snapshotStale {
-            guard outbox.withdrawSnapshot() else { throw error }
-            try await pushPending(through: transport)
-            return true
-        }
+    /// Takes the server's answer to a push of the pending records: the sequence up to which it
+    /// keeps this device's records.
+    public mutating func acknowledge(through acknowledged: UInt64) {
         outbox.acknowledge(through: acknowledged)
         chain.acknowledged = Swift.max(chain.acknowledged, Swift.min(acknowledged, outbox.sequence))
-        return true
-    }
-
-    /// Writes a snapshot of `data` and pushes it, so the server can drop what it covers (SYNC-9):
-    /// after a round of ``sync(_:keys:person:through:at:maxBytes:keep:progress:)``, when this device holds
-    /// everything the log does and has nothing left to send. The server refuses it as
-    /// `sync_snapshot_stale` when another device pushed in between; it is taken back then, nothing
-    /// is lost, and a later round may try again. `keep` is told the state once the snapshot is
-    /// written and once the server answered, as ``sync(_:keys:person:through:at:maxBytes:keep:progress:)``
-    /// tells it.
-    ///
-    /// - Returns: whether the server kept the snapshot.
-    /// - Throws: the transport's error (the snapshot stays pending, and the next round sends it
-    ///   again); ``SyncError``.
-    @discardableResult
-    public mutating func snapshot(
-        _ data: DataSet, keys: SyncKeys, person: String, through transport: any SyncTransport, at now: Instant,
-        keep: (SyncState) throws -> Void = { _ in }
-    ) async throws -> Bool {
-        guard outbox.pending.isEmpty, outbox.unsent.isEmpty else { return false }
-        let before = outbox.sequence
-        _ = try outbox.write(.snapshot, from: data, chain: chain, keys: keys, person: person, at: now)
-        try keep(self)
-        try await pushPending(through: transport)
-        try keep(self)
-        return outbox.sequence > before
     }
 }

@@ -46,6 +46,7 @@ final class PostgresStoreTests {
                 [.text("store clocks")], [.text("account records")], [.text("relay registers")], [.text("mail outbox")],
                 [.text("push outbox")], [.text("account rows")], [.text("visibility ends")], [.text("relay indexes")],
                 [.text("relay sequencer")], [.text("no store clocks")], [.text("sync log")],
+                [.text("sync pairings")],
             ])
         #expect(try connection.execute("SELECT to_regclass('glow_clock') IS NULL AS gone").text(0, "gone") == "t")
         // A step this version does not know is a newer schema; a renamed step a stranger's.

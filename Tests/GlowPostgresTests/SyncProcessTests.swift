@@ -3,6 +3,7 @@ import GlowBundle
 import GlowClient
 import GlowModel
 import GlowPostgres
+import GlowRitual
 import GlowSync
 import GlowToolSupport
 import Synchronization
@@ -24,12 +25,19 @@ struct SyncProcessTests {
     static let marker = "Sobriety-7f3a"
     static let goals = (0..<3).map { GoalID(high: 0x5C, low: UInt64($0)) }
 
+    /// A device: its own database file (a kill reopens it, with what it committed), and its session.
     struct Device {
+        let path: String
         let keeper: SessionKeeper
-        var data = DataSet()
-        var state: SyncState
+        let id: DeviceID
+        var database: RitualDatabase
         var clock: Instant
         var online = true
+
+        var data: DataSet { get throws { try database.data } }
+
+        /// The process killed and started again: a new database object on the file.
+        mutating func restart() throws { database = try RitualDatabase(path: path) }
     }
 
     /// A transport that stops working after `budget` calls, as a device killed in the middle of a
@@ -69,8 +77,11 @@ struct SyncProcessTests {
         var tap: Tap
     }
 
-    /// The person's three devices, signed in through the processes in turn.
-    static func devices(_ clients: [ServiceClient], mailFolder: String) async throws -> (String, [Device]) {
+    /// The person's three devices, signed in through the processes in turn, each with a database
+    /// of its own in `folder`, sync turned on with the person's secret.
+    static func devices(_ clients: [ServiceClient], mailFolder: String, folder: String, secret: RecoveryKey)
+        async throws -> [Device]
+    {
         let address = "sync-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         try await clients[0].signUp(email: address, password: password)
         let token = try ServerProcess.mailedToken(mailFolder, to: address)
@@ -81,19 +92,23 @@ struct SyncProcessTests {
                 try await clients[sessions.count % clients.count].signIn(
                     email: address, password: password, device: name))
         }
-        let devices = sessions.enumerated().map { index, session in
-            Device(
-                keeper: SessionKeeper(client: clients[index % clients.count], session: session),
-                state: SyncState(device: DeviceID(high: 0xDE, low: UInt64(index + 1))),
-                clock: try! created.adding(milliseconds: 3 * 86_400_000))
+        return try sessions.enumerated().map { index, session in
+            let path = folder + "/device-\(index).sqlite"
+            let id = DeviceID(high: 0xDE, low: UInt64(index + 1))
+            let database = try RitualDatabase(path: path)
+            try database.enableSync(secret: secret, person: session.account, device: id)
+            return Device(
+                path: path, keeper: SessionKeeper(client: clients[index % clients.count], session: session), id: id,
+                database: database, clock: try created.adding(milliseconds: 3 * 86_400_000))
         }
-        return (first.account.rawValue, devices)
     }
 
     /// Plays a seeded run and returns the devices at the end, each synced twice round.
-    static func play(_ clients: [ServiceClient], mailFolder: String, seed: UInt64) async throws -> [Device] {
-        let keys = SyncKeys(secret: RecoveryKey(bytes: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) }))
-        var (person, devices) = try await Self.devices(clients, mailFolder: mailFolder)
+    static func play(_ clients: [ServiceClient], mailFolder: String, folder: String, seed: UInt64) async throws
+        -> [Device]
+    {
+        let secret = RecoveryKey(bytes: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 7) })
+        var devices = try await Self.devices(clients, mailFolder: mailFolder, folder: folder, secret: secret)
         var random = SeededRandom(seed: seed)
         var made: [Made] = []
         // The phone makes the goals; the others get them by sync.
@@ -102,84 +117,70 @@ struct SyncProcessTests {
             let goal = try Goal(
                 id: id, title: "\(marker) goal \(index)", note: "\(marker) note \(index)", kind: kind,
                 schedule: try Schedule(.daily, from: start), startDay: start, createdAt: created, modifiedAt: created)
-            devices[0].state.outbox.note(try devices[0].data.add(goal))
+            try devices[0].database.perform { try $0.add(goal) }
         }
         var kills = 0
-        var snapshots = 0
+        var pages = 0
         for step in 0..<160 {
             let index = Int(random.next() % 3)
             var device = devices[index]
             device.clock = try device.clock.adding(milliseconds: Int64(random.next() % 10_800_000))
-            // The laptop goes offline for a week of taps, from step 20.
+            // The laptop goes offline for a week of taps.
             if index == 2 { device.online = !(30..<110).contains(step) }
             switch random.next() % 8 {
-            case 0..<4 where !device.data.goals.isEmpty:
+            case 0..<4:
                 let goal = goals[Int(random.next() % 3)]
-                guard device.data.goals[goal] != nil else { break }
+                guard try device.data.goals[goal] != nil else { break }
                 let day = boundary.day(containing: device.clock).advanced(by: -Int(random.next() % 2))
                 let key = CheckInKey(goalID: goal, day: day)
-                let before = Set(device.data.checkIn(key)?.taps ?? [])
+                let before = Set(try device.data.checkIn(key)?.taps ?? [])
                 let tap: CheckInTap = goal.low == 1 ? .count(1) : .done
-                device.state.outbox.note(
-                    try device.data.tap(
-                        tap, goal: goal, on: day, at: device.clock, device: device.state.device,
-                        boundary: boundary))
-                for new in Set(device.data.checkIn(key)?.taps ?? []).subtracting(before) {
+                let (clock, id) = (device.clock, device.id)
+                try device.database.perform {
+                    try $0.tap(tap, goal: goal, on: day, at: clock, device: id, boundary: boundary)
+                }
+                for new in Set(try device.data.checkIn(key)?.taps ?? []).subtracting(before) {
                     made.append(Made(key: key, tap: new))
                 }
-            case 4 where device.data.goals[goals[0]] != nil:
-                let title = "\(marker) goal 0 by \(index) at \(step)"
-                device.state.outbox.note(try device.data.editGoal(goals[0], at: device.clock) { $0.title = title })
+            case 4 where try device.data.goals[goals[0]] != nil:
+                let (title, clock) = ("\(marker) goal 0 by \(index) at \(step)", device.clock)
+                try device.database.perform { try $0.editGoal(goals[0], at: clock) { $0.title = title } }
             case 5 where device.online:
-                // Killed in the middle of a round: the device comes back with what its store kept.
+                // Killed in the middle of a round: the device comes back with what its file kept.
                 let dying = Dying(inner: device.keeper.syncTransport, budget: Int(random.next() % 3))
-                var copy = device
-                var kept = device
                 do {
-                    _ = try await copy.state.sync(
-                        &copy.data, keys: keys, person: person, through: dying, at: copy.clock, maxBytes: 700,
-                        keep: { state, data in
-                            kept.state = state
-                            kept.data = data
-                        })
-                    device = copy
+                    try await device.database.syncData(through: dying, now: device.clock, maxBytes: 700)
                 } catch is Dying.Killed {
                     kills += 1
-                    device = kept
                 }
+                try device.restart()
             case 6 where device.online:
-                _ = try await device.state.sync(
-                    &device.data, keys: keys, person: person, through: device.keeper.syncTransport,
-                    at: device.clock, maxBytes: 700)
-                if random.next() % 3 == 0,
-                    try await device.state.snapshot(
-                        device.data, keys: keys, person: person, through: device.keeper.syncTransport, at: device.clock)
-                {
-                    snapshots += 1
-                }
+                try await device.database.syncData(
+                    through: device.keeper.syncTransport, now: device.clock, maxBytes: 700, snapshotEvery: 8,
+                    progress: { _ in pages += 1 })
             default:
                 break
             }
             devices[index] = device
         }
         for _ in 0..<2 {
-            for index in devices.indices {
-                var device = devices[index]
-                _ = try await device.state.sync(
-                    &device.data, keys: keys, person: person, through: device.keeper.syncTransport, at: device.clock)
-                devices[index] = device
+            for device in devices {
+                try await device.database.syncData(through: device.keeper.syncTransport, now: device.clock)
             }
         }
+        let phone = try devices[0].data
         for device in devices {
-            #expect(device.data == devices[0].data, "device \(device.state.device) differs from the phone")
-            #expect(device.state.outbox.pending.isEmpty)
+            #expect(try device.data == phone, "device \(device.id) differs from the phone")
+            #expect(try device.database.sync?.state.outbox.pending.isEmpty == true)
+            // What each device kept on disk is what it holds.
+            #expect(try RitualDatabase(path: device.path).data == phone)
         }
         for item in made {
-            #expect(
-                devices[0].data.checkIn(item.key)?.taps.contains(item.tap) == true, "a tap on \(item.key.day) was lost")
+            #expect(phone.checkIn(item.key)?.taps.contains(item.tap) == true, "a tap on \(item.key.day) was lost")
         }
-        #expect(
-            made.count > 20 && kills > 0 && snapshots > 0, "\(made.count) taps, \(kills) kills, \(snapshots) snapshots")
+        let snapshots = try devices.map { try $0.database.sync?.snapshotAt ?? 0 }.filter { $0 > 0 }.count
+        #expect(made.count > 20 && kills > 0 && pages > 10, "\(made.count) taps, \(kills) kills, \(pages) pages")
+        #expect(snapshots > 0, "a device wrote a snapshot")
         return devices
     }
 
@@ -224,21 +225,21 @@ struct SyncProcessTests {
         let path = folder + "/server.sqlite"
         let server = try ServerProcess(arguments: ["--database", path, "--mail-dir", folder + "/mail"])
         let devices = try await Self.play(
-            [ServiceClient(base: server.url, retries: 0)], mailFolder: folder + "/mail", seed: 46)
+            [ServiceClient(base: server.url, retries: 0)], mailFolder: folder + "/mail", folder: folder, seed: 46)
         server.stop()
         var bytes: [UInt8] = []
         for file in [path, path + "-wal"] {
             if let data = FileManager.default.contents(atPath: file) { bytes += Array(data) }
         }
         #expect(bytes.count > 10_000, "the server's file holds the log")
-        for secret in Self.secrets(devices[0].data) {
+        for secret in Self.secrets(try devices[0].data) {
             let held = Self.contains(bytes, secret)
             #expect(!held, "the server's file holds \(String(decoding: secret, as: UTF8.self))")
         }
         // The search finds what is there: a bundle of the data stored without compression holds
         // every secret.
-        let stored = BundleWriter.bundle(devices[0].data, options: BundleOptions(level: 0, createdAt: Self.created))
-        let secrets = Self.secrets(devices[0].data)
+        let stored = BundleWriter.bundle(try devices[0].data, options: BundleOptions(level: 0, createdAt: Self.created))
+        let secrets = Self.secrets(try devices[0].data)
         let found = secrets.filter { Self.contains(stored, $0) }.count
         #expect(found == secrets.count && secrets.count > 20, "\(found) of \(secrets.count) found in a plain bundle")
     }
@@ -257,7 +258,8 @@ struct SyncProcessTests {
         }
         defer { for server in servers { server.stop() } }
         let devices = try await Self.play(
-            servers.map { ServiceClient(base: $0.url, retries: 0) }, mailFolder: folder + "/mail", seed: 2046)
+            servers.map { ServiceClient(base: $0.url, retries: 0) }, mailFolder: folder + "/mail", folder: folder,
+            seed: 2046)
         // Every cell of every table, as the database gives it.
         let connection = try PostgresConnection(cluster.conninfo)
         let tables = try connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
@@ -278,7 +280,7 @@ struct SyncProcessTests {
             }
         }
         #expect(records > 0, "the log keeps records")
-        for secret in Self.secrets(devices[0].data) {
+        for secret in Self.secrets(try devices[0].data) {
             let held = Self.contains(cells, secret)
             #expect(!held, "a row holds \(String(decoding: secret, as: UTF8.self))")
         }

@@ -209,7 +209,10 @@ struct DatabaseTests {
         #expect(
             try connection.texts(
                 "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-                == ["check_ins", "device_state", "feed_log", "glow_migrations", "goals", "other_records", "profile"])
+                == [
+                    "check_ins", "device_state", "feed_log", "glow_migrations", "goals", "other_records", "profile",
+                    "sync_heads", "sync_pending", "sync_state",
+                ])
         #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
         _ = try RitualDatabase(path: path)
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))

@@ -1,4 +1,5 @@
 import Foundation
+import GlowRitual
 import Testing
 
 /// `glow-tool account` and `glow-tool store sync` against a running server: two people try the
@@ -74,6 +75,56 @@ struct ToolAccountTests {
         #expect(out.0 == 0 && out.1.contains("signed out"), "\(out)")
         let after = try Self.tool(["account", "sessions", "--db", ana])
         #expect(after.0 == 1 && after.2.contains("nobody is signed in"), "\(after)")
+    }
+
+    @Test(
+        "account sync: a laptop's store syncs end to end encrypted, and a new one joins by a pairing code or the words")
+    func syncOwnData() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let folder = server.folder
+        let (laptop, _) = try Self.person("cy", server, folder)
+        let notYet = try Self.tool(["account", "sync", "--db", laptop])
+        #expect(notYet.0 == 1 && notYet.2.contains("does not sync yet"), "\(notYet)")
+        let first = try Self.tool(["account", "sync", "--new", "--db", laptop])
+        #expect(first.0 == 0 && first.1.contains("recovery words"), "\(first)")
+        let words = first.1.split(separator: "\n").first { $0.split(separator: " ").count == 34 }.map(String.init)
+        let twice = try Self.tool(["account", "sync", "--new", "--db", laptop])
+        #expect(twice.0 == 1 && twice.2.contains("syncs already"), "\(twice)")
+        let pair = try Self.tool(["account", "pair", "--db", laptop])
+        #expect(pair.0 == 0, "\(pair)")
+        let code = try #require(
+            pair.1.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+
+        // A second store signs in as the same person and pairs by the code.
+        let desk = folder + "/desk.sqlite"
+        #expect(try Self.tool(["store", "init", "--db", desk]).0 == 0)
+        let signIn = try Self.tool(
+            ["account", "sign-in", "--server", server.url, "--email", "cy@example.com", "--db", desk],
+            input: Self.password)
+        #expect(signIn.0 == 0, "\(signIn)")
+        let paired = try Self.tool(["account", "sync", "--pair", code, "--db", desk])
+        #expect(paired.0 == 0 && paired.1.contains("synced"), "\(paired)")
+        #expect(try RitualDatabase.snapshot(path: desk) == RitualDatabase.snapshot(path: laptop))
+        let reused = try Self.tool(["account", "sync", "--pair", code, "--db", folder + "/other.sqlite"])
+        #expect(reused.0 != 0)
+
+        // A tap on the desk reaches the laptop at its next sync.
+        let tap = try Self.tool(["store", "tap", "Work out", "--db", desk])
+        #expect(tap.0 == 0, "\(tap)")
+        #expect(try Self.tool(["account", "sync", "--db", desk]).0 == 0)
+        #expect(try Self.tool(["account", "sync", "--db", laptop]).0 == 0)
+        #expect(try RitualDatabase.snapshot(path: desk) == RitualDatabase.snapshot(path: laptop))
+
+        // A third store restores from the words alone.
+        let spare = folder + "/spare.sqlite"
+        #expect(try Self.tool(["store", "init", "--db", spare]).0 == 0)
+        _ = try Self.tool(
+            ["account", "sign-in", "--server", server.url, "--email", "cy@example.com", "--db", spare],
+            input: Self.password)
+        let restored = try Self.tool(["account", "sync", "--words", "--db", spare], input: (words ?? "") + "\n")
+        #expect(restored.0 == 0, "\(restored)")
+        #expect(try RitualDatabase.snapshot(path: spare) == RitualDatabase.snapshot(path: laptop))
     }
 
     @Test("a wrong password, an empty one, a missing option and a server that is not a URL are each refused")

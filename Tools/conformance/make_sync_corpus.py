@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the corpus of Spec/sync.md (section 11): Spec/corpus/sync/keys.json, seal.json, open.json
-and pull.json.
+"""Writes the corpus of Spec/sync.md (section 11): Spec/corpus/sync/keys.json, seal.json, open.json,
+pull.json, pairing_code.json and pairing.json.
 
 Every record is built here, from fixed secrets, salts, devices, persons and data sets, so running
 the script again writes the same files. The script has its own small protobuf writer and HKDF
@@ -14,11 +14,17 @@ is a hostile input built on purpose (a flipped byte, two records swapped, the mi
 a record of the reader's own device, another secret or person, ...) and expects the code SYNC-2 ...
 SYNC-7 give that construction, with its `page`, `record` or `device`; a valid pull expects the data
 sets put in (chosen so their merge is evident: different goals and Days per device, a later edit
-of a device's own goal) and the heads of the records built (their SHA-256). Only `sync.keys` and
-`sync.seal` expect computed bytes, as crypto vectors must.
+of a device's own goal) and the heads of the records built (their SHA-256). Only `sync.keys`,
+`sync.seal` and `sync.pairing` (slot, pairing key, sealed secret) expect computed bytes, as crypto
+vectors must. Pairing codes (SYNC-12) are written with the standard library's RFC 4648 base32
+(`base64.b32encode`), checked against values worked out by hand; a typed code is the code as shown
+changed by hand (case, spaces, hyphens) and expects the shown code's values, and a refused one is
+built to break SYNC-12 (a character short or over, one outside the alphabet or outside ASCII, a
+sealed secret flipped, cut, for another person or for another code's slot).
 
     /usr/bin/python3 Tools/conformance/make_sync_corpus.py
 """
+import base64
 import copy
 import hashlib
 import hmac
@@ -599,6 +605,141 @@ def pull_cases():
     return out
 
 
+# ---- A new device: pairing codes (SYNC-12)
+
+def code_text(code):
+    """A code as shown (SYNC-12): RFC 4648 base32 of the 15 bytes (`base64.b32encode`: 120 bits are
+    24 characters, so no padding), in six groups of four joined by `-`."""
+    chars = base64.b32encode(code).decode('ascii')
+    assert len(code) == 15 and len(chars) == 24 and '=' not in chars
+    return '-'.join(chars[i:i + 4] for i in range(0, 24, 4))
+
+
+def pairing_values(code, person, secret):
+    """SYNC-12: the slot, the pairing key and the secret sealed for the person and the slot."""
+    slot = hkdf(code, b'', b'glow-sync pairing slot', 16)
+    key = hkdf(code, b'', b'glow-sync pairing key', 32)
+    return slot, key, AESGCM(key).encrypt(bytes(12), secret, associated(person, slot))
+
+
+PAIRING_CODE = sha(b'glow-sync corpus: a pairing code')[:15]
+OTHER_PAIRING_CODE = bytes(range(15))
+
+
+def pairing_code_cases():
+    out = []
+
+    def add(comment, code, shown):
+        assert code_text(code) == shown, (code_text(code), shown)    # the hand-worked value and RFC 4648's agree
+        out.append(case('sync-pairing-code-%03d' % (len(out) + 1), comment, ['SYNC-12'], {"bytes": code.hex()},
+                        {"code": shown}))
+
+    add('15 zero bytes: 24 characters of value 0, `A`', bytes(15), 'AAAA-AAAA-AAAA-AAAA-AAAA-AAAA')
+    add('15 bytes 0xff: 24 characters of value 31, `7`', b'\xff' * 15, '7777-7777-7777-7777-7777-7777')
+    add('the bytes 00 01 ... 0e: five bytes are eight characters (00 01 02 03 04 is AAAQEAYE)',
+        OTHER_PAIRING_CODE, 'AAAQ-EAYE-AUDA-OCAJ-BIFQ-YDIO')
+    add('big-endian: the first character holds the top five bits (0x80 is 10000, `Q`)',
+        b'\x80' + bytes(14), 'QAAA-AAAA-AAAA-AAAA-AAAA-AAAA')
+    add('big-endian: the last character holds the bottom five bits (0x01 is 00001, `B`)',
+        bytes(14) + b'\x01', 'AAAA-AAAA-AAAA-AAAA-AAAA-AAAB')
+    add('a code of mixed bytes', PAIRING_CODE, code_text(PAIRING_CODE))
+    add('another code of mixed bytes', sha(b'glow-sync corpus: another pairing code')[:15],
+        code_text(sha(b'glow-sync corpus: another pairing code')[:15]))
+    return out
+
+
+def pairing_cases():
+    out = []
+    shown = code_text(PAIRING_CODE)
+    chars = shown.replace('-', '')
+    slot, key, sealed = pairing_values(PAIRING_CODE, PERSON, SECRET)
+
+    def add(comment, code, expected=None, error=None, person=PERSON, **extra):
+        inp = {"code": code, "person": person}
+        inp.update({k: v.hex() for k, v in extra.items()})
+        out.append(case('sync-pairing-%03d' % (len(out) + 1), comment, ['SYNC-12'], inp, expected, error))
+
+    def typed(comment, code):
+        add(comment, code, {"slot": slot.hex(), "pairingKey": key.hex(), "sealed": sealed.hex()}, secret=SECRET)
+
+    def refused(comment, code):
+        add(comment, code, error={"code": "invalid_pairing_code"}, secret=SECRET)
+
+    def tampered(comment, sealed_, code=shown, person=PERSON):
+        add(comment, code, error={"code": "sync_pairing_tampered"}, person=person, sealed=sealed_)
+
+    def replaced(at, char):
+        """The code as shown with its character `at` (of the 24) replaced."""
+        c = list(chars)
+        c[at] = char
+        return code_text_of(''.join(c))
+
+    def code_text_of(text):
+        return '-'.join(text[i:i + 4] for i in range(0, 24, 4))
+
+    # -- The code as shown and as typed: the same 15 bytes, so the same slot, key and sealed secret
+    typed('the code as shown, with a secret: its slot, its pairing key and the secret sealed (48 bytes)', shown)
+    add('without a secret: the slot and the pairing key', shown, {"slot": slot.hex(), "pairingKey": key.hex()})
+    typed('typed in lower case', shown.lower())
+    typed('typed in mixed case', ''.join(ch.lower() if i % 3 else ch for i, ch in enumerate(shown)))
+    typed('typed without hyphens', chars)
+    typed('spaces in odd places, before and after, several together, and no hyphens',
+          '  ' + chars[0:3] + ' ' + chars[3:9] + '   ' + chars[9:10] + ' ' + chars[10:17] + ' ' + chars[17:] + ' ')
+    typed('hyphens anywhere: before, after, doubled, inside a group, and mixed with spaces; part in lower case',
+          '-' + chars[0:5] + '--' + chars[5:11] + '- -' + chars[11:].lower() + '-')
+    o_slot, o_key, o_sealed = pairing_values(PAIRING_CODE, OTHER_PERSON, SECRET)
+    assert (o_slot, o_key) == (slot, key)
+    add('the same code and secret for another person: the same slot and key, another sealed secret', shown,
+        {"slot": slot.hex(), "pairingKey": key.hex(), "sealed": o_sealed.hex()}, person=OTHER_PERSON, secret=SECRET)
+    x_slot, x_key, x_sealed = pairing_values(OTHER_PAIRING_CODE, PERSON, OTHER_SECRET)
+    add('another code (sync-pairing-code-003) typed in lower case, with another secret',
+        code_text(OTHER_PAIRING_CODE).lower(),
+        {"slot": x_slot.hex(), "pairingKey": x_key.hex(), "sealed": x_sealed.hex()}, secret=OTHER_SECRET)
+
+    # -- Codes that are not codes
+    refused('23 characters', shown[:-1])
+    refused('25 characters', shown + 'A')
+    refused('23 characters and a space', shown[:-1] + ' ')
+    refused('an empty code', '')
+    refused('only hyphens and spaces', '----  ----')
+    refused('`0` is not in the alphabet (`O` is)', replaced(5, '0'))
+    refused('`1` is not in the alphabet (`I` is)', replaced(11, '1'))
+    refused('`8` is not in the alphabet', replaced(17, '8'))
+    refused('`9` is not in the alphabet', replaced(23, '9'))
+    refused('padding `=` is not a character of a code', replaced(23, '='))
+    refused('groups joined by `.`', shown.replace('-', '.'))
+    refused('a fullwidth `Ａ` (U+FF21) is not ASCII\'s `A`, though compatibility normalisation would make it one',
+            replaced(0, '\uff21'))
+    refused('a dotted capital `İ` (U+0130) is not `I`', replaced(2, '\u0130'))
+    refused('a dotless `ı` (U+0131) is not a letter of ASCII, though Unicode\'s upper case of it is `I`',
+            replaced(2, '\u0131'))
+    refused('a long `ſ` (U+017F) is not a letter of ASCII, though Unicode\'s upper case of it is `S`',
+            replaced(2, '\u017f'))
+    refused('the Kelvin sign `\u212a` (U+212A) is not `K`, though Unicode\'s lower case of it is `k`', replaced(2, '\u212a'))
+    refused('a tab between groups is not a space', shown.replace('-', '\t', 1))
+
+    # -- Opening a sealed secret
+    add('a sealed secret that opens: the secret, for the code as shown', shown, {"secret": SECRET.hex()}, sealed=sealed)
+    add('a sealed secret opened with the code typed in lower case, without hyphens', chars.lower(),
+        {"secret": SECRET.hex()}, sealed=sealed)
+    add('the sealed secret of another code and secret opens to that secret', code_text(OTHER_PAIRING_CODE),
+        {"secret": OTHER_SECRET.hex()}, sealed=x_sealed)
+    tampered('a byte of the ciphertext flipped', flip(sealed, 0))
+    tampered('a byte of the tag flipped', flip(sealed, 47))
+    tampered('sealed for another person', o_sealed)
+    other_slot = pairing_values(OTHER_PAIRING_CODE, PERSON, SECRET)[0]
+    tampered('sealed under the code\'s key for another code\'s slot',
+             AESGCM(key).encrypt(bytes(12), SECRET, associated(PERSON, other_slot)))
+    near = base64.b32decode(replaced(0, 'B' if chars[0] != 'B' else 'C').replace('-', ''))
+    assert near != PAIRING_CODE
+    tampered('sealed under a code one character off: a mistyped code that is well formed does not open it',
+             pairing_values(near, PERSON, SECRET)[2])
+    tampered('the sealed secret of the other code, opened with this one', x_sealed)
+    tampered('sealed cut to 47 bytes', sealed[:-1])
+    tampered('an empty sealed secret', b'')
+    return out
+
+
 def main():
     cli.arguments(sys.argv, __doc__, '/usr/bin/python3 Tools/conformance/make_sync_corpus.py')
     counts = {
@@ -631,6 +772,23 @@ def main():
                            '(indexes from 0); an error of SYNC-7 gives `code`, `page` and `device`. Written by '
                            'Tools/conformance/make_sync_corpus.py.',
                            pull_cases()),
+        'pairing_code.json': write('pairing_code.json', 'sync.pairingCode',
+                                   'A pairing code as shown (SYNC-12). Input: `bytes` (hex, 15 bytes). Output: `code`, the '
+                                   'bytes as one big-endian number of 120 bits in RFC 4648 base32 (`A` ... `Z`, `2` ... '
+                                   '`7`, five bits a character, no padding), 24 characters in six groups of four joined '
+                                   'by `-`. Written by Tools/conformance/make_sync_corpus.py.',
+                                   pairing_code_cases()),
+        'pairing.json': write('pairing.json', 'sync.pairing',
+                              'A pairing code as a person typed it, and the secret sealed under it (SYNC-12). Input: '
+                              '`code`, `person`, and optionally `secret` (hex, 32 bytes) or `sealed` (hex). Output: '
+                              '`slot` (hex, 16 bytes) and `pairingKey` (hex, 32 bytes); with `secret`, `sealed` (hex, '
+                              '48 bytes: AES-GCM under the pairing key, nonce 12 zero bytes, associated data the '
+                              'SyncAssociated of the person and the slot); with `sealed`, the `secret` it opens to. '
+                              'A code with a character other than the alphabet in ASCII\'s either case, spaces and '
+                              '`-`, or with another number of characters than 24, is `invalid_pairing_code`; a sealed '
+                              'secret that does not open is `sync_pairing_tampered`. Written by '
+                              'Tools/conformance/make_sync_corpus.py.',
+                              pairing_cases()),
     }
     for name, n in counts.items():
         print(f'{name}: {n} cases')

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes Spec/corpus/server/sync.json: scripts of exchanges (Spec/server.md 9.6) for the server's
-sync calls, `sync-push` and `sync-pull` (Spec/sync.md 11.4, SYNC-9 ... SYNC-11).
+sync calls, `sync-push` and `sync-pull` (Spec/sync.md 11.4, SYNC-9 ... SYNC-11); and
+Spec/corpus/server/sync_pairing.json: those of the pairing calls, `sync-pair-offer` and
+`sync-pair-take` (Spec/sync.md 11.5, SYNC-12, SYNC-13).
 
 Every case signs up accounts of its own, so its person's log starts empty, then pushes records and
 pulls them back. The records are built here from fixed secrets, salts and devices and sealed by
@@ -14,6 +16,13 @@ Expected values are worked out by construction, never by running a model of the 
 acknowledged sequence is the last record the case kept, the cursor the position the case counted
 (1, 2, 3, ... per person, in the order the records were kept; a snapshot at the next position), the
 heads the records the case knows are each device's last, each with the SHA-256 of its bytes.
+
+The pairing cases offer slots and sealed secrets made by glowpy/sync.py (`pairing_slot`,
+`seal_secret`) from fixed codes and secrets. The account identifier a person's device seals for is
+known only when the case runs, and the server never opens a sealed secret (SYNC-13 checks its
+length only), so they are sealed for the same fixed person text as the records. What a take
+answers is worked out by construction from SYNC-13: the last offer the person made at the slot,
+until it is taken.
 
     /usr/bin/python3 Tools/conformance/make_sync_server_corpus.py
 """
@@ -31,6 +40,7 @@ from glowpy import sync                                           # noqa: E402  
 from glowpy.envelope import seal as aes_gcm_seal                  # noqa: E402
 
 OUT = os.path.normpath(os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'server', 'sync.json'))
+PAIRING_OUT = os.path.normpath(os.path.join(HERE, '..', '..', 'Spec', 'corpus', 'server', 'sync_pairing.json'))
 
 PASSWORD = 'correct horse battery staple'
 PERSON = 'person-x'             # the server never opens a record, so any person seals them
@@ -132,10 +142,10 @@ def raw_record(name, raw):
 
 # ---- Exchanges
 
-def account(who, n, device='phone', capture=None):
-    """Sign-up of WHO-sync-N-{run}@example.com, the mailed token and its confirmation: captures C, C.signup,
+def account(who, n, device='phone', capture=None, area='sync'):
+    """Sign-up of WHO-AREA-N-{run}@example.com, the mailed token and its confirmation: captures C, C.signup,
     C.access, C.refresh and C.session, C being `capture` (WHO unless given)."""
-    email = f'{who}-sync-{n}-{{run}}@example.com'
+    email = f'{who}-{area}-{n}-{{run}}@example.com'
     who = capture or who
     return [
         {"call": "sign-up", "body": {"email": email, "password": PASSWORD}, "expect": {"status": 200, "body": {}}},
@@ -616,6 +626,228 @@ def verify():
         assert opened == plaintext_of(r.name, len(opened or b'')) and opened is not None, r.name
 
 
+# ---- Pairing (sync.md 11.5: SYNC-12, SYNC-13)
+
+PAIR_CASES = []
+
+
+class Offer:
+    """A pairing code's slot and the secret sealed under it (SYNC-12): what a device offers."""
+
+    def __init__(self, name, secret=SECRET):
+        self.name = name
+        self.code = sha(b'glow-sync server corpus pairing code: ' + name.encode())[:15]
+        self.text = sync.pairing_code(self.code)
+        self.secret = secret
+        self.slot = sync.pairing_slot(self.code)
+        self.sealed = sync.seal_secret(self.code, PERSON, secret)
+        assert len(self.slot) == 16 and len(self.sealed) == 48, name
+
+
+def pair_case(comment, rules, exchanges):
+    PAIR_CASES.append({"id": "server-pairing-%03d" % (len(PAIR_CASES) + 1), "comment": comment, "rules": rules,
+                       "flags": [], "input": {"exchanges": exchanges}, "result": "valid"})
+
+
+def pn():
+    """The number of the pairing case being written (its addresses hold it)."""
+    return len(PAIR_CASES) + 1
+
+
+def pair_account(who, capture=None):
+    return account(who, pn(), capture=capture, area='pair')
+
+
+def offer(who, slot, sealed, error=None):
+    """`sync-pair-offer` of `slot` and `sealed` (an Offer's, or bytes); answered `Done` or `error`."""
+    expect = error if error is not None else {"status": 200, "body": {}}
+    return {"call": "sync-pair-offer", "token": f"{who}.access", "body": {"slot": slot.hex(), "sealed": sealed.hex()},
+            "expect": expect}
+
+
+def offer_of(who, o, error=None):
+    return offer(who, o.slot, o.sealed, error)
+
+
+def take(who, slot, answer=None, error=None):
+    """`sync-pair-take` of `slot`: answered the Offer `answer` (its slot and sealed secret), or `error`
+    (none given: 404 sync_pairing_not_found)."""
+    if answer is not None:
+        expect = {"status": 200, "body": {"slot": answer.slot.hex(), "sealed": answer.sealed.hex()}}
+    else:
+        expect = error if error is not None else refused(404, 'sync_pairing_not_found')
+    return {"call": "sync-pair-take", "token": f"{who}.access", "body": {"slot": slot.hex()}, "expect": expect}
+
+
+def pairing_cases():
+    first = Offer('first')
+    never = Offer('never offered')
+    pair_case('an offer is answered Done; a take of its slot answers the slot and the sealed secret as offered '
+              'and removes the offer, so a second take of the slot is 404 sync_pairing_not_found (a code works '
+              'once). The ten minutes after which an offer expires cannot be shown by a case',
+              ['SYNC-13'],
+              pair_account('ann') + [
+                  offer_of('ann', first),
+                  take('ann', first.slot, first),
+                  take('ann', first.slot),
+              ])
+    pair_case('a take of a slot the person never offered is 404 sync_pairing_not_found, on an account with no '
+              'offer and on one that holds another slot; the held slot is still answered afterwards',
+              ['SYNC-13'],
+              pair_account('ann') + [
+                  take('ann', never.slot),
+                  offer_of('ann', first),
+                  take('ann', never.slot),
+                  take('ann', first.slot, first),
+              ])
+    pair_case('another person\'s slot is one the person does not hold: account B\'s take of a slot account A '
+              'offered is 404 sync_pairing_not_found and removes nothing, so A can still take it',
+              ['SYNC-13', 'SERVER-3'],
+              pair_account('ann') + pair_account('bob') + [
+                  offer_of('ann', first),
+                  take('bob', first.slot),
+                  take('ann', first.slot, first),
+                  take('bob', first.slot),
+              ])
+    bobs = Offer('first', OTHER_SECRET)
+    assert bobs.slot == first.slot and bobs.sealed != first.sealed
+    pair_case('offers are the offering person\'s: account B offering the slot account A holds (another secret) '
+              'replaces nothing of A\'s; each take answers the taker\'s own offer, once',
+              ['SYNC-13', 'SERVER-3'],
+              pair_account('ann') + pair_account('bob') + [
+                  offer_of('ann', first),
+                  offer_of('bob', bobs),
+                  take('ann', first.slot, first),
+                  take('ann', first.slot),
+                  take('bob', bobs.slot, bobs),
+                  take('bob', bobs.slot),
+              ])
+    again = Offer('first', OTHER_SECRET)
+    pair_case('offering a slot again replaces its offer: the take answers the second sealed secret, and only '
+              'once', ['SYNC-13'],
+              pair_account('ann') + [
+                  offer_of('ann', first),
+                  offer_of('ann', again),
+                  take('ann', first.slot, again),
+                  take('ann', first.slot),
+              ])
+    four = [Offer(f'limit {i}') for i in range(1, 7)]
+    pair_case('a person keeps at most four offers: a fifth slot is 409 sync_pairing_limit and is not kept (a take '
+              'of it is 404); taking one makes room, so the fifth is then kept and a sixth is refused; every '
+              'offer is answered once', ['SYNC-13', 'SERVER-10'],
+              pair_account('ann') + [offer_of('ann', o) for o in four[:4]] + [
+                  offer_of('ann', four[4], refused(409, 'sync_pairing_limit')),
+                  take('ann', four[4].slot),
+                  take('ann', four[1].slot, four[1]),
+                  offer_of('ann', four[4]),
+                  offer_of('ann', four[5], refused(409, 'sync_pairing_limit')),
+                  take('ann', four[5].slot),
+              ] + [take('ann', o.slot, o) for o in (four[0], four[2], four[3], four[4])])
+    renewed = Offer('limit 3', OTHER_SECRET)
+    assert renewed.slot == four[2].slot
+    pair_case('offering again one of four waiting slots replaces it rather than adding a fifth: it is answered '
+              'Done, a fifth slot is still 409 sync_pairing_limit, and the take answers the new sealed secret',
+              ['SYNC-13'],
+              pair_account('ann') + [offer_of('ann', o) for o in four[:4]] + [
+                  offer_of('ann', renewed),
+                  offer_of('ann', four[4], refused(409, 'sync_pairing_limit')),
+                  take('ann', four[2].slot, renewed),
+                  take('ann', four[0].slot, four[0]),
+              ])
+    malformed = refused(400, 'sync_malformed')
+    slot, sealed = first.slot, first.sealed
+    pair_case('an offer whose slot is not 16 bytes (15, 17, none) or whose sealed secret is not 48 bytes (47, 49, '
+              'none) is 400 sync_malformed and keeps nothing: a take of the well-formed slot is 404, and four '
+              'offers still fit',
+              ['SYNC-13', 'SERVER-10'],
+              pair_account('ann') + [
+                  offer('ann', slot[:15], sealed, malformed),
+                  offer('ann', slot + b'\x00', sealed, malformed),
+                  offer('ann', b'', sealed, malformed),
+                  offer('ann', slot, sealed[:47], malformed),
+                  offer('ann', slot, sealed + b'\x00', malformed),
+                  offer('ann', slot, b'', malformed),
+                  take('ann', slot),
+              ] + [offer_of('ann', o) for o in four[:4]] + [
+                  offer_of('ann', four[4], refused(409, 'sync_pairing_limit')),
+              ])
+    pair_case('a refused offer of a slot the person holds replaces nothing: after sealed secrets of 47 and 49 bytes '
+              'at the slot (400 sync_malformed), the take answers the first offer',
+              ['SYNC-13', 'SERVER-10'],
+              pair_account('ann') + [
+                  offer_of('ann', first),
+                  offer('ann', first.slot, again.sealed[:47], malformed),
+                  offer('ann', first.slot, again.sealed + b'\x00', malformed),
+                  take('ann', first.slot, first),
+                  take('ann', first.slot),
+              ])
+    pair_case('a take whose slot is not 16 bytes (15, 17) is 400 sync_malformed and removes nothing: the offer '
+              'whose slot it cuts or extends is then answered', ['SYNC-13', 'SERVER-10'],
+              pair_account('ann') + [
+                  offer_of('ann', first),
+                  take('ann', first.slot[:15], error=malformed),
+                  take('ann', first.slot + b'\x00', error=malformed),
+                  take('ann', first.slot, first),
+              ])
+    unauthenticated = {"status": 401, "error": {"code": "unauthenticated"}, "headers": {"WWW-Authenticate": "Bearer"}}
+    no_token_offer = dict(offer_of('ann', never), expect=unauthenticated)
+    no_token_take = dict(take('ann', first.slot), expect=unauthenticated)
+    del no_token_offer['token'], no_token_take['token']
+    pair_case('sync-pair-offer and sync-pair-take are session calls: without Authorization, 401 unauthenticated '
+              'with WWW-Authenticate: Bearer, and nothing changes: the offer is still answered, the slot offered '
+              'without a token is not held', ['SERVER-3', 'SYNC-13', 'SERVER-10'],
+              pair_account('ann') + [
+                  offer_of('ann', first),
+                  no_token_take,
+                  no_token_offer,
+                  take('ann', first.slot, first),
+                  take('ann', never.slot),
+              ])
+    email = f'ann-pair-{pn()}-{{run}}@example.com'
+    invalid = {"status": 401, "error": {"code": "invalid_session"}}
+    pair_case('deleting the account removes its offers; no exchange can show the removal itself (the old token '
+              'is refused, and a new account of the same address is another person, which holds none of the old '
+              'slots either way): the old token\'s take and offer are 401 invalid_session, the new account\'s take '
+              'of the old slot is 404 sync_pairing_not_found, and the new account keeps four offers of its own',
+              ['SYNC-11', 'SYNC-13', 'SERVER-3'],
+              pair_account('ann') + [
+                  offer_of('ann', first),
+                  {"call": "delete-account", "token": "ann.access", "body": {"confirmed": True},
+                   "expect": {"status": 200, "body": {}}},
+                  {"mail": {"to": email, "kind": "accountDeleted"}},
+                  take('ann', first.slot, error=invalid),
+                  offer_of('ann', never, invalid),
+              ] + pair_account('ann', capture='new') + [
+                  take('new', first.slot),
+              ] + [offer_of('new', o) for o in four[:4]] + [
+                  take('new', four[0].slot, four[0]),
+              ])
+
+
+def verify_pairing():
+    """Every well-formed sealed secret of the file opens, with its code, to its secret (SYNC-12); every
+    take answers a slot and sealed secret the case offered."""
+    for c in PAIR_CASES:
+        offers = set()
+        for ex in c['input']['exchanges']:
+            if ex.get('call') == 'sync-pair-offer' and ex['expect']['status'] == 200:
+                offers.add((ex['body']['slot'], ex['body']['sealed']))
+            if ex.get('call') == 'sync-pair-take' and ex['expect']['status'] == 200:
+                answer = ex['expect']['body']
+                assert (answer['slot'], answer['sealed']) in offers, c['id']
+                assert answer['slot'] == ex['body']['slot'], c['id']
+    for name, secret in (('first', SECRET), ('first', OTHER_SECRET), ('never offered', SECRET), ('limit 3', OTHER_SECRET)):
+        o = Offer(name, secret)
+        assert sync.open_secret(sync.read_pairing_code(o.text.lower()), PERSON, o.sealed) == secret
+
+
+def write(path, doc):
+    with open(path, 'w', encoding='utf-8') as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
+        f.write('\n')
+    print(f'{os.path.relpath(path)}: {len(doc["cases"])} cases')
+
+
 def main():
     cli.arguments(sys.argv, __doc__, '/usr/bin/python3 Tools/conformance/make_sync_server_corpus.py')
     cases()
@@ -636,10 +868,24 @@ def main():
             'bytes; a location names a record by its index in the request, from 0.'),
         "cases": CASES,
     }
-    with open(OUT, 'w', encoding='utf-8') as f:
-        json.dump(doc, f, indent=1, ensure_ascii=False)
-        f.write('\n')
-    print(f'{os.path.relpath(OUT)}: {len(CASES)} cases')
+    write(OUT, doc)
+    pairing_cases()
+    verify_pairing()
+    ids = [c['id'] for c in PAIR_CASES]
+    assert len(ids) == len(set(ids))
+    write(PAIRING_OUT, {
+        "area": "server",
+        "operation": "server.exchanges",
+        "description": (
+            'Scripts of exchanges (Spec/server.md 9.6) for the pairing calls, sync-pair-offer and sync-pair-take '
+            '(Spec/sync.md 11.5: SYNC-12, SYNC-13; SYNC-11 for a deleted account). Each case signs up accounts of '
+            'its own, so each person starts with no offer. Slots (16 bytes) and sealed secrets (48 bytes) are '
+            'hexadecimal, made by Tools/conformance/make_sync_server_corpus.py from fixed pairing codes and sync '
+            'secrets (SYNC-12); the server never opens a sealed secret, so they are sealed for the fixed person text '
+            f'{PERSON!r} rather than the account identifier, which is known only when a case runs. An offer\'s expiry '
+            'after ten minutes is not shown: a case cannot wait for it.'),
+        "cases": PAIR_CASES,
+    })
 
 
 if __name__ == '__main__':

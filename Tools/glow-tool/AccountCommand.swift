@@ -1,7 +1,10 @@
 import Foundation
+import GlowBundle
 import GlowClient
+import GlowModel
 import GlowRitual
 import GlowStorage
+import GlowSync
 import Synchronization
 
 /// `glow-tool account` and `glow-tool store sync`: a device's side of a Glow server from a
@@ -17,6 +20,20 @@ enum AccountCommand {
             case signIn(email: String)
             case sessions
             case signOut
+            /// Sync the database's data (Spec/sync.md), first turning it on when `start` is given.
+            case sync(start: Start?)
+            /// Show a pairing code for another device.
+            case pair
+        }
+
+        /// How a database that does not sync yet gets the person's sync secret.
+        enum Start: Equatable, Sendable {
+            /// A new secret: this is the person's first device.
+            case new
+            /// The secret another device offers under a pairing code.
+            case pair(code: String)
+            /// The recovery words, on standard input's first line.
+            case words
         }
 
         var action: Action
@@ -143,8 +160,86 @@ enum AccountCommand {
                 try await call { try await keeper.signOut() }
             }
             print("signed out")
+        case .sync(let start):
+            let database = try open(options.database)
+            try await withKeeper(database, try server(options.server, database)) { keeper in
+                try await syncData(database, keeper, start: start)
+            }
+        case .pair:
+            let database = try open(options.database)
+            guard let secret = try database.sync?.secret else {
+                throw DataFailure(
+                    message: "this database does not sync: glow-tool account sync --new, --pair or --words")
+            }
+            let code = try await withKeeper(database, try server(options.server, database)) { keeper in
+                try await call { try await keeper.offerPairing(of: secret) }
+            }
+            print("type this code on the new device within ten minutes: \(code)")
         }
         return 0
+    }
+
+    /// `account sync`: turns sync on when asked, then one round of it.
+    static func syncData(_ database: RitualDatabase, _ keeper: SessionKeeper, start: Options.Start?) async throws {
+        guard let session = keeper.session else { preconditionFailure("a keeper holds a session") }
+        let device = try deviceID(database)
+        switch (start, try database.sync) {
+        case (nil, nil):
+            throw DataFailure(
+                message: "this database does not sync yet: --new on the person's first device, else --pair CODE "
+                    + "(glow-tool account pair on a device that syncs) or --words")
+        case (_?, _?):
+            throw DataFailure(
+                message: "this database syncs already: glow-tool account sync, without --new, --pair or --words")
+        case (.new?, nil):
+            let secret = RecoveryKey.random()
+            try database.enableSync(secret: secret, person: session.account, device: device)
+            print("sync is on; keep these recovery words, which restore everything if every device is lost:")
+            print(secret.words.joined(separator: " "))
+        case (.pair(let code)?, nil):
+            let secret: RecoveryKey
+            do {
+                secret = try await keeper.takePairing(code: code)
+            } catch {
+                throw DataFailure(message: "\(error)")
+            }
+            try database.enableSync(secret: secret, person: session.account, device: device)
+        case (.words?, nil):
+            guard let line = readLine(strippingNewline: true) else {
+                throw UsageErrorInRun(message: "--words reads the recovery words from standard input's first line")
+            }
+            do {
+                try database.enableSync(secret: try RecoveryKey(words: line), person: session.account, device: device)
+            } catch let error as BundleError {
+                throw DataFailure(message: "\(error)")
+            }
+        case (nil, _?):
+            break
+        }
+        let changes: DataSet.Changes
+        do {
+            changes = try await database.syncData(through: keeper.syncTransport)
+        } catch {
+            throw DataFailure(message: "the sync failed: \(error)")
+        }
+        let pending = try database.sync?.state.outbox.pending.count ?? 0
+        print(
+            "synced: \(changes.goals.count) goals and \(changes.checkInCount) check-ins came from other devices; "
+                + "\(pending) records wait to be sent")
+    }
+
+    /// This database's device: its device value `sync.device`, made once.
+    static func deviceID(_ database: RitualDatabase) throws -> DeviceID {
+        if let bytes = try database.deviceValue("sync.device") {
+            do {
+                return try DeviceID(String(decoding: bytes, as: UTF8.self))
+            } catch {
+                throw DataFailure(message: "the database's sync.device does not read: \(error)")
+            }
+        }
+        let made = DeviceID(UUID())
+        try database.setDeviceValue(Array(made.description.utf8), for: "sync.device")
+        return made
     }
 
     /// `store sync`: sends the person's writes and takes in what the relay has for them.

@@ -180,7 +180,7 @@ let valuedOptions: Set<String> = [
     "--mail-dir", "--corpus",
     "--failure-list", "--junit", "--area", "--timeout", "--keys", "--audience", "--provider", "--issuer",
     "--algorithms", "--nonce", "--at", "--viewer", "--limit", "--db", "--count", "--add", "--value", "--person",
-    "--weeks", "--email", "--token", "--device", "--from", "--days",
+    "--weeks", "--email", "--token", "--device", "--from", "--days", "--pair",
 ]
 
 extension OptionParser {
@@ -238,10 +238,10 @@ extension OptionParser {
         return StoreCommand.Options(action: chosen, database: database, day: day, json: json)
     }
 
-    /// `account sign-up --email E | confirm --token T | sign-in --email E | sessions | sign-out
-    /// [--server URL] [--db PATH] [--device NAME]`.
+    /// `account sign-up --email E | confirm --token T | sign-in --email E | sessions | sign-out |
+    /// sync [--new | --pair CODE | --words] | pair [--server URL] [--db PATH] [--device NAME]`.
     mutating func account() throws(UsageError) -> AccountCommand.Options {
-        let action = try positional("sign-up|confirm|sign-in|sessions|sign-out")
+        let action = try positional("sign-up|confirm|sign-in|sessions|sign-out|sync|pair")
         let server = try value("--server")
         let database = try value("--db")
         let device = try value("--device")
@@ -258,9 +258,18 @@ extension OptionParser {
         case "sign-in": chosen = .signIn(email: try required("--email"))
         case "sessions": chosen = .sessions
         case "sign-out": chosen = .signOut
+        case "sync":
+            let start: [AccountCommand.Options.Start] = [
+                flag("--new") ? .new : nil, try value("--pair").map { .pair(code: $0) }, flag("--words") ? .words : nil,
+            ].compactMap { $0 }
+            guard start.count <= 1 else {
+                throw UsageError(message: "account sync takes one of --new, --pair and --words", command: command)
+            }
+            chosen = .sync(start: start.first)
+        case "pair": chosen = .pair
         default:
             throw UsageError(
-                message: "account takes sign-up, confirm, sign-in, sessions or sign-out, not '\(action)'",
+                message: "account takes sign-up, confirm, sign-in, sessions, sign-out, sync or pair, not '\(action)'",
                 command: command)
         }
         return AccountCommand.Options(action: chosen, server: server, database: database, device: device)

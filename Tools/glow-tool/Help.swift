@@ -116,20 +116,29 @@ enum Help {
             ]),
         Command(
             name: "account",
-            abstract: "Sign up, in and out with a Glow server, and see the account's sessions (Spec/server.md).",
+            abstract:
+                "Sign up, in and out with a Glow server, see the account's sessions, and sync the person's own data end to end encrypted (Spec/server.md, Spec/sync.md).",
             usage:
-                "glow-tool account sign-up --email <address>|confirm --token <token>|sign-in --email <address>|sessions|sign-out [--server <url>] [--db <path>] [--device <name>]",
+                "glow-tool account sign-up --email <address>|confirm --token <token>|sign-in --email <address>|sessions|sign-out|sync [--new|--pair <code>|--words]|pair [--server <url>] [--db <path>] [--device <name>]",
             arguments: [
                 ("sign-up", "Start a sign-up: the server mails a token to confirm it with."),
                 ("confirm", "Confirm a sign-up with the mailed token, and keep the session in the database."),
                 ("sign-in", "Sign in, and keep the session in the database."),
                 ("sessions", "The account's sessions: device, since when, which is this one."),
                 ("sign-out", "End this session, on the server and in the database."),
+                (
+                    "sync",
+                    "Push this database's changes to the person's other devices and pull theirs, sealed: the server never reads them."
+                ),
+                ("pair", "Show a pairing code that gives another device the sync secret, once, within ten minutes."),
             ],
             options: [
                 ("--server <url>", "The server (default: the one the database's session is with)."),
                 ("--db <path>", "The database that keeps the session (as glow-tool store)."),
                 ("--device <name>", "What the session is called in the account's list."),
+                ("--new", "sync: the first device: make the sync secret and print its 34 recovery words, once."),
+                ("--pair <code>", "sync: take the secret by the pairing code another device shows."),
+                ("--words", "sync: take the secret from the recovery words on standard input's first line."),
                 ("(standard input)", "The password, on its first line: never an argument."),
             ]),
         Command(

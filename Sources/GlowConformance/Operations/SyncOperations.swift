@@ -10,6 +10,8 @@ package enum SyncOperations {
         "sync.seal": seal,
         "sync.open": open,
         "sync.pull": pull,
+        "sync.pairingCode": pairingCode,
+        "sync.pairing": pairing,
     ]
 
     static func secret(_ input: JSONValue) throws -> SyncKeys {
@@ -121,5 +123,29 @@ package enum SyncOperations {
             }
         }
         return .object(["data": try ModelOperations.reencode(data), "heads": json(chain.sortedHeads)])
+    }
+
+    static func pairingCode(_ input: JSONValue) throws -> JSONValue {
+        let bytes = try WireOperations.bytes(hex: try input.string("bytes"))
+        guard bytes.count == 15 else { throw CorpusInputError(description: "a pairing code has 15 bytes") }
+        return .object(["code": .string(PairingCode(bytes: bytes).description)])
+    }
+
+    static func pairing(_ input: JSONValue) throws -> JSONValue {
+        let code = try PairingCode(text: try input.string("code"))
+        let person = try input.string("person")
+        var output: [String: JSONValue] = [
+            "slot": .string(WireOperations.hex(code.slot)), "pairingKey": .string(WireOperations.hex(code.pairingKey)),
+        ]
+        if let hex = input["secret"]?.string {
+            let secret = try WireOperations.bytes(hex: hex)
+            guard secret.count == 32 else { throw CorpusInputError(description: "a secret has 32 bytes") }
+            output["sealed"] = .string(WireOperations.hex(code.seal(RecoveryKey(bytes: secret), person: person)))
+        }
+        if let hex = input["sealed"]?.string {
+            let secret = try code.open(try WireOperations.bytes(hex: hex), person: person)
+            output["secret"] = .string(WireOperations.hex(secret.bytes))
+        }
+        return .object(output)
     }
 }

@@ -28,6 +28,7 @@ extension RitualDatabase {
                 )
             }
             try Self.write(result.changes, of: merged, to: connection)
+            try Self.noteForSync(result.changes, of: merged, state: &state, on: connection)
             state.data = merged
             return (.success(result), Touched(data: result.changes))
         }.get()
@@ -42,7 +43,9 @@ extension RitualDatabase {
     ///   photo file that could not be removed, after the database was erased.
     public func eraseAll() throws(StoreError) {
         let (_, _, state) = try store.write { (state, connection) throws(StoreError) in
-            for table in ["profile", "goals", "check_ins", "other_records", "feed_log", "device_state"] {
+            for table in ["profile", "goals", "check_ins", "other_records", "feed_log", "device_state"]
+                + Self.syncTables
+            {
                 try connection.execute("DELETE FROM \(table)")
             }
             state = State(data: DataSet(), feed: FeedReplica(), feedRows: 0, deviceValues: [:])

@@ -38,6 +38,8 @@ public final class RitualDatabase: Sendable {
         var feedRows: Int
         /// The values the device keeps for itself.
         var deviceValues: [String: [UInt8]]
+        /// The device's sync with the person's other devices, when it is on.
+        var sync: DeviceSync? = nil
     }
 
     /// Opens the database at `path` and reads the data; a missing file is created when `create`
@@ -73,7 +75,8 @@ public final class RitualDatabase: Sendable {
     @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> State {
         let (feed, rows) = try loadFeed(connection)
         return State(
-            data: try loadData(connection), feed: feed, feedRows: rows, deviceValues: try loadDeviceValues(connection))
+            data: try loadData(connection), feed: feed, feedRows: rows, deviceValues: try loadDeviceValues(connection),
+            sync: try loadSync(connection))
     }
 
     @Sendable static func loadData(_ connection: SQLiteConnection) throws(StoreError) -> DataSet {
@@ -195,6 +198,7 @@ public final class RitualDatabase: Sendable {
                 )
             }
             try Self.write(changes, of: next, to: connection)
+            try Self.noteForSync(changes, of: next, state: &state, on: connection)
             state.data = next
             return (.success(changes), Touched(data: changes))
         }.get()

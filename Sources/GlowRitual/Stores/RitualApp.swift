@@ -6,6 +6,7 @@ import GlowModel
 import GlowProtocol
 import GlowReminders
 import GlowStorage
+import GlowSync
 import GlowThemes
 import Observation
 
@@ -22,6 +23,11 @@ public enum RitualAppError: Error, Hashable, Sendable {
     case bundle(BundleError)
     /// The bundle at the path is encrypted and no passphrase or recovery key was given.
     case encrypted(path: String)
+    /// Sync of the person's own data refused: a page the device's reader refused, a server's
+    /// refusal of a sync code, or a pairing code that does not read or open (Spec/sync.md).
+    case sync(SyncError)
+    /// The task was cancelled; what was done before is kept.
+    case cancelled
 }
 
 /// How an export is protected.
@@ -82,6 +88,14 @@ public final class RitualApp {
 
     /// The device the app runs on: its check-ins and feed writes carry it.
     public let device: DeviceID
+    /// Whether this device syncs the person's own data with their other devices (Spec/sync.md).
+    public private(set) var syncsData = false
+    /// How far the running data sync has got (a first restore shows it); nil when none runs.
+    public private(set) var syncProgress: SyncProgress?
+    /// The last background data sync's failure, or nil; the next change or ``sync(now:)`` tries
+    /// again.
+    public private(set) var syncFailure: RitualAppError?
+    @ObservationIgnored private var background: Task<Void, Never>?
     @ObservationIgnored private var watch: DatabaseObservation? = nil
     @ObservationIgnored private var observation: DatabaseObservation? = nil
     @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
@@ -120,7 +134,14 @@ public final class RitualApp {
                 throw .store(StoreError(.refused, error.description, path: path, refusal: error))
             }
         }
-        observation = database.observeOnMain { [weak self] change in self?.heard.notify(change) }
+        do { syncsData = try database.sync != nil } catch { throw .store(error) }
+        observation = database.observeOnMain { [weak self] change in
+            self?.heard.notify(change)
+            // A change made on this device goes to the others in the background.
+            if let changes = change.changes, !changes.isEmpty, !change.deviceValueChanged(RitualDatabase.syncKey) {
+                self?.scheduleDataSync()
+            }
+        }
         watch = database.watchOtherWriters(every: watchInterval) { [weak self] failure in
             Task { @MainActor in self?.watchFailure = failure }
         }
@@ -174,6 +195,11 @@ public final class RitualApp {
         if auth.account != person { values.merge(Self.forgottenFeedPosition) { _, forgotten in forgotten } }
         do {
             try database.setDeviceValues(values)
+            // Another person's sync secret and chain are not this one's.
+            if let sync = try database.sync, sync.person != person.rawValue {
+                try database.disableSync()
+                syncsData = false
+            }
             if activity?.person != person {
                 activity = try ActivityStore(database: database, person: person, device: device)
             }
@@ -237,6 +263,7 @@ public final class RitualApp {
         session.hold(nil)
         self.session = nil
         activity = nil
+        syncsData = false
         do { try database.eraseAll() } catch { throw .store(error) }
     }
 
@@ -257,8 +284,9 @@ public final class RitualApp {
         reminders.refresh(now: now)
     }
 
-    /// Publishes the person's items as of `now` and exchanges the feed's writes with the server
-    /// through the session (FEED-22 ... FEED-29).
+    /// Syncs the person's own data with their other devices when this device does
+    /// (``syncData(now:progress:)``), then publishes the person's items as of `now` and exchanges
+    /// the feed's writes with the server through the session (FEED-22 ... FEED-29).
     ///
     /// - Throws: ``RitualAppError``: `service` with `signed_out` without a session, `activity`
     ///   with the feed's or the server's refusal.
@@ -266,12 +294,155 @@ public final class RitualApp {
         guard let session, let activity, session.session != nil else {
             throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "relay"))
         }
+        if syncsData { try await syncData(now: now) }
         do {
             try activity.publish(now: now)
             try await activity.sync(through: session.relayTransport, now: now)
         } catch {
             throw .activity(error)
         }
+    }
+
+    // MARK: The person's own data on every device (Spec/sync.md)
+
+    /// Turns on sync of the person's own data on their first device, with a new secret (or
+    /// `secret`): show its ``RecoveryKey/words`` to the person once, to keep; they restore
+    /// everything on a new device if every device is lost. The data so far goes to the server at
+    /// the next sync, sealed: the server never sees the secret, nor anything it protects.
+    ///
+    /// - Returns: the secret.
+    /// - Throws: ``RitualAppError``: `service` with `signed_out` when nobody is signed in; `store`.
+    @discardableResult
+    public func startSync(secret: RecoveryKey = .random(), now: Instant = .now) throws(RitualAppError) -> RecoveryKey {
+        guard let person = account else {
+            throw .service(ServiceFailure(.signedOut, "sign in before turning sync on", call: "sync-push"))
+        }
+        do { try database.enableSync(secret: secret, person: person, device: device, now: now) } catch {
+            throw .store(error)
+        }
+        syncsData = true
+        return secret
+    }
+
+    /// Restores the person's data on a new device from their recovery words, then syncs.
+    ///
+    /// - Throws: ``RitualAppError``: `bundle` with `invalid_recovery_key` for words that do not
+    ///   read; what ``startSync(secret:now:)`` and ``syncData(now:progress:)`` throw.
+    public func restoreSync(
+        words: String, now: Instant = .now, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws(RitualAppError) {
+        let secret: RecoveryKey
+        do { secret = try RecoveryKey(words: words) } catch { throw .bundle(error) }
+        try startSync(secret: secret, now: now)
+        try await syncData(now: now, progress: progress)
+    }
+
+    /// Shows a pairing code on this device (SYNC-12, SYNC-13): the secret is sealed under the
+    /// code's key and left at the server for ten minutes, for one taking; the person types the code
+    /// on the new device (``pair(code:now:progress:)``).
+    ///
+    /// - Returns: the code to show.
+    /// - Throws: ``RitualAppError``: `service` (signed out, or the server's refusal:
+    ///   `sync_pairing_limit` while four codes wait); `store` when sync is off on this device.
+    public func offerPairing() async throws(RitualAppError) -> PairingCode {
+        guard let session else {
+            throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "sync-pair-offer"))
+        }
+        let held: DeviceSync?
+        do { held = try database.sync } catch { throw .store(error) }
+        guard let sync = held else {
+            throw .store(StoreError(.refused, "sync is not turned on on this device", path: database.path))
+        }
+        do { return try await session.offerPairing(of: sync.secret) } catch { throw .service(error) }
+    }
+
+    /// Pairs this new device with the code shown on one of the person's devices, then restores
+    /// their data here (``syncData(now:progress:)``, with `progress` after every page).
+    ///
+    /// - Throws: ``RitualAppError``: `sync` with `invalid_pairing_code` or `sync_pairing_tampered`;
+    ///   `service` with `sync_pairing_not_found` (typed already, expired or mistyped); what
+    ///   ``syncData(now:progress:)`` throws.
+    public func pair(
+        code text: String, now: Instant = .now, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws(RitualAppError) {
+        guard let session else {
+            throw .service(ServiceFailure(.signedOut, "sign in before pairing", call: "sync-pair-take"))
+        }
+        let secret: RecoveryKey
+        do {
+            secret = try await session.takePairing(code: text)
+        } catch let error as SyncError {
+            throw .sync(error)
+        } catch let error as ServiceFailure {
+            throw .service(error)
+        } catch {
+            throw .service(ServiceFailure(.network, "\(error)", call: "sync-pair-take"))
+        }
+        try startSync(secret: secret, now: now)
+        try await syncData(now: now, progress: progress)
+    }
+
+    /// One round of sync of the person's own data (Spec/sync.md): this device's changes pushed,
+    /// the others' pulled and merged page by page, each page kept before the next; ``syncProgress``
+    /// and `progress` hear after every page.
+    ///
+    /// - Throws: ``RitualAppError``: `service` (signed out, or the server's refusal); `sync` for a
+    ///   page this device refused or a server's refusal of a sync code; `store`; `cancelled`.
+    public func syncData(now: Instant = .now, progress: @escaping @Sendable (SyncProgress) -> Void = { _ in })
+        async throws(RitualAppError)
+    {
+        guard let session, session.session != nil else {
+            throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "sync-pull"))
+        }
+        syncProgress = SyncProgress()
+        defer { syncProgress = nil }
+        let database = database
+        do {
+            try await Self.syncData(database, through: session.syncTransport, now: now) { [weak self] seen in
+                progress(seen)
+                Task { @MainActor in if self?.syncProgress != nil { self?.syncProgress = seen } }
+            }
+            syncFailure = nil
+        } catch {
+            syncFailure = error
+            throw error
+        }
+    }
+
+    /// The database's sync off the main actor, its failures typed.
+    nonisolated private static func syncData(
+        _ database: RitualDatabase, through transport: any SyncTransport, now: Instant,
+        progress: @escaping @Sendable (SyncProgress) -> Void
+    ) async throws(RitualAppError) {
+        do {
+            _ = try await database.syncData(through: transport, now: now, progress: progress)
+        } catch let error as StoreError {
+            if let refusal = error.refusal as? SyncError { throw .sync(refusal) }
+            throw .store(error)
+        } catch let error as SyncError {
+            throw .sync(error)
+        } catch let error as ServiceFailure {
+            throw .service(error)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .service(ServiceFailure(.network, "\(error)", call: "sync-pull"))
+        }
+    }
+
+    /// Starts a background round of data sync, unless one runs: what a change on this device
+    /// does, so that it reaches the others without the app asking.
+    private func scheduleDataSync() {
+        guard syncsData, session?.session != nil, background == nil else { return }
+        background = Task { [weak self] in
+            do { try await self?.syncData() } catch {}
+            self?.background = nil
+        }
+    }
+
+    /// Waits for the background round of data sync that is running, if any.
+    public func backgroundSyncFinished() async {
+        await background?.value
     }
 
     // MARK: Data in and out

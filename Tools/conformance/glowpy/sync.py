@@ -1,4 +1,5 @@
-"""Section 11 of the spec (Spec/sync.md): a person's own data between their devices (SYNC-1 ... SYNC-8).
+"""Section 11 of the spec (Spec/sync.md): a person's own data between their devices (SYNC-1 ... SYNC-8,
+SYNC-12).
 
 A device writes *records*, numbered per device and chained by their SHA-256: a `SyncRecord` of the
 bytes of a `SyncHeader` (in the clear, authenticated as those bytes) and the bundle (section 4)
@@ -13,6 +14,10 @@ it the operations answer `skipped`), the bundle inside is read by `bundle.py` an
 A reader (`Reader`) judges each record of a page in order by SYNC-6's checks, taking the records
 before it in the page as merged, then, on the page that ends a pull, SYNC-7's; it merges a page
 only once all of it passed (SYNC-8), so a refused page changes nothing.
+
+A new device (SYNC-12): a pairing code is 15 bytes written as 24 base32 characters in groups of
+four; it is read back from what a person typed (ASCII's case, spaces and `-` anywhere), and gives
+a slot and a pairing key by HKDF, under which the sync secret is sealed for the person and the slot.
 """
 import hashlib
 
@@ -31,6 +36,10 @@ NONCE = bytes(12)                            # SYNC-3
 SECRET_BYTES, KEY_BYTES, KEY_ID_BYTES = 32, 32, 16
 DEVICE_BYTES, HASH_BYTES, SALT_BYTES, TAG = 16, 32, 16, 16
 MAX_SEEN = 256                               # SYNC-2
+INFO_SLOT = b'glow-sync pairing slot'        # SYNC-12
+INFO_PAIRING_KEY = b'glow-sync pairing key'  # SYNC-12
+BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'  # SYNC-12: RFC 4648's alphabet
+CODE_BYTES, CODE_CHARS, CODE_GROUP, SLOT_BYTES = 15, 24, 4, 16
 CHANGES, SNAPSHOT = 0, 1
 KIND_NAMES = {CHANGES: 'changes', SNAPSHOT: 'snapshot'}
 KIND_VALUES = {name: value for value, name in KIND_NAMES.items()}
@@ -353,7 +362,67 @@ class Reader:
         return [{'device': m.uuid_text(d), 'sequence': s, 'hash': h.hex()} for d, (s, h) in sorted(self.heads.items())]
 
 
-# ---- The operations (sync.md 11.4)
+# ---- A new device: pairing codes (SYNC-12)
+
+def pairing_code(code):
+    """SYNC-12: the 15 bytes as one big-endian number of 120 bits, five bits a character from the
+    most significant, in six groups of four joined by `-`."""
+    if len(code) != CODE_BYTES:
+        raise Failure('invalid_value', f'a pairing code is {CODE_BYTES} bytes, not {len(code)}')
+    number = int.from_bytes(code, 'big')
+    chars = ''.join(BASE32[(number >> 5 * (CODE_CHARS - 1 - i)) & 31] for i in range(CODE_CHARS))
+    return '-'.join(chars[i:i + CODE_GROUP] for i in range(0, CODE_CHARS, CODE_GROUP))
+
+
+def read_pairing_code(text):
+    """SYNC-12: a code as a person typed it: ASCII letters in either case (no other case mapping, so
+    `ı`, `ſ` or a fullwidth letter is not a letter of the alphabet), spaces (U+0020) and `-`
+    anywhere; any other character, or another number of characters than 24, is
+    `invalid_pairing_code`."""
+    number = count = 0
+    for char in text:
+        if char in ' -':
+            continue
+        if 'a' <= char <= 'z':
+            char = chr(ord(char) - 32)                 # ASCII's case only
+        value = BASE32.find(char)
+        if value < 0:
+            raise Failure('invalid_pairing_code', f'SYNC-12: {char!r} is not a character of a pairing code')
+        number = number << 5 | value
+        count += 1
+    if count != CODE_CHARS:
+        raise Failure('invalid_pairing_code', f'SYNC-12: {count} characters, not {CODE_CHARS}')
+    return number.to_bytes(CODE_BYTES, 'big')
+
+
+def pairing_slot(code):
+    """SYNC-12: HKDF of the code's bytes (empty salt), info `glow-sync pairing slot`, 16 bytes."""
+    return hkdf(code, b'', INFO_SLOT, SLOT_BYTES)
+
+
+def pairing_key(code):
+    """SYNC-12: HKDF of the code's bytes (empty salt), info `glow-sync pairing key`, 32 bytes."""
+    return hkdf(code, b'', INFO_PAIRING_KEY, KEY_BYTES)
+
+
+def seal_secret(code, person, secret):
+    """SYNC-12: AES-GCM of the secret under the pairing key, nonce 12 zero bytes, associated data
+    the SyncAssociated of the person and the slot: 48 bytes."""
+    return aes_gcm_seal(pairing_key(code), NONCE, secret, associated(person, pairing_slot(code)))
+
+
+def open_secret(code, person, sealed):
+    """SYNC-12: the secret a sealed secret opens to, or `sync_pairing_tampered` (it does not open
+    under the code's key for this person and this slot, or is not a sealed secret of 32 bytes)."""
+    secret = None
+    if len(sealed) >= TAG:
+        secret = opens(pairing_key(code), NONCE, sealed, associated(person, pairing_slot(code)))
+    if secret is None or len(secret) != SECRET_BYTES:
+        raise Failure('sync_pairing_tampered', 'SYNC-12: the sealed secret does not open with this code')
+    return secret
+
+
+# ---- The operations (sync.md 11.6)
 
 def secret_of(inp):
     secret = bytes.fromhex(inp['secret'])
@@ -413,9 +482,27 @@ def pull_op(inp):
     return {'data': m.strip(reader.data.json()), 'heads': reader.heads_json()}
 
 
+def pairing_code_op(inp):
+    return {'code': pairing_code(bytes.fromhex(inp['bytes']))}
+
+
+def pairing_op(inp):
+    """The slot and pairing key of a typed code; with `secret`, the secret sealed; with `sealed`
+    instead, the secret it opens to."""
+    code = read_pairing_code(inp['code'])
+    out = {'slot': pairing_slot(code).hex(), 'pairingKey': pairing_key(code).hex()}
+    if inp.get('sealed') is not None:
+        out['secret'] = open_secret(code, inp['person'], bytes.fromhex(inp['sealed'])).hex()
+    elif inp.get('secret') is not None:
+        out['sealed'] = seal_secret(code, inp['person'], secret_of(inp)).hex()
+    return out
+
+
 OPERATIONS = {
     'sync.keys': keys_op,
     'sync.seal': seal_op,
     'sync.open': open_op,
+    'sync.pairingCode': pairing_code_op,
+    'sync.pairing': pairing_op,
     'sync.pull': pull_op,
 }

@@ -1,0 +1,318 @@
+import GlowBundle
+import GlowModel
+import GlowStorage
+import GlowSync
+
+/// A device's sync with its person's other devices (Spec/sync.md), as its database keeps it: the
+/// secret and its keys, whose log it is, and the device's sync state.
+public struct DeviceSync: Sendable {
+    /// The person's sync secret (a recovery key, SYNC-1).
+    public let secret: RecoveryKey
+    /// Its keys.
+    public let keys: SyncKeys
+    /// The person's account identifier, as the server names it.
+    public let person: String
+    /// The device's chain, its place in the log and its records to send.
+    public internal(set) var state: SyncState
+    /// The sequence of this device's last snapshot (0: none).
+    public internal(set) var snapshotAt: UInt64
+
+    init(secret: RecoveryKey, person: String, state: SyncState, snapshotAt: UInt64) {
+        self.secret = secret
+        keys = SyncKeys(secret: secret)
+        self.person = person
+        self.state = state
+        self.snapshotAt = snapshotAt
+    }
+}
+
+extension RitualDatabase {
+    /// The device's sync, or nil while it has none.
+    ///
+    /// - Throws: ``StoreError`` only when a failed change left the state to be read again and
+    ///   that read fails.
+    public var sync: DeviceSync? {
+        get throws(StoreError) { try store.read { $0.sync } }
+    }
+
+    /// Turns on sync of the person's own data for `person` with `secret` on `device` (section 11):
+    /// from now on every change made on this device is written, in the change's transaction, as a
+    /// sealed record waiting to be sent. What the device holds already is its first record, so a
+    /// first device's data reaches the others and a paired device's merges with theirs.
+    ///
+    /// - Throws: ``StoreError``; nothing changed then.
+    public func enableSync(secret: RecoveryKey, person: PersonID, device: DeviceID, now: Instant = .now)
+        throws(StoreError)
+    {
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            var sync = DeviceSync(
+                secret: secret, person: person.rawValue, state: SyncState(device: device), snapshotAt: 0)
+            var everything = DataSet.Changes()
+            everything.profile = state.data.profile != nil
+            everything.goals = Set(state.data.goals.keys)
+            for checkIn in state.data.checkIns {
+                everything.insert(CheckInKey(goalID: checkIn.goalID, day: checkIn.day))
+            }
+            everything.otherRecords = state.data.otherRecordCount
+            sync.state.outbox.note(everything)
+            try Self.writeRecord(&sync, data: state.data, at: now, on: connection, before: nil)
+            state.sync = sync
+            return ((), Touched(deviceValues: [Self.syncKey]))
+        }
+    }
+
+    /// Turns sync off on this device and forgets its state (another person signs in, or this one
+    /// signs out): the records not yet sent are dropped with it.
+    ///
+    /// - Throws: ``StoreError``; nothing changed then.
+    public func disableSync() throws(StoreError) {
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            for table in Self.syncTables { try connection.execute("DELETE FROM \(table)") }
+            state.sync = nil
+            return ((), Touched(deviceValues: [Self.syncKey]))
+        }
+    }
+
+    /// The name observers hear when the sync state changed (``DatabaseChange/deviceValueChanged(_:)``).
+    public static let syncKey = "sync"
+
+    static let syncTables = ["sync_state", "sync_heads", "sync_pending"]
+
+    /// Takes the server's answer to a push: every record up to `acknowledged` is kept there.
+    ///
+    /// - Throws: ``StoreError``; nothing changed then.
+    public func acknowledgeSync(through acknowledged: UInt64) throws(StoreError) {
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            guard var sync = state.sync else { return ((), Touched()) }
+            let before = sync
+            sync.state.acknowledge(through: acknowledged)
+            try Self.keep(sync, before: before, on: connection)
+            state.sync = sync
+            return ((), Touched(deviceValues: [Self.syncKey]))
+        }
+    }
+
+    /// Merges a pulled page, all or nothing (SYNC-8): the records it brings and the device's place
+    /// in the log are written in one transaction. Nothing of it is sent back: it is the other
+    /// devices' work.
+    ///
+    /// - Returns: what the page changed in the data.
+    /// - Throws: ``StoreError``: `refused` with the ``SyncError`` of a page the reader refuses (then
+    ///   nothing changed), or a storage error.
+    @discardableResult
+    public func applySync(_ pulled: SyncPulled) throws(StoreError) -> DataSet.Changes {
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<DataSet.Changes, StoreError>, Touched) in
+            guard var sync = state.sync else {
+                return (
+                    .failure(StoreError(.refused, "sync is not turned on for this database", path: path)), Touched()
+                )
+            }
+            let before = sync
+            var data = state.data
+            let changes: DataSet.Changes
+            do throws(SyncError) {
+                changes = try sync.state.apply(pulled, to: &data, keys: sync.keys, person: sync.person)
+            } catch {
+                return (.failure(StoreError(.refused, "\(error)", path: path, refusal: error)), Touched())
+            }
+            try Self.write(changes, of: data, to: connection)
+            try Self.keep(sync, before: before, on: connection)
+            state.data = data
+            state.sync = sync
+            return (.success(changes), Touched(data: changes, deviceValues: [Self.syncKey]))
+        }.get()
+    }
+
+    /// Writes a snapshot of the data as the next record to send (SYNC-5), so the server can drop
+    /// what it covers: when every record of this device is acknowledged and the last pull ended.
+    /// A snapshot the server refuses as stale is taken back (``withdrawSyncSnapshot()``).
+    ///
+    /// - Returns: whether one was written.
+    /// - Throws: ``StoreError``; nothing changed then.
+    @discardableResult
+    public func writeSyncSnapshot(now: Instant = .now) throws(StoreError) -> Bool {
+        try change { (state, connection) throws(StoreError) -> (Bool, Touched) in
+            guard var sync = state.sync, sync.state.outbox.pending.isEmpty, sync.state.outbox.unsent.isEmpty else {
+                return (false, Touched())
+            }
+            let before = sync
+            do throws(SyncError) {
+                _ = try sync.state.outbox.write(
+                    .snapshot, from: state.data, chain: sync.state.chain, keys: sync.keys, person: sync.person, at: now)
+            } catch {
+                throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
+            }
+            sync.snapshotAt = sync.state.outbox.sequence
+            try Self.keep(sync, before: before, on: connection)
+            state.sync = sync
+            return (true, Touched(deviceValues: [Self.syncKey]))
+        }
+    }
+
+    /// Takes back a pending snapshot the server refused as stale (SYNC-9): it never kept it.
+    ///
+    /// - Returns: whether there was one.
+    /// - Throws: ``StoreError``; nothing changed then.
+    @discardableResult
+    public func withdrawSyncSnapshot() throws(StoreError) -> Bool {
+        try change { (state, connection) throws(StoreError) -> (Bool, Touched) in
+            guard var sync = state.sync else { return (false, Touched()) }
+            let before = sync
+            guard sync.state.outbox.withdrawSnapshot() else { return (false, Touched()) }
+            try Self.keep(sync, before: before, on: connection)
+            state.sync = sync
+            return (true, Touched(deviceValues: [Self.syncKey]))
+        }
+    }
+
+    /// Notes a change made on this device and writes it as the next record to send, inside the
+    /// change's transaction (SYNC-4): a device killed after the commit sends the same bytes.
+    static func noteForSync(
+        _ changes: DataSet.Changes, of data: DataSet, state: inout State, on connection: SQLiteConnection
+    ) throws(StoreError) {
+        guard var sync = state.sync, !changes.isEmpty else { return }
+        let before = sync
+        sync.state.outbox.note(changes)
+        try writeRecord(&sync, data: data, at: .now, on: connection, before: before)
+        state.sync = sync
+    }
+
+    /// Writes the record of the noted changes and keeps the state.
+    private static func writeRecord(
+        _ next: inout DeviceSync, data: DataSet, at now: Instant, on connection: SQLiteConnection, before: DeviceSync?
+    ) throws(StoreError) {
+        do throws(SyncError) {
+            _ = try next.state.outbox.write(
+                from: data, chain: next.state.chain, keys: next.keys, person: next.person, at: now)
+        } catch {
+            throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
+        }
+        try keep(next, before: before, on: connection)
+    }
+
+    /// Writes `sync` over what `before` was, inside the caller's transaction: the state row, the
+    /// heads that moved, and the pending records added or acknowledged.
+    static func keep(_ sync: DeviceSync, before: DeviceSync?, on connection: SQLiteConnection) throws(StoreError) {
+        let state = sync.state
+        try connection.prepare(
+            "INSERT OR REPLACE INTO sync_state (singleton, secret, person, device, sequence, last_hash, acknowledged, "
+                + "cursor, snapshot_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)"
+        ).run([
+            .blob(sync.secret.bytes), .text(sync.person), .blob(state.device.bytes),
+            .integer(Int64(clamping: state.outbox.sequence)), .blob(state.outbox.lastHash),
+            .integer(Int64(clamping: state.chain.acknowledged)), .integer(Int64(clamping: state.cursor)),
+            .integer(Int64(clamping: sync.snapshotAt)),
+        ])
+        if before?.state.chain.heads != state.chain.heads {
+            try connection.execute("DELETE FROM sync_heads")
+            let put = try connection.prepare("INSERT INTO sync_heads (device, sequence, hash) VALUES (?, ?, ?)")
+            for head in state.chain.sortedHeads {
+                try put.run([.blob(head.device.bytes), .integer(Int64(clamping: head.sequence)), .blob(head.hash)])
+            }
+        }
+        let first = state.outbox.sequence - UInt64(state.outbox.pending.count) + 1
+        try connection.prepare("DELETE FROM sync_pending WHERE sequence < ? OR sequence > ?").run([
+            .integer(Int64(clamping: first)), .integer(Int64(clamping: state.outbox.sequence)),
+        ])
+        let kept = Set(before?.state.outbox.pending ?? [])
+        let put = try connection.prepare("INSERT OR REPLACE INTO sync_pending (sequence, record) VALUES (?, ?)")
+        for (offset, record) in state.outbox.pending.enumerated() where !kept.contains(record) {
+            try put.run([.integer(Int64(clamping: first + UInt64(offset))), .blob(record)])
+        }
+    }
+
+    /// The device's sync as the file holds it, or nil.
+    static func loadSync(_ connection: SQLiteConnection) throws(StoreError) -> DeviceSync? {
+        let row = try connection.prepare(
+            "SELECT secret, person, device, sequence, last_hash, acknowledged, cursor, snapshot_at FROM sync_state")
+        guard try row.step() else { return nil }
+        let secret = row.blob(0)
+        let device = row.blob(2)
+        guard secret.count == 32, device.count == 16 else {
+            throw StoreError(.corrupt, "the sync state's secret or device does not read", path: connection.path)
+        }
+        let deviceID = DeviceID(bytes: device)
+        var heads: [SyncHead] = []
+        let headRows = try connection.prepare("SELECT device, sequence, hash FROM sync_heads ORDER BY device")
+        while try headRows.step() {
+            let other = headRows.blob(0)
+            guard other.count == 16 else {
+                throw StoreError(.corrupt, "a sync head's device does not read", path: connection.path)
+            }
+            heads.append(
+                SyncHead(
+                    device: DeviceID(bytes: other), sequence: UInt64(clamping: headRows.integer(1)),
+                    hash: headRows.blob(2)))
+        }
+        var pending: [[UInt8]] = []
+        let pendingRows = try connection.prepare("SELECT record FROM sync_pending ORDER BY sequence")
+        while try pendingRows.step() { pending.append(pendingRows.blob(0)) }
+        let chain = SyncChain(device: deviceID, heads: heads, acknowledged: UInt64(clamping: row.integer(5)))
+        let outbox = SyncOutbox(
+            device: deviceID, sequence: UInt64(clamping: row.integer(3)), lastHash: row.blob(4), pending: pending)
+        return DeviceSync(
+            secret: RecoveryKey(bytes: secret), person: row.text(1),
+            state: SyncState(chain: chain, outbox: outbox, cursor: UInt64(clamping: row.integer(6))),
+            snapshotAt: UInt64(clamping: row.integer(7)))
+    }
+}
+
+extension RitualDatabase {
+    /// How often a device writes a snapshot unless told otherwise: after this many records of its
+    /// own since the last (SYNC-5), so the server can drop what it covers and a new device restores
+    /// from one record.
+    public static let snapshotInterval: UInt64 = 100
+
+    /// One round of sync through `transport` (Spec/sync.md): the records waiting are pushed, then
+    /// every page after the device's cursor is pulled and merged, each page in a transaction of its
+    /// own, so a round stopped anywhere goes on from there next time; then, when the device has
+    /// written `snapshotEvery` records since its last snapshot, a snapshot is pushed.
+    /// `progress` hears after each page (a first restore shows it).
+    ///
+    /// - Returns: what the pulls changed in the data.
+    /// - Throws: ``StoreError`` (`refused` with a ``SyncError`` for a page the reader refused, or
+    ///   when sync is off), ``SyncError`` for a server's refusal of a sync code, the transport's
+    ///   other errors, `CancellationError`.
+    @discardableResult
+    public func syncData(
+        through transport: any SyncTransport, now: Instant = .now, maxBytes: Int = 0,
+        snapshotEvery: UInt64 = RitualDatabase.snapshotInterval, progress: (SyncProgress) -> Void = { _ in }
+    ) async throws -> DataSet.Changes {
+        guard try sync != nil else { throw StoreError(.refused, "sync is not turned on for this database", path: path) }
+        try await pushSync(through: transport)
+        var changes = DataSet.Changes()
+        var seen = SyncProgress()
+        while let sync = try sync {
+            try Task.checkCancellation()
+            let pulled = try await transport.pull(
+                device: sync.state.device, after: sync.state.cursor, maxBytes: maxBytes)
+            changes.formUnion(try applySync(pulled))
+            seen.pages += 1
+            seen.records += pulled.page.records.count
+            seen.bytes += pulled.page.records.reduce(0) { $0 + $1.count }
+            seen.more = pulled.page.more
+            progress(seen)
+            if !pulled.page.more { break }
+        }
+        if let sync = try sync, sync.state.outbox.sequence >= sync.snapshotAt &+ Swift.max(1, snapshotEvery),
+            try writeSyncSnapshot(now: now)
+        {
+            try await pushSync(through: transport)
+        }
+        return changes
+    }
+
+    /// Pushes the records waiting; a snapshot the server finds stale is taken back.
+    private func pushSync(through transport: any SyncTransport) async throws {
+        guard let sync = try sync, !sync.state.outbox.pending.isEmpty else { return }
+        let acknowledged: UInt64
+        do {
+            acknowledged = try await transport.push(sync.state.outbox.pending, device: sync.state.device)
+        } catch let error as SyncError where error.code == .snapshotStale {
+            guard try withdrawSyncSnapshot() else { throw error }
+            return try await pushSync(through: transport)
+        }
+        try acknowledgeSync(through: acknowledged)
+    }
+}
