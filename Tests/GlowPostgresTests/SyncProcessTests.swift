@@ -223,9 +223,11 @@ struct SyncProcessTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/server.sqlite"
-        let server = try ServerProcess(arguments: ["--database", path, "--mail-dir", folder + "/mail"])
+        let server = try ServerProcess(arguments: [
+            "--database", path, "--mail-dir", folder + "/mail", "--client-interval", "0",
+        ])
         let devices = try await Self.play(
-            [ServiceClient(base: server.url, retries: 0)], mailFolder: folder + "/mail", folder: folder, seed: 46)
+            [ServiceClient(base: server.url)], mailFolder: folder + "/mail", folder: folder, seed: 46)
         server.stop()
         var bytes: [UInt8] = []
         for file in [path, path + "-wal"] {
@@ -254,11 +256,11 @@ struct SyncProcessTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let url = "postgresql://postgres@/postgres?host=\(cluster.folder.path)"
         let servers = try (0..<2).map { _ in
-            try ServerProcess(arguments: ["--database", url, "--mail-dir", folder + "/mail"])
+            try ServerProcess(arguments: ["--database", url, "--mail-dir", folder + "/mail", "--client-interval", "0"])
         }
         defer { for server in servers { server.stop() } }
         let devices = try await Self.play(
-            servers.map { ServiceClient(base: $0.url, retries: 0) }, mailFolder: folder + "/mail", folder: folder,
+            servers.map { ServiceClient(base: $0.url) }, mailFolder: folder + "/mail", folder: folder,
             seed: 2046)
         // Every cell of every table, as the database gives it.
         let connection = try PostgresConnection(cluster.conninfo)
