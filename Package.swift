@@ -242,6 +242,7 @@ let package = Package(
             dependencies: [
                 "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
                 "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowProtocol", "GlowRelay", "GlowActivity",
+                "GlowSync",
             ],
             swiftSettings: sharedSettings),
         .testTarget(

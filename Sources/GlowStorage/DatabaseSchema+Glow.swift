@@ -35,6 +35,7 @@ extension DatabaseSchema {
                 CREATE TABLE sync_heads (device BLOB PRIMARY KEY, sequence INTEGER NOT NULL, hash BLOB NOT NULL)
                     WITHOUT ROWID;
                 CREATE TABLE sync_pending (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL);
+                CREATE TABLE sync_promised (device BLOB PRIMARY KEY, sequence INTEGER NOT NULL) WITHOUT ROWID;
                 """),
         ])
 

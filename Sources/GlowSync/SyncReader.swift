@@ -33,12 +33,15 @@ public struct SyncChain: Hashable, Sendable {
     /// The highest head that any merged record's `seen` named, per other device (SYNC-7).
     public private(set) var promised: [DeviceID: UInt64]
 
-    /// A chain for `device` that has merged up to `heads`.
-    public init(device: DeviceID, heads: [SyncHead] = [], acknowledged: UInt64 = 0) {
+    /// A chain for `device` that has merged up to `heads`, whose merged records named `promised`
+    /// (a store keeps them, so that a pull stopped between pages is judged whole, SYNC-7).
+    public init(
+        device: DeviceID, heads: [SyncHead] = [], acknowledged: UInt64 = 0, promised: [DeviceID: UInt64] = [:]
+    ) {
         self.device = device
         self.heads = Dictionary(heads.map { ($0.device, $0) }, uniquingKeysWith: { $1 })
         self.acknowledged = acknowledged
-        self.promised = [:]
+        self.promised = promised
     }
 
     /// The heads in increasing byte order of device.

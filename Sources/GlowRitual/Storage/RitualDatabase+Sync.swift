@@ -76,7 +76,7 @@ extension RitualDatabase {
     /// The name observers hear when the sync state changed (``DatabaseChange/deviceValueChanged(_:)``).
     public static let syncKey = "sync"
 
-    static let syncTables = ["sync_state", "sync_heads", "sync_pending"]
+    static let syncTables = ["sync_state", "sync_heads", "sync_pending", "sync_promised"]
 
     /// Takes the server's answer to a push: every record up to `acknowledged` is kept there.
     ///
@@ -211,6 +211,13 @@ extension RitualDatabase {
                 try put.run([.blob(head.device.bytes), .integer(Int64(clamping: head.sequence)), .blob(head.hash)])
             }
         }
+        if before?.state.chain.promised != state.chain.promised {
+            try connection.execute("DELETE FROM sync_promised")
+            let put = try connection.prepare("INSERT INTO sync_promised (device, sequence) VALUES (?, ?)")
+            for (device, sequence) in state.chain.promised.sorted(by: { $0.key < $1.key }) {
+                try put.run([.blob(device.bytes), .integer(Int64(clamping: sequence))])
+            }
+        }
         let first = state.outbox.sequence - UInt64(state.outbox.pending.count) + 1
         try connection.prepare("DELETE FROM sync_pending WHERE sequence < ? OR sequence > ?").run([
             .integer(Int64(clamping: first)), .integer(Int64(clamping: state.outbox.sequence)),
@@ -245,10 +252,20 @@ extension RitualDatabase {
                     device: DeviceID(bytes: other), sequence: UInt64(clamping: headRows.integer(1)),
                     hash: headRows.blob(2)))
         }
+        var promised: [DeviceID: UInt64] = [:]
+        let promisedRows = try connection.prepare("SELECT device, sequence FROM sync_promised")
+        while try promisedRows.step() {
+            let other = promisedRows.blob(0)
+            guard other.count == 16 else {
+                throw StoreError(.corrupt, "a sync promise's device does not read", path: connection.path)
+            }
+            promised[DeviceID(bytes: other)] = UInt64(clamping: promisedRows.integer(1))
+        }
         var pending: [[UInt8]] = []
         let pendingRows = try connection.prepare("SELECT record FROM sync_pending ORDER BY sequence")
         while try pendingRows.step() { pending.append(pendingRows.blob(0)) }
-        let chain = SyncChain(device: deviceID, heads: heads, acknowledged: UInt64(clamping: row.integer(5)))
+        let chain = SyncChain(
+            device: deviceID, heads: heads, acknowledged: UInt64(clamping: row.integer(5)), promised: promised)
         let outbox = SyncOutbox(
             device: deviceID, sequence: UInt64(clamping: row.integer(3)), lastHash: row.blob(4), pending: pending)
         return DeviceSync(
