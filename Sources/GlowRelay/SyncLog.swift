@@ -185,7 +185,7 @@ public final class SyncLog: Sendable {
                     }
                     continue
                 }
-                guard header.sequence == known + 1 else {
+                guard header.sequence - 1 == known else {
                     throw SyncError(
                         .outOfOrder,
                         "record \(header.sequence) comes after \(header.sequence - 1), but the log keeps this "
@@ -210,6 +210,9 @@ public final class SyncLog: Sendable {
                     changes.summary.bytes = 0
                 }
                 let position = changes.summary.nextPosition
+                guard position < UInt64.max else {
+                    throw SyncError(.storageFailed, "the person's log has used its last position", rule: nil)
+                }
                 changes.rows.append(
                     SyncLogRow(position: position, device: device, sequence: header.sequence, bytes: record.bytes))
                 changes.summary.nextPosition = position + 1

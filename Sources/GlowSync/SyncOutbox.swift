@@ -47,12 +47,16 @@ public struct SyncOutbox: Hashable, Sendable {
     /// - Parameters:
     ///   - data: the device's data set, which holds every change noted.
     ///   - salt: the record key's salt; 16 random bytes unless given (tests give theirs).
-    /// - Throws: `sync_malformed` when the chain has more than 256 other devices (SYNC-2).
+    /// - Throws: `sync_malformed` when the chain has more than 256 other devices, or is at its last
+    ///   sequence (SYNC-2).
     public mutating func write(
         _ kind: SyncKind = .changes, from data: DataSet, chain: SyncChain, keys: SyncKeys, person: String,
         at instant: Instant, salt: [UInt8]? = nil
     ) throws(SyncError) -> SyncRecord? {
         guard kind == .snapshot || !unsent.isEmpty else { return nil }
+        guard sequence < UInt64.max else {
+            throw SyncError(.malformed, "this device's chain is at its last sequence", rule: "SYNC-2")
+        }
         let contents = kind == .snapshot ? data : data.restricted(to: unsent)
         let plaintext = BundleWriter.bundle(contents, options: BundleOptions(createdAt: instant, deviceID: device))
         let header = SyncHeader(

@@ -70,7 +70,7 @@ public struct SyncChain: Hashable, Sendable {
                 .replayed, "record \(header.sequence) of \(header.device) was merged already (up to \(known))",
                 rule: "SYNC-6")
         }
-        guard header.sequence == known + 1 else {
+        guard header.sequence - 1 == known else {
             throw SyncError(
                 .gap, "record \(header.sequence) of \(header.device) came after \(known): a record between is missing",
                 rule: "SYNC-6")

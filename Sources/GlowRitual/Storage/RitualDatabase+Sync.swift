@@ -264,10 +264,15 @@ extension RitualDatabase {
         var pending: [[UInt8]] = []
         let pendingRows = try connection.prepare("SELECT record FROM sync_pending ORDER BY sequence")
         while try pendingRows.step() { pending.append(pendingRows.blob(0)) }
+        let sequence = UInt64(clamping: row.integer(3))
+        guard UInt64(pending.count) <= sequence else {
+            throw StoreError(
+                .corrupt, "the sync state holds more records to send than the device wrote", path: connection.path)
+        }
         let chain = SyncChain(
             device: deviceID, heads: heads, acknowledged: UInt64(clamping: row.integer(5)), promised: promised)
         let outbox = SyncOutbox(
-            device: deviceID, sequence: UInt64(clamping: row.integer(3)), lastHash: row.blob(4), pending: pending)
+            device: deviceID, sequence: sequence, lastHash: row.blob(4), pending: pending)
         return DeviceSync(
             secret: RecoveryKey(bytes: secret), person: row.text(1),
             state: SyncState(chain: chain, outbox: outbox, cursor: UInt64(clamping: row.integer(6))),
