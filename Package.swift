@@ -276,7 +276,9 @@ let package = Package(
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowWireTests",
-            dependencies: ["GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing", "GlowSync"],
+            dependencies: [
+                "GlowWire", "GlowBundle", "GlowFeed", "GlowStreaks", "GlowFuzzing", "GlowSync", "GlowRelay",
+            ],
             swiftSettings: sharedSettings),
         .testTarget(
             name: "GlowToolTests",

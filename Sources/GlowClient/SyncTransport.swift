@@ -35,10 +35,7 @@ struct ServiceSyncTransport: SyncTransport {
             }
             heads[DeviceID(bytes: head.bytes("device"))] = head.unsigned("sequence")
         }
-        let records = answer.list("records").compactMap { value -> [UInt8]? in
-            if case .bytes(let bytes) = value { return bytes }
-            return nil
-        }
+        let records = answer.byteList("records")
         return SyncPulled(
             page: SyncPage(records: records, heads: heads, more: answer.bool("more")), cursor: answer.unsigned("cursor")
         )

@@ -93,6 +93,14 @@ public struct ProtocolMessage: Sendable, Hashable {
         return []
     }
 
+    /// The values of a repeated `bytes` field, in order.
+    public func byteList(_ name: String) -> [[UInt8]] {
+        list(name).compactMap { value in
+            if case .bytes(let bytes) = value { return bytes }
+            return nil
+        }
+    }
+
     /// A boolean field: false when unset.
     public func bool(_ name: String) -> Bool {
         if case .bool(let value)? = values[name] { return value }

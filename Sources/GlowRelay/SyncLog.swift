@@ -354,6 +354,14 @@ public struct SyncPullAnswer: Hashable, Sendable {
     public var cursor: UInt64
     /// Whether the log keeps records after `cursor`.
     public var more: Bool
+
+    /// An answer.
+    public init(records: [[UInt8]], heads: [SyncHead], cursor: UInt64, more: Bool) {
+        self.records = records
+        self.heads = heads
+        self.cursor = cursor
+        self.more = more
+    }
 }
 
 /// Sync logs in memory, for a server without a database and for tests: each call works on a copy

@@ -334,10 +334,7 @@ public final class ServiceHandler: Sendable {
                 default: break
                 }
                 if call.name == "sync-push" {
-                    let records = message.list("records").compactMap { value -> [UInt8]? in
-                        if case .bytes(let bytes) = value { return bytes }
-                        return nil
-                    }
+                    let records = message.byteList("records")
                     return try sync.push(
                         records, device: message.bytes("device"), of: person.rawValue, confirming: reading
                     ).map { ProtocolMessage("SyncPushResponse").with("acknowledged", .unsigned($0)).wireEncoded() }
@@ -355,7 +352,8 @@ public final class ServiceHandler: Sendable {
         }
     }
 
-    static func pullResponse(_ answer: SyncPullAnswer) -> [UInt8] {
+    /// The bytes of a `SyncPullResponse` (SYNC-10) for `answer`.
+    public static func pullResponse(_ answer: SyncPullAnswer) -> [UInt8] {
         let heads = answer.heads.map { head in
             ProtocolValue.message(
                 ProtocolMessage("SyncHead").with("device", .bytes(head.device.bytes))

@@ -1,11 +1,12 @@
 import GlowBundle
 import GlowModel
+import GlowRelay
 import GlowSync
 import Testing
 
 /// Three devices of one person edit offline, push, pull, lose acknowledgements, are killed in the
-/// middle of a pull and write snapshots, through an honest log that keeps only ciphertext (section
-/// 11): at the end every device holds the same data, which is the merge of everything the log
+/// middle of a pull and write snapshots, through glow-server's log (``SyncLog``) that keeps only
+/// ciphertext (section 11): at the end every device holds the same data, which is the merge of everything the log
 /// acknowledged, and every tap made on any device is in it.
 @Suite("Three devices through the sync log")
 struct SyncConvergenceTests {
@@ -30,96 +31,72 @@ struct SyncConvergenceTests {
         return data
     }()
 
-    /// The server's side, honest: records kept as bytes in the order they came, each device's head,
-    /// and a snapshot that drops what it covers. It reads headers, never a plaintext.
+    /// The server's side (SYNC-9, SYNC-10): glow-server's log over a store in memory, and every
+    /// record it acknowledged, snapshots' covered ones included.
     struct Log {
-        var rows: [(position: Int, device: DeviceID, bytes: [UInt8])] = []
-        var heads: [DeviceID: SyncHead] = [:]
-        var next = 1
-        /// Every record it ever acknowledged, snapshots' covered ones included.
+        let log = SyncLog(store: InMemorySyncLogStore())
         var acknowledged: [[UInt8]] = []
 
-        /// Takes a device's pending records in order; answers the last sequence it holds of it.
+        /// Takes a device's pending records in order; answers the last sequence it holds of it. A
+        /// snapshot the log finds stale is refused, and nothing of the push is kept.
         mutating func push(_ records: [[UInt8]], from device: DeviceID) throws -> UInt64 {
-            for bytes in records {
-                let record = try SyncRecord(bytes: bytes)
-                #expect(record.header.device == device)
-                let head = heads[device]
-                if record.header.sequence <= head?.sequence ?? 0 { continue }  // sent again: held already
-                #expect(record.header.sequence == (head?.sequence ?? 0) + 1)
-                #expect(record.header.previous == head?.hash ?? [])
-                if record.header.kind == .snapshot {
-                    // A snapshot covers every head the log holds, or the log refuses it.
-                    let others = heads.values.filter { $0.device != device }.sorted { $0.device < $1.device }
-                    guard record.header.seen == others else { break }
-                    rows.removeAll()
-                }
-                rows.append((next, device, bytes))
-                next += 1
-                heads[device] = SyncHead(device: device, sequence: record.header.sequence, hash: record.hash)
-                acknowledged.append(bytes)
+            let head = try #require(try log.push(records, device: device.bytes, of: person, confirming: nil))
+            for bytes in records where !acknowledged.contains(bytes) {
+                if try SyncRecord(bytes: bytes).header.sequence <= head { acknowledged.append(bytes) }
             }
-            return heads[device]?.sequence ?? 0
+            return head
         }
 
-        /// The records after `cursor` that are not `device`'s, up to about `cap` bytes (one at least).
-        func pull(after cursor: Int, for device: DeviceID, cap: Int) -> (page: SyncPage, cursor: Int) {
-            var records: [[UInt8]] = []
-            var size = 0
-            var last = cursor
-            var more = false
-            for row in rows where row.position > cursor {
-                if !records.isEmpty, size + row.bytes.count > cap {
-                    more = true
-                    break
-                }
-                last = row.position
-                if row.device != device {
-                    records.append(row.bytes)
-                    size += row.bytes.count
-                }
-            }
-            let heads = self.heads.mapValues(\.sequence)
-            return (SyncPage(records: records, heads: heads, more: more), last)
+        /// The page after `cursor` for `device`, of about `cap` bytes.
+        func pull(after cursor: UInt64, for device: DeviceID, cap: Int) throws -> SyncPulled {
+            let answer = try #require(
+                try log.pull(device: device.bytes, after: cursor, maxBytes: cap, of: person, confirming: nil))
+            let heads = Dictionary(answer.heads.map { ($0.device, $0.sequence) }, uniquingKeysWith: { $1 })
+            return SyncPulled(
+                page: SyncPage(records: answer.records, heads: heads, more: answer.more), cursor: answer.cursor)
         }
     }
 
     struct Device {
         let id: DeviceID
         var data = SyncConvergenceTests.shared
-        var chain: SyncChain
-        var outbox: SyncOutbox
-        var cursor = 0
+        var state: SyncState
         var clock: Instant
         var offline = 0
 
         init(_ id: DeviceID) {
             self.id = id
-            chain = SyncChain(device: id)
-            outbox = SyncOutbox(device: id)
+            state = SyncState(device: id)
             clock = try! SyncConvergenceTests.created.adding(milliseconds: 3 * 86_400_000)
         }
 
         mutating func write(_ kind: SyncKind = .changes) throws {
-            _ = try outbox.write(kind, from: data, chain: chain, keys: keys, person: person, at: clock)
+            _ = try state.outbox.write(kind, from: data, chain: state.chain, keys: keys, person: person, at: clock)
         }
 
+        /// Pushes what waits; the answer may be lost on the way back. A snapshot the log finds
+        /// stale is taken back, and what came before it is pushed alone.
         mutating func push(to log: inout Log, ackLost: Bool) throws {
-            let sequence = try log.push(outbox.pending, from: id)
+            guard !state.outbox.pending.isEmpty else { return }
+            let sequence: UInt64
+            do {
+                sequence = try log.push(state.outbox.pending, from: id)
+            } catch let error as SyncError where error.code == .snapshotStale {
+                let withdrawn = state.outbox.withdrawSnapshot()
+                #expect(withdrawn)
+                return try push(to: &log, ackLost: ackLost)
+            }
             guard !ackLost else { return }
-            outbox.acknowledge(through: sequence)
-            chain.acknowledged = sequence
+            state.acknowledge(through: sequence)
         }
 
         /// Pulls until the log has no more, or until killed after `pages` pages.
         mutating func pull(from log: Log, cap: Int, killedAfter pages: Int = .max) throws {
-            let reader = SyncReader(keys: keys, person: person)
             for _ in 0..<pages {
-                let (page, next) = log.pull(after: cursor, for: id, cap: cap)
+                let pulled = try log.pull(after: state.cursor, for: id, cap: cap)
                 // What a pull merges is the other devices' work: nothing for this device's next record.
-                _ = try reader.read(page, chain: &chain, into: &data)
-                cursor = next
-                if !page.more { return }
+                _ = try state.apply(pulled, to: &data, keys: keys, person: person)
+                if !pulled.page.more { return }
             }
         }
     }
@@ -167,7 +144,7 @@ struct SyncConvergenceTests {
                 let key = CheckInKey(goalID: goal, day: day)
                 let before = Set(device.data.checkIn(key)?.taps ?? [])
                 do {
-                    device.outbox.note(
+                    device.state.outbox.note(
                         try device.data.tap(
                             tap, goal: goal, on: day, at: device.clock, device: device.id, boundary: Self.boundary))
                 } catch {
@@ -179,11 +156,11 @@ struct SyncConvergenceTests {
             case 5:
                 let goal = Self.goals[Int(random.next() % 4)]
                 let title = "Goal \(goal.low) by \(device.id.low) at \(step)"
-                device.outbox.note(try device.data.editGoal(goal, at: device.clock) { $0.title = title })
+                device.state.outbox.note(try device.data.editGoal(goal, at: device.clock) { $0.title = title })
             case 6 where online:
                 try device.write()
                 let lost = random.next() % 4 == 0
-                tally.lostAcknowledgements += lost && !device.outbox.pending.isEmpty ? 1 : 0
+                tally.lostAcknowledgements += lost && !device.state.outbox.pending.isEmpty ? 1 : 0
                 try device.push(to: &log, ackLost: lost)
             case 7 where online:
                 pulls += 1
@@ -195,10 +172,11 @@ struct SyncConvergenceTests {
                 try device.pull(from: log, cap: 900)
                 try device.write()
                 try device.push(to: &log, ackLost: false)
-                if device.outbox.pending.isEmpty {
+                if device.state.outbox.pending.isEmpty {
+                    let before = device.state.outbox.sequence
                     try device.write(.snapshot)
                     try device.push(to: &log, ackLost: false)
-                    tally.snapshots += 1
+                    tally.snapshots += device.state.outbox.sequence > before ? 1 : 0
                 }
             default: break
             }
@@ -217,7 +195,7 @@ struct SyncConvergenceTests {
         }
         for device in devices {
             #expect(device.data == expected, "seed \(seed): device \(device.id.low) differs from the log's merge")
-            #expect(device.outbox.pending.isEmpty)
+            #expect(device.state.outbox.pending.isEmpty)
         }
         for item in made {
             #expect(

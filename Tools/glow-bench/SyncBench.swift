@@ -4,6 +4,7 @@ import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowServerStores
+import GlowService
 import GlowSync
 
 /// A person's own data between their devices (issue 46, Spec/sync.md) on the heavy person (5
@@ -17,15 +18,10 @@ enum SyncBench {
     static let laptop = DeviceID(high: 0xBE, low: 2)
     static let now = try! Instant(millisecondsSince1970: 1_750_000_000_000)
 
-    /// A `sync-pull` answer's bytes for `records`.
+    /// A `sync-pull` answer's bytes for `records`, as glow-server writes it.
     static func pullAnswer(_ records: [[UInt8]], heads: [SyncHead]) -> [UInt8] {
-        let heads = heads.map { head in
-            ProtocolValue.message(
-                ProtocolMessage("SyncHead").with("device", .bytes(head.device.bytes))
-                    .with("sequence", .unsigned(head.sequence)).with("hash", .bytes(head.hash)))
-        }
-        return ProtocolMessage("SyncPullResponse").with("records", .list(records.map(ProtocolValue.bytes)))
-            .with("heads", .list(heads)).wireEncoded()
+        ServiceHandler.pullResponse(
+            SyncPullAnswer(records: records, heads: heads, cursor: UInt64(records.count), more: false))
     }
 
     static func run() {

@@ -371,12 +371,8 @@ public final class RitualApp {
         let secret: RecoveryKey
         do {
             secret = try await session.takePairing(code: text)
-        } catch let error as SyncError {
-            throw .sync(error)
-        } catch let error as ServiceFailure {
-            throw .service(error)
         } catch {
-            throw .service(ServiceFailure(.network, "\(error)", call: "sync-pair-take"))
+            throw Self.syncFailure(error, call: "sync-pair-take")
         }
         try startSync(secret: secret, now: now)
         try await syncData(now: now, progress: progress)
@@ -416,17 +412,22 @@ public final class RitualApp {
     ) async throws(RitualAppError) {
         do {
             _ = try await database.syncData(through: transport, now: now, progress: progress)
-        } catch let error as StoreError {
-            if let refusal = error.refusal as? SyncError { throw .sync(refusal) }
-            throw .store(error)
-        } catch let error as SyncError {
-            throw .sync(error)
-        } catch let error as ServiceFailure {
-            throw .service(error)
-        } catch is CancellationError {
-            throw .cancelled
         } catch {
-            throw .service(ServiceFailure(.network, "\(error)", call: "sync-pull"))
+            throw syncFailure(error, call: "sync-pull")
+        }
+    }
+
+    /// A sync's failure, typed: a page the reader refused or a server's refusal of a sync code as
+    /// `sync`, the store's and the server's other refusals as theirs, a cancellation as `cancelled`.
+    nonisolated private static func syncFailure(_ error: any Error, call: String) -> RitualAppError {
+        switch error {
+        case let error as StoreError:
+            if let refusal = error.refusal as? SyncError { return .sync(refusal) }
+            return .store(error)
+        case let error as SyncError: return .sync(error)
+        case let error as ServiceFailure: return .service(error)
+        case is CancellationError: return .cancelled
+        default: return .service(ServiceFailure(.network, "\(error)", call: call))
         }
     }
 
