@@ -416,16 +416,18 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func transaction<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
         try execute("BEGIN")
+        let value: T
         do {
-            let value = try body(self)
-            try execute("COMMIT")
-            return value
+            value = try body(self)
         } catch {
             // The body's error is what the caller needs; a failed rollback means the connection
             // is gone (or closed after a wait ran out), and the next statement says so.
             do { try execute("ROLLBACK") } catch {}
             throw error
         }
+        // A commit ends the transaction whatever it answers, so nothing is rolled back after it.
+        try execute("COMMIT")
+        return value
     }
 
     /// `body` with a C string pointer per value (nil for null), valid for its duration.

@@ -82,6 +82,9 @@ public final class PostgresAccountStore: AccountStore {
         let reader = PostgresAccountRows(connection)
         defer { reader.closed = true }
         var began = false
+        // A commit ends the transaction whatever it answers: nothing is rolled back after it
+        // (which PostgreSQL would answer with a warning that no transaction is in progress).
+        var committing = false
         do throws(PostgresError) {
             try connection.execute(
                 writing ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -99,11 +102,12 @@ public final class PostgresAccountStore: AccountStore {
             if case .failure = outcome {
                 Self.rollBack(connection)
             } else {
+                committing = true
                 try connection.execute("COMMIT")
             }
             return outcome
         } catch {
-            Self.rollBack(connection)
+            if !committing { Self.rollBack(connection) }
             if error.sqlState == "40001" || error.sqlState == "40P01" { return nil }
             // A connection the database dropped (a restart) fails at its first statement, before
             // anything was sent of the update: the pool forgets it, and the update runs again on
@@ -145,13 +149,17 @@ public final class PostgresAccountStore: AccountStore {
 }
 
 /// Whether a reading of account rows (``StoreReading``) still holds on `connection`, inside the
-/// caller's transaction: every row it read has the version it had (0: still no row).
+/// caller's transaction: every row it read has the version it had (0: still no row). `locking`
+/// holds those rows (`FOR SHARE`) to the transaction's end, so that a change of them waits for it.
 ///
 /// - Throws: ``PostgresError`` when the rows cannot be read.
-func accountReadingHolds(_ reading: StoreReading, on connection: PostgresConnection) throws(PostgresError) -> Bool {
+func accountReadingHolds(_ reading: StoreReading, locking: Bool = false, on connection: PostgresConnection)
+    throws(PostgresError) -> Bool
+{
     for row in reading.rows {
         let found = try connection.execute(
-            "SELECT version FROM account_rows WHERE map = $1 AND key = $2", [.text(row.map), .text(row.key)])
+            "SELECT version FROM account_rows WHERE map = $1 AND key = $2" + (locking ? " FOR SHARE" : ""),
+            [.text(row.map), .text(row.key)])
         let version = found.rows.isEmpty ? 0 : try found.int(0, "version")
         guard version == row.version else { return false }
     }

@@ -15,31 +15,50 @@ import GlowWire
 /// (``RelayLoad``) by index, runs the relay's rules on them, and writes the rows they changed:
 /// nothing is held between updates, so a process's memory does not grow with the number of
 /// people and it starts without reading their registers. A read runs in one `REPEATABLE READ`
-/// snapshot of the numbered registers. A write runs `SERIALIZABLE` (again, when PostgreSQL finds
-/// it raced another on the same rows) and takes no lock that another person's write takes: its
-/// changed registers wait in a batch, and the sequencer numbers them once they committed
-/// (``sequence(through:on:name:)``), so a reader's cursor never passes a write that commits late
-/// (FEED-25).
+/// snapshot of the numbered registers.
+///
+/// A write runs `READ COMMITTED` under the locks of what it may change (``lockNames(_:)``): its
+/// person, and the item of each cheer it holds. Only the person writes their own registers, so
+/// writes of different people take no lock of each other's and never abort each other; two
+/// writes of one person (two devices) take turns. Its changed registers wait in a batch of
+/// `relay_pending`, and the sequencer (``PostgresRelaySequencer``) numbers them once they
+/// committed, so a reader's cursor never passes a write that commits late (FEED-25). A write is
+/// answered once it committed: with its numbers when the numbering catches up within the wait,
+/// else with the last number the write knew, the numbering following without it.
 public final class PostgresFeedRelayStore: FeedRelayStore {
     /// The database, as its owner named it (without a password).
     public let name: String
     package let pool: PostgresConnectionPool
+    /// The numbering of this process (FEED-25).
+    package let sequencer: PostgresRelaySequencer
+    /// How long a write waits for its numbers before it is answered without them, in seconds.
+    let numberingWait: Double
+    /// How long a write whose commit was sent but not answered waits to learn what became of it,
+    /// in seconds.
+    let outcomeWait: Double
 
-    init(name: String, pool: PostgresConnectionPool) {
+    init(name: String, pool: PostgresConnectionPool, sequencer: PostgresRelaySequencer, wait: Double) {
         self.name = name
         self.pool = pool
+        self.sequencer = sequencer
+        numberingWait = wait
+        outcomeWait = Swift.max(5, 5 * wait)
     }
+
+    deinit { sequencer.stop() }
 
     /// Whether `reading` is of this database.
     public func confirms(_ reading: StoreReading) -> Bool { reading.database == name }
 
-    /// How many times a write runs again after PostgreSQL failed it to serialize it with another.
+    /// How many times a write runs again after PostgreSQL failed it for racing another (a
+    /// deadlock, which the locks' order leaves to rows of the push outbox a device's move touches).
     static var attempts: Int { 16 }
 
     /// Runs `body` on the part of the relay `load` names, read from the database now, and keeps
     /// what it changed before returning (``FeedRelayStore``). A write that changed registers is
-    /// numbered by the sequencer once it committed (``sequence(through:on:)``), and answers the
-    /// last number its changes were given.
+    /// answered once it committed: with the last number its changes were given when the numbering
+    /// catches up within the wait (``PostgresRelaySequencer``), else with the relay's last number
+    /// as the write read it; the numbering follows by itself.
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` for a reading of another database, or when a row
     ///   cannot be read or kept, or the database does not answer within its wait; the body's
@@ -54,24 +73,23 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         do {
             for _ in 0..<Self.attempts {
                 let outcome = try pool.withConnection { (connection) throws(StoreError) -> Attempt<T> in
-                    try attempt(load, writing: writing, confirming: reading, on: connection, body)
+                    writing
+                        ? try attemptWrite(load, confirming: reading, on: connection, body)
+                        : try attemptRead(load, confirming: reading, on: connection, body)
                 }
                 switch outcome {
-                case .lostRace: continue
+                case .lostRace:
+                    sequencer.countRetry()
+                    continue
                 case .unconfirmed: return nil
                 case .refused(let error): throw error
-                case .done(let result, let sequence, nil):
-                    // A write that changed no register (the push dispatcher's, each second) numbers
-                    // what a process that died after its commit left waiting.
-                    if writing {
-                        try pool.withConnection { (connection) throws(StoreError) in try leftovers(connection) }
-                    }
-                    return (result, sequence)
-                case .done(let result, _, let batch?):
-                    let sequence = try pool.withConnection { (connection) throws(StoreError) in
-                        try Self.sequence(through: batch, on: connection, name: name)
-                    }
-                    return (result, sequence)
+                case .done(let result, let sequence, nil): return (result, sequence)
+                case .done(let result, let before, let batch?):
+                    return (result, sequencer.number(of: batch, within: numberingWait) ?? before)
+                case .unknown(let result, let before, let batch, let xid):
+                    // The commit was sent and not answered: the write is answered as what became of it.
+                    try resolve(xid)
+                    return (result, batch.flatMap { sequencer.number(of: $0, within: numberingWait) } ?? before)
                 }
             }
             throw StoreError(
@@ -88,37 +106,60 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         /// Kept: the body's result, the relay's last number as the transaction saw it, and the
         /// batch its changed registers wait in for their numbers, if any.
         case done(T, UInt64, batch: Int64?)
+        /// The commit was sent and its answer never came: kept or not, as transaction `xid` ended.
+        case unknown(T, UInt64, batch: Int64?, xid: Int64)
         /// The body refused: nothing kept.
         case refused(FeedError)
         /// The reading to confirm no longer holds: nothing ran.
         case unconfirmed
-        /// PostgreSQL failed it to serialize it with another write: try again.
+        /// PostgreSQL failed it for racing another write, or the connection was found dropped
+        /// before it began: try again.
         case lostRace
     }
 
-    /// One try, in one transaction: a read in one `REPEATABLE READ` snapshot of the numbered
-    /// registers; a write `SERIALIZABLE`, on the registers with the changes still waiting for
-    /// their numbers merged in, its own changed registers left waiting in a new batch.
-    private func attempt<T>(
-        _ load: RelayLoad, writing: Bool, confirming reading: StoreReading?, on connection: PostgresConnection,
+    /// One read, in one `REPEATABLE READ` snapshot of the numbered registers.
+    private func attemptRead<T>(
+        _ load: RelayLoad, confirming reading: StoreReading?, on connection: PostgresConnection,
         _ body: (inout FeedRelayState) throws(FeedError) -> T
     ) throws(StoreError) -> Attempt<T> {
         do {
-            return try Self.transaction(on: connection, name: name, begin: writing ? Self.write : Self.read) {
-                () throws(StoreError) -> Attempt<T> in
-                if let reading,
-                    try !Self.postgres(
-                        { () throws(PostgresError) in try accountReadingHolds(reading, on: connection) }, name)
-                {
-                    return .unconfirmed
-                }
-                let rows = PostgresRelayRows(connection, name: name, pending: writing)
-                var relay: FeedRelayState
+            return try Self.transaction(on: connection, name: name, begin: Self.read) { () throws(StoreError) in
+                if let reading, try !confirmed(reading, locking: false, on: connection) { return .unconfirmed }
+                let rows = PostgresRelayRows(connection, name: name)
+                var relay = try self.load(load, from: rows)
                 do throws(FeedError) {
-                    relay = try FeedRelayState.loading(load, from: rows)
+                    let result = try body(&relay)
+                    return .done(result, relay.sequence, batch: nil)
                 } catch {
-                    throw rows.failure ?? StoreError(.corrupt, error.message, path: name)
+                    return .refused(error)
                 }
+            }
+        } catch  where error.code == .busy && error.message.hasPrefix(Self.lostRace) {
+            return .lostRace
+        }
+    }
+
+    /// One write, in one `READ COMMITTED` transaction that first takes the locks of what it may
+    /// change, in one order (``lockNames(_:)``): the registers as they are with the changes still
+    /// waiting for their numbers merged in; its own changed registers left waiting in a new batch.
+    /// The push dispatcher's load takes the locks it can of the pushes due, and reads only those.
+    private func attemptWrite<T>(
+        _ load: RelayLoad, confirming reading: StoreReading?, on connection: PostgresConnection,
+        _ body: (inout FeedRelayState) throws(FeedError) -> T
+    ) throws(StoreError) -> Attempt<T> {
+        var xid: Int64 = 0
+        var kept: (result: T, before: UInt64, batch: Int64?)?
+        do {
+            return try Self.transaction(on: connection, name: name, begin: Self.write) {
+                () throws(StoreError) -> Attempt<T> in
+                xid = try Self.lock(Self.lockNames(load), on: connection, name: name)
+                if let reading, try !confirmed(reading, locking: true, on: connection) { return .unconfirmed }
+                var dispatching: (rows: Set<String>, lasts: Bool)?
+                if case .due(let now, _) = load {
+                    dispatching = try Self.dispatchLocks(now: now, on: connection, name: name)
+                }
+                let rows = PostgresRelayRows(connection, name: name, pending: true, dispatching: dispatching)
+                var relay = try self.load(load, from: rows)
                 let (before, ends, receipts) = (relay.sequence, relay.ends, relay.replica.receipts)
                 let result: T
                 do throws(FeedError) {
@@ -126,61 +167,246 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                 } catch {
                     return .refused(error)
                 }
-                guard writing else { return .done(result, relay.sequence, batch: nil) }
                 let batch = try Self.keep(
                     relay, since: before, ends: ends, receipts: receipts, on: connection, name: name)
+                kept = (result, before, batch)
                 return .done(result, before, batch: batch)
             }
         } catch  where error.code == .busy && error.message.hasPrefix(Self.lostRace) {
             return .lostRace
+        } catch  where error.message.hasPrefix(Self.unanswered) {
+            guard let kept, xid != 0 else { throw error }
+            return .unknown(kept.result, kept.before, batch: kept.batch, xid: xid)
         }
     }
 
-    /// How a write begins: `SERIALIZABLE`, run again when PostgreSQL finds it raced another.
-    static let write = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+    /// The part of the relay `load` names, read through `rows`.
+    private func load(_ load: RelayLoad, from rows: PostgresRelayRows) throws(StoreError) -> FeedRelayState {
+        do throws(FeedError) {
+            return try FeedRelayState.loading(load, from: rows)
+        } catch {
+            throw rows.failure ?? StoreError(.corrupt, error.message, path: name)
+        }
+    }
+
+    /// Whether the account rows `reading` read still have their versions; a write holds them
+    /// (`FOR SHARE`) to its commit, so a sign-out racing it waits for it rather than passing it.
+    private func confirmed(_ reading: StoreReading, locking: Bool, on connection: PostgresConnection)
+        throws(StoreError) -> Bool
+    {
+        try Self.postgres(
+            { () throws(PostgresError) in try accountReadingHolds(reading, locking: locking, on: connection) }, name)
+    }
+
+    /// How a write begins: `READ COMMITTED`, each statement seeing every commit before it, so
+    /// what it reads after its locks is what the writers before it left.
+    static let write = "BEGIN ISOLATION LEVEL READ COMMITTED"
     /// How a read begins: one `REPEATABLE READ` snapshot of the numbered registers.
     static let read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
     /// Runs `body` in one transaction on `connection`, begun by `begin` (``write``, ``read``, or
-    /// the sequencer's plain `BEGIN`). Rolled back when it throws.
+    /// the sequencer's). Rolled back when it throws. A commit the server refused ended the
+    /// transaction, so nothing is rolled back after it; one whose answer never came throws a
+    /// message that begins with ``unanswered``: it may have been kept.
     static func transaction<T>(
         on connection: PostgresConnection, name: String, begin: String, _ body: () throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        do throws(StoreError) {
-            do throws(PostgresError) {
-                try connection.execute(begin)
-            } catch {
-                // A connection the database dropped (a restart) fails here, before anything of the
-                // update was sent: the pool forgets it and the update runs again on another, so the
-                // first request after a restart is served, not refused.
-                if !connection.isUsable { throw StoreError(.busy, lostRace + error.message, path: name) }
-                throw StoreError(.writeFailed, "the relay's rows: \(error.message)", path: name)
-            }
-            let result = try body()
-            _ = try postgres({ () throws(PostgresError) in try connection.execute("COMMIT") }, name)
-            return result
+        do throws(PostgresError) {
+            try connection.execute(begin)
+        } catch {
+            // A connection the database dropped (a restart) fails here, before anything of the
+            // update was sent: the pool forgets it and the update runs again on another, so the
+            // first request after a restart is served, not refused.
+            if !connection.isUsable { throw StoreError(.busy, lostRace + error.message, path: name) }
+            throw StoreError(.writeFailed, "the relay's rows: \(error.message)", path: name)
+        }
+        let result: T
+        do {
+            result = try body()
         } catch {
             // A failed rollback means the connection is gone: the pool drops it.
             do { try connection.execute("ROLLBACK") } catch {}
             throw error
         }
+        do throws(PostgresError) {
+            try connection.execute("COMMIT")
+        } catch {
+            guard connection.isUsable else {
+                throw StoreError(.writeFailed, unanswered + error.message, path: name)
+            }
+            // Refused: the transaction ended without keeping anything.
+            throw postgresFailure(error, name)
+        }
+        return result
     }
 
     /// How ``postgres(_:_:)`` begins the message of a failure after which an update runs again:
-    /// a serialization failure, or a connection found dropped before the update began.
+    /// a serialization failure or a deadlock, or a connection found dropped before the update began.
     static let lostRace = "to be run again: "
+    /// How ``transaction(on:name:begin:_:)`` begins the message of a commit whose answer never came.
+    static let unanswered = "the commit was not answered: "
 
     /// `body`'s PostgreSQL failure as the storage layer's.
     static func postgres<T>(_ body: () throws(PostgresError) -> T, _ name: String) throws(StoreError) -> T {
         do {
             return try body()
         } catch {
-            if error.sqlState == "40001" || error.sqlState == "40P01" {
-                throw StoreError(.busy, lostRace + error.message, path: name)
-            }
-            throw StoreError(.writeFailed, "the relay's rows: \(error.message)", path: name)
+            throw postgresFailure(error, name)
         }
     }
+
+    /// A PostgreSQL failure as the storage layer's: `busy` to run again for a serialization
+    /// failure or a deadlock, `write_failed` otherwise.
+    static func postgresFailure(_ error: PostgresError, _ name: String) -> StoreError {
+        if error.sqlState == "40001" || error.sqlState == "40P01" {
+            return StoreError(.busy, lostRace + error.message, path: name)
+        }
+        return StoreError(.writeFailed, "the relay's rows: \(error.message)", path: name)
+    }
+
+    /// Learns whether transaction `xid`, whose commit was sent but not answered, was kept: asked
+    /// on other connections until PostgreSQL says, for at most ``outcomeWait`` seconds. So a write
+    /// answered `503` was not kept, and one kept is answered as kept (SERVER-10), though the
+    /// database stalled at its commit.
+    ///
+    /// - Throws: ``StoreError`` `write_failed` when it was not kept, or `busy` when PostgreSQL did
+    ///   not say within the wait (then it may have been kept, and a device that sends it again
+    ///   changes nothing: registers keep the greatest stamp).
+    private func resolve(_ xid: Int64) throws(StoreError) {
+        let giveUp = ContinuousClock.now + .milliseconds(Int64(outcomeWait * 1_000))
+        var last = "no answer"
+        while ContinuousClock.now < giveUp {
+            do throws(StoreError) {
+                let status = try pool.withConnection { (connection) throws(StoreError) -> String? in
+                    let found = try Self.postgres(
+                        { () throws(PostgresError) in
+                            try connection.execute("SELECT txid_status($1) AS status", [.int(xid)])
+                        }, name)
+                    guard !found.rows.isEmpty, found.rows[0].first != .null else { return nil }
+                    return try Self.postgres({ () throws(PostgresError) in try found.text(0, "status") }, name)
+                }
+                switch status {
+                case "committed": return
+                case "in progress": last = "the transaction is still committing"
+                default:
+                    throw StoreError(
+                        .writeFailed, "the write was not kept: its commit was cut off (\(status ?? "unknown"))",
+                        path: name)
+                }
+            } catch  where error.code == .writeFailed && error.message.hasPrefix("the write was not kept") {
+                throw error
+            } catch {
+                last = error.message
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw StoreError(
+            .busy,
+            "the database did not say within \(outcomeWait) s whether a write whose commit it did not answer was kept "
+                + "(\(last)); sending it again changes nothing",
+            path: name)
+    }
+
+    // MARK: Locks
+
+    /// The names of the locks a write of `load` takes: the person whose registers it changes
+    /// (their stances, items, visibility, reactions and seen marker, which only they write, and
+    /// the push groups of their items' events), the item of each cheer (its owner's push groups of
+    /// that item), the token of a device registered or removed. The push dispatcher takes its own
+    /// (``dispatchLocks(now:on:name:)``).
+    static func lockNames(_ load: RelayLoad) -> [String] {
+        switch load {
+        case .accept(let delta, let person):
+            return [personLock(person)] + delta.reactions.keys.map { itemLock($0.item.text) }
+        case .erasure(let person), .devices(let person): return [personLock(person)]
+        case .device(let token, let person): return [tokenLock(token)] + (person.map { [personLock($0)] } ?? [])
+        case .whole, .changes, .allDevices, .due: return []
+        }
+    }
+
+    static func personLock(_ person: String) -> String { "person\u{1F}" + person }
+    static func itemLock(_ item: String) -> String { "item\u{1F}" + item }
+    static func tokenLock(_ token: String) -> String { "token\u{1F}" + token }
+
+    /// The lock a writer of push row `row` holds: a group of a `friend/` topic is its friend's
+    /// (whose writes add to it), one of an `item/` topic its item's; a proof and a device their
+    /// token's; a last push its group's; a closed person theirs.
+    static func lockName(_ row: PushOutbox.Row.Key) -> String {
+        switch row.kind {
+        case .group, .last:
+            guard let cut = row.key.firstIndex(of: "\n") else { return tokenLock(row.key) }
+            let topic = row.key[row.key.index(after: cut)...]
+            if topic.hasPrefix("friend/") { return personLock(String(topic.dropFirst(7))) }
+            if topic.hasPrefix("item/") { return itemLock(String(topic.dropFirst(5))) }
+            return tokenLock(String(row.key[..<cut]))
+        case .proof: return tokenLock(row.token ?? row.key)
+        case .device: return tokenLock(row.key)
+        case .closed: return personLock(row.key)
+        }
+    }
+
+    /// A lock's number for PostgreSQL's advisory locks: the name's 64-bit FNV-1a hash, the same
+    /// in every process (two names that share one only take turns more often).
+    static func lockKey(_ name: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// Takes the locks named `names` for the transaction, in the order of their numbers, so two
+    /// writers never wait for each other in a circle; answers the transaction's id, for learning
+    /// what became of it when its commit is not answered.
+    ///
+    /// - Throws: ``StoreError`` `write_failed` when a lock was not had within the lock timeout
+    ///   (a paused process holds it): then nothing was written.
+    static func lock(_ names: [String], on connection: PostgresConnection, name: String) throws(StoreError)
+        -> Int64
+    {
+        let keys = Set(names.map(lockKey)).sorted()
+        return try postgres(
+            { () throws(PostgresError) -> Int64 in
+                for key in keys { try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(key)]) }
+                return try connection.execute("SELECT txid_current() AS xid").int(0, "xid")
+            }, name)
+    }
+
+    /// The advisory lock of the one push dispatcher at a time (the letters GLPD).
+    static let dispatcherLock: Int64 = 0x474C_5044
+
+    /// The push dispatcher's locks, taken without waiting: the one dispatcher's, then the lock of
+    /// each group and proof due at `now` (``lockName(_:)``). Answers the lock names of the rows it
+    /// holds and whether it is the dispatcher; a row whose lock a write holds now is sent at the
+    /// next round, and nothing at all when another process dispatches.
+    static func dispatchLocks(now: Int64, on connection: PostgresConnection, name: String) throws(StoreError) -> (
+        rows: Set<String>, lasts: Bool
+    ) {
+        try postgres(
+            { () throws(PostgresError) -> (rows: Set<String>, lasts: Bool) in
+                let dispatcher = try connection.execute(
+                    "SELECT pg_try_advisory_xact_lock($1) AS held", [.int(dispatcherLock)])
+                guard try dispatcher.text(0, "held") == "t" else { return ([], false) }
+                let due = try connection.execute(
+                    "SELECT kind, key FROM relay_pushes WHERE (kind = 'group' AND at <= $1) OR kind = 'proof'",
+                    [.int(now)])
+                var names: Set<String> = []
+                for index in 0..<due.rows.count {
+                    guard let kind = PushOutbox.Row.Kind(rawValue: try due.text(index, "kind")) else { continue }
+                    names.insert(lockName(PushOutbox.Row.Key(kind, try due.text(index, "key"))))
+                }
+                var held: Set<String> = []
+                for lock in names.sorted(by: { lockKey($0) < lockKey($1) }) {
+                    let taken = try connection.execute(
+                        "SELECT pg_try_advisory_xact_lock($1) AS held", [.int(lockKey(lock))])
+                    if try taken.text(0, "held") == "t" { held.insert(lock) }
+                }
+                return (held, true)
+            }, name)
+    }
+
+    // MARK: Keeping a write
 
     /// Keeps what a write changed, inside its transaction: the registers it changed after sequence
     /// number `before` wait in a new batch of `relay_pending`, in the order their numbers go
@@ -242,14 +468,23 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
             }, name)
     }
 
-    /// Numbers the changes waiting, when any wait: what a writer that died between its commit and
-    /// its numbering left.
+    /// The receipt clock (FEED-26): the greatest receipt time an item register holds, or what an
+    /// older version kept in `relay_clock`, whichever is greater. Read without a lock, so a
+    /// session that holds the clock's old row holds up no numbering.
+    package static let lastReceiptQuery =
+        "SELECT greatest((SELECT coalesce(max(last_receipt), 0) FROM relay_clock), "
+        + "(SELECT coalesce(max(receipt), 0) FROM relay_registers WHERE receipt IS NOT NULL)) AS n"
+
+    /// `values` as a JSON list in text, bound to a parameter that a statement reads with
+    /// `jsonb_array_elements_text`: a list costs one round trip whatever its length.
     ///
-    /// - Throws: ``StoreError`` when the database fails.
-    func leftovers(_ connection: PostgresConnection) throws(StoreError) {
-        let waiting = try Self.postgres(
-            { () throws(PostgresError) in try connection.execute("SELECT 1 AS n FROM relay_pending LIMIT 1") }, name)
-        if !waiting.rows.isEmpty { try Self.numberWaiting(on: connection, name: name) }
+    /// - Throws: ``StoreError`` `write_failed` when it does not encode.
+    static func jsonList(_ values: [String], name: String) throws(StoreError) -> PostgresValue {
+        do {
+            return .text(String(decoding: try JSONEncoder().encode(values), as: UTF8.self))
+        } catch {
+            throw StoreError(.writeFailed, "a list of the relay's keys does not encode: \(error)", path: name)
+        }
     }
 
     /// A register's index columns (``RelayKey/indexColumns``) and whether it is a public goal's
@@ -260,154 +495,6 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
             .text(columns.kind), .text(columns.party), columns.other.map { .text($0) } ?? .null,
             columns.item.map { .text($0) } ?? .null, .int(register.isPublic ? 1 : 0),
         ]
-    }
-
-    /// The advisory lock the sequencer holds while it numbers (the letters GLSQ).
-    package static let sequencerLock: Int64 = 0x474C_5351
-
-    /// The last sequence number the changes of `batch` were given, once they have them: numbers
-    /// the batches waiting, as many times as it takes for `batch` to be among them.
-    ///
-    /// The sequencer (FEED-25's numbers, FEED-26's receipt times) runs after the writes it numbers
-    /// have committed, one run at a time under an advisory lock, each in one transaction: it takes
-    /// every batch that waits, in batch order, gives each change the next number (and each item
-    /// received for the first time the next receipt time), writes the registers as they now are
-    /// and takes the batches out. A reader's snapshot holds every number a run gave or none of
-    /// them, and a later run gives greater numbers, so a reader's cursor (the greatest number its
-    /// snapshot holds) never passes a change that is numbered later: a write that commits late is
-    /// numbered late. Writes of different people never wait for each other; only the short runs do,
-    /// each of which numbers every write waiting, and a run held by a paused process ends with its
-    /// session at the database's wait.
-    ///
-    /// - Throws: ``StoreError`` when the database fails or does not answer in time.
-    static func sequence(through batch: Int64, on connection: PostgresConnection, name: String) throws(StoreError)
-        -> UInt64
-    {
-        // Each run numbers every batch committed before it, this one's included: a second run
-        // is needed only when another process's run began before this batch committed.
-        for _ in 0..<3 {
-            let done = try postgres(
-                { () throws(PostgresError) in
-                    try connection.execute(
-                        "DELETE FROM relay_batches WHERE batch = $1 RETURNING sequence", [.int(batch)])
-                }, name)
-            if !done.rows.isEmpty {
-                return UInt64(clamping: try postgres({ () throws(PostgresError) in try done.int(0, "sequence") }, name))
-            }
-            try numberWaiting(on: connection, name: name)
-        }
-        throw StoreError(.busy, "the batch \(batch) of the relay's changes was not numbered", path: name)
-    }
-
-    /// One run of the sequencer (``sequence(through:on:name:)``).
-    static func numberWaiting(on connection: PostgresConnection, name: String) throws(StoreError) {
-        try transaction(on: connection, name: name, begin: "BEGIN") { () throws(StoreError) in
-            let waiting = try postgres(
-                { () throws(PostgresError) in
-                    try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(sequencerLock)])
-                    return try connection.execute(
-                        "SELECT batch, key, register, ends, received FROM relay_pending ORDER BY batch, position")
-                }, name)
-            if !waiting.rows.isEmpty { try number(waiting, on: connection, name: name) }
-        }
-    }
-
-    /// Numbers the changes `waiting` holds, in their order, inside the sequencer's transaction.
-    private static func number(_ waiting: PostgresResult, on connection: PostgresConnection, name: String)
-        throws(StoreError)
-    {
-        var last = UInt64(
-            clamping: try postgres(
-                { () throws(PostgresError) in
-                    try connection.execute("SELECT coalesce(max(sequence), 0) AS n FROM relay_registers").int(0, "n")
-                }, name))
-        var lastReceipt = try postgres(
-            { () throws(PostgresError) in
-                try connection.execute("SELECT last_receipt FROM relay_clock").int(0, "last_receipt")
-            }, name)
-        var current: [String: FeedRelayState.StoredRegister] = [:]
-        var batches: [(batch: Int64, sequence: UInt64)] = []
-        for index in 0..<waiting.rows.count {
-            let (batch, key, bytes, flags, received) = try postgres(
-                { () throws(PostgresError) in
-                    (
-                        try waiting.int(index, "batch"), try waiting.text(index, "key"),
-                        try waiting.bytes(index, "register"), try waiting.int(index, "ends"),
-                        try waiting.int(index, "received") == 1
-                    )
-                }, name)
-            let change: FeedReplica
-            do { change = try FeedReplica(wire: bytes) } catch {
-                throw StoreError(.corrupt, "a waiting relay change does not read: \(error)", path: name)
-            }
-            guard let relayKey = FeedRelayState.StoredRegister(sequence: 1, delta: change)?.key else {
-                throw StoreError(.corrupt, "a waiting relay change holds no register", path: name)
-            }
-            if current[key] == nil {
-                let found = try postgres(
-                    { () throws(PostgresError) in
-                        try connection.execute(
-                            "SELECT sequence, register, public_until, shared_until FROM relay_registers WHERE key = $1",
-                            [.text(key)])
-                    }, name)
-                if !found.rows.isEmpty { current[key] = try PostgresRelayRows.register(found, 0, name: name) }
-            }
-            last += 1
-            let held = current[key]
-            var delta = held?.delta ?? FeedReplica()
-            if case .item(let id) = relayKey, let register = change.items[id] {
-                // The item's register as the write left it; its receipt time is the sequencer's
-                // (FEED-26): the write's own, or the next after the last one given.
-                var item = FeedReplica()
-                item.writeItem(register.value, id: id, at: register.stamp)
-                delta.merge(item)
-                if received, delta.receipts[id] == nil {
-                    lastReceipt = max(change.receipts[id] ?? 0, lastReceipt &+ 1)
-                    delta.receive(item: id, at: lastReceipt)
-                }
-            } else {
-                delta.merge(change)
-            }
-            var ends = held?.ends ?? VisibilityEnds()
-            if flags & 1 != 0 { ends.publicUntil = last }
-            if flags & 2 != 0 { ends.sharedUntil = last }
-            guard let register = FeedRelayState.StoredRegister(sequence: last, delta: delta, ends: ends) else {
-                throw StoreError(.corrupt, "a relay register merged to nothing", path: name)
-            }
-            current[key] = register
-            _ = try postgres(
-                { () throws(PostgresError) in
-                    try connection.execute(
-                        "INSERT INTO relay_registers (key, sequence, register, version, public_until, shared_until, "
-                            + "kind, party, other, item, is_public) VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $8, $9, $10) "
-                            + "ON CONFLICT (key) DO UPDATE SET sequence = $2, register = $3, public_until = $4, "
-                            + "shared_until = $5, kind = $6, party = $7, other = $8, item = $9, is_public = $10",
-                        [
-                            .text(key), .int(Int64(clamping: last)), .bytes(delta.wireEncoded()),
-                            .int(Int64(clamping: ends.publicUntil)), .int(Int64(clamping: ends.sharedUntil)),
-                        ] + indexValues(register))
-                }, name)
-            if batches.last?.batch == batch {
-                batches[batches.count - 1].sequence = last
-            } else {
-                batches.append((batch, last))
-            }
-        }
-        _ = try postgres(
-            { () throws(PostgresError) in
-                for (batch, sequence) in batches {
-                    try connection.execute("DELETE FROM relay_pending WHERE batch = $1", [.int(batch)])
-                    try connection.execute(
-                        "INSERT INTO relay_batches (batch, sequence) VALUES ($1, $2)",
-                        [.int(batch), .int(Int64(clamping: sequence))])
-                }
-                // A batch whose writer never came for its number (a process gone) is forgotten
-                // a million batches later.
-                if let newest = batches.last?.batch {
-                    try connection.execute("DELETE FROM relay_batches WHERE batch < $1", [.int(newest - 1_000_000)])
-                }
-                try connection.execute("UPDATE relay_clock SET last_receipt = $1", [.int(lastReceipt)])
-            }, name)
     }
 
     /// Gives the rows an older version wrote, before the rows had index columns, theirs, in one
@@ -455,260 +542,5 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                     }, name)
             }
         }
-    }
-}
-
-/// The relay's rows one transaction of ``PostgresFeedRelayStore`` reads, by index.
-final class PostgresRelayRows: RelayRowSource {
-    private let connection: PostgresConnection
-    private let name: String
-    /// The first read that failed, for the store to throw as it is.
-    private(set) var failure: StoreError?
-
-    /// Whether the changes still waiting for their numbers are read too (a write's), merged
-    /// into the registers they change, which then read as changed at no number.
-    private let pending: Bool
-
-    init(_ connection: PostgresConnection, name: String, pending: Bool = false) {
-        self.connection = connection
-        self.name = name
-        self.pending = pending
-    }
-
-    private static let registerColumns = "sequence, register, public_until, shared_until"
-
-    /// The register of row `index` of a result read with ``registerColumns``.
-    static func register(_ result: PostgresResult, _ index: Int, name: String) throws(StoreError)
-        -> FeedRelayState.StoredRegister
-    {
-        let (sequence, bytes, publicUntil, sharedUntil) = try PostgresFeedRelayStore.postgres(
-            { () throws(PostgresError) in
-                (
-                    try result.int(index, "sequence"), try result.bytes(index, "register"),
-                    try result.int(index, "public_until"), try result.int(index, "shared_until")
-                )
-            }, name)
-        let delta: FeedReplica
-        do { delta = try FeedReplica(wire: bytes) } catch {
-            throw StoreError(.corrupt, "a relay register does not read: \(error)", path: name)
-        }
-        let ends = VisibilityEnds(
-            publicUntil: UInt64(clamping: publicUntil), sharedUntil: UInt64(clamping: sharedUntil))
-        guard
-            let register = FeedRelayState.StoredRegister(
-                sequence: UInt64(clamping: sequence), delta: delta, ends: ends)
-        else {
-            throw StoreError(.corrupt, "a relay row holds no register", path: name)
-        }
-        return register
-    }
-
-    /// Runs `body`, keeping a storage failure for the store and answering it as the feed's.
-    private func reading<T>(_ body: () throws(StoreError) -> T) throws(FeedError) -> T {
-        do {
-            return try body()
-        } catch {
-            if failure == nil { failure = error }
-            throw FeedError.storage("the relay's rows could not be read: \(error)")
-        }
-    }
-
-    private func query(_ sql: String, _ values: [PostgresValue]) throws(StoreError) -> PostgresResult {
-        try PostgresFeedRelayStore.postgres({ () throws(PostgresError) in try connection.execute(sql, values) }, name)
-    }
-
-    /// The registers of the rows `clause` selects, once for each of `bindings`.
-    private func registers(_ clause: String, _ bindings: [[PostgresValue]]) throws(FeedError)
-        -> [FeedRelayState.StoredRegister]
-    {
-        try reading { () throws(StoreError) in
-            var found: [FeedRelayState.StoredRegister] = []
-            var waiting: [FeedRelayState.StoredRegister] = []
-            for values in bindings {
-                // A waiting change is after every number: it matches every `sequence > n`.
-                let result = try query(
-                    "SELECT \(Self.registerColumns), 0 AS waiting FROM relay_registers WHERE \(clause)"
-                        + (pending
-                            ? " UNION ALL SELECT 0, register, 0, 0, 1 FROM (SELECT *, 9223372036854775807 AS sequence "
-                                + "FROM relay_pending) AS changes WHERE \(clause)" : ""),
-                    values)
-                for index in 0..<result.rows.count {
-                    let register = try Self.register(result, index, name: name)
-                    if result.rows[index].last == .int(1) { waiting.append(register) } else { found.append(register) }
-                }
-            }
-            guard !waiting.isEmpty else { return found }
-            // Each register with every change waiting for it merged in, at its number.
-            var merged: [RelayKey: FeedRelayState.StoredRegister] = [:]
-            for register in found { merged[register.key] = register }
-            for change in waiting {
-                var delta = merged[change.key]?.delta ?? FeedReplica()
-                delta.merge(change.delta)
-                guard
-                    let register = FeedRelayState.StoredRegister(
-                        sequence: merged[change.key]?.sequence ?? 0, delta: delta,
-                        ends: merged[change.key]?.ends ?? VisibilityEnds())
-                else { continue }
-                merged[change.key] = register
-            }
-            return Array(merged.values)
-        }
-    }
-
-    /// The rows whose `column` is one of `values`: a condition on `$1`, bound to their JSON, so a
-    /// list costs one round trip whatever its length.
-    private static func among(_ column: String) -> String {
-        "\(column) IN (SELECT jsonb_array_elements_text(($1::text)::jsonb))"
-    }
-
-    /// `values` as JSON text, for ``among(_:)``.
-    private func list(_ values: some Encodable) throws(FeedError) -> [[PostgresValue]] {
-        do {
-            return [[.text(String(decoding: try JSONEncoder().encode(values), as: UTF8.self))]]
-        } catch {
-            throw FeedError.storage("a list of the relay's keys does not encode: \(error)")
-        }
-    }
-
-    private func number(_ sql: String, _ values: [PostgresValue]) throws(FeedError) -> Int64 {
-        try reading { () throws(StoreError) in
-            let result = try query(sql, values)
-            guard !result.rows.isEmpty, result.rows[0].first != .null else { return 0 }
-            return try PostgresFeedRelayStore.postgres({ () throws(PostgresError) in try result.int(0, "n") }, name)
-        }
-    }
-
-    func lastSequence() throws(FeedError) -> UInt64 {
-        UInt64(clamping: try number("SELECT coalesce(max(sequence), 0) AS n FROM relay_registers", []))
-    }
-
-    func lastReceipt() throws(FeedError) -> Int64 {
-        try number("SELECT coalesce(max(last_receipt), 0) AS n FROM relay_clock", [])
-    }
-
-    func changedCount(after sequence: UInt64, atMost limit: Int) throws(FeedError) -> Int {
-        Int(
-            try number(
-                "SELECT count(*) AS n FROM (SELECT 1 FROM relay_registers WHERE sequence > $1 LIMIT $2) AS changed",
-                [.int(Int64(clamping: sequence)), .int(Int64(limit))]))
-    }
-
-    func registers(after sequence: UInt64) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("sequence > $1", [[.int(Int64(clamping: sequence))]])
-    }
-
-    func registers(_ keys: Set<RelayKey>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        keys.isEmpty ? [] : try registers(Self.among("key"), list(keys.map(\.storageKey)))
-    }
-
-    func registers(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        owners.isEmpty
-            ? [] : try registers("kind IN ('item', 'visibility') AND " + Self.among("party"), list(owners.sorted()))
-    }
-
-    func visibility(of owners: Set<String>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        owners.isEmpty ? [] : try registers("kind = 'visibility' AND " + Self.among("party"), list(owners.sorted()))
-    }
-
-    func visibility(after sequence: UInt64) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("sequence > $1 AND kind = 'visibility'", [[.int(Int64(clamping: sequence))]])
-    }
-
-    func publicGoals() throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'visibility' AND is_public = 1", [[]])
-    }
-
-    func items(of goals: Set<FeedReplica.GoalKey>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        goals.isEmpty
-            ? []
-            : try registers(
-                "kind = 'item' AND (party, other) IN (SELECT goal->>0, goal->>1 FROM "
-                    + "jsonb_array_elements(($1::text)::jsonb) AS goal)", list(goals.map { [$0.owner, $0.goal] }))
-    }
-
-    func stances(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'stance' AND party = $1", [[.text(person)]])
-            + registers("kind = 'stance' AND other = $1 AND party != $1", [[.text(person)]])
-    }
-
-    func reactions(on items: Set<FeedItemID>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        items.isEmpty ? [] : try registers(Self.among("item"), list(items.map(\.text)))
-    }
-
-    func reactions(by reactor: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'reaction' AND other = $1", [[.text(reactor)]])
-    }
-
-    func reactions(by reactor: String, onItemsOf owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'reaction' AND party = $1 AND other = $2", [[.text(owner), .text(reactor)]])
-    }
-
-    func floors(of numbers: [UInt64], after cursor: UInt64) throws(FeedError) -> [UInt64: UInt64] {
-        guard !numbers.isEmpty else { return [:] }
-        let bound = try list(numbers.map { "\(Int64(clamping: $0))" })[0] + [.int(Int64(clamping: cursor))]
-        return try reading { () throws(StoreError) in
-            let result = try query(
-                "SELECT number, coalesce((SELECT max(sequence) FROM relay_registers WHERE sequence < number "
-                    + "AND sequence > $2), 0) AS floor FROM (SELECT number::bigint AS number FROM "
-                    + "jsonb_array_elements_text(($1::text)::jsonb) AS number) AS numbers", bound)
-            var floors: [UInt64: UInt64] = [:]
-            for index in 0..<result.rows.count {
-                let (number, floor) = try PostgresFeedRelayStore.postgres(
-                    { () throws(PostgresError) in (try result.int(index, "number"), try result.int(index, "floor")) },
-                    name)
-                if floor > 0 { floors[UInt64(clamping: number)] = UInt64(clamping: floor) }
-            }
-            return floors
-        }
-    }
-
-    /// The push rows `clause` selects, once for each of `bindings`.
-    private func pushRows(_ clause: String, _ bindings: [[PostgresValue]]) throws(FeedError) -> [(
-        key: PushOutbox.Row.Key, value: [UInt8]
-    )] {
-        try reading { () throws(StoreError) in
-            var found: [(key: PushOutbox.Row.Key, value: [UInt8])] = []
-            for values in bindings {
-                let result = try query(
-                    "SELECT kind, key, value FROM relay_pushes WHERE value IS NOT NULL AND \(clause)", values)
-                for index in 0..<result.rows.count {
-                    let (kind, key, value) = try PostgresFeedRelayStore.postgres(
-                        { () throws(PostgresError) in
-                            (
-                                try result.text(index, "kind"), try result.text(index, "key"),
-                                try result.bytes(index, "value")
-                            )
-                        }, name)
-                    guard let known = PushOutbox.Row.Kind(rawValue: kind) else {
-                        throw StoreError(.corrupt, "a push row of an unknown kind '\(kind.prefix(40))'", path: name)
-                    }
-                    found.append((PushOutbox.Row.Key(known, key), value))
-                }
-            }
-            return found
-        }
-    }
-
-    func pushRows(of people: Set<String>) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        let own = people.isEmpty ? [] : try pushRows(Self.among("person"), list(people.sorted()))
-        let tokens = Set(own.filter { $0.key.kind == .device }.map(\.key.key))
-        return own.filter { $0.key.kind == .closed } + (try pushRows(ofTokens: tokens))
-    }
-
-    func pushRows(ofTokens tokens: Set<String>) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        tokens.isEmpty ? [] : try pushRows(Self.among("token"), list(tokens.sorted()))
-    }
-
-    func duePushRows(at now: Int64, horizon: Int64) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        try pushRows("kind = $1 AND at <= $2", [[.text("group"), .int(now)], [.text("last"), .int(horizon)]])
-            + pushRows("kind = 'proof'", [[]])
-    }
-
-    func deviceRows() throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        try pushRows("kind = 'device'", [[]])
-    }
-
-    func allPushRows() throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])] {
-        try pushRows("true", [[]])
     }
 }

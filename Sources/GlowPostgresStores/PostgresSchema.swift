@@ -165,8 +165,8 @@ extension DatabaseSchema {
                 """),
             // The relay's sequencer (issue 43): a write's changed registers wait in a batch, with
             // the columns they are found by, until the sequencer numbers them after they committed
-            // (``PostgresFeedRelayStore``); the number each batch's last change got waits for its
-            // writer in `relay_batches`.
+            // (``PostgresFeedRelayStore``); the number each batch's last change got waited for its
+            // writer in `relay_batches` (until the step "relay numbering").
             Migration(
                 "relay sequencer",
                 """
@@ -203,6 +203,23 @@ extension DatabaseSchema {
                 """
                 CREATE TABLE sync_pairings (person TEXT NOT NULL, slot BYTEA NOT NULL, sealed BYTEA NOT NULL,
                     expires BIGINT NOT NULL, PRIMARY KEY (person, slot));
+                """),
+            // The relay's numbering without a row every run waits for (issue 57): the receipt clock
+            // is the greatest receipt time an item register holds (`relay_clock` keeps what older
+            // versions gave, read and never locked); a write is answered once it committed, so no
+            // number waits in `relay_batches` for a writer that may never come for it; a batch that
+            // does not read moves to `relay_quarantine` with its reason; and each waiting change
+            // says since when it waits, which health reads (PostgresRelaySequencer).
+            Migration(
+                "relay numbering",
+                """
+                ALTER TABLE relay_registers ADD COLUMN receipt BIGINT;
+                CREATE INDEX relay_registers_receipt ON relay_registers (receipt) WHERE receipt IS NOT NULL;
+                DROP TABLE relay_batches;
+                ALTER TABLE relay_pending ADD COLUMN waiting_since TIMESTAMPTZ NOT NULL DEFAULT now();
+                CREATE TABLE relay_quarantine (batch BIGINT NOT NULL, position INTEGER NOT NULL, key TEXT NOT NULL,
+                    register BYTEA NOT NULL, ends INTEGER NOT NULL, received INTEGER NOT NULL, reason TEXT NOT NULL,
+                    quarantined_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (batch, position));
                 """),
         ])
 }

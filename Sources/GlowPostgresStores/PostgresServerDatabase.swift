@@ -33,9 +33,10 @@ public final class PostgresServerDatabase: Sendable {
     ///
     /// - Throws: ``StoreError``: `cannot_open` when it cannot be reached, `corrupt` for a database
     ///   that is another's, `newer_schema`, `write_failed`.
-    public init(url: String, connections: Int = 4, poolWait: Double = 2, limits: PostgresLimits = .standard)
-        throws(StoreError)
-    {
+    public init(
+        url: String, connections: Int = 4, poolWait: Double = 2, limits: PostgresLimits = .standard,
+        report: @escaping @Sendable (String) -> Void = PostgresServerDatabase.standardErrorReport
+    ) throws(StoreError) {
         let name = Self.redacted(url)
         self.name = name
         let connect: @Sendable () throws(PostgresError) -> PostgresConnection = { () throws(PostgresError) in
@@ -45,8 +46,6 @@ public final class PostgresServerDatabase: Sendable {
             let connection = try connect()
             try PostgresMigrator.migrate(.postgresServer, on: connection, name: name)
             try PostgresFeedRelayStore.indexOlderRows(connection, name: name)
-            // What a process that died between a write's commit and its numbering left.
-            try PostgresFeedRelayStore.numberWaiting(on: connection, name: name)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -55,10 +54,25 @@ public final class PostgresServerDatabase: Sendable {
         let copies = max(connections, 1)
         accounts = PostgresAccountStore(
             name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
+        // The numbering has a connection of its own, so requests never wait for it nor it for them;
+        // it starts with what a process that died between a write's commit and its numbering left.
+        let sequencer = PostgresRelaySequencer(name: name, connect: connect, report: report)
         relay = PostgresFeedRelayStore(
-            name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
+            name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect),
+            sequencer: sequencer, wait: limits.wait)
+        behindAfter = 3 * limits.wait
+        sequencer.start()
         sync = PostgresSyncLogStore(
             name: name, pool: PostgresConnectionPool(size: copies, wait: poolWait, name: name, connect: connect))
+    }
+
+    /// How long, in seconds, a change may wait for its number before health says the numbering is
+    /// behind: three times the database wait, longer than a paused process holds its lock.
+    public let behindAfter: Double
+
+    /// Writes a line to standard error: the default report of the relay's numbering.
+    public static let standardErrorReport: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("glow-server: " + line + "\n").utf8))
     }
 
     /// Reads from the database: nil when it answers, else what is wrong (SERVER-7).
@@ -66,13 +80,37 @@ public final class PostgresServerDatabase: Sendable {
         do {
             _ = try relay.pool.withConnection { (connection) throws(StoreError) in
                 try PostgresFeedRelayStore.postgres(
-                    { () throws(PostgresError) in try connection.execute("SELECT last_receipt FROM relay_clock") },
-                    name)
+                    { () throws(PostgresError) in try connection.execute("SELECT 1 AS answers") }, name)
             }
             return nil
         } catch {
             return "\(error)"
         }
+    }
+
+    /// How far the relay's numbering is behind, in words a client may read: nil while every
+    /// change kept waits less than ``behindAfter`` for its number (FEED-25), else how many batches
+    /// wait and for how long; a kept write reaches nobody until it has its number. Why a batch was
+    /// set aside goes to the report, not here. Nil too when the database does not answer, which
+    /// ``problem()`` says.
+    public func numberingBehind() -> String? {
+        let found: (waiting: Int64, oldest: Int64)
+        do {
+            found = try relay.pool.withConnection { (connection) throws(StoreError) in
+                try PostgresFeedRelayStore.postgres(
+                    { () throws(PostgresError) in
+                        let found = try connection.execute(
+                            "SELECT count(DISTINCT batch) AS waiting, coalesce((extract(epoch FROM clock_timestamp() "
+                                + "- min(waiting_since)) * 1000)::bigint, 0) AS oldest FROM relay_pending")
+                        return (try found.int(0, "waiting"), try found.int(0, "oldest"))
+                    }, name)
+            }
+        } catch {
+            return nil
+        }
+        guard Double(found.oldest) > behindAfter * 1_000 else { return nil }
+        return "the relay's numbering is behind: \(found.waiting) batches of kept writes wait for their numbers, "
+            + "the oldest for \(String(format: "%.1f", Double(found.oldest) / 1_000)) s; they reach others once numbered"
     }
 
     /// `postgres://user:secret@host/db` without the secret.

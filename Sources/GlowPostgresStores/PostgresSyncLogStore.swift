@@ -66,6 +66,9 @@ public final class PostgresSyncLogStore: SyncLogStore {
     ) throws(StoreError) -> Attempt<T> {
         let rows = PostgresSyncLogRows(connection: connection, person: person)
         var began = false
+        // A commit ends the transaction whatever it answers: nothing is rolled back after it
+        // (which PostgreSQL would answer with a warning that no transaction is in progress).
+        var committing = false
         do throws(PostgresError) {
             try connection.execute(
                 writing ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -83,13 +86,14 @@ public final class PostgresSyncLogStore: SyncLogStore {
             // A decision made on a row that did not read is never kept, nor answered.
             if let failure = rows.failure { throw failure }
             if case .done = outcome {
+                committing = true
                 try connection.execute("COMMIT")
             } else {
                 Self.rollBack(connection)
             }
             return outcome
         } catch {
-            Self.rollBack(connection)
+            if !committing { Self.rollBack(connection) }
             if error.sqlState == "40001" || error.sqlState == "40P01" || error.sqlState == "23505" { return .lostRace }
             // A connection the database dropped (a restart) fails at its first statement: the pool
             // forgets it, and the call runs again on another.

@@ -98,7 +98,7 @@ public enum ServiceCalls {
         "sync_pairing_limit": 409,
         "sync_quota_exceeded": 507,
         "body_too_large": 413, "unsupported_media_type": 415, "throttled": 429,
-        "storage_failed": 503, "key_set_unavailable": 503, "busy": 503,
+        "storage_failed": 503, "key_set_unavailable": 503, "busy": 503, "numbering_behind": 503,
         "internal": 500,
     ]
 }

@@ -2,7 +2,6 @@ import Foundation
 import GlowAuth
 import GlowCore
 import GlowStorage
-import Synchronization
 
 /// The account service's records (AUTH-35 ... AUTH-42) durable in SQLite, through GlowAuth's
 /// storage protocol, ``AccountStore``.
@@ -18,7 +17,7 @@ import Synchronization
 public final class SQLiteAccountStore: AccountStore {
     /// The database's path.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: SQLiteServerConnection
 
     /// Opens the account database at `path`, creating it when there is no file.
     ///
@@ -28,10 +27,11 @@ public final class SQLiteAccountStore: AccountStore {
     }
 
     /// Opens the database of `schema` at `path` (the account database, or the server's), creating
-    /// it when there is no file.
-    init(path: String, schema: DatabaseSchema) throws(StoreError) {
+    /// it when there is no file; each call waits at most `wait` seconds for the file
+    /// (``SQLiteServerConnection``).
+    init(path: String, schema: DatabaseSchema, wait: Double = SQLiteServerDatabase.standardWait) throws(StoreError) {
         self.path = path
-        connection = Mutex(try schema.open(path: path, create: true))
+        connection = SQLiteServerConnection(try schema.open(path: path, create: true), wait: wait)
     }
 
     /// Runs `body` on the records as the file holds them now, in one write transaction, and keeps
@@ -63,7 +63,7 @@ public final class SQLiteAccountStore: AccountStore {
         // The result leaves through a variable of the caller's, not through the lock's return.
         var outcome: Result<T, AuthError>?
         do {
-            try connection.withLock { (connection) throws(StoreError) in
+            try connection.withConnection { (connection) throws(StoreError) in
                 outcome = try connection.transaction(immediate: writing) {
                     () throws(StoreError) -> Result<T, AuthError> in
                     let reader = SQLiteAccountRows(connection)

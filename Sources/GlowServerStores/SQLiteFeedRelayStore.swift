@@ -2,7 +2,6 @@ import GlowCore
 import GlowFeed
 import GlowRelay
 import GlowStorage
-import Synchronization
 
 /// The relay's state (FEED-25 ... FEED-27) durable in SQLite, for a server that runs
 /// ``FeedRelay``, through the feed's storage protocol, ``FeedRelayStore``.
@@ -18,7 +17,7 @@ import Synchronization
 public final class SQLiteFeedRelayStore: FeedRelayStore {
     /// The database's path.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: SQLiteServerConnection
 
     /// Opens the relay database at `path`, creating it when there is no file.
     ///
@@ -29,19 +28,20 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
     }
 
     /// Opens the database of `schema` at `path` (the relay database, or the server's), creating
-    /// it when there is no file, and indexes rows an older version wrote without their columns.
-    init(path: String, schema: DatabaseSchema) throws(StoreError) {
+    /// it when there is no file, and indexes rows an older version wrote without their columns;
+    /// each call waits at most `wait` seconds for the file (``SQLiteServerConnection``).
+    init(path: String, schema: DatabaseSchema, wait: Double = SQLiteServerDatabase.standardWait) throws(StoreError) {
         self.path = path
         let opened = try schema.open(path: path, create: true)
         try Self.indexOlderRows(opened)
-        connection = Mutex(opened)
+        connection = SQLiteServerConnection(opened, wait: wait)
     }
 
     /// The number of rows in `table`, read now: whether the file answers (SERVER-7).
     ///
     /// - Throws: ``StoreError`` when it does not.
     func count(_ table: String) throws(StoreError) -> Int64 {
-        try connection.withLock { (connection) throws(StoreError) in
+        try connection.withConnection { (connection) throws(StoreError) in
             try connection.integer("SELECT count(*) FROM \(table)")
         }
     }
@@ -63,7 +63,7 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
         }
         var outcome: Result<(result: T, sequence: UInt64), FeedError>?
         do {
-            try connection.withLock { (connection) throws(StoreError) in
+            try connection.withConnection { (connection) throws(StoreError) in
                 outcome = try connection.transaction(immediate: writing) {
                     () throws(StoreError) -> Result<(result: T, sequence: UInt64), FeedError>? in
                     // In the transaction: the account rows as the reading saw them.

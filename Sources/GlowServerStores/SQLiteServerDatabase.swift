@@ -1,6 +1,5 @@
 import Foundation
 import GlowStorage
-import Synchronization
 
 /// A server's accounts and relay in one SQLite file, glow-server's embedded default: an account
 /// store and a relay store on the same file, each seeing the other's commits.
@@ -14,15 +13,21 @@ public struct SQLiteServerDatabase: Sendable {
     /// People's sync logs.
     public let sync: SQLiteSyncLogStore
 
-    /// Opens the server database at `path`, making it when there is no file.
+    /// How long a call waits for the file unless set, in seconds: as long as glow-server's
+    /// database wait.
+    public static let standardWait = 2.0
+
+    /// Opens the server database at `path`, making it when there is no file. Every call waits at
+    /// most `wait` seconds for the file, health included (``SQLiteServerConnection``): under an
+    /// outside lock it answers `busy` then.
     ///
     /// - Throws: ``StoreError``: `newer_schema`, `corrupt` (another application's file, or a
     ///   row that does not read), `cannot_open`.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, wait: Double = standardWait) throws(StoreError) {
         self.path = path
-        accounts = try SQLiteAccountStore(path: path, schema: .server)
-        relay = try SQLiteFeedRelayStore(path: path, schema: .server)
-        sync = try SQLiteSyncLogStore(path: path)
+        accounts = try SQLiteAccountStore(path: path, schema: .server, wait: wait)
+        relay = try SQLiteFeedRelayStore(path: path, schema: .server, wait: wait)
+        sync = try SQLiteSyncLogStore(path: path, wait: wait)
     }
 
     /// Reads from the file: nil when it answers, else what is wrong (SERVER-7).
@@ -38,21 +43,23 @@ public struct SQLiteServerDatabase: Sendable {
 
 /// The mail outbox of a server's SQLite file (`mail_outbox`), on a connection of its own.
 public final class SQLiteMailOutbox: MailOutbox {
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: SQLiteServerConnection
     /// The file's path.
     public let path: String
 
-    /// The outbox of the server database at `path`, which must be there.
+    /// The outbox of the server database at `path`, which must be there; each call waits at most
+    /// `wait` seconds for the file (``SQLiteServerConnection``).
     ///
     /// - Throws: ``StoreError`` as opening the server database does.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, wait: Double = SQLiteServerDatabase.standardWait) throws(StoreError) {
         self.path = path
-        connection = Mutex(try DatabaseSchema.server.open(path: path, create: false))
+        connection = SQLiteServerConnection(
+            try DatabaseSchema.server.open(path: path, create: false), wait: wait)
     }
 
     /// Keeps a mail to send.
     public func add(recipient: String, kind: String, message: String) throws(StoreError) {
-        try connection.withLock { (connection) throws(StoreError) in
+        try connection.withConnection { (connection) throws(StoreError) in
             try connection.prepare(
                 "INSERT INTO mail_outbox (recipient, kind, message, created_at) VALUES (?, ?, ?, ?)"
             ).run([.text(recipient), .text(kind), .text(message), .integer(Self.now())])
@@ -61,7 +68,7 @@ public final class SQLiteMailOutbox: MailOutbox {
 
     /// Up to `limit` mails no other deliverer holds, held for `seconds` by this one.
     public func claim(limit: Int, for seconds: Int) throws(StoreError) -> [OutboxMail] {
-        try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
+        try connection.withConnection { (connection) throws(StoreError) -> [OutboxMail] in
             try connection.transaction { () throws(StoreError) -> [OutboxMail] in
                 let now = Self.now()
                 let mails = try Self.read(
@@ -75,14 +82,14 @@ public final class SQLiteMailOutbox: MailOutbox {
 
     /// Takes a delivered mail out.
     public func remove(_ id: Int64) throws(StoreError) {
-        try connection.withLock { (connection) throws(StoreError) in
+        try connection.withConnection { (connection) throws(StoreError) in
             try connection.prepare("DELETE FROM mail_outbox WHERE id = ?").run([.integer(id)])
         }
     }
 
     /// Holds a mail whose delivery failed for `seconds` from now.
     public func postpone(_ id: Int64, for seconds: Int) throws(StoreError) {
-        try connection.withLock { (connection) throws(StoreError) in
+        try connection.withConnection { (connection) throws(StoreError) in
             try connection.prepare("UPDATE mail_outbox SET claimed_until = ? WHERE id = ?").run([
                 .integer(Self.now() &+ Int64(seconds) &* 1_000), .integer(id),
             ])
@@ -91,7 +98,7 @@ public final class SQLiteMailOutbox: MailOutbox {
 
     /// Takes out the mails that have waited `seconds` or longer, and returns them.
     public func removeOlder(than seconds: Int) throws(StoreError) -> [OutboxMail] {
-        try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
+        try connection.withConnection { (connection) throws(StoreError) -> [OutboxMail] in
             try connection.transaction { () throws(StoreError) -> [OutboxMail] in
                 let cutoff = Self.now() &- Int64(seconds) &* 1_000
                 let old = try Self.read(connection, "WHERE created_at <= ? ORDER BY id", [.integer(cutoff)])
@@ -103,7 +110,7 @@ public final class SQLiteMailOutbox: MailOutbox {
 
     /// Every mail waiting, oldest first.
     public func waiting() throws(StoreError) -> [OutboxMail] {
-        try connection.withLock { (connection) throws(StoreError) -> [OutboxMail] in
+        try connection.withConnection { (connection) throws(StoreError) -> [OutboxMail] in
             try Self.read(connection, "ORDER BY id", [])
         }
     }

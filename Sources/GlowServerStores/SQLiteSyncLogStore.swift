@@ -3,7 +3,6 @@ import GlowModel
 import GlowRelay
 import GlowStorage
 import GlowSync
-import Synchronization
 
 /// People's sync logs (Spec/sync.md 11.4) in the server's SQLite file, on a connection of their
 /// own: a call is one transaction on one person's rows, read by index, so its cost does not grow
@@ -11,14 +10,15 @@ import Synchronization
 public final class SQLiteSyncLogStore: SyncLogStore {
     /// The file's path.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: SQLiteServerConnection
 
-    /// The sync log of the server database at `path`, which must be there.
+    /// The sync log of the server database at `path`, which must be there; each call waits at
+    /// most `wait` seconds for the file (``SQLiteServerConnection``).
     ///
     /// - Throws: ``StoreError`` as opening the server database does.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, wait: Double = SQLiteServerDatabase.standardWait) throws(StoreError) {
         self.path = path
-        connection = Mutex(try DatabaseSchema.server.open(path: path, create: false))
+        connection = SQLiteServerConnection(try DatabaseSchema.server.open(path: path, create: false), wait: wait)
     }
 
     /// Whether `reading` is of this file.
@@ -35,7 +35,7 @@ public final class SQLiteSyncLogStore: SyncLogStore {
         var refusal: SyncError?
         var result: T?
         do {
-            try connection.withLock { (connection) throws(StoreError) in
+            try connection.withConnection { (connection) throws(StoreError) in
                 result = try connection.transaction(immediate: writing) { () throws(StoreError) -> T? in
                     if let reading, try !accountReadingHolds(reading, on: connection) { return nil }
                     let rows = SQLiteSyncLogRows(connection: connection, person: person)

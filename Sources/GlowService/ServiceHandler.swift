@@ -24,6 +24,7 @@ public final class ServiceHandler: Sendable {
     private let settings: Settings
     let clock: any AuthClock
     private let healthCheck: @Sendable () -> String?
+    private let numberingCheck: @Sendable () -> String?
     private let log: @Sendable (String) -> Void
 
     /// How a handler answers beyond the services.
@@ -43,13 +44,16 @@ public final class ServiceHandler: Sendable {
     }
 
     /// A handler over `accounts`, `relay` and `sync` (in memory unless given). `healthCheck` reads the database and says what is
-    /// wrong with it, or nil when it answers (SERVER-7); `clock` times the relay's receipts; `log`
+    /// wrong with it, or nil when it answers (SERVER-7); `numberingCheck` says, in words a client
+    /// may read (counts and seconds), how far the relay's numbering of kept writes is behind, or
+    /// nil when it keeps up (FEED-25); `clock` times the relay's receipts; `log`
     /// takes what the server's operator needs and a client must not see (a storage failure's
     /// database, path and statement), standard error unless given.
     public init(
         accounts: AccountService, relay: FeedRelay, sync: SyncLog = SyncLog(store: InMemorySyncLogStore()),
         settings: Settings = Settings(),
         clock: any AuthClock = SystemAuthClock(), healthCheck: @escaping @Sendable () -> String?,
+        numberingCheck: @escaping @Sendable () -> String? = { nil },
         log: @escaping @Sendable (String) -> Void = ServiceHandler.standardErrorLog
     ) {
         self.accounts = accounts
@@ -58,6 +62,7 @@ public final class ServiceHandler: Sendable {
         self.settings = settings
         self.clock = clock
         self.healthCheck = healthCheck
+        self.numberingCheck = numberingCheck
         self.log = log
     }
 
@@ -395,6 +400,7 @@ public final class ServiceHandler: Sendable {
         if let problem = healthCheck() {
             throw ServiceRefusal("storage_failed", "the database does not answer: \(problem)", rule: "SERVER-7")
         }
+        if let behind = numberingCheck() { throw ServiceRefusal("numbering_behind", behind, rule: "SERVER-7") }
         return ProtocolMessage("Health").with("status", "ok")
             .with("protocol", .unsigned(ServiceCalls.protocolVersion)).with("server", settings.serverName)
             .wireEncoded()

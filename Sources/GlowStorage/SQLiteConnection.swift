@@ -63,6 +63,12 @@ package final class SQLiteConnection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
+    /// How long a statement waits for another connection's lock on the file before it fails
+    /// `busy`: five seconds unless set.
+    package func busyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, Swift.max(0, milliseconds))
+    }
+
     /// The error for a SQLite status: its code mapped to ours.
     package func error(_ status: Int32, _ doing: String) -> StoreError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ""

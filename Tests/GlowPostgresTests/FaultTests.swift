@@ -186,8 +186,10 @@ extension ProcessHeavySuites {
 
         /// Every acknowledged write is in the database with its stamp, and the relay numbered one
         /// change per write: none was lost, none kept twice, and no change waits unnumbered.
-        static func judge(_ outcome: Outcome, url: String, versionBefore: Int64) throws {
+        static func judge(_ outcome: Outcome, url: String, versionBefore: Int64) async throws {
             #expect(outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(5))")
+            // Writes are answered once kept; their numbering catches up by itself.
+            _ = try await RelayWriteTests.settle(url)
             // A read of the whole relay, for inspection: allowed the time a debug build takes over it.
             let replica = try FeedRelay(
                 store: try PostgresServerDatabase(url: url, connections: 1, limits: PostgresLimits(wait: 60)).relay
@@ -255,7 +257,7 @@ extension ProcessHeavySuites {
             let outcome = await writing.value
             defer { for process in processes { process.stop() } }
             #expect(failure == nil, "\(failure ?? "")")
-            try Self.judge(outcome, url: url, versionBefore: before)
+            try await Self.judge(outcome, url: url, versionBefore: before)
             #expect(outcome.cut > 0, "no request was in flight when a process died")
             print(
                 "faults   \(kills) glow-server processes killed (SIGKILL) under 4 writers on 2 processes: \(outcome.acknowledged.count) writes acknowledged, \(outcome.cut) attempts cut mid-request and sent again to another process; a cut write acknowledged after p50 \(Self.milliseconds(Self.percentile(outcome.recoveries, 0.5))), max \(Self.milliseconds(outcome.recoveries.max() ?? 0)); a process back in p50 \(Self.milliseconds(Self.percentile(restarts, 0.5))); 0 lost, 0 kept twice"
@@ -352,7 +354,7 @@ extension ProcessHeavySuites {
             }
             outcome.acknowledged += probeAcknowledged
             #expect(failure == nil, "\(failure ?? "")")
-            try Self.judge(outcome, url: url, versionBefore: before)
+            try await Self.judge(outcome, url: url, versionBefore: before)
             #expect(outcome.unavailable > 0, "no request met the database down")
             #expect(outcome.cut == 0, "a connection to a live process was cut")
             #expect((recoveries.max() ?? 0) < 5, "back to normal after \(recoveries) s (target 5 s)")
@@ -466,7 +468,7 @@ extension ProcessHeavySuites {
                 "health answered \(recovery.map { "\($0) s" } ?? "never") after the thaw")
             #expect(outcome.cut == 0, "a request hung until the client gave up")
             #expect(outcome.unavailable > 0, "no write met the frozen database")
-            try Self.judge(outcome, url: url, versionBefore: before)
+            try await Self.judge(outcome, url: url, versionBefore: before)
             print(
                 "faults   PostgreSQL frozen (SIGSTOP) 2 s under 4 writers: health answered 503 in max \(Self.milliseconds(answers.max() ?? 0)); healthy \(Self.milliseconds(recovery ?? 0)) after the thaw; \(outcome.acknowledged.count) writes acknowledged, \(outcome.unavailable) answers 503 meanwhile; 0 lost, 0 kept twice"
             )
@@ -511,7 +513,7 @@ extension ProcessHeavySuites {
             #expect(outcome.longestCall < 1.5, "a write of the healthy process took \(outcome.longestCall) s to answer")
             all.acknowledged += outcome.acknowledged
             all.unexpected += outcome.unexpected
-            try Self.judge(all, url: url, versionBefore: before)
+            try await Self.judge(all, url: url, versionBefore: before)
             print(
                 "faults   one of two glow-server processes paused (SIGSTOP) 3 × 2 s under 4 writers, 2 writers on the other: the other's longest call \(Self.milliseconds(outcome.longestCall)); \(all.acknowledged.count) writes acknowledged; 0 lost, 0 kept twice"
             )

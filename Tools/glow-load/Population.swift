@@ -110,7 +110,7 @@ struct Population {
                 let connection = try PostgresConnection(url, limits: PostgresLimits(wait: 300))
                 try connection.execute("BEGIN")
                 // The sequencer's lock, taken first: no process numbers changes meanwhile.
-                try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgresFeedRelayStore.sequencerLock)])
+                try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(PostgresRelaySequencer.lock)])
                 postgres = connection
                 sqlite = nil
             } else {
@@ -132,7 +132,7 @@ struct Population {
 
         func lastReceipt() throws -> Int64 {
             if let postgres {
-                return try postgres.execute("SELECT last_receipt FROM relay_clock").int(0, "last_receipt")
+                return try postgres.execute(PostgresFeedRelayStore.lastReceiptQuery).int(0, "n")
             }
             return try sqlite?.integer("SELECT coalesce(max(last_receipt), 0) FROM relay_clock") ?? 0
         }

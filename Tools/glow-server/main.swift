@@ -55,9 +55,10 @@ let usage = """
                         PostgreSQL connections per store of this process (default: --threads)
       --pool-wait       seconds a request waits for a free database connection before it is
                         answered 503 with Retry-After (default 2)
-      --database-wait   seconds one PostgreSQL call may wait, also set as the database's statement,
-                        lock and idle-in-transaction timeouts; past it the request is answered 503
-                        with Retry-After (default 2)
+      --database-wait   seconds one database call may wait: on PostgreSQL also set as the database's
+                        statement, lock and idle-in-transaction timeouts; on SQLite for the file's
+                        connection and locks; past it the request is answered 503 with Retry-After
+                        (default 2)
       --client-interval milliseconds between one client's calls once its burst is spent
                         (default 50; 0: no limit) (SERVER-11)
       --client-burst    calls one client may make at once (default 200)
@@ -265,16 +266,19 @@ func openStores() throws(StoreError) -> Stores {
         let database = try PostgresServerDatabase(
             url: configuration.database,
             connections: configuration.databaseConnections ?? configuration.limits.threads,
-            poolWait: configuration.poolWait, limits: configuration.databaseWait)
+            poolWait: configuration.poolWait, limits: configuration.databaseWait,
+            report: { complain("glow-server: \($0)") })
         return Stores(
             accounts: database.accounts, relay: database.relay, sync: database.sync,
             outbox: try PostgresMailOutbox(url: configuration.database, limits: configuration.databaseWait),
-            problem: { database.problem() })
+            problem: { database.problem() }, numbering: { database.numberingBehind() })
     }
-    let database = try SQLiteServerDatabase(path: configuration.database)
+    let database = try SQLiteServerDatabase(path: configuration.database, wait: configuration.databaseWait.wait)
     return Stores(
         accounts: database.accounts, relay: database.relay, sync: database.sync,
-        outbox: try SQLiteMailOutbox(path: configuration.database), problem: { database.problem() })
+        outbox: try SQLiteMailOutbox(path: configuration.database, wait: configuration.databaseWait.wait),
+        problem: { database.problem() },
+        numbering: { nil })
 }
 
 /// The server's stores on its database.
@@ -284,6 +288,8 @@ struct Stores {
     let sync: any SyncLogStore
     let outbox: any MailOutbox
     let problem: @Sendable () -> String?
+    /// How far the relay's numbering is behind, nil when it keeps up (SQLite numbers as it writes).
+    let numbering: @Sendable () -> String?
 }
 
 /// The service over the stores, its mail and pushes started.
@@ -304,7 +310,8 @@ func makeService(_ stores: Stores) throws -> Service {
         revoker: UnconfiguredRevoker(),
         verifiers: verifiers)
     let handler = ServiceHandler(
-        accounts: accounts, relay: relay, sync: sync, settings: configuration.settings, healthCheck: stores.problem)
+        accounts: accounts, relay: relay, sync: sync, settings: configuration.settings, healthCheck: stores.problem,
+        numberingCheck: stores.numbering)
     // Pushes of friends' activity wait in the relay's outbox, and go out once a second.
     let sender: any PushSender =
         configuration.pushCommand.map { CommandPushSender(command: $0) }
