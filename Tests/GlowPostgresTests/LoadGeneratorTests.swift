@@ -82,7 +82,10 @@ extension ProcessHeavySuites {
                 (["--seconds", "-1"], "--seconds"), (["--writes", "101"], "--writes"),
                 (["--writes", "30,x"], "--writes"),
                 (["--writes", "30,"], "--writes"), (["--repeat", "0"], "--repeat"), (["--repeat", "21"], "--repeat"),
-                (["--bogus"], "--bogus"),
+                (["--bogus"], "--bogus"), (["--group", "1"], "--group"), (["--writers", "2"], "--writers"),
+                (["--group", "3", "--writers", "0"], "--writers"),
+                (["--group", "3", "--against", "/nowhere"], "--against"),
+                (["--group", "3", "--database", "sqlite"], "--group"),
             ])
         func badOptions(arguments: [String], named: String) throws {
             let result = try Self.run(arguments)
@@ -153,6 +156,28 @@ extension ProcessHeavySuites {
             #expect(lines.contains { $0.contains("start to first answer: ") && $0.contains("CPU per call: ") })
             let received = lines.first { $0.contains("other people's items received: ") }
             #expect(received.map { !$0.hasSuffix(": 0") } == true, "\(result.output)")
+        }
+
+        /// Issue 57's group of friends, short: three friends, one and then two writing as fast as
+        /// they are answered while all three sync; every write answered, none raced. How many writes
+        /// a second is glow-load's figure (BENCHMARKS.md), not this test's.
+        @Test("--group: friends writing at once, a row per count of writers, no 503 and no write run again")
+        func friendsGroup() throws {
+            let result = try Self.run(
+                ["--group", "3", "--writers", "1,2", "--processes", "1", "--seconds", "1", "--think", "0.2"])
+            #expect(result.status == 0, "\(result.errors)")
+            let rows = result.output.split(separator: "\n").filter { $0.hasPrefix("this tree") }
+            #expect(rows.count == 2, "\(result.output)")
+            for (row, writers) in zip(rows, ["1", "2"]) {
+                let cells = row.dropFirst("this tree".count).split(separator: " ", omittingEmptySubsequences: true)
+                // processes, writers, writes/s, p50, p99, worst (each "N ms"), 503s, retries per write.
+                #expect(cells.count > 11, "\(row)")
+                guard cells.count > 11 else { continue }
+                #expect(cells[0] == "1" && cells[1] == Substring(writers), "\(row)")
+                #expect((Double(String(cells[2])) ?? 0) > 0, "no write acknowledged: \(row)")
+                #expect(cells[9] == "0", "writes answered 503: \(row)")
+                #expect(cells[10] == "0.000", "writes run again: \(row)")
+            }
         }
 
         @Test("--help and -h print the usage and start nothing")

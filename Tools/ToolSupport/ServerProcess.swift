@@ -32,11 +32,14 @@ package final class ServerProcess {
 
     /// Starts `glow-server --listen 127.0.0.1:0 --trust-forwarded-for` with `arguments`, its
     /// standard error into `log` (discarded when nil), and waits until it listens. Without
-    /// `trustingForwardedFor`, each peer address is a client of its own (SERVER-11).
+    /// `trustingForwardedFor`, each peer address is a client of its own (SERVER-11). `executable`
+    /// runs another build's glow-server (an older tree's, measured beside this one).
     ///
     /// - Throws: ``ThrowawayPostgres/Failure`` when it is not built or does not start.
-    package init(arguments: [String], log: URL? = nil, trustingForwardedFor: Bool = true) throws {
-        process.executableURL = try Self.executable()
+    package init(
+        arguments: [String], log: URL? = nil, trustingForwardedFor: Bool = true, executable: URL? = nil
+    ) throws {
+        process.executableURL = try executable ?? Self.executable()
         process.arguments =
             ["--listen", "127.0.0.1:0"] + (trustingForwardedFor ? ["--trust-forwarded-for"] : []) + arguments
         process.standardOutput = output

@@ -25,6 +25,7 @@ let usage = """
                      [--writes LIST] [--repeat N] [--control] [--threads N] [--database postgres://... | sqlite]
                      [--hostile [--attacks slowloris,flood,keys]]
                      [--population N [--friends N] [--items N]]
+                     [--group N [--writers LIST] [--against GLOW-SERVER]]
       --devices    simulated devices, four per person, each on its own connection (default 1000)
       --processes  glow-server processes to run against, one run per entry (default 1,2,3)
       --seconds    length of each run, after a 3-second warm-up (default 20)
@@ -52,6 +53,16 @@ let usage = """
                    each calling person befriends --friends of them. The report adds each
                    process's time from its start to its first answer of a sync, and the CPU time
                    per call of glow-server and PostgreSQL together
+      --group      instead of devices: N people who are all friends (issue 57), each with a
+                   writing device and a reading device; in each run the first --writers of them
+                   write as fast as they are answered (a check-in, every third with a cheer on a
+                   friend's) while every reader syncs each --think seconds. The report gives the
+                   writes acknowledged per second, their p50, p99 and worst latency, the 503s, and
+                   PostgreSQL's serialization failures and deadlocks per acknowledged write
+      --writers    how many of the group write at once, one run each (default 2,8,20)
+      --against    another build's glow-server (an older tree's): every run of --group is made
+                   again with it, on a cluster of its own, right after this tree's, and the
+                   report ends with the medians and this tree's writes per second over its
     """
 
 struct Options {
@@ -69,13 +80,16 @@ struct Options {
     var population = 0
     var friends = 20
     var items = 10
+    var group = 0
+    var writers = [2, 8, 20]
+    var against: URL?
 
     init(_ arguments: [String]) throws {
         var parser = try OptionParser(
             arguments, command: "glow-load",
             valued: [
                 "--devices", "--processes", "--seconds", "--think", "--writes", "--repeat", "--threads", "--database",
-                "--attacks", "--population", "--friends", "--items",
+                "--attacks", "--population", "--friends", "--items", "--group", "--writers", "--against",
             ])
         if let count = try parser.integer("--devices", atLeast: 1) {
             guard count <= 10_000 else {
@@ -126,6 +140,33 @@ struct Options {
                 throw UsageError(message: "--items \(count): at most 1000", command: "glow-load")
             }
             items = count
+        }
+        if let count = try parser.integer("--group", atLeast: 2) {
+            guard count <= 1_000 else {
+                throw UsageError(message: "--group \(count): at most 1000", command: "glow-load")
+            }
+            group = count
+        }
+        if let list = try parser.value("--writers") {
+            let counts = list.split(separator: ",").map { Int($0) }
+            guard group > 0, !counts.isEmpty, counts.allSatisfy({ (1...1_000).contains($0 ?? 0) }) else {
+                throw UsageError(
+                    message: "--writers \(list): with --group, counts from 1 to 1000 separated by commas",
+                    command: "glow-load")
+            }
+            writers = counts.compactMap { $0 }
+        }
+        if let path = try parser.value("--against") {
+            guard group > 0, FileManager.default.isExecutableFile(atPath: path) else {
+                throw UsageError(
+                    message: "--against \(path): with --group, the path of another build's glow-server",
+                    command: "glow-load")
+            }
+            against = URL(fileURLWithPath: path)
+        }
+        if group > 0, database != nil {
+            throw UsageError(
+                message: "--group runs on throwaway clusters of its own: leave out --database", command: "glow-load")
         }
         hostile = parser.flag("--hostile")
         control = parser.flag("--control")
@@ -520,6 +561,16 @@ do {
 } catch {
     say("glow-load: \(error)\n\(usage)")
     exit(64)
+}
+
+if options.group > 0 {
+    do {
+        try await friendsGroup(options)
+    } catch {
+        say("glow-load: \(error)")
+        exit(1)
+    }
+    exit(0)
 }
 
 do {
