@@ -359,6 +359,8 @@ package final class PostgresRelaySequencer: Sendable {
                 blocked[key] = "another session holds its register \(key.debugDescription) locked"
             }
         }
+        // Each register as the run leaves it, at its last number, written once.
+        var written: [String: FeedRelayState.StoredRegister] = [:]
         var sequence = UInt64(clamping: last)
         var lastReceipt = receiptClock
         for (batch, changes) in batches {
@@ -381,10 +383,11 @@ package final class PostgresRelaySequencer: Sendable {
                 sequence += 1
                 let register = try merge(change, into: current[change.key], at: sequence, lastReceipt: &lastReceipt)
                 current[change.key] = register
-                try write(register, on: connection)
+                written[change.key] = register
             }
             outcome.numbered[batch] = sequence
         }
+        try write(Array(written.values), on: connection)
         let numbered = try PostgresFeedRelayStore.jsonList(outcome.numbered.keys.map(String.init), name: name)
         try PostgresFeedRelayStore.postgres(
             { () throws(PostgresError) in
@@ -435,24 +438,61 @@ package final class PostgresRelaySequencer: Sendable {
         return register
     }
 
-    /// Writes `register` at its number, with its receipt time when it is an item's.
-    private func write(_ register: FeedRelayState.StoredRegister, on connection: PostgresConnection)
+    /// One register row as the run writes it, in the JSON one statement reads all of them from.
+    private struct Row: Encodable {
+        let key: String
+        let sequence: Int64
+        /// The register's canonical bytes, in hexadecimal.
+        let register: String
+        let publicUntil: Int64
+        let sharedUntil: Int64
+        let kind: String
+        let party: String
+        let other: String?
+        let item: String?
+        let isPublic: Int
+        let receipt: Int64?
+    }
+
+    /// Writes `registers` at their numbers, each with its receipt time when it is an item's, in
+    /// one statement whatever their count.
+    private func write(_ registers: [FeedRelayState.StoredRegister], on connection: PostgresConnection)
         throws(StoreError)
     {
-        var receipt = PostgresValue.null
-        if case .item(let id) = register.key, let time = register.delta.receipts[id] { receipt = .int(time) }
+        guard !registers.isEmpty else { return }
+        let rows = registers.map { register in
+            var receipt: Int64?
+            if case .item(let id) = register.key { receipt = register.delta.receipts[id] }
+            let columns = register.key.indexColumns
+            return Row(
+                key: register.key.storageKey, sequence: Int64(clamping: register.sequence),
+                register: register.delta.wireEncoded().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(),
+                publicUntil: Int64(clamping: register.ends.publicUntil),
+                sharedUntil: Int64(clamping: register.ends.sharedUntil), kind: columns.kind, party: columns.party,
+                other: columns.other, item: columns.item, isPublic: register.isPublic ? 1 : 0, receipt: receipt)
+        }
+        let json: String
+        do {
+            let encoder = JSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            json = String(decoding: try encoder.encode(rows), as: UTF8.self)
+        } catch {
+            throw StoreError(.writeFailed, "the relay's numbered registers do not encode: \(error)", path: name)
+        }
         _ = try PostgresFeedRelayStore.postgres(
             { () throws(PostgresError) in
                 try connection.execute(
-                    "INSERT INTO relay_registers (key, sequence, register, version, public_until, shared_until, "
-                        + "kind, party, other, item, is_public, receipt) VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $8, $9, "
-                        + "$10, $11) ON CONFLICT (key) DO UPDATE SET sequence = $2, register = $3, public_until = $4, "
-                        + "shared_until = $5, kind = $6, party = $7, other = $8, item = $9, is_public = $10, receipt = $11",
-                    [
-                        .text(register.key.storageKey), .int(Int64(clamping: register.sequence)),
-                        .bytes(register.delta.wireEncoded()), .int(Int64(clamping: register.ends.publicUntil)),
-                        .int(Int64(clamping: register.ends.sharedUntil)),
-                    ] + PostgresFeedRelayStore.indexValues(register) + [receipt])
+                    "INSERT INTO relay_registers (key, sequence, register, version, public_until, shared_until, kind, "
+                        + "party, other, item, is_public, receipt) SELECT r.key, r.sequence, decode(r.register, 'hex'), "
+                        + "0, r.public_until, r.shared_until, r.kind, r.party, r.other, r.item, r.is_public, r.receipt "
+                        + "FROM jsonb_to_recordset(($1::text)::jsonb) AS r(key text, sequence bigint, register text, "
+                        + "public_until bigint, shared_until bigint, kind text, party text, other text, item text, "
+                        + "is_public integer, receipt bigint) ON CONFLICT (key) DO UPDATE SET sequence = EXCLUDED.sequence, "
+                        + "register = EXCLUDED.register, public_until = EXCLUDED.public_until, "
+                        + "shared_until = EXCLUDED.shared_until, kind = EXCLUDED.kind, party = EXCLUDED.party, "
+                        + "other = EXCLUDED.other, item = EXCLUDED.item, is_public = EXCLUDED.is_public, "
+                        + "receipt = EXCLUDED.receipt",
+                    [.text(json)])
             }, name)
     }
 }
