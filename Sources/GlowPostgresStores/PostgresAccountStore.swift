@@ -156,14 +156,23 @@ public final class PostgresAccountStore: AccountStore {
 func accountReadingHolds(_ reading: StoreReading, locking: Bool = false, on connection: PostgresConnection)
     throws(PostgresError) -> Bool
 {
-    for row in reading.rows {
-        let found = try connection.execute(
-            "SELECT version FROM account_rows WHERE map = $1 AND key = $2" + (locking ? " FOR SHARE" : ""),
-            [.text(row.map), .text(row.key)])
-        let version = found.rows.isEmpty ? 0 : try found.int(0, "version")
-        guard version == row.version else { return false }
+    guard !reading.rows.isEmpty else { return true }
+    // Every row in one statement: the versions of those there are, by map and key.
+    let pairs = reading.rows.map { [$0.map, $0.key] }
+    let list: String
+    do {
+        list = String(decoding: try JSONEncoder().encode(pairs), as: UTF8.self)
+    } catch {
+        throw PostgresError(.queryFailed, "a reading's rows do not encode: \(error)")
     }
-    return true
+    let found = try connection.execute(
+        "SELECT map, key, version FROM account_rows WHERE (map, key) IN (SELECT row->>0, row->>1 FROM "
+            + "jsonb_array_elements(($1::text)::jsonb) AS row)" + (locking ? " FOR SHARE" : ""), [.text(list)])
+    var versions: [String: Int64] = [:]
+    for index in 0..<found.rows.count {
+        versions[try found.text(index, "map") + "\u{1F}" + found.text(index, "key")] = try found.int(index, "version")
+    }
+    return reading.rows.allSatisfy { (versions[$0.map + "\u{1F}" + $0.key] ?? 0) == $0.version }
 }
 
 /// The rows one transaction of ``PostgresAccountStore`` reads, by key, owner or expiry; the

@@ -368,8 +368,14 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         let keys = Set(names.map(lockKey)).sorted()
         return try postgres(
             { () throws(PostgresError) -> Int64 in
-                for key in keys { try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(key)]) }
-                return try connection.execute("SELECT txid_current() AS xid").int(0, "xid")
+                for key in keys.dropLast() { try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(key)]) }
+                guard let last = keys.last else {
+                    return try connection.execute("SELECT txid_current() AS xid").int(0, "xid")
+                }
+                // The last lock and the transaction's id in one round trip.
+                return try connection.execute(
+                    "SELECT txid_current() AS xid FROM (SELECT pg_advisory_xact_lock($1)) AS locked", [.int(last)]
+                ).int(0, "xid")
             }, name)
     }
 
@@ -446,9 +452,10 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                 }
                 let changed = relay.registers(after: before)
                 guard !changed.isEmpty else { return nil }
-                let batch = try connection.execute("SELECT nextval('relay_batch') AS batch").int(0, "batch")
+                // The batch's number and every change of it in one statement.
+                var rows: [PendingRow] = []
                 for (position, register) in changed.enumerated() {
-                    var flags: Int64 = 0
+                    var flags = 0
                     if case .visibility(let goal) = register.key {
                         let old = ends[goal] ?? VisibilityEnds()
                         if register.ends.publicUntil != old.publicUntil { flags |= 1 }
@@ -456,14 +463,31 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                     }
                     var received = false
                     if case .item(let id) = register.key { received = receipts[id] == nil }
-                    try connection.execute(
-                        "INSERT INTO relay_pending (batch, position, key, register, ends, received, kind, party, other, "
-                            + "item, is_public) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                        [
-                            .int(batch), .int(Int64(position)), .text(register.key.storageKey),
-                            .bytes(register.delta.wireEncoded()), .int(flags), .int(received ? 1 : 0),
-                        ] + Self.indexValues(register))
+                    let columns = register.key.indexColumns
+                    rows.append(
+                        PendingRow(
+                            position: position, key: register.key.storageKey,
+                            register: Self.hex(register.delta.wireEncoded()),
+                            ends: flags, received: received ? 1 : 0, kind: columns.kind, party: columns.party,
+                            other: columns.other, item: columns.item, isPublic: register.isPublic ? 1 : 0))
                 }
+                let json: String
+                do {
+                    let encoder = JSONEncoder()
+                    encoder.keyEncodingStrategy = .convertToSnakeCase
+                    json = String(decoding: try encoder.encode(rows), as: UTF8.self)
+                } catch {
+                    throw PostgresError(.queryFailed, "the relay's changes do not encode: \(error)")
+                }
+                let batch = try connection.execute(
+                    "WITH numbered AS (SELECT nextval('relay_batch') AS batch) INSERT INTO relay_pending (batch, "
+                        + "position, key, register, ends, received, kind, party, other, item, is_public) SELECT "
+                        + "numbered.batch, r.position, r.key, decode(r.register, 'hex'), r.ends, r.received, r.kind, "
+                        + "r.party, r.other, r.item, r.is_public FROM numbered, jsonb_to_recordset(($1::text)::jsonb) "
+                        + "AS r(position integer, key text, register text, ends integer, received integer, kind text, "
+                        + "party text, other text, item text, is_public integer) RETURNING batch",
+                    [.text(json)]
+                ).int(0, "batch")
                 return batch
             }, name)
     }
@@ -471,9 +495,14 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     /// The receipt clock (FEED-26): the greatest receipt time an item register holds, or what an
     /// older version kept in `relay_clock`, whichever is greater. Read without a lock, so a
     /// session that holds the clock's old row holds up no numbering.
-    package static let lastReceiptQuery =
-        "SELECT greatest((SELECT coalesce(max(last_receipt), 0) FROM relay_clock), "
-        + "(SELECT coalesce(max(receipt), 0) FROM relay_registers WHERE receipt IS NOT NULL)) AS n"
+    package static let lastReceiptQuery = "SELECT \(lastReceiptExpression) AS n"
+    /// ``lastReceiptQuery``'s value, for a statement that reads it beside others.
+    static let lastReceiptExpression =
+        "greatest((SELECT coalesce(max(last_receipt), 0) FROM relay_clock), "
+        + "(SELECT coalesce(max(receipt), 0) FROM relay_registers WHERE receipt IS NOT NULL))"
+    /// The relay's last sequence number (`n`) and its receipt clock (`r`), in one statement.
+    static let clocksQuery =
+        "SELECT (SELECT coalesce(max(sequence), 0) FROM relay_registers) AS n, \(lastReceiptExpression) AS r"
 
     /// `values` as a JSON list in text, bound to a parameter that a statement reads with
     /// `jsonb_array_elements_text`: a list costs one round trip whatever its length.
@@ -485,6 +514,34 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         } catch {
             throw StoreError(.writeFailed, "a list of the relay's keys does not encode: \(error)", path: name)
         }
+    }
+
+    /// One change of a write's batch as ``keep(_:since:ends:receipts:on:name:)`` sends it, in the
+    /// JSON one statement reads all of them from.
+    private struct PendingRow: Encodable {
+        let position: Int
+        let key: String
+        /// The register's canonical bytes, in hexadecimal.
+        let register: String
+        let ends: Int
+        let received: Int
+        let kind: String
+        let party: String
+        let other: String?
+        let item: String?
+        let isPublic: Int
+    }
+
+    /// `bytes` in lower-case hexadecimal, as PostgreSQL's `decode(..., 'hex')` reads them.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A register's index columns (``RelayKey/indexColumns``) and whether it is a public goal's

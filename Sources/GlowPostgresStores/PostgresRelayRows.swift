@@ -133,13 +133,26 @@ final class PostgresRelayRows: RelayRowSource {
         }
     }
 
-    func lastSequence() throws(FeedError) -> UInt64 {
-        UInt64(clamping: try number("SELECT coalesce(max(sequence), 0) AS n FROM relay_registers", []))
+    /// The relay's last sequence number and receipt clock, read once per transaction in one
+    /// statement (a read's snapshot holds them still; a write reads them after its locks).
+    private var clocks: (sequence: UInt64, receipt: Int64)?
+
+    private func readClocks() throws(FeedError) -> (sequence: UInt64, receipt: Int64) {
+        if let clocks { return clocks }
+        let read = try reading { () throws(StoreError) in
+            let result = try query(PostgresFeedRelayStore.clocksQuery, [])
+            return try PostgresFeedRelayStore.postgres(
+                { () throws(PostgresError) in
+                    (UInt64(clamping: try result.int(0, "n")), try result.int(0, "r"))
+                }, name)
+        }
+        clocks = read
+        return read
     }
 
-    func lastReceipt() throws(FeedError) -> Int64 {
-        try number(PostgresFeedRelayStore.lastReceiptQuery, [])
-    }
+    func lastSequence() throws(FeedError) -> UInt64 { try readClocks().sequence }
+
+    func lastReceipt() throws(FeedError) -> Int64 { try readClocks().receipt }
 
     func changedCount(after sequence: UInt64, atMost limit: Int) throws(FeedError) -> Int {
         Int(
@@ -182,8 +195,7 @@ final class PostgresRelayRows: RelayRowSource {
     }
 
     func stances(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
-        try registers("kind = 'stance' AND party = $1", [[.text(person)]])
-            + registers("kind = 'stance' AND other = $1 AND party != $1", [[.text(person)]])
+        try registers("kind = 'stance' AND (party = $1 OR other = $1)", [[.text(person)]])
     }
 
     func reactions(on items: Set<FeedItemID>) throws(FeedError) -> [FeedRelayState.StoredRegister] {

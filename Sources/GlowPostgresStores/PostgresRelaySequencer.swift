@@ -162,12 +162,17 @@ package final class PostgresRelaySequencer: Sendable {
     /// batch is no longer waiting.
     private func step(on connection: PostgresConnection) throws(StoreError) {
         let waiters = state.withLock { $0.waiters }
-        let waiting = try PostgresFeedRelayStore.postgres(
-            { () throws(PostgresError) in
-                try connection.execute("SELECT EXISTS (SELECT 1 FROM relay_pending) AS waiting").text(0, "waiting")
-            }, name)
+        // A write of this process waits: there is something to number. Otherwise one look.
+        var waiting = !waiters.isEmpty
+        if !waiting {
+            let found = try PostgresFeedRelayStore.postgres(
+                { () throws(PostgresError) in
+                    try connection.execute("SELECT EXISTS (SELECT 1 FROM relay_pending) AS waiting").text(0, "waiting")
+                }, name)
+            waiting = found == "t"
+        }
         var numbered: [Int64: UInt64] = [:]
-        if waiting == "t" {
+        if waiting {
             let outcome = try numberWaiting(on: connection)
             numbered = outcome.numbered
             noteRun(outcome)
@@ -330,17 +335,23 @@ package final class PostgresRelaySequencer: Sendable {
         // and its batches set aside rather than waited for.
         let (held, present, last, receiptClock) = try PostgresFeedRelayStore.postgres(
             { () throws(PostgresError) in
-                (
-                    try connection.execute(
-                        "SELECT key, sequence, register, public_until, shared_until FROM relay_registers WHERE key IN "
-                            + "(SELECT jsonb_array_elements_text(($1::text)::jsonb)) FOR UPDATE SKIP LOCKED", [list]),
-                    try connection.execute(
-                        "SELECT key FROM relay_registers WHERE key IN (SELECT jsonb_array_elements_text(($1::text)::jsonb))",
-                        [list]),
-                    try connection.execute("SELECT coalesce(max(sequence), 0) AS n FROM relay_registers").int(0, "n"),
-                    try connection.execute(PostgresFeedRelayStore.lastReceiptQuery).int(0, "n")
-                )
+                let held = try connection.execute(
+                    "SELECT key, sequence, register, public_until, shared_until FROM relay_registers WHERE key IN "
+                        + "(SELECT jsonb_array_elements_text(($1::text)::jsonb)) FOR UPDATE SKIP LOCKED", [list])
+                // Which of them are there at all (those held elsewhere are the difference), and the clocks.
+                let rest = try connection.execute(
+                    "SELECT (SELECT coalesce(jsonb_agg(key), '[]'::jsonb)::text FROM relay_registers WHERE key IN "
+                        + "(SELECT jsonb_array_elements_text(($1::text)::jsonb))) AS present, "
+                        + "(SELECT coalesce(max(sequence), 0) FROM relay_registers) AS n, "
+                        + "\(PostgresFeedRelayStore.lastReceiptExpression) AS r", [list])
+                return (held, try rest.text(0, "present"), try rest.int(0, "n"), try rest.int(0, "r"))
             }, name)
+        let presentKeys: [String]
+        do {
+            presentKeys = try JSONDecoder().decode([String].self, from: Data(present.utf8))
+        } catch {
+            throw StoreError(.corrupt, "the relay's register keys do not read: \(error)", path: name)
+        }
         var current: [String: FeedRelayState.StoredRegister] = [:]
         var blocked: [String: String] = [:]
         for index in 0..<held.rows.count {
@@ -352,9 +363,7 @@ package final class PostgresRelaySequencer: Sendable {
                 blocked[key] = "its register does not read: \(error.message)"
             }
         }
-        for index in 0..<present.rows.count {
-            let key = try PostgresFeedRelayStore.postgres(
-                { () throws(PostgresError) in try present.text(index, "key") }, name)
+        for key in presentKeys {
             if current[key] == nil && blocked[key] == nil {
                 blocked[key] = "another session holds its register \(key.debugDescription) locked"
             }
@@ -466,7 +475,7 @@ package final class PostgresRelaySequencer: Sendable {
             let columns = register.key.indexColumns
             return Row(
                 key: register.key.storageKey, sequence: Int64(clamping: register.sequence),
-                register: register.delta.wireEncoded().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(),
+                register: PostgresFeedRelayStore.hex(register.delta.wireEncoded()),
                 publicUntil: Int64(clamping: register.ends.publicUntil),
                 sharedUntil: Int64(clamping: register.ends.sharedUntil), kind: columns.kind, party: columns.party,
                 other: columns.other, item: columns.item, isPublic: register.isPublic ? 1 : 0, receipt: receipt)
