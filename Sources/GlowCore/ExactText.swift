@@ -3,7 +3,13 @@ extension StringProtocol {
     /// (AUTH-43). Swift's `==` on strings folds canonically equivalent texts together (U+212A
     /// KELVIN SIGN equals K), which is right for people's words and wrong for identifiers.
     package func isExactly(_ other: some StringProtocol) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        // Two texts in contiguous memory (native strings): their bytes compared at once.
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+        }
+        if let compared, let equal = compared { return equal }
+        return utf8.elementsEqual(other.utf8)
     }
 }
 

@@ -95,6 +95,11 @@ public final class PostgresConnection: @unchecked Sendable {
     public let limits: PostgresLimits
     /// When set, no call waits past it, whatever is left of ``PostgresLimits/wait``.
     private var deadline: ContinuousClock.Instant?
+    /// The statements prepared on this connection, by their text: each is parsed and planned
+    /// once, then only bound and run, which is most of a short statement's cost on the server.
+    private var prepared: [String: String] = [:]
+    /// The most statements a connection keeps prepared; past it, statements run unprepared.
+    static let preparedLimit = 256
 
     /// Connects with a libpq connection string (`host=/run/glow dbname=glow user=glow`) or URL
     /// (`postgres://glow@localhost/glow`), waiting at most `limits.wait`, and sets the server's
@@ -215,10 +220,32 @@ public final class PostgresConnection: @unchecked Sendable {
             return 1
         }
         guard let connection else { throw Self.closed }
+        if let name = try preparedName(sql, parameters: parameters.count) {
+            let sent = withPointers(encoded) { pointers in
+                PQsendQueryPrepared(connection, name, Int32(parameters.count), pointers, lengths, formats, 0)
+            }
+            return try results(sent: sent, doing: "running a statement")
+        }
         let sent = withPointers(encoded) { pointers in
             PQsendQueryParams(connection, sql, Int32(parameters.count), nil, pointers, lengths, formats, 0)
         }
         return try results(sent: sent, doing: "running a statement")
+    }
+
+    /// The name `sql` is prepared under on this connection, preparing it first (one round trip,
+    /// once per connection); nil for a statement that is not prepared: one that controls the
+    /// transaction or changes the schema (run as it comes), or any once ``preparedLimit`` are.
+    private func preparedName(_ sql: String, parameters: Int) throws(PostgresError) -> String? {
+        if let name = prepared[sql] { return name }
+        let verb = sql.prefix(while: { $0 != " " }).uppercased()
+        guard ["SELECT", "INSERT", "UPDATE", "DELETE", "WITH"].contains(verb), prepared.count < Self.preparedLimit,
+            let connection
+        else { return nil }
+        let name = "glow\(prepared.count)"
+        _ = try results(
+            sent: PQsendPrepare(connection, name, sql, Int32(parameters), nil), doing: "preparing a statement")
+        prepared[sql] = name
+        return name
     }
 
     /// Adds `rows` to `table` in one `COPY ... FROM STDIN` statement, each row's values in the

@@ -166,7 +166,9 @@ func accountReadingHolds(_ reading: StoreReading, locking: Bool = false, on conn
         throw PostgresError(.queryFailed, "a reading's rows do not encode: \(error)")
     }
     let found = try connection.execute(
-        "SELECT map, key, version FROM account_rows WHERE (map, key) IN (SELECT row->>0, row->>1 FROM "
+        "SELECT map, key, version FROM account_rows WHERE map = ANY(ARRAY(SELECT row->>0 FROM "
+            + "jsonb_array_elements(($1::text)::jsonb) AS row)) AND key = ANY(ARRAY(SELECT row->>1 FROM "
+            + "jsonb_array_elements(($1::text)::jsonb) AS row)) AND (map, key) IN (SELECT row->>0, row->>1 FROM "
             + "jsonb_array_elements(($1::text)::jsonb) AS row)" + (locking ? " FOR SHARE" : ""), [.text(list)])
     var versions: [String: Int64] = [:]
     for index in 0..<found.rows.count {

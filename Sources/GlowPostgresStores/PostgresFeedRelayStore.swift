@@ -83,13 +83,13 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                     continue
                 case .unconfirmed: return nil
                 case .refused(let error): throw error
-                case .done(let result, let sequence, nil): return (result, sequence)
-                case .done(let result, let before, let batch?):
-                    return (result, sequencer.number(of: batch, within: numberingWait) ?? before)
-                case .unknown(let result, let before, let batch, let xid):
+                case .done(let result, let sequence, nil, _): return (result, sequence)
+                case .done(let result, let before, let batch?, let run):
+                    return (result, numbers(of: batch, run) ?? before)
+                case .unknown(let result, let before, let batch, let run, let xid):
                     // The commit was sent and not answered: the write is answered as what became of it.
                     try resolve(xid)
-                    return (result, batch.flatMap { sequencer.number(of: $0, within: numberingWait) } ?? before)
+                    return (result, batch.flatMap { numbers(of: $0, run) } ?? before)
                 }
             }
             throw StoreError(
@@ -101,13 +101,24 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         }
     }
 
+    /// The last number `batch` was given, once its write committed: by the write's own run when
+    /// it numbered it, else by the sequencer within the wait; nil when not yet.
+    private func numbers(of batch: Int64, _ run: PostgresRelaySequencer.Outcome?) -> UInt64? {
+        if let run {
+            sequencer.committed(run)
+            if let number = run.numbered[batch] { return number }
+        }
+        return sequencer.number(of: batch, within: numberingWait)
+    }
+
     /// How one try of an update went.
     private enum Attempt<T> {
-        /// Kept: the body's result, the relay's last number as the transaction saw it, and the
-        /// batch its changed registers wait in for their numbers, if any.
-        case done(T, UInt64, batch: Int64?)
+        /// Kept: the body's result, the relay's last number as the transaction saw it, the batch
+        /// its changed registers wait in for their numbers, if any, and what the write's own run
+        /// numbered (``PostgresRelaySequencer/numberInline(on:)``).
+        case done(T, UInt64, batch: Int64?, run: PostgresRelaySequencer.Outcome?)
         /// The commit was sent and its answer never came: kept or not, as transaction `xid` ended.
-        case unknown(T, UInt64, batch: Int64?, xid: Int64)
+        case unknown(T, UInt64, batch: Int64?, run: PostgresRelaySequencer.Outcome?, xid: Int64)
         /// The body refused: nothing kept.
         case refused(FeedError)
         /// The reading to confirm no longer holds: nothing ran.
@@ -129,7 +140,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                 var relay = try self.load(load, from: rows)
                 do throws(FeedError) {
                     let result = try body(&relay)
-                    return .done(result, relay.sequence, batch: nil)
+                    return .done(result, relay.sequence, batch: nil, run: nil)
                 } catch {
                     return .refused(error)
                 }
@@ -148,7 +159,7 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
         _ body: (inout FeedRelayState) throws(FeedError) -> T
     ) throws(StoreError) -> Attempt<T> {
         var xid: Int64 = 0
-        var kept: (result: T, before: UInt64, batch: Int64?)?
+        var kept: (result: T, before: UInt64, batch: Int64?, run: PostgresRelaySequencer.Outcome?)?
         do {
             return try Self.transaction(on: connection, name: name, begin: Self.write) {
                 () throws(StoreError) -> Attempt<T> in
@@ -169,14 +180,16 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
                 }
                 let batch = try Self.keep(
                     relay, since: before, ends: ends, receipts: receipts, on: connection, name: name)
-                kept = (result, before, batch)
-                return .done(result, before, batch: batch)
+                // Numbered at once, in this transaction, when no run holds the lock now.
+                let run = batch == nil ? nil : try sequencer.numberInline(on: connection)
+                kept = (result, before, batch, run)
+                return .done(result, before, batch: batch, run: run)
             }
         } catch  where error.code == .busy && error.message.hasPrefix(Self.lostRace) {
             return .lostRace
         } catch  where error.message.hasPrefix(Self.unanswered) {
             guard let kept, xid != 0 else { throw error }
-            return .unknown(kept.result, kept.before, batch: kept.batch, xid: xid)
+            return .unknown(kept.result, kept.before, batch: kept.batch, run: kept.run, xid: xid)
         }
     }
 
@@ -504,8 +517,20 @@ public final class PostgresFeedRelayStore: FeedRelayStore {
     static let clocksQuery =
         "SELECT (SELECT coalesce(max(sequence), 0) FROM relay_registers) AS n, \(lastReceiptExpression) AS r"
 
+    /// The SQL of an array of the texts of the JSON list bound to `parameter` (``jsonList(_:name:)``),
+    /// made once before the statement runs: `column = ANY(...)` over it is an index scan, where
+    /// `column IN (SELECT ...)` joins a scan of the whole table.
+    static func textArray(_ parameter: String) -> String {
+        "ARRAY(SELECT jsonb_array_elements_text((\(parameter)::text)::jsonb))"
+    }
+
+    /// ``textArray(_:)``'s whole numbers.
+    static func numberArray(_ parameter: String) -> String {
+        "ARRAY(SELECT jsonb_array_elements_text((\(parameter)::text)::jsonb)::bigint)"
+    }
+
     /// `values` as a JSON list in text, bound to a parameter that a statement reads with
-    /// `jsonb_array_elements_text`: a list costs one round trip whatever its length.
+    /// `jsonb_array_elements_text` (``textArray(_:)``): a list costs one round trip whatever its length.
     ///
     /// - Throws: ``StoreError`` `write_failed` when it does not encode.
     static func jsonList(_ values: [String], name: String) throws(StoreError) -> PostgresValue {

@@ -113,7 +113,7 @@ final class PostgresRelayRows: RelayRowSource {
     /// The rows whose `column` is one of `values`: a condition on `$1`, bound to their JSON, so a
     /// list costs one round trip whatever its length.
     private static func among(_ column: String) -> String {
-        "\(column) IN (SELECT jsonb_array_elements_text(($1::text)::jsonb))"
+        "\(column) = ANY(\(PostgresFeedRelayStore.textArray("$1")))"
     }
 
     /// `values` as JSON text, for ``among(_:)``.
@@ -190,12 +190,19 @@ final class PostgresRelayRows: RelayRowSource {
         goals.isEmpty
             ? []
             : try registers(
-                "kind = 'item' AND (party, other) IN (SELECT goal->>0, goal->>1 FROM "
+                "kind = 'item' AND party = ANY(ARRAY(SELECT goal->>0 FROM jsonb_array_elements(($1::text)::jsonb) "
+                    + "AS goal)) AND (party, other) IN (SELECT goal->>0, goal->>1 FROM "
                     + "jsonb_array_elements(($1::text)::jsonb) AS goal)", list(goals.map { [$0.owner, $0.goal] }))
     }
 
     func stances(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
         try registers("kind = 'stance' AND (party = $1 OR other = $1)", [[.text(person)]])
+    }
+
+    func stancesTowardDevices(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        try registers(
+            "kind = 'stance' AND (party = $1 OR other = $1) AND (CASE WHEN party = $1 THEN other ELSE party END) IN "
+                + "(SELECT person FROM relay_pushes WHERE kind = 'device')", [[.text(person)]])
     }
 
     func reactions(on items: Set<FeedItemID>) throws(FeedError) -> [FeedRelayState.StoredRegister] {

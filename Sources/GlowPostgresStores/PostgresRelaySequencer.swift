@@ -186,8 +186,8 @@ package final class PostgresRelaySequencer: Sendable {
         let (still, last) = try PostgresFeedRelayStore.postgres(
             { () throws(PostgresError) -> (Set<Int64>, UInt64) in
                 let found = try connection.execute(
-                    "SELECT DISTINCT batch FROM relay_pending WHERE batch IN (SELECT value::bigint FROM "
-                        + "jsonb_array_elements_text(($1::text)::jsonb))",
+                    "SELECT DISTINCT batch FROM relay_pending WHERE batch = ANY("
+                        + PostgresFeedRelayStore.numberArray("$1") + ")",
                     [batches])
                 var still: Set<Int64> = []
                 for index in 0..<found.rows.count { still.insert(try found.int(index, "batch")) }
@@ -264,16 +264,61 @@ package final class PostgresRelaySequencer: Sendable {
     func numberWaiting(on connection: PostgresConnection) throws(StoreError) -> Outcome {
         try PostgresFeedRelayStore.transaction(on: connection, name: name, begin: PostgresFeedRelayStore.write) {
             () throws(StoreError) -> Outcome in
-            let rows = try PostgresFeedRelayStore.postgres(
+            _ = try PostgresFeedRelayStore.postgres(
                 { () throws(PostgresError) in
                     try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(Self.lock)])
-                    return try connection.execute(
-                        "SELECT batch, key, register, ends, received FROM relay_pending WHERE batch IN "
-                            + "(SELECT DISTINCT batch FROM relay_pending ORDER BY batch LIMIT $1) ORDER BY batch, position",
-                        [.int(Int64(Self.batchesPerRun))])
                 }, name)
-            return try number(try read(rows), on: connection)
+            return try numberHeld(on: connection)
         }
+    }
+
+    /// A writer's own run, inside its transaction after it kept its batch, when no run holds the
+    /// lock now (nil when one does: then the sequencer numbers the batch after the commit). It
+    /// numbers every batch waiting, the writer's included, and becomes visible with the write's
+    /// commit, which saves a transaction of its own on the common path. It runs after a savepoint,
+    /// so a run that fails leaves the write as it was, to be numbered later.
+    ///
+    /// - Throws: ``StoreError`` when even the savepoint cannot be rolled back to: the connection
+    ///   is lost, and the write with it.
+    func numberInline(on connection: PostgresConnection) throws(StoreError) -> Outcome? {
+        let held = try PostgresFeedRelayStore.postgres(
+            { () throws(PostgresError) in
+                try connection.execute("SELECT pg_try_advisory_xact_lock($1) AS held", [.int(Self.lock)]).text(
+                    0, "held")
+            }, name)
+        guard held == "t" else { return nil }
+        _ = try PostgresFeedRelayStore.postgres(
+            { () throws(PostgresError) in try connection.execute("SAVEPOINT numbering") }, name)
+        do throws(StoreError) {
+            return try numberHeld(on: connection)
+        } catch {
+            _ = try PostgresFeedRelayStore.postgres(
+                { () throws(PostgresError) in try connection.execute("ROLLBACK TO SAVEPOINT numbering") }, name)
+            state.withLock { $0.status.lastFailure = error.message }
+            note("failure", "a write's own numbering failed, and is left to the sequencer: \(error.message)")
+            return nil
+        }
+    }
+
+    /// What a writer's own run (``numberInline(on:)``) did, once its write committed: the writes
+    /// of this process waiting for those batches are answered, and the run is counted and reported
+    /// as the sequencer's own are.
+    func committed(_ outcome: Outcome) {
+        noteRun(outcome)
+        for (batch, number) in outcome.numbered { answer(batch, number) }
+    }
+
+    /// One run inside the caller's transaction, which holds the sequencer's lock: the batches that
+    /// wait, numbered, set aside or quarantined.
+    private func numberHeld(on connection: PostgresConnection) throws(StoreError) -> Outcome {
+        let rows = try PostgresFeedRelayStore.postgres(
+            { () throws(PostgresError) in
+                try connection.execute(
+                    "SELECT batch, key, register, ends, received FROM relay_pending WHERE batch IN "
+                        + "(SELECT DISTINCT batch FROM relay_pending ORDER BY batch LIMIT $1) ORDER BY batch, position",
+                    [.int(Int64(Self.batchesPerRun))])
+            }, name)
+        return try number(try read(rows), on: connection)
     }
 
     /// The waiting rows as batches in batch order: each its changes, or why it does not read.
@@ -336,12 +381,12 @@ package final class PostgresRelaySequencer: Sendable {
         let (held, present, last, receiptClock) = try PostgresFeedRelayStore.postgres(
             { () throws(PostgresError) in
                 let held = try connection.execute(
-                    "SELECT key, sequence, register, public_until, shared_until FROM relay_registers WHERE key IN "
-                        + "(SELECT jsonb_array_elements_text(($1::text)::jsonb)) FOR UPDATE SKIP LOCKED", [list])
+                    "SELECT key, sequence, register, public_until, shared_until FROM relay_registers WHERE key = ANY("
+                        + PostgresFeedRelayStore.textArray("$1") + ") FOR UPDATE SKIP LOCKED", [list])
                 // Which of them are there at all (those held elsewhere are the difference), and the clocks.
                 let rest = try connection.execute(
-                    "SELECT (SELECT coalesce(jsonb_agg(key), '[]'::jsonb)::text FROM relay_registers WHERE key IN "
-                        + "(SELECT jsonb_array_elements_text(($1::text)::jsonb))) AS present, "
+                    "SELECT (SELECT coalesce(jsonb_agg(key), '[]'::jsonb)::text FROM relay_registers WHERE key = ANY("
+                        + PostgresFeedRelayStore.textArray("$1") + ")) AS present, "
                         + "(SELECT coalesce(max(sequence), 0) FROM relay_registers) AS n, "
                         + "\(PostgresFeedRelayStore.lastReceiptExpression) AS r", [list])
                 return (held, try rest.text(0, "present"), try rest.int(0, "n"), try rest.int(0, "r"))
@@ -402,8 +447,7 @@ package final class PostgresRelaySequencer: Sendable {
             { () throws(PostgresError) in
                 if !outcome.numbered.isEmpty {
                     try connection.execute(
-                        "DELETE FROM relay_pending WHERE batch IN (SELECT value::bigint FROM "
-                            + "jsonb_array_elements_text(($1::text)::jsonb))",
+                        "DELETE FROM relay_pending WHERE batch = ANY(" + PostgresFeedRelayStore.numberArray("$1") + ")",
                         [numbered])
                 }
                 for (batch, reason) in outcome.quarantined {

@@ -27,6 +27,9 @@ public protocol RelayRowSource {
     func items(of goals: Set<FeedReplica.GoalKey>) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// Every stance register from or to `person`.
     func stances(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister]
+    /// Every stance register from or to `person` whose other party has a device registered for
+    /// pushes: the only people a write of `person`'s may push to (REMIND-15).
+    func stancesTowardDevices(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// Every reaction register on the items `items`.
     func reactions(on items: Set<FeedItemID>) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// Every reaction register by `reactor`.
@@ -295,14 +298,15 @@ extension FeedRelayState {
         try gathering.add(wanted, from: source)
     }
 
-    /// What accepting `person`'s `delta` reads: the registers it writes; the person's stances (who
-    /// their friends are, and whether a reactor may see an item of theirs); the items reacted to,
+    /// What accepting `person`'s `delta` reads: the registers it writes; the person's stances with
+    /// everyone who has a device for pushes (who of them are friends, REMIND-15: nobody else can
+    /// be pushed to, so a write costs nothing for friends without one); the items reacted to,
     /// their goals' visibility and the stances between the person and their owners; and the push
     /// outbox's rows of everyone a push may go to.
     private static func gatherAccept(
         _ delta: FeedReplica, from person: String, source: some RelayRowSource, into gathering: inout Gathering
     ) throws(FeedError) {
-        gathering.add(try source.stances(of: person))
+        gathering.add(try source.stancesTowardDevices(of: person))
         var wanted: Set<RelayKey> = [.seen(person)]
         for key in delta.stances.keys { wanted.insert(.stance(key)) }
         for id in delta.items.keys {
@@ -409,6 +413,18 @@ public struct StateRowSource: RelayRowSource {
         rows.filter { row in
             if case .stance(let key) = row.key { return key.from == person || key.to == person }
             return false
+        }
+    }
+
+    /// The stances from or to `person` whose other party has a device row.
+    public func stancesTowardDevices(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        var holders: Set<String> = []
+        for row in pushes where row.key.kind == .device {
+            holders.insert(try pushIndex { () throws(PushError) in try PushOutbox.person(ofDeviceRow: row.value) })
+        }
+        return stances(of: person).filter { row in
+            guard case .stance(let key) = row.key else { return false }
+            return holders.contains(key.from == person ? key.to : key.from)
         }
     }
 

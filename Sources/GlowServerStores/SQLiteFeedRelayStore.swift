@@ -285,6 +285,12 @@ final class SQLiteRelayRows: RelayRowSource {
             + registers("kind = 'stance' AND other = ? AND party != ?", [[.text(person), .text(person)]])
     }
 
+    func stancesTowardDevices(of person: String) throws(FeedError) -> [FeedRelayState.StoredRegister] {
+        try registers(
+            "kind = 'stance' AND (party = ?1 OR other = ?1) AND (CASE WHEN party = ?1 THEN other ELSE party END) IN "
+                + "(SELECT person FROM relay_pushes WHERE kind = 'device')", [[.text(person)]])
+    }
+
     func reactions(on items: Set<FeedItemID>) throws(FeedError) -> [FeedRelayState.StoredRegister] {
         try registers("item = ?", items.map { [.text($0.text)] })
     }

@@ -354,6 +354,47 @@ struct SQLiteLockTests {
         let status: Int
     }
 
+    /// One round: health and a write of each of `writers`, at once.
+    static func round(_ round: Int, client: ServiceClient, writers: [ProcessHeavySuites.FaultTests.Writer]) async
+        -> [Answer]
+    {
+        await withTaskGroup(of: Answer.self) { group in
+            group.addTask {
+                let start = Date()
+                do throws(ServiceFailure) {
+                    _ = try await client.call("health")
+                    return Answer(call: "health", seconds: Date().timeIntervalSince(start), status: 200)
+                } catch {
+                    return Answer(call: "health", seconds: Date().timeIntervalSince(start), status: error.status)
+                }
+            }
+            for writer in writers {
+                group.addTask {
+                    let start = Date()
+                    do {
+                        var replica = FeedReplica()
+                        let item = try ProcessHeavySuites.RelayWriteTests.checkIn(writer.person, Int64(round + 1))
+                        replica.writeItem(
+                            item, id: item.key,
+                            at: try Stamp(wall: Int64(start.timeIntervalSince1970 * 1_000), counter: 0, device: "d")
+                        )
+                        _ = try await client.call(
+                            "relay", try ProcessHeavySuites.RelayWriteTests.relayRequest(.submit(replica)),
+                            accessToken: writer.token)
+                        return Answer(call: "relay", seconds: Date().timeIntervalSince(start), status: 200)
+                    } catch let error as ServiceFailure {
+                        return Answer(call: "relay", seconds: Date().timeIntervalSince(start), status: error.status)
+                    } catch {
+                        return Answer(call: "relay", seconds: Date().timeIntervalSince(start), status: -1)
+                    }
+                }
+            }
+            var answers: [Answer] = []
+            for await answer in group { answers.append(answer) }
+            return answers
+        }
+    }
+
     @Test("another process holds the file's write lock: health and every call answer within the wait, then serve")
     func outsideLock() async throws {
         let folder = try ServerSimulationTests.folder()
@@ -369,56 +410,25 @@ struct SQLiteLockTests {
         let outside = try SQLiteConnection(path: path, mode: .readWrite)
         try outside.execute("BEGIN EXCLUSIVE")
         let began = Date()
-        // Health, and writes of both people, at once and again, while it holds the lock.
-        let answers = await withTaskGroup(of: Answer.self) { group in
-            for round in 0..<3 {
-                group.addTask {
-                    let start = Date()
-                    do throws(ServiceFailure) {
-                        _ = try await client.call("health")
-                        return Answer(call: "health", seconds: Date().timeIntervalSince(start), status: 200)
-                    } catch {
-                        return Answer(call: "health", seconds: Date().timeIntervalSince(start), status: error.status)
-                    }
-                }
-                for writer in writers {
-                    group.addTask {
-                        let start = Date()
-                        do {
-                            var replica = FeedReplica()
-                            let item = try ProcessHeavySuites.RelayWriteTests.checkIn(writer.person, Int64(round + 1))
-                            replica.writeItem(
-                                item, id: item.key,
-                                at: try Stamp(wall: Int64(start.timeIntervalSince1970 * 1_000), counter: 0, device: "d")
-                            )
-                            _ = try await client.call(
-                                "relay", try ProcessHeavySuites.RelayWriteTests.relayRequest(.submit(replica)),
-                                accessToken: writer.token)
-                            return Answer(call: "relay", seconds: Date().timeIntervalSince(start), status: 200)
-                        } catch let error as ServiceFailure {
-                            return Answer(call: "relay", seconds: Date().timeIntervalSince(start), status: error.status)
-                        } catch {
-                            return Answer(call: "relay", seconds: Date().timeIntervalSince(start), status: -1)
-                        }
-                    }
-                }
-            }
-            var answers: [Answer] = []
-            for await answer in group { answers.append(answer) }
-            return answers
+        // Health and a write of each person at once (fewer than the server's four threads, so no
+        // call waits for a thread), three rounds one after the other, while it holds the lock.
+        var answers: [Answer] = []
+        for round in 0..<3 {
+            answers += await Self.round(round, client: client, writers: writers)
         }
         let held = Date().timeIntervalSince(began)
         try outside.execute("ROLLBACK")
-        // Each call waited at most the wait for its turn and the file (0.5 s), queued behind at
-        // most the others of the server's four threads: never SQLite's own timeouts in a row.
+        // Each call waited at most the wait for its turn and the file (0.5 s) where a write waited
+        // SQLite's own timeout (5 s) before: answered within a few waits, with room for a machine
+        // that runs other suites beside this one.
         let statuses = answers.map(\.status)
         let writes = answers.filter { $0.call == "relay" }.map(\.status)
         let seconds = answers.map(\.seconds)
         #expect(answers.count == 9)
         #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(answers)")
         #expect(writes.allSatisfy { $0 == 503 }, "a write passed the lock: \(writes)")
-        #expect(seconds.allSatisfy { $0 < 2 }, "\(seconds)")
-        #expect(held < 3, "the calls took \(held) s under the lock")
+        #expect(seconds.allSatisfy { $0 < 3 }, "\(seconds)")
+        #expect(held < 10, "the calls took \(held) s under the lock")
         // Once the lock is gone, every call serves at once.
         _ = try await client.call("health")
         var replica = FeedReplica()

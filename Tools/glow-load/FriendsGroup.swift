@@ -37,6 +37,9 @@ final class GroupSide {
     let cluster: ThrowawayPostgres
     let folder: URL
     var members: [GroupMember] = []
+    /// Each reading device's cursor, kept from run to run as a device that stays signed in keeps
+    /// it: a run's readers sync what changed since their last sync, never everything again.
+    var cursors: [UInt64] = []
 
     init(label: String, executable: URL?) throws {
         self.label = label
@@ -117,6 +120,7 @@ func makeGroup(_ count: Int, on side: GroupSide, threads: Int) async throws {
             accessToken: member.writeToken, headers: ["X-Forwarded-For": member.client])
     }
     side.members = members
+    side.cursors = members.map { _ in 0 }
 }
 
 /// Member `owner`'s check-in of write number `serial`: a new item id for each write.
@@ -129,17 +133,19 @@ func groupCheckIn(_ owner: String, _ serial: Int64) throws -> FeedItem {
 
 /// What one run of the group measured.
 struct GroupTally {
+    /// Each reading device's cursor at the end, by its member's index.
+    var cursors: [Int: UInt64] = [:]
     var writes: [Double] = []
     var syncs: [Double] = []
     var unavailable = 0
     var errors: [String: Int] = [:]
 }
 
-/// One run: `writers` writing devices and every reading device against `ports`, for `seconds`
-/// after a 2 s warm-up.
-func runGroup(_ members: [GroupMember], writers: Int, ports: [UInt16], seconds: Double, think: Double)
-    -> GroupTally
-{
+/// One run: `writers` writing devices and every reading device, from `cursors`, against `ports`,
+/// for `seconds` after a 2 s warm-up.
+func runGroup(
+    _ members: [GroupMember], cursors: [UInt64], writers: Int, ports: [UInt16], seconds: Double, think: Double
+) -> GroupTally {
     let start = Date().addingTimeInterval(0.3)
     let counting = start.addingTimeInterval(2)
     let deadline = counting.addingTimeInterval(seconds)
@@ -154,6 +160,7 @@ func runGroup(_ members: [GroupMember], writers: Int, ports: [UInt16], seconds: 
                 total.syncs += tally.syncs
                 total.unavailable += tally.unavailable
                 total.errors.merge(tally.errors, uniquingKeysWith: +)
+                total.cursors.merge(tally.cursors) { first, _ in first }
             }
             group.leave()
         }
@@ -213,7 +220,7 @@ func runGroup(_ members: [GroupMember], writers: Int, ports: [UInt16], seconds: 
             var random = SystemRandomNumberGenerator()
             let connection = LoopbackConnection(port: ports[(index + 1) % ports.count])
             defer { connection.close() }
-            var cursor: UInt64 = 0
+            var cursor = cursors[index]
             Thread.sleep(until: start.addingTimeInterval(Double.random(in: 0...max(think, 0.01), using: &random)))
             while Date() < deadline {
                 let began = DispatchTime.now().uptimeNanoseconds
@@ -235,6 +242,7 @@ func runGroup(_ members: [GroupMember], writers: Int, ports: [UInt16], seconds: 
                 }
                 Thread.sleep(forTimeInterval: think * Double.random(in: 0.5...1.5, using: &random))
             }
+            tally.cursors[index] = cursor
             return tally
         }
     }
@@ -287,17 +295,20 @@ func friendsGroup(_ options: Options) async throws {
         for count in options.processes {
             for writers in options.writers {
                 for side in sides {
-                    let processes = try (0..<count).map { _ in
+                    let logs = (0..<count).map { side.folder.appendingPathComponent("server-\($0).log") }
+                    let processes = try logs.map { log in
                         try ServerProcess(
-                            arguments: side.arguments(threads: options.threads), executable: side.executable)
+                            arguments: side.arguments(threads: options.threads), log: log, executable: side.executable)
                     }
                     defer { for process in processes { process.stop() } }
                     let ports = processes.compactMap { $0.url.port.map(UInt16.init) }
                     let before = side.logged(raceLines + [rollbackWarning])
                     let tally = runGroup(
-                        side.members, writers: min(writers, side.members.count), ports: ports, seconds: options.seconds,
+                        side.members, cursors: side.cursors, writers: min(writers, side.members.count), ports: ports,
+                        seconds: options.seconds,
                         think: options.think)
                     for process in processes { process.stop() }
+                    for (index, cursor) in tally.cursors { side.cursors[index] = cursor }
                     let after = side.logged(raceLines + [rollbackWarning])
                     let races = after[0] - before[0] + after[1] - before[1]
                     let warnings = after[2] - before[2]
@@ -325,6 +336,19 @@ func friendsGroup(_ options: Options) async throws {
                             .joined())
                     for (error, times) in tally.errors.sorted(by: { $0.value > $1.value }).prefix(3) {
                         print("              \(times) × \(error)")
+                    }
+                    // A run with failures shows what its servers said last.
+                    if tally.unavailable > 0 || !tally.errors.isEmpty {
+                        for log in logs {
+                            do {
+                                let text = try String(contentsOf: log, encoding: .utf8)
+                                for line in text.split(separator: "\n").suffix(3) {
+                                    print("              server: \(line)")
+                                }
+                            } catch {
+                                print("              server: its log \(log.path) does not read: \(error)")
+                            }
+                        }
                     }
                     if warnings > 0 { print("              \(warnings) × PostgreSQL: \(rollbackWarning)") }
                 }
