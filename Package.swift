@@ -224,6 +224,10 @@ let package = Package(
             name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel", "GlowFeed", "GlowStorage"],
             path: "Tools/glow-crash-child",
             swiftSettings: sharedSettings),
+        // The writer of the shared-file test: changes said once committed, beside a second connection.
+        .executableTarget(
+            name: "glow-share-child", dependencies: ["GlowRitual", "GlowStorage"], path: "Tools/glow-share-child",
+            swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire", "GlowBundle"], path: "Tools/glow-sample",
             swiftSettings: sharedSettings),
@@ -241,7 +245,8 @@ let package = Package(
             name: "GlowRitualTests",
             dependencies: [
                 "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
-                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowProtocol", "GlowRelay", "GlowActivity",
+                "GlowThemes", "GlowWire", "glow-crash-child", "glow-share-child", "glow-tool", "GlowProtocol",
+                "GlowRelay", "GlowActivity",
                 "GlowSync",
             ],
             swiftSettings: sharedSettings),
@@ -283,7 +288,8 @@ let package = Package(
         .testTarget(
             name: "GlowToolTests",
             dependencies: [
-                "glow-tool", "glow-sample", "glow-bench", "glow-crash-child", "GlowModel", "GlowBundle", "GlowFeed",
+                "glow-tool", "glow-sample", "glow-bench", "glow-crash-child", "glow-share-child", "GlowModel",
+                "GlowBundle", "GlowFeed",
                 "GlowStreaks",
             ],
             exclude: ["Fixtures"],

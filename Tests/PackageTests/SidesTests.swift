@@ -29,7 +29,7 @@ struct SidesTests {
     /// libargon2 through CArgon2) is what the package's own crypto is checked against.
     static let tools: Set<String> = [
         "GlowConformance", "GlowFuzzing", "GlowToolSupport", "glow-tool", "glow-bench", "glow-load",
-        "glow-crash-child", "glow-sample", "GlowCryptoOracle", "CArgon2",
+        "glow-crash-child", "glow-share-child", "glow-sample", "GlowCryptoOracle", "CArgon2",
     ]
     /// Example apps (`Examples/`): a third party's code, linking the app side's umbrella alone.
     static let examples: Set<String> = ["glow-first-app"]
