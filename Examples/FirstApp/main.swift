@@ -29,8 +29,10 @@ let backupPath = databasePath + ".backup.glow"
 
 do {
     // README: begin
-    // First launch: one app object over the person's database, made once and handed to the views.
-    let app = try RitualApp(path: databasePath, device: DeviceID(UUID()))
+    // First launch: one app object over the person's database, made once and handed to the views. Its
+    // session and sync secret go to a secret store, never the file (an iOS app gives KeychainSecretStore).
+    let app = try RitualApp(
+        path: databasePath, device: DeviceID(UUID()), secrets: FileSecretStore(database: databasePath))
     if app.profile.profile == nil {
         let now = Instant.now
         try app.profile.create(

@@ -22,7 +22,9 @@ struct AppDeveloperTests {
     /// An app over the sample person (goals, check-ins, a profile), watching its file often.
     static func sampleApp(now: Instant = now) throws -> RitualApp {
         let path = try StoreTests.sample().path
-        return try RitualApp(path: path, device: DatabaseTests.device, now: now, watchInterval: .milliseconds(20))
+        return try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: now,
+            watchInterval: .milliseconds(20))
     }
 
     /// The first element `stream` gives within `seconds`, or nil.
@@ -95,12 +97,16 @@ struct AppDeveloperTests {
         try app.reminders.snooze(stretch.id, at: at)
         let snoozed = app.reminders.plan
         #expect(snoozed.notifications.contains { $0.goal == stretch.id && $0.kind == .snooze })
-        let again = try RitualApp(path: app.database.path, device: DatabaseTests.device, now: Self.now)
+        let again = try RitualApp(
+            path: app.database.path, device: DatabaseTests.device,
+            secrets: FileSecretStore(database: app.database.path), now: Self.now)
         #expect(again.reminders.plan == snoozed)
         // A kept snooze that does not read is an error, never a snooze silently lost.
         try app.database.setDeviceValue(Array("not-a-goal 12".utf8), for: ReminderStore.snoozesKey)
         #expect {
-            _ = try RitualApp(path: app.database.path, device: DatabaseTests.device, now: Self.now)
+            _ = try RitualApp(
+                path: app.database.path, device: DatabaseTests.device,
+                secrets: FileSecretStore(database: app.database.path), now: Self.now)
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }
             return stored.code == .corrupt
@@ -124,7 +130,9 @@ struct AppDeveloperTests {
         let head = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)).prefix(8))
         #expect(BundleEnvelope.isEncrypted(head: head) == encrypted)
 
-        let fresh = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, now: Self.now)
+        let fresh = try RitualApp(
+            path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(), now: Self.now
+        )
         if encrypted {
             await #expect {
                 try await fresh.importBundle(from: file)
@@ -164,7 +172,9 @@ struct AppDeveloperTests {
         #expect(!FileManager.default.fileExists(atPath: file))
 
         try await app.export(to: file, now: Self.now)
-        let fresh = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, now: Self.now)
+        let fresh = try RitualApp(
+            path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(), now: Self.now
+        )
         let importing = Task { @MainActor in
             withUnsafeCurrentTask { $0?.cancel() }
             return try await fresh.importBundle(from: file)
@@ -202,7 +212,9 @@ struct AppDeveloperTests {
         arguments: [0, 32])
     func reminderDaysOutOfRange(_ days: Int) throws {
         #expect {
-            _ = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, reminderDays: days)
+            _ = try RitualApp(
+                path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(),
+                reminderDays: days)
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }
             return stored.code == .refused && (stored.refusal as? ModelError)?.code == .invalidReminder

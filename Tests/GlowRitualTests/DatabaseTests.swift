@@ -211,7 +211,7 @@ struct DatabaseTests {
                 "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 == [
                     "check_ins", "device_state", "feed_log", "glow_migrations", "goals", "other_records", "profile",
-                    "sync_heads", "sync_pending", "sync_promised", "sync_state",
+                    "sync_heads", "sync_pending", "sync_promised", "sync_secret_leaving", "sync_state",
                 ])
         #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
         _ = try RitualDatabase(path: path)

@@ -166,7 +166,8 @@ struct ObservationTests {
         #expect(throws: StoreError.self) { try database.feed }
         #expect(throws: StoreError.self) { _ = try RitualDatabase(path: database.path) }
         #expect {
-            _ = try RitualApp(path: database.path, device: DatabaseTests.device)
+            _ = try RitualApp(
+                path: database.path, device: DatabaseTests.device, secrets: FileSecretStore(database: database.path))
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }
             return stored.code == .corrupt

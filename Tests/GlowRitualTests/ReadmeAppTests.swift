@@ -54,7 +54,8 @@ struct ReadmeAppTests {
         let phone = DatabaseTests.device
         let water = try DatabaseTests.goal(1).id
         do {
-            let first = try RitualApp(path: path, device: phone, now: Self.now)
+            let first = try RitualApp(
+                path: path, device: phone, secrets: FileSecretStore(database: path), now: Self.now)
             try first.database.perform { data in try data.add(DatabaseTests.goal(1)) }
             try first.auth.startOnboarding()
             try first.auth.proceed()
@@ -72,7 +73,7 @@ struct ReadmeAppTests {
         }
         defer { other.cancel() }
         // README: begin
-        let app = try RitualApp(path: path, device: phone)
+        let app = try RitualApp(path: path, device: phone, secrets: FileSecretStore(database: path))
         try app.goals.tap(.count(1), goal: water)  // on disk when this returns
         try app.signedIn(as: "mia")  // a sign-in by any means, from any screen
         try await app.activity?.sync(through: { bytes in try await http.post(relayURL, bytes) })

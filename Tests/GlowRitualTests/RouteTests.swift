@@ -14,7 +14,8 @@ struct RouteTests {
     @Test("signed out, onboarding, welcome, main: each move heard and kept")
     func newPerson() async throws {
         let path = DatabaseTests.temporary()
-        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        let app = try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         #expect(app.route == .signedOut && app.activity == nil)
         let heard = Heard.watching { _ = app.route }
         try app.auth.startOnboarding()
@@ -36,17 +37,22 @@ struct RouteTests {
         app.auth.tab = .glow
         #expect(app.route == .main(.glow))
         // Opened again, the app is where it was, with mia's feed.
-        let again = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        let again = try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         #expect(again.route == .main(.today) && again.auth.account == "mia" && again.activity?.person == "mia")
         try await again.signOut()
         #expect(again.route == .signedOut && again.activity == nil && again.auth.account == nil)
-        #expect(try RitualApp(path: path, device: DatabaseTests.device, now: Self.now).route == .signedOut)
+        #expect(
+            try RitualApp(
+                path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now
+            ).route == .signedOut)
     }
 
     @Test("a first goal whose move past the welcome was never stored still leads to the main screen")
     func moveNotStored() throws {
         let path = DatabaseTests.temporary()
-        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        let app = try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         try app.auth.startOnboarding()
         try app.auth.proceed()
         try app.signedIn(as: "mia")
@@ -55,7 +61,8 @@ struct RouteTests {
         try app.database.setDeviceValue(Array("welcome".utf8), for: "auth.flow")
         let stuck = try AuthStore(database: app.database)
         #expect(stuck.flow == .welcome, "the flow as stored")
-        let again = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        let again = try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         #expect(again.route == .main(.today), "the route follows the goals")
     }
 
@@ -64,7 +71,8 @@ struct RouteTests {
         let path = DatabaseTests.temporary()
         try RitualDatabase(path: path).importBundle(
             try [UInt8](Data(contentsOf: DatabaseTests.root.appendingPathComponent("Spec/examples/sample.glow"))))
-        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        let app = try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         try app.auth.startOnboarding()
         try app.auth.proceed()
         try app.signedIn(as: "mia")
@@ -78,7 +86,8 @@ struct RouteTests {
         arguments: SignInFlow.allCases)
     func signInFromAnywhere(_ start: SignInFlow) async throws {
         let path = DatabaseTests.temporary()
-        let app = try RitualApp(path: path, device: DatabaseTests.device, now: Self.now)
+        let app = try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         try app.database.setDeviceValue(Array(start.rawValue.utf8), for: "auth.flow")
         try app.signedIn(as: "mia")
         #expect(app.route == .welcome && app.account == "mia" && app.activity?.person == "mia")

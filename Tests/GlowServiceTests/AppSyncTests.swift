@@ -41,7 +41,8 @@ struct AppSyncTests {
         let address = "ivy-\(UUID().uuidString.prefix(6).lowercased())@example.com"
         let first = try await Self.person(server, client, address)
 
-        let phone = try RitualApp(path: folder + "/phone.sqlite", device: DeviceID(high: 0xA1, low: 1))
+        let phone = try RitualApp(
+            path: folder + "/phone.sqlite", device: DeviceID(high: 0xA1, low: 1), secrets: InMemorySecretStore())
         try phone.signIn(SessionKeeper(client: client, session: first))
         let stretch = try phone.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
         try phone.goals.tap(.done, goal: stretch.id)
@@ -51,7 +52,8 @@ struct AppSyncTests {
         let code = try await phone.offerPairing()
 
         // A new device: signed in, paired by the code, the data appears with progress.
-        let tablet = try RitualApp(path: folder + "/tablet.sqlite", device: DeviceID(high: 0xA1, low: 2))
+        let tablet = try RitualApp(
+            path: folder + "/tablet.sqlite", device: DeviceID(high: 0xA1, low: 2), secrets: InMemorySecretStore())
         let second = try await client.signIn(email: address, password: Self.password, device: "tablet")
         try tablet.signIn(SessionKeeper(client: client, session: second))
         let heard = ProgressLog()
@@ -76,7 +78,8 @@ struct AppSyncTests {
         #expect(try phone.database.data == tablet.database.data)
 
         // A third device with nothing but the words.
-        let laptop = try RitualApp(path: folder + "/laptop.sqlite", device: DeviceID(high: 0xA1, low: 3))
+        let laptop = try RitualApp(
+            path: folder + "/laptop.sqlite", device: DeviceID(high: 0xA1, low: 3), secrets: InMemorySecretStore())
         let third = try await client.signIn(email: address, password: Self.password, device: "laptop")
         try laptop.signIn(SessionKeeper(client: client, session: third))
         try await laptop.restoreSync(words: secret.words.joined(separator: " "))
@@ -97,7 +100,9 @@ struct AppSyncTests {
                 index == 0
                 ? try await Self.person(server, client, address)
                 : try await client.signIn(email: address, password: Self.password, device: name)
-            let app = try RitualApp(path: folder + "/\(name).sqlite", device: DeviceID(high: 0xA3, low: UInt64(index)))
+            let app = try RitualApp(
+                path: folder + "/\(name).sqlite", device: DeviceID(high: 0xA3, low: UInt64(index)),
+                secrets: InMemorySecretStore())
             try app.signIn(SessionKeeper(client: client, session: session))
             apps.append(app)
         }
@@ -123,7 +128,8 @@ struct AppSyncTests {
         let client = ServiceClient(base: try #require(URL(string: server.url)))
         let session = try await Self.person(
             server, client, "ash-\(UUID().uuidString.prefix(6).lowercased())@example.com")
-        let app = try RitualApp(path: folder + "/a.sqlite", device: DeviceID(high: 0xA2, low: 1))
+        let app = try RitualApp(
+            path: folder + "/a.sqlite", device: DeviceID(high: 0xA2, low: 1), secrets: InMemorySecretStore())
         try app.signIn(SessionKeeper(client: client, session: session))
         let offered = try await #require(throws: RitualAppError.self) { _ = try await app.offerPairing() }
         guard case .store = offered else {

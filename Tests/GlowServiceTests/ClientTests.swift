@@ -159,7 +159,7 @@ struct ClientTests {
         let server = try TestServer()
         defer { server.stop() }
         let (client, session) = try await Self.account("zoe", on: server)
-        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
+        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
         try app.signIn(SessionKeeper(client: client, session: session))
         try await app.sync()
         #expect(app.route == .main(.today) && app.account == session.account)
@@ -205,8 +205,8 @@ struct ClientTests {
         defer { server.stop() }
         let (miaClient, miaSession) = try await Self.account("mia", on: server)
         let (bobClient, bobSession) = try await Self.account("bob", on: server)
-        let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
-        let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
+        let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
+        let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
         // Signed in from the screen the app is on, with no onboarding steps first (issue 45).
         try mia.signIn(SessionKeeper(client: miaClient, session: miaSession))
         try bob.signIn(SessionKeeper(client: bobClient, session: bobSession))

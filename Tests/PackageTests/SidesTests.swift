@@ -33,10 +33,11 @@ struct SidesTests {
     ]
     /// Example apps (`Examples/`): a third party's code, linking the app side's umbrella alone.
     static let examples: Set<String> = ["glow-first-app"]
-    /// Modules of the toolchain an app-side source may import.
+    /// Modules of the toolchain an app-side source may import (`Security`, every Apple SDK's, for
+    /// the Keychain behind `#if canImport(Security)`).
     static let toolchainModules: Set<String> = [
         "Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatch", "Observation", "Synchronization",
-        "Glibc", "Musl", "Darwin", "Android", "WinSDK", "os",
+        "Glibc", "Musl", "Darwin", "Android", "WinSDK", "os", "Security",
     ]
 
     /// A target of `swift package dump-package`.

@@ -8,9 +8,10 @@ import GlowSync
 import Synchronization
 
 /// `glow-tool account` and `glow-tool store sync`: a device's side of a Glow server from a
-/// terminal. The session a sign-in gives is kept in the device's database (its device values
-/// `server.url` and `server.session`, and `auth.account`, whom the feed is of), so that later
-/// commands act as that person; every renewed pair of tokens is kept before it is used.
+/// terminal. The session a sign-in gives is kept in the database's secret store (files beside it,
+/// never the database itself), with the server's URL and whom the feed is of (`server.url` and
+/// `auth.account`) in the database, so that later commands act as that person; every renewed pair
+/// of tokens is kept before it is used.
 @MainActor
 enum AccountCommand {
     struct Options: Equatable, Sendable {
@@ -74,28 +75,35 @@ enum AccountCommand {
         }
     }
 
-    /// The session kept in `database`, or a failure saying to sign in.
+    /// The session kept in the secret store of `database`, or a failure saying to sign in. A
+    /// session an earlier version kept in the database itself (`server.session`) is moved into the
+    /// secret store first, and erased from the database.
     static func session(_ database: RitualDatabase) throws -> ClientSession {
+        if let kept = try database.secrets.keptSession() { return kept.session }
         guard let bytes = try database.deviceValue("server.session"), !bytes.isEmpty else {
             throw DataFailure(message: "nobody is signed in on this database: glow-tool account sign-in")
         }
+        let session: ClientSession
         do {
-            return try JSONDecoder().decode(ClientSession.self, from: Data(bytes))
+            session = try JSONDecoder().decode(ClientSession.self, from: Data(bytes))
         } catch {
             throw DataFailure(message: "the session kept in the database does not read: \(error)")
         }
+        let server = try database.deviceValue("server.url").flatMap { URL(string: String(decoding: $0, as: UTF8.self)) }
+        guard let server else { throw DataFailure(message: "the database's server.url does not read") }
+        try database.secrets.keep(session, server: server)
+        try database.setDeviceValue([], for: "server.session")
+        return session
     }
 
-    /// Keeps `session` (nil: forgets it) in `database` with the server it is with.
+    /// Keeps `session` (nil: forgets it) in the secret store of `database`, and in the database
+    /// the server it is with and whom the feed is of.
     nonisolated static func keep(_ session: ClientSession?, server: URL, in database: RitualDatabase) throws {
+        try database.secrets.keep(session, server: server)
         if let session {
             try database.setDeviceValues([
-                "server.url": Array(server.absoluteString.utf8),
-                "server.session": Array(try JSONEncoder().encode(session)),
-                "auth.account": Array(session.account.rawValue.utf8),
+                "server.url": Array(server.absoluteString.utf8), "auth.account": Array(session.account.rawValue.utf8),
             ])
-        } else {
-            try database.setDeviceValue([], for: "server.session")
         }
     }
 
@@ -167,10 +175,11 @@ enum AccountCommand {
             }
         case .pair:
             let database = try open(options.database)
-            guard let secret = try database.sync?.secret else {
+            guard let sync = try database.sync else {
                 throw DataFailure(
                     message: "this database does not sync: glow-tool account sync --new, --pair or --words")
             }
+            let secret = try sync.syncSecret()
             let code = try await withKeeper(database, try server(options.server, database)) { keeper in
                 try await call { try await keeper.offerPairing(of: secret) }
             }

@@ -100,18 +100,22 @@ public final class RitualApp {
     @ObservationIgnored private var observation: DatabaseObservation? = nil
     @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
-    /// The app over the database at `path` (made when missing) on the device `device`, as of
-    /// `now`, its reminders planned `reminderDays` Days ahead (1 ... 31). The file is watched for
-    /// other processes' commits every `watchInterval`.
+    /// The app over the database at `path` (made when missing) on the device `device`, its
+    /// secrets (the session, the sync secret) in `secrets` and never in the file, as of `now`, its
+    /// reminders planned `reminderDays` Days ahead (1 ... 31). The file is watched for other
+    /// processes' commits every `watchInterval`.
+    ///
+    /// An app on an Apple platform keeps its secrets in the Keychain (``KeychainSecretStore``), a
+    /// program on Linux in files beside the database (``FileSecretStore/init(database:)``).
     ///
     /// - Throws: ``RitualAppError/store(_:)``: the database's error when it cannot be opened or
     ///   read, or `refused` with the model's `invalid_reminder` for `reminderDays` outside 1 ... 31.
     public init(
-        path: String, device: DeviceID, mode: Mode = .light, now: Instant = .now, reminderDays: Int = 7,
-        watchInterval: Duration = .milliseconds(250)
+        path: String, device: DeviceID, secrets: any SecretStore, mode: Mode = .light, now: Instant = .now,
+        reminderDays: Int = 7, watchInterval: Duration = .milliseconds(250)
     ) throws(RitualAppError) {
         do {
-            let database = try RitualDatabase(path: path)
+            let database = try RitualDatabase(path: path, secrets: secrets)
             self.database = database
             self.device = device
             goals = try GoalStore(database: database, device: device, now: now)
@@ -134,7 +138,15 @@ public final class RitualApp {
                 throw .store(StoreError(.refused, error.description, path: path, refusal: error))
             }
         }
-        do { syncsData = try database.sync != nil } catch { throw .store(error) }
+        do {
+            let sync = try database.sync
+            syncsData = sync != nil
+            // Sync is on but its secret is missing from the secret store, or does not read: said at
+            // once, so the app can ask for the recovery words before a change is refused for it.
+            if case .failure(let error)? = sync?.secret { syncFailure = .store(error) }
+        } catch {
+            throw .store(error)
+        }
         observation = database.observeOnMain { [weak self] change in
             self?.heard.notify(change)
             // A change made on this device goes to the others in the background.
@@ -324,7 +336,9 @@ public final class RitualApp {
         return secret
     }
 
-    /// Restores the person's data on a new device from their recovery words, then syncs.
+    /// Restores the person's data on a new device from their recovery words, then syncs; on a
+    /// device whose secret store lost the sync secret (``syncFailure`` says so from launch), the
+    /// words give it back and the device goes on where it was.
     ///
     /// - Throws: ``RitualAppError``: `bundle` with `invalid_recovery_key` for words that do not
     ///   read; what ``startSync(secret:now:)`` and ``syncData(now:progress:)`` throw.
@@ -333,7 +347,16 @@ public final class RitualApp {
     ) async throws(RitualAppError) {
         let secret: RecoveryKey
         do { secret = try RecoveryKey(words: words) } catch { throw .bundle(error) }
-        try startSync(secret: secret, now: now)
+        let held: DeviceSync?
+        do { held = try database.sync } catch { throw .store(error) }
+        if let held, !held.hasSecret {
+            // The secret store lost the secret while the database syncs: the words give it back,
+            // and the device goes on where it was.
+            do { try database.restoreSyncSecret(secret) } catch { throw Self.syncFailure(error, call: "sync-pull") }
+            syncFailure = nil
+        } else {
+            try startSync(secret: secret, now: now)
+        }
         try await syncData(now: now, progress: progress)
     }
 
@@ -353,7 +376,9 @@ public final class RitualApp {
         guard let sync = held else {
             throw .store(StoreError(.refused, "sync is not turned on on this device", path: database.path))
         }
-        do { return try await session.offerPairing(of: sync.secret) } catch { throw .service(error) }
+        let secret: RecoveryKey
+        do { secret = try sync.syncSecret() } catch { throw .store(error) }
+        do { return try await session.offerPairing(of: secret) } catch { throw .service(error) }
     }
 
     /// Pairs this new device with the code shown on one of the person's devices, then restores
