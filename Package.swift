@@ -247,7 +247,7 @@ let package = Package(
                 "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
                 "GlowThemes", "GlowWire", "glow-crash-child", "glow-share-child", "glow-tool", "GlowProtocol",
                 "GlowRelay", "GlowActivity",
-                "GlowSync",
+                "GlowSync", "GlowClient",
             ],
             swiftSettings: sharedSettings),
         .testTarget(

@@ -53,6 +53,9 @@ extension ErrorCode where Domain == ServiceFailure {
     public static var signedOut: Self { Self("signed_out") }
     /// The access token expired (AUTH-37).
     public static var sessionExpired: Self { Self("session_expired") }
+    /// The token is not one the server accepts: the session was ended (signed out, revoked,
+    /// everywhere) or never was.
+    public static var invalidSession: Self { Self("invalid_session") }
     /// The server refused with this code.
     public static var throttled: Self { Self("throttled") }
     /// A call name the protocol does not have (SERVER-2): nothing was sent.
@@ -82,7 +85,33 @@ public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertibl
     /// When the refresh token expires, as a `Date`: sign in again after it.
     public var refreshExpiry: Date { Date(timeIntervalSince1970: Double(refreshExpiresAt) / 1000) }
 
-    init(_ message: ProtocolMessage) {
+    /// A session of `account` with the public id `id`, its tokens, and when they expire.
+    public init(
+        account: PersonID, id: String, accessToken: String, refreshToken: String, accessExpiry: Instant,
+        refreshExpiry: Instant
+    ) {
+        self.account = account
+        self.id = id
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        accessExpiresAt = UInt64(clamping: accessExpiry.millisecondsSince1970)
+        refreshExpiresAt = UInt64(clamping: refreshExpiry.millisecondsSince1970)
+    }
+
+    /// The session a server's `SessionTokens` answer holds (sign-in, a sign-up's confirmation, a
+    /// provider's sign-in, a refresh: SERVER-2).
+    ///
+    /// - Throws: ``ServiceFailure`` `malformed_response` for another message, or one without an
+    ///   account, a session id or its tokens.
+    public init(tokens message: ProtocolMessage) throws(ServiceFailure) {
+        guard message.type.name == "SessionTokens" else {
+            throw ServiceFailure(
+                .malformedResponse, "a session is read from SessionTokens, not \(message.type.name)",
+                call: "SessionTokens")
+        }
+        for field in ["account", "session", "access_token", "refresh_token"] where message.string(field).isEmpty {
+            throw ServiceFailure(.malformedResponse, "the SessionTokens answer has no \(field)", call: "SessionTokens")
+        }
         account = PersonID(message.string("account"))
         id = message.string("session")
         accessToken = message.string("access_token")
@@ -221,8 +250,8 @@ public final class ServiceClient: Sendable {
     public func confirmSignUp(token: String, password: String, device: String? = nil) async throws(ServiceFailure)
         -> ClientSession
     {
-        ClientSession(
-            try await call(
+        try ClientSession(
+            tokens: try await call(
                 "confirm-sign-up",
                 ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password)
                     .with("device", device ?? "")))
@@ -233,8 +262,8 @@ public final class ServiceClient: Sendable {
     public func signIn(email: String, password: String, device: String? = nil, code: String? = nil)
         async throws(ServiceFailure) -> ClientSession
     {
-        ClientSession(
-            try await call(
+        try ClientSession(
+            tokens: try await call(
                 "sign-in",
                 ProtocolMessage("SignInRequest").with("email", email).with("password", password)
                     .with("device", device ?? "").with("code", code ?? "")))
@@ -242,6 +271,7 @@ public final class ServiceClient: Sendable {
 
     /// The next pair of tokens for a refresh token, which is used up.
     public func refresh(_ refreshToken: String) async throws(ServiceFailure) -> ClientSession {
-        ClientSession(try await call("refresh", ProtocolMessage("RefreshRequest").with("refresh_token", refreshToken)))
+        try ClientSession(
+            tokens: try await call("refresh", ProtocolMessage("RefreshRequest").with("refresh_token", refreshToken)))
     }
 }

@@ -200,10 +200,10 @@ struct AppDeveloperTests {
         let app = try Self.sampleApp()
         #expect(app.activity == nil)
         let opened = Heard.watching { _ = app.activity }
-        try app.signedIn(as: "mia")
+        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(opened.fired && app.activity?.person == "mia")
         let closed = Heard.watching { _ = app.activity }
-        try await app.signOut()
+        try app.signOutOfThisDevice()
         #expect(closed.fired && app.activity == nil)
     }
 
@@ -224,13 +224,12 @@ struct AppDeveloperTests {
     @Test("deleting an account with no session is a typed refusal, and nothing is erased")
     func deleteWithoutSession() async throws {
         let app = try Self.sampleApp()
-        try app.signedIn(as: "mia")
         await #expect {
             try await app.deleteAccount()
         } throws: { error in
             guard case .service(let failure) = error as? RitualAppError else { return false }
             return failure.code == .signedOut && failure.call == "delete-account"
         }
-        #expect(!app.goals.rows.isEmpty && app.account == "mia")
+        #expect(!app.goals.rows.isEmpty && app.account == nil)
     }
 }

@@ -72,10 +72,12 @@ struct ReadmeAppTests {
             }
         }
         defer { other.cancel() }
+        // A session a sign-in gave, with a server this test never calls.
+        let (session, client) = (DatabaseTests.session("mia"), DatabaseTests.offline)
         // README: begin
         let app = try RitualApp(path: path, device: phone, secrets: FileSecretStore(database: path))
         try app.goals.tap(.count(1), goal: water)  // on disk when this returns
-        try app.signedIn(as: "mia")  // a sign-in by any means, from any screen
+        try app.signIn(session, client: client)  // the session a sign-in gave, from any screen
         try await app.activity?.sync(through: { bytes in try await http.post(relayURL, bytes) })
         for await _ in app.goals.changes() { break }  // the next commit, another process's too
         // README: end

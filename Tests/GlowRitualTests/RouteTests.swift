@@ -30,7 +30,7 @@ struct RouteTests {
             guard case .flow(let auth) = error as? AuthStoreError else { return false }
             return auth.code == .invalidTransition
         }
-        try app.signedIn(as: "mia")
+        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(app.route == .welcome && app.activity?.person == "mia")
         try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         #expect(app.route == .main(.today))
@@ -39,9 +39,9 @@ struct RouteTests {
         // Opened again, the app is where it was, with mia's feed.
         let again = try RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
-        #expect(again.route == .main(.today) && again.auth.account == "mia" && again.activity?.person == "mia")
-        try await again.signOut()
-        #expect(again.route == .signedOut && again.activity == nil && again.auth.account == nil)
+        #expect(again.route == .main(.today) && again.account == "mia" && again.activity?.person == "mia")
+        try again.signOutOfThisDevice()
+        #expect(again.route == .signedOut && again.activity == nil && again.account == nil)
         #expect(
             try RitualApp(
                 path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now
@@ -55,7 +55,7 @@ struct RouteTests {
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         try app.auth.startOnboarding()
         try app.auth.proceed()
-        try app.signedIn(as: "mia")
+        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         // The file as a crash between the goal's commit and the move's would leave it.
         try app.database.setDeviceValue(Array("welcome".utf8), for: "auth.flow")
@@ -75,7 +75,7 @@ struct RouteTests {
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         try app.auth.startOnboarding()
         try app.auth.proceed()
-        try app.signedIn(as: "mia")
+        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(app.route == .main(.today))
     }
 
@@ -89,16 +89,16 @@ struct RouteTests {
         let app = try RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         try app.database.setDeviceValue(Array(start.rawValue.utf8), for: "auth.flow")
-        try app.signedIn(as: "mia")
+        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(app.route == .welcome && app.account == "mia" && app.activity?.person == "mia")
         try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         #expect(app.route == .main(.today))
-        try await app.signOut()
+        try app.signOutOfThisDevice()
         #expect(app.route == .signedOut && app.account == nil && app.activity == nil)
         #expect(app.goals.rows.count == 1, "signing out keeps the person's goals")
         // Another person on the device reads their feed whole: the last one's position is gone.
         try app.database.setDeviceValues(["feed.cursor": Array("41".utf8)])
-        try app.signedIn(as: "bob")
+        try app.signIn(DatabaseTests.session("bob"), client: DatabaseTests.offline)
         #expect(try app.database.deviceValue("feed.cursor") == [])
         #expect(app.route == .main(.today), "bob finds the device's goals")
     }

@@ -43,7 +43,7 @@ struct AppSyncTests {
 
         let phone = try RitualApp(
             path: folder + "/phone.sqlite", device: DeviceID(high: 0xA1, low: 1), secrets: InMemorySecretStore())
-        try phone.signIn(SessionKeeper(client: client, session: first))
+        try phone.signIn(first, client: client)
         let stretch = try phone.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
         try phone.goals.tap(.done, goal: stretch.id)
         let secret = try phone.startSync()
@@ -55,7 +55,7 @@ struct AppSyncTests {
         let tablet = try RitualApp(
             path: folder + "/tablet.sqlite", device: DeviceID(high: 0xA1, low: 2), secrets: InMemorySecretStore())
         let second = try await client.signIn(email: address, password: Self.password, device: "tablet")
-        try tablet.signIn(SessionKeeper(client: client, session: second))
+        try tablet.signIn(second, client: client)
         let heard = ProgressLog()
         try await tablet.pair(code: code.description.lowercased(), progress: { heard.add($0) })
         #expect(try tablet.database.data == phone.database.data)
@@ -81,7 +81,7 @@ struct AppSyncTests {
         let laptop = try RitualApp(
             path: folder + "/laptop.sqlite", device: DeviceID(high: 0xA1, low: 3), secrets: InMemorySecretStore())
         let third = try await client.signIn(email: address, password: Self.password, device: "laptop")
-        try laptop.signIn(SessionKeeper(client: client, session: third))
+        try laptop.signIn(third, client: client)
         try await laptop.restoreSync(words: secret.words.joined(separator: " "))
         #expect(try laptop.database.data == phone.database.data)
     }
@@ -103,7 +103,7 @@ struct AppSyncTests {
             let app = try RitualApp(
                 path: folder + "/\(name).sqlite", device: DeviceID(high: 0xA3, low: UInt64(index)),
                 secrets: InMemorySecretStore())
-            try app.signIn(SessionKeeper(client: client, session: session))
+            try app.signIn(session, client: client)
             apps.append(app)
         }
         let (phone, tablet, laptop) = (apps[0], apps[1], apps[2])
@@ -130,7 +130,7 @@ struct AppSyncTests {
             server, client, "ash-\(UUID().uuidString.prefix(6).lowercased())@example.com")
         let app = try RitualApp(
             path: folder + "/a.sqlite", device: DeviceID(high: 0xA2, low: 1), secrets: InMemorySecretStore())
-        try app.signIn(SessionKeeper(client: client, session: session))
+        try app.signIn(session, client: client)
         let offered = try await #require(throws: RitualAppError.self) { _ = try await app.offerPairing() }
         guard case .store = offered else {
             Issue.record("offering without sync failed as \(offered)")

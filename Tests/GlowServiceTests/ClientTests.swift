@@ -160,7 +160,7 @@ struct ClientTests {
         defer { server.stop() }
         let (client, session) = try await Self.account("zoe", on: server)
         let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
-        try app.signIn(SessionKeeper(client: client, session: session))
+        try app.signIn(session, client: client)
         try await app.sync()
         #expect(app.route == .main(.today) && app.account == session.account)
         // Signing out ends the server's session: its token works no more.
@@ -174,7 +174,7 @@ struct ClientTests {
         }
         // Signed in again, the person deletes the account: the server forgets them, the device too.
         let again = try await client.signIn(email: "zoe@example.com", password: Self.password)
-        try app.signIn(SessionKeeper(client: client, session: again))
+        try app.signIn(again, client: client)
         try await app.deleteAccount()
         #expect(app.route == .signedOut && app.account == nil && app.goals.rows.isEmpty)
         #expect(try app.database.data == DataSet() && app.profile.profile == nil)
@@ -184,6 +184,27 @@ struct ClientTests {
         } catch {
             #expect(error.code.description == "invalid_credentials", "\(error)")
         }
+    }
+
+    @MainActor
+    @Test("a session the server ended elsewhere signs the app out at its next call, the reason said")
+    func sessionEndedElsewhere() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (client, first) = try await Self.account("yan", on: server)
+        let secrets = InMemorySecretStore()
+        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: secrets)
+        try app.signIn(try await client.signIn(email: "yan@example.com", password: Self.password), client: client)
+        try await app.sync()
+        // Another device of the person signs out everywhere.
+        _ = try await SessionKeeper(client: client, session: first).call("sign-out-everywhere")
+        await #expect(throws: RitualAppError.self) { try await app.sync() }
+        #expect(app.account == nil && app.session == nil && app.activity == nil && app.route == .signedOut)
+        guard case .activity? = app.sessionFailure else {
+            Issue.record("the reason is not said: \(String(describing: app.sessionFailure))")
+            return
+        }
+        #expect(try secrets.keptSession() == nil, "the ended session left the secret store")
     }
 
     /// The sample person, as a database a RitualApp opens.
@@ -208,8 +229,8 @@ struct ClientTests {
         let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
         let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
         // Signed in from the screen the app is on, with no onboarding steps first (issue 45).
-        try mia.signIn(SessionKeeper(client: miaClient, session: miaSession))
-        try bob.signIn(SessionKeeper(client: bobClient, session: bobSession))
+        try mia.signIn(miaSession, client: miaClient)
+        try bob.signIn(bobSession, client: bobClient)
         #expect(mia.route == .main(.today))
         let miaFeed = try #require(mia.activity)
         let bobFeed = try #require(bob.activity)
