@@ -1,6 +1,7 @@
 import Foundation
 import GlowModel
 import GlowProtocol
+import GlowWire
 import Synchronization
 
 /// A device's session with a server, for one person: its tokens, the calls made as its person, and
@@ -56,10 +57,11 @@ public final class SessionKeeper: Sendable {
         current.withLock { $0 = renewed }
     }
 
-    /// Calls `name` as the session's person; an expired access token is refreshed once.
+    /// Calls `name` as the session's person; an expired access token is refreshed once. The
+    /// package's own way to any call: an app calls the typed methods, each named for its call.
     ///
     /// - Throws: ``ServiceFailure``: `signed_out` without a session; the server's refusal.
-    public func call(_ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"))
+    package func call(_ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"))
         async throws(ServiceFailure) -> ProtocolMessage
     {
         guard var session = session else {
@@ -121,14 +123,33 @@ public final class SessionKeeper: Sendable {
         }
     }
 
-    /// The relay transport of the activity store (FEED-29): each request's bytes to `relay`, as
-    /// this session's person.
-    public var relayTransport: @Sendable ([UInt8]) async throws -> [UInt8] {
-        { [self] bytes in
-            guard let type = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
-            let request = try ProtocolMessage(type, wire: bytes)
-            return try await call("relay", request).wireEncoded()
+    /// Asks the relay as this session's person (FEED-25 ... FEED-29): its writes accepted, or the
+    /// changes since a cursor.
+    ///
+    /// - Returns: the relay's answer; a refusal of the relay's own comes back as a ``ServiceFailure``
+    ///   with its code (SERVER-5).
+    /// - Throws: ``ServiceFailure``: `signed_out`; the server's refusal; `malformed_response` for an
+    ///   answer that is not a `RelayResponse`.
+    public func relay(_ request: RelayRequest) async throws(ServiceFailure) -> RelayResponse {
+        guard let type = ProtocolSchema.type("RelayRequest") else { preconditionFailure("declared") }
+        let message: ProtocolMessage
+        do {
+            message = try ProtocolMessage(type, wire: request.wireEncoded())
+        } catch {
+            preconditionFailure("a relay request reads as itself: \(error)")
         }
+        let answer = try await call("relay", message)
+        do {
+            return try RelayResponse(wire: answer.wireEncoded())
+        } catch {
+            throw ServiceFailure(.malformedResponse, "the answer is not a RelayResponse: \(error)", call: "relay")
+        }
+    }
+
+    /// The relay transport of the activity store (FEED-29): each request's bytes to ``relay(_:)``,
+    /// as this session's person.
+    public var relayTransport: @Sendable ([UInt8]) async throws -> [UInt8] {
+        { [self] bytes in try await relay(try RelayRequest(wire: bytes)).wireEncoded() }
     }
 
     /// Registers this device for pushes of friends' activity (SERVER-12): the platform's `token`,

@@ -56,8 +56,8 @@ struct ClientTests {
         #expect(session.accessExpiry > Date() && session.refreshExpiry > session.accessExpiry)
         #expect(Instant(session.accessExpiry).millisecondsSince1970 == Int64(session.accessExpiresAt))
         let keeper = SessionKeeper(client: client, session: session)
-        let list = try await keeper.call("sessions")
-        #expect(list.list("sessions").count == 1)
+        let list = try await keeper.sessions()
+        #expect(list.count == 1 && list[0].isCurrent && list[0].device == "ana-phone" && list[0].id == session.id)
         do {
             _ = try await client.signIn(email: "ana@example.com", password: "not the password at all")
             Issue.record("a wrong password signed in")
@@ -67,7 +67,7 @@ struct ClientTests {
         try await keeper.signOut()
         #expect(keeper.session == nil)
         do {
-            _ = try await keeper.call("sessions")
+            _ = try await keeper.sessions()
             Issue.record("a signed-out keeper called")
         } catch {
             #expect(error.code == .signedOut)
@@ -85,8 +85,8 @@ struct ClientTests {
         let kept = Mutex<[ClientSession?]>([])
         let keeper = SessionKeeper(client: client, session: session, keep: { new in kept.withLock { $0.append(new) } })
         clock.advance(AccountConfiguration().accessLifetime + 1)
-        let list = try await keeper.call("sessions")
-        #expect(list.list("sessions").count == 1)
+        let list = try await keeper.sessions()
+        #expect(list.count == 1)
         let renewed = try #require(keeper.session)
         #expect(renewed.accessToken != session.accessToken && renewed.id == session.id)
         #expect(kept.withLock { $0 } == [renewed])
@@ -133,12 +133,12 @@ struct ClientTests {
         defer { front.stop() }
         guard case .tcp(let host, let port) = front.address else { return }
         let client = ServiceClient(base: try #require(URL(string: "http://\(host):\(port)")), backoff: 0.01)
-        let health = try await client.call("health")
-        #expect(health.string("status") == "ok" && flaky.seen.withLock { $0 } == 3)
+        let health = try await client.health()
+        #expect(health.status == "ok" && health.protocolVersion == 1 && flaky.seen.withLock { $0 } == 3)
         let impatient = ServiceClient(base: try #require(URL(string: "http://\(host):\(port)")), retries: 0)
         flaky.seen.withLock { $0 = 0 }
         do {
-            _ = try await impatient.call("health")
+            _ = try await impatient.health()
             Issue.record("a 503 passed without retries")
         } catch {
             #expect(error.code.description == "storage_failed" && error.status == 503)
@@ -167,7 +167,7 @@ struct ClientTests {
         try await app.signOut()
         #expect(app.route == .signedOut && app.session == nil && app.activity == nil && !app.goals.rows.isEmpty)
         do {
-            _ = try await client.call("sessions", ProtocolMessage("Done"), accessToken: session.accessToken)
+            _ = try await SessionKeeper(client: client, session: session).sessions()
             Issue.record("a signed-out session still answered")
         } catch {
             #expect(error.status == 401, "\(error)")
@@ -197,7 +197,7 @@ struct ClientTests {
         try app.signIn(try await client.signIn(email: "yan@example.com", password: Self.password), client: client)
         try await app.sync()
         // Another device of the person signs out everywhere.
-        _ = try await SessionKeeper(client: client, session: first).call("sign-out-everywhere")
+        try await SessionKeeper(client: client, session: first).signOutEverywhere()
         await #expect(throws: RitualAppError.self) { try await app.sync() }
         #expect(app.account == nil && app.session == nil && app.activity == nil && app.route == .signedOut)
         guard case .activity? = app.sessionFailure else {
@@ -257,38 +257,27 @@ struct ClientTests {
         // (FEED-9, FEED-27 over HTTP); never an item of a friends-only goal.
         let (_, eveSession) = try await Self.account("eve", on: server)
         let eve = SessionKeeper(client: miaClient, session: eveSession)
-        let answer = try await eve.call("relay", ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0)))
-        let delta = try #require(answer.message("changes")?.message("delta"))
-        let pair: Set = [miaSession.account.rawValue, bobSession.account.rawValue]
-        #expect(
-            delta.list("stances").allSatisfy { value in
-                guard case .message(let stance) = value else { return false }
-                return pair == [stance.string("from"), stance.string("to")]
-            })
-        var publicGoals: Set<String> = []
-        for case .message(let register) in delta.list("visibility") where register.unsigned("visibility") == 2 {
-            publicGoals.insert(register.string("owner") + "/" + register.string("goal"))
+        guard case .changes(let delta, _, _) = try await eve.relay(.changes(since: 0)) else {
+            Issue.record("the relay did not answer with changes")
+            return
         }
+        let pair: Set = [miaSession.account.rawValue, bobSession.account.rawValue]
+        #expect(delta.stances.keys.allSatisfy { pair == [$0.from, $0.to] })
+        let publicGoals = Set(
+            delta.visibility.filter { $0.value.value == .public }.keys.map { $0.owner + "/" + $0.goal })
         // Issue 44 item 6: no goal id or setting of a goal eve may not see, and no withdrawn
         // check-in (with its Day) of one (FEED-27 (2), (5)).
-        #expect(
-            delta.list("visibility").allSatisfy { value in
-                guard case .message(let register) = value else { return false }
-                return register.unsigned("visibility") == 2
-            })
-        for case .message(let register) in delta.list("items") where register.message("item") == nil {
-            let parts = register.string("id").split(separator: "/", omittingEmptySubsequences: false)
-            #expect(parts.count > 2 && publicGoals.contains("\(parts[0])/\(parts[2])"), "\(register.string("id"))")
+        #expect(delta.visibility.values.allSatisfy { $0.value == .public })
+        for (id, register) in delta.items where register.value == nil {
+            let parts = id.text.split(separator: "/", omittingEmptySubsequences: false)
+            #expect(parts.count > 2 && publicGoals.contains("\(parts[0])/\(parts[2])"), "\(id.text)")
         }
-        let items = delta.list("items").compactMap { value -> ProtocolMessage? in
-            guard case .message(let register) = value else { return nil }
-            return register.message("item")
-        }
-        #expect(items.allSatisfy { publicGoals.contains($0.string("owner") + "/" + $0.string("goal")) })
+        let items = delta.items.values.compactMap(\.value)
+        #expect(items.allSatisfy { publicGoals.contains($0.owner + "/" + $0.goal) })
         let friendsOnly = fromBob.filter { item in !publicGoals.contains(item.owner + "/" + item.goal) }
         #expect(!friendsOnly.isEmpty, "bob has friends-only items, which mia sees and eve does not")
-        let seenByEve = Set(items.map { $0.string("owner") + "/" + $0.string("goal") })
+        let seenByEve = Set(items.map { $0.owner + "/" + $0.goal })
         #expect(friendsOnly.allSatisfy { !seenByEve.contains($0.owner + "/" + $0.goal) })
-        if !publicGoals.contains(cheered.owner + "/" + cheered.goal) { #expect(delta.list("stances").isEmpty) }
+        if !publicGoals.contains(cheered.owner + "/" + cheered.goal) { #expect(delta.stances.isEmpty) }
     }
 }

@@ -75,7 +75,7 @@ struct ExampleAppTests {
         #expect(stretches.count == 1 && data.checkIns(of: stretches[0].id).count == 1)
         // No sign-in was made: the account holds the confirmation's session and the first run's.
         let keeper = SessionKeeper(client: client, session: confirmed)
-        #expect(try await keeper.call("sessions").list("sessions").count == 2)
+        #expect(try await keeper.sessions().count == 2)
 
         // A third finds its access token expired: it renews the session before its first call,
         // keeps the new pair, and syncs.

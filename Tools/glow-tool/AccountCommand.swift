@@ -155,12 +155,13 @@ enum AccountCommand {
         case .sessions:
             let database = try open(options.database)
             let list = try await withKeeper(database, try server(options.server, database)) { keeper in
-                try await call { try await keeper.call("sessions") }
+                try await call { try await keeper.sessions() }
             }
-            for case .message(let entry) in list.list("sessions") {
-                let device = entry.text("device") ?? "(no device)"
-                let since = Date(timeIntervalSince1970: Double(entry.unsigned("signed_in_at")) / 1_000)
-                print("\(entry.string("id"))  \(device)  since \(since)\(entry.bool("current") ? "  (this one)" : "")")
+            for entry in list {
+                let since = entry.signedInAt.date
+                print(
+                    "\(entry.id)  \(entry.device ?? "(no device)")  since \(since)\(entry.isCurrent ? "  (this one)" : "")"
+                )
             }
         case .signOut:
             let database = try open(options.database)

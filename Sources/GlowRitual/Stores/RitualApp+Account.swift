@@ -168,8 +168,7 @@ extension RitualApp {
             throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "delete-account"))
         }
         do {
-            _ = try await session.call(
-                "delete-account", ProtocolMessage("DeleteAccountRequest").with("confirmed", .bool(true)))
+            try await session.deleteAccount()
         } catch {
             noteSessionEnd(.service(error))
             throw .service(error)
@@ -177,7 +176,6 @@ extension RitualApp {
         self.session = nil
         activity = nil
         syncsData = false
-        session.end()
         do { try database.eraseAll() } catch { throw .store(error) }
     }
 }
