@@ -43,7 +43,7 @@ package enum AtomicFile {
             try writeAll(bytes, to: descriptor, path: path)
             // An existing file's mode (or the one asked for) is kept exactly, whatever the umask took.
             if exists || permissions != nil, fchmod(descriptor, mode) != 0 { throw failure(FileSystem.reason()) }
-            guard fsync(descriptor) == 0 else { throw failure(FileSystem.reason()) }
+            guard FileSystem.sync(descriptor) else { throw failure(FileSystem.reason()) }
             guard close(descriptor) == 0 else {
                 unlink(temporary)
                 throw failure(FileSystem.reason())

@@ -96,6 +96,7 @@ struct RelaunchTests {
         let path = DatabaseTests.temporary()
         let secrets = FileSecretStore(database: path)
         let app = try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
+        #expect(app.protection == .completeUntilFirstUserAuthentication, "the default protection")
         try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(try secrets.keptSession()?.session == DatabaseTests.session("mia"))
         #expect(try secrets.keptSession()?.server == DatabaseTests.offline.base)

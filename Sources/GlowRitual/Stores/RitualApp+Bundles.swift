@@ -102,18 +102,23 @@ extension RitualApp {
     /// person's. `progress` hears after every chunk, on a background thread. Cancelling the task
     /// stops the import and changes nothing.
     ///
-    /// - Parameter secret: the passphrase or recovery key of an encrypted bundle
-    ///   (``BundleSecret/init(typed:)`` classes what a person typed).
+    /// - Parameters:
+    ///   - secret: the passphrase or recovery key of an encrypted bundle
+    ///     (``BundleSecret/init(typed:)`` classes what a person typed).
+    ///   - memoryBudgetKiB: the most memory an encrypted bundle's key derivation may ask for here
+    ///     (BUNDLE-30): the cap by default; less in a share extension or a watch app.
     /// - Returns: the import's summary and what it changed.
     /// - Throws: ``RitualAppError``: `encrypted` for an encrypted bundle without `secret`;
-    ///   `bundle` with what reading or opening found (`cancelled` when the task was cancelled);
-    ///   `store` when the file cannot be read or the database written. Nothing changed then.
+    ///   `bundle` with what reading or opening found (`kdf_over_budget` naming the memory asked
+    ///   for, `cancelled` when the task was cancelled); `store` when the file cannot be read or the
+    ///   database written. Nothing changed then.
     @discardableResult
     public func importBundle(
-        from path: String, secret: BundleSecret? = nil,
+        from path: String, secret: BundleSecret? = nil, memoryBudgetKiB: Int = BundleEnvelope.maximumMemoryKiB,
         progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
     ) async throws(RitualAppError) -> ImportResult {
-        let result = try await Self.read(path, secret: secret, into: database, progress: progress)
+        let result = try await Self.read(
+            path, secret: secret, memoryBudgetKiB: memoryBudgetKiB, into: database, progress: progress)
         if let social = result.social, let activity, social.person == activity.person.rawValue {
             do { try database.recordFeed(social.registers) } catch { throw .store(error) }
         }
@@ -122,7 +127,7 @@ extension RitualApp {
 
     /// Reads and imports the bundle off the main actor.
     nonisolated private static func read(
-        _ path: String, secret: BundleSecret?, into database: RitualDatabase,
+        _ path: String, secret: BundleSecret?, memoryBudgetKiB: Int, into database: RitualDatabase,
         progress: @escaping @Sendable (ImportProgress) -> Void
     ) async throws(RitualAppError) -> ImportResult {
         let handle: FileHandle
@@ -146,7 +151,7 @@ extension RitualApp {
         var opener: EnvelopeOpener?
         if BundleEnvelope.isEncrypted(head: head) {
             guard let secret else { throw .encrypted(path: path) }
-            opener = EnvelopeOpener(secret: secret)
+            opener = EnvelopeOpener(secret: secret, memoryBudgetKiB: memoryBudgetKiB)
         }
         // The envelope's own error, kept whole: the import sees only that reading failed.
         var opened: BundleError?

@@ -77,6 +77,8 @@ public final class RitualApp {
     public let device: DeviceID
     /// The device's secrets: the session and the sync secret.
     public var secrets: any SecretStore { database.secrets }
+    /// The protection the database's files were given, where the platform has it.
+    public let protection: FileProtection
     /// Whether this device syncs the person's own data with their other devices (Spec/sync.md).
     public internal(set) var syncsData = false
     /// How far the running data sync has got (a first restore shows it); nil when none runs.
@@ -97,16 +99,20 @@ public final class RitualApp {
     /// processes' commits every `watchInterval`.
     ///
     /// An app on an Apple platform keeps its secrets in the Keychain (``KeychainSecretStore``), a
-    /// program on Linux in files beside the database (``FileSecretStore/init(database:)``).
+    /// program on Linux in files beside the database (``FileSecretStore/init(database:)``). The
+    /// database's files (and their folder) take `protection` where the platform has such classes:
+    /// by default readable once the device was unlocked after it started, as background work needs.
     ///
     /// - Throws: ``RitualAppError/store(_:)``: the database's error when it cannot be opened or
     ///   read, or `refused` with the model's `invalid_reminder` for `reminderDays` outside 1 ... 31.
     public init(
-        path: String, device: DeviceID, secrets: any SecretStore, mode: Mode = .light, now: Instant = .now,
-        reminderDays: Int = 7, watchInterval: Duration = .milliseconds(250)
+        path: String, device: DeviceID, secrets: any SecretStore, protection: FileProtection = .default,
+        mode: Mode = .light, now: Instant = .now, reminderDays: Int = 7, watchInterval: Duration = .milliseconds(250)
     ) throws(RitualAppError) {
+        self.protection = protection
         do {
             let database = try RitualDatabase(path: path, secrets: secrets)
+            _ = try protection.apply(toDatabaseAt: path)
             self.database = database
             self.device = device
             goals = try GoalStore(database: database, device: device, now: now)
