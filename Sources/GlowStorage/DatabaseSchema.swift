@@ -180,15 +180,21 @@ package struct DatabaseSchema: Sendable {
     /// last lock on the file is released.
     func checkHeader(_ path: String) throws(StoreError) {
         let probe = try SQLiteConnection(path: path, mode: .readOnlyUnlocked)
-        let pages: Int64
+        let application: Int64
         do {
-            pages = try probe.integer("PRAGMA page_count")
+            // A value of the header (bytes 68 ... 71), read without the schema.
+            application = try probe.integer("PRAGMA application_id")
         } catch  where error.code == .corrupt {
             throw StoreError(.corrupt, "the file is not a database, nor a Glow \(kind)", path: path)
         }
-        guard pages > 0 else { throw StoreError(.corrupt, "the file is empty, not a Glow \(kind)", path: path) }
-        guard try probe.integer("PRAGMA application_id") == applicationID else {
-            throw StoreError(.corrupt, "the file is a database, but not a Glow \(kind)", path: path)
+        guard application == applicationID else {
+            // SQLite takes a file of no bytes for an empty database; a stat tells it apart.
+            var info = stat()
+            let empty = stat(path, &info) == 0 && info.st_size == 0
+            throw StoreError(
+                .corrupt,
+                empty ? "the file is empty, not a Glow \(kind)" : "the file is a database, but not a Glow \(kind)",
+                path: path)
         }
     }
 
