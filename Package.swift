@@ -8,9 +8,10 @@ let sharedSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "GlowRitual",
-    // The minimums cover every availability-gated API the sources use (Synchronization's Mutex
-    // is the highest); Tests/PlatformTests checks this list against the sources.
-    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
+    // The seed app's platforms (issue 58): the minimums cover every availability-gated API the
+    // sources use, or the declaration using it says @available (Observation's stores);
+    // Tests/PackageTests/PlatformTests checks this list and those marks against the sources.
+    platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "GlowModel", targets: ["GlowModel"]),
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),

@@ -3,7 +3,6 @@ import GlowCore
 import GlowModel
 import GlowProtocol
 import GlowWire
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,8 +1,8 @@
 import Foundation
+import GlowCore
 import GlowModel
 import GlowProtocol
 import GlowWire
-import Synchronization
 
 /// A device's session with a server, for one person: its tokens, the calls made as its person, and
 /// the refresh an expired access token needs (before a call when the access token's expiry has
@@ -19,10 +19,10 @@ public final class SessionKeeper: Sendable {
     public let client: ServiceClient
     /// The person the session is of.
     public let account: PersonID
-    private let current: Mutex<ClientSession?>
+    private let current: Locked<ClientSession?>
     /// The refresh under way: a refresh token works once, so two calls that find the access token
     /// expired wait for one refresh rather than both spend it.
-    private let refreshing = Mutex<Task<ClientSession, any Error>?>(nil)
+    private let refreshing = Locked<Task<ClientSession, any Error>?>(nil)
     private let keep: @Sendable (ClientSession?) -> Void
     private let latest: @Sendable () -> ClientSession?
 
@@ -36,7 +36,7 @@ public final class SessionKeeper: Sendable {
     ) {
         self.client = client
         self.account = session.account
-        self.current = Mutex(session)
+        self.current = Locked(session)
         self.keep = keep
         self.latest = latest
     }

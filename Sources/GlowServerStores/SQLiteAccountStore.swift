@@ -2,7 +2,6 @@ import Foundation
 import GlowAuth
 import GlowCore
 import GlowStorage
-import Synchronization
 
 /// The account service's records (AUTH-35 ... AUTH-42) durable in SQLite, through GlowAuth's
 /// storage protocol, ``AccountStore``.
@@ -18,7 +17,7 @@ import Synchronization
 public final class SQLiteAccountStore: AccountStore {
     /// The database's path.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: Locked<SQLiteConnection>
 
     /// Opens the account database at `path`, creating it when there is no file.
     ///
@@ -31,7 +30,7 @@ public final class SQLiteAccountStore: AccountStore {
     /// it when there is no file.
     init(path: String, schema: DatabaseSchema) throws(StoreError) {
         self.path = path
-        connection = Mutex(try schema.open(path: path, create: true))
+        connection = Locked(try schema.open(path: path, create: true))
     }
 
     /// Runs `body` on the records as the file holds them now, in one write transaction, and keeps

@@ -2,7 +2,6 @@ import GlowCore
 import GlowFeed
 import GlowRelay
 import GlowStorage
-import Synchronization
 
 /// The relay's state (FEED-25 ... FEED-27) durable in SQLite, for a server that runs
 /// ``FeedRelay``, through the feed's storage protocol, ``FeedRelayStore``.
@@ -18,7 +17,7 @@ import Synchronization
 public final class SQLiteFeedRelayStore: FeedRelayStore {
     /// The database's path.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: Locked<SQLiteConnection>
 
     /// Opens the relay database at `path`, creating it when there is no file.
     ///
@@ -34,7 +33,7 @@ public final class SQLiteFeedRelayStore: FeedRelayStore {
         self.path = path
         let opened = try schema.open(path: path, create: true)
         try Self.indexOlderRows(opened)
-        connection = Mutex(opened)
+        connection = Locked(opened)
     }
 
     /// The number of rows in `table`, read now: whether the file answers (SERVER-7).

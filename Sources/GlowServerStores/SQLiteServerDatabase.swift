@@ -1,6 +1,6 @@
 import Foundation
+import GlowCore
 import GlowStorage
-import Synchronization
 
 /// A server's accounts and relay in one SQLite file, glow-server's embedded default: an account
 /// store and a relay store on the same file, each seeing the other's commits.
@@ -38,7 +38,7 @@ public struct SQLiteServerDatabase: Sendable {
 
 /// The mail outbox of a server's SQLite file (`mail_outbox`), on a connection of its own.
 public final class SQLiteMailOutbox: MailOutbox {
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: Locked<SQLiteConnection>
     /// The file's path.
     public let path: String
 
@@ -47,7 +47,7 @@ public final class SQLiteMailOutbox: MailOutbox {
     /// - Throws: ``StoreError`` as opening the server database does.
     public init(path: String) throws(StoreError) {
         self.path = path
-        connection = Mutex(try DatabaseSchema.server.open(path: path, create: false))
+        connection = Locked(try DatabaseSchema.server.open(path: path, create: false))
     }
 
     /// Keeps a mail to send.

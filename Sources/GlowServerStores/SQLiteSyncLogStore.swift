@@ -3,7 +3,6 @@ import GlowModel
 import GlowRelay
 import GlowStorage
 import GlowSync
-import Synchronization
 
 /// People's sync logs (Spec/sync.md 11.4) in the server's SQLite file, on a connection of their
 /// own: a call is one transaction on one person's rows, read by index, so its cost does not grow
@@ -11,14 +10,14 @@ import Synchronization
 public final class SQLiteSyncLogStore: SyncLogStore {
     /// The file's path.
     public let path: String
-    private let connection: Mutex<SQLiteConnection>
+    private let connection: Locked<SQLiteConnection>
 
     /// The sync log of the server database at `path`, which must be there.
     ///
     /// - Throws: ``StoreError`` as opening the server database does.
     public init(path: String) throws(StoreError) {
         self.path = path
-        connection = Mutex(try DatabaseSchema.server.open(path: path, create: false))
+        connection = Locked(try DatabaseSchema.server.open(path: path, create: false))
     }
 
     /// Whether `reading` is of this file.

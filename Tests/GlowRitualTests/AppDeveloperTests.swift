@@ -20,6 +20,7 @@ struct AppDeveloperTests {
     nonisolated static let cheap = EnvelopeKDF(memoryKiB: 64, iterations: 1, parallelism: 1)
 
     /// An app over the sample person (goals, check-ins, a profile), watching its file often.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     static func sampleApp(now: Instant = now) throws -> RitualApp {
         let path = try StoreTests.sample().path
         return try RitualApp(
@@ -43,6 +44,7 @@ struct AppDeveloperTests {
         return await reader.value
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("another process's tap reaches the app's stores and its change stream, with no refresh to call")
     func anotherProcessWithoutRefresh() async throws {
         let app = try Self.sampleApp()
@@ -61,6 +63,7 @@ struct AppDeveloperTests {
         #expect(app.goals.row(StoreTests.meditate)?.status == .done, "shown by the time the stream tells it")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a draft's reminders are stored with the goal in one commit, planned, and kept current by taps")
     func remindersWithTheGoal() async throws {
         let app = try Self.sampleApp()
@@ -87,6 +90,7 @@ struct AppDeveloperTests {
         #expect(app.reminders.plan.notifications.contains { $0.goal == walk.id && $0.day > app.goals.day })
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a snooze is kept in the database: the app opened again plans it as before")
     func snoozeSurvivesRelaunch() throws {
         let app = try Self.sampleApp()
@@ -113,6 +117,7 @@ struct AppDeveloperTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test(
         "export and import in both shapes carry the person whole, with progress",
         arguments: [false, true])
@@ -155,6 +160,7 @@ struct AppDeveloperTests {
         #expect(fresh.goals.rows.map(\.id) == app.goals.rows.map(\.id), "the stores show the import")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a cancelled export leaves no file, and a cancelled import changes nothing")
     func cancellation() async throws {
         let app = try Self.sampleApp()
@@ -195,6 +201,7 @@ struct AppDeveloperTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the app object is observable: a view that reads the feed hears it open at sign-in and close at sign-out")
     func observableApp() async throws {
         let app = try Self.sampleApp()
@@ -207,6 +214,7 @@ struct AppDeveloperTests {
         #expect(closed.fired && app.activity == nil)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test(
         "reminders planned for a number of Days outside 1 ... 31 are refused with the model's error",
         arguments: [0, 32])
@@ -221,6 +229,7 @@ struct AppDeveloperTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("deleting an account with no session is a typed refusal, and nothing is erased")
     func deleteWithoutSession() async throws {
         let app = try Self.sampleApp()

@@ -187,6 +187,7 @@ struct DatabaseSecretTests {
     }
 
     @Test("the app opens with sync's missing secret said at once, and the words give it back")
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor
     func appSaysMissingSecret() async throws {
         let path = DatabaseTests.temporary()

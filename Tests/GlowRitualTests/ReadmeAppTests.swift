@@ -14,6 +14,7 @@ import Testing
 struct ReadmeAppTests {
     nonisolated static let now = try! Instant(rfc3339: "2026-11-28T09:00:00Z")
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a replica publishes, befriends and pages, and its social data rides in a bundle")
     func feed() throws {
         let profile = try Profile(
@@ -48,6 +49,7 @@ struct ReadmeAppTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the app taps durably, signs in from any screen, syncs through a transport and hears other processes")
     func app() async throws {
         let path = DatabaseTests.temporary()

@@ -58,6 +58,7 @@ struct RelaunchTests {
             recorded: "mia", account: nil, failure: "session_expired"),
     ]
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a relaunch is signed in exactly when the secret store keeps a live session", arguments: cases)
     func relaunch(_ relaunch: Case) throws {
         let path = DatabaseTests.temporary()
@@ -91,6 +92,7 @@ struct RelaunchTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("signing in keeps the session in the store; signing out removes it first, and a relaunch is signed out")
     func signInAndOut() throws {
         let path = DatabaseTests.temporary()
@@ -107,6 +109,7 @@ struct RelaunchTests {
         #expect(again.account == nil && again.sessionFailure == nil && again.route == .signedOut)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a change that cannot be sent because nobody is signed in is said, not skipped")
     func pushNotSkipped() throws {
         let path = DatabaseTests.temporary()

@@ -11,6 +11,7 @@ import Testing
 struct RouteTests {
     static let now = try! Instant(rfc3339: "2026-11-28T10:00:00Z")
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("signed out, onboarding, welcome, main: each move heard and kept")
     func newPerson() async throws {
         let path = DatabaseTests.temporary()
@@ -48,6 +49,7 @@ struct RouteTests {
             ).route == .signedOut)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a first goal whose move past the welcome was never stored still leads to the main screen")
     func moveNotStored() throws {
         let path = DatabaseTests.temporary()
@@ -66,6 +68,7 @@ struct RouteTests {
         #expect(again.route == .main(.today), "the route follows the goals")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a person who has goals goes straight to the main screen")
     func returningPerson() throws {
         let path = DatabaseTests.temporary()
@@ -81,6 +84,7 @@ struct RouteTests {
 
     /// Issue 45 friction 1: a sign-in right after a confirmed sign-up, with no onboarding screens,
     /// failed with `invalid_transition`; sign-in, sign-out and deletion now work from any screen.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test(
         "sign-in works from every state of the onboarding helper, and sign-out from every screen",
         arguments: SignInFlow.allCases)

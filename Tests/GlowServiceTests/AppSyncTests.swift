@@ -1,11 +1,11 @@
 import Foundation
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowModel
 import GlowRitual
 import GlowStorage
 import GlowSync
-import Synchronization
 import Testing
 
 /// The person's own data on every device, through the app object (issue 46): the first device
@@ -31,6 +31,7 @@ struct AppSyncTests {
         return folder
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("pair a new device by code, restore a third by the words; changes reach every device")
     func pairAndRestore() async throws {
         let server = try TestServer()
@@ -86,6 +87,7 @@ struct AppSyncTests {
         #expect(try laptop.database.data == phone.database.data)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the README's block: a first device, a paired one and one restored from the words hold the same data")
     func readme() async throws {
         let server = try TestServer()
@@ -119,6 +121,7 @@ struct AppSyncTests {
         #expect(try laptop.database.data == phone.database.data)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a mistyped code is refused by name, and a device without sync cannot offer one")
     func refusals() async throws {
         let server = try TestServer()
@@ -156,7 +159,7 @@ struct AppSyncTests {
 
 /// Progress reports, heard from any thread.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[SyncProgress]>([])
+    private let reports = Locked<[SyncProgress]>([])
     func add(_ report: SyncProgress) { reports.withLock { $0.append(report) } }
     var last: SyncProgress? { reports.withLock { $0.last } }
 }

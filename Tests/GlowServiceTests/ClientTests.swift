@@ -2,13 +2,13 @@ import Foundation
 import GlowAuth
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowRitual
 import GlowServer
 import GlowService
-import Synchronization
 import Testing
 
 /// A device's side of the protocol (GlowClient) against glow-server's handler over HTTP.
@@ -82,7 +82,7 @@ struct ClientTests {
         let server = try TestServer(configuration: AccountConfiguration(), clock: clock)
         defer { server.stop() }
         let (client, session) = try await Self.account("bo", on: server)
-        let kept = Mutex<[ClientSession?]>([])
+        let kept = Locked<[ClientSession?]>([])
         let keeper = SessionKeeper(client: client, session: session, keep: { new in kept.withLock { $0.append(new) } })
         clock.advance(AccountConfiguration().accessLifetime + 1)
         let list = try await keeper.sessions()
@@ -101,7 +101,7 @@ struct ClientTests {
 
     /// A server clock that stands still until a test moves it.
     final class StepClock: AuthClock {
-        let time = Mutex(Date().timeIntervalSince1970)
+        let time = Locked(Date().timeIntervalSince1970)
         func now() -> Double { time.withLock { $0 } }
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
@@ -109,7 +109,7 @@ struct ClientTests {
     /// A server that answers `503` without a wait `failures` times, then as glow-server does.
     final class Flaky: Sendable {
         let failures: Int
-        let seen = Mutex(0)
+        let seen = Locked(0)
         init(failures: Int) { self.failures = failures }
     }
 
@@ -153,15 +153,14 @@ struct ClientTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor
     @Test("the app object signs up, syncs, signs out over the server and deletes the account from any screen")
     func appAccountLifecycle() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (client, session) = try await Self.account("zoe", on: server)
-        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
-        try app.signIn(session, client: client)
-        try await app.sync()
+        let (app, client, _) = try await Self.signedInApp("zoe", on: server)
+        let session = try #require(app.session?.session)
         #expect(app.route == .main(.today) && app.account == session.account)
         // Signing out ends the server's session: its token works no more.
         try await app.signOut()
@@ -186,16 +185,14 @@ struct ClientTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor
     @Test("a session the server ended elsewhere signs the app out at its next call, the reason said")
     func sessionEndedElsewhere() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (client, first) = try await Self.account("yan", on: server)
         let secrets = InMemorySecretStore()
-        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: secrets)
-        try app.signIn(try await client.signIn(email: "yan@example.com", password: Self.password), client: client)
-        try await app.sync()
+        let (app, client, first) = try await Self.signedInApp("yan", on: server, secrets: secrets)
         // Another device of the person signs out everywhere.
         try await SessionKeeper(client: client, session: first).signOutEverywhere()
         await #expect(throws: RitualAppError.self) { try await app.sync() }
@@ -205,6 +202,20 @@ struct ClientTests {
             return
         }
         #expect(try secrets.keptSession() == nil, "the ended session left the secret store")
+    }
+
+    /// An app over the sample person, signed in on `server` by a password sign-in of a new account
+    /// `name`, and synced once; the account's first session (its sign-up's) is another device's.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
+    @MainActor
+    static func signedInApp(_ name: String, on server: TestServer, secrets: any SecretStore = InMemorySecretStore())
+        async throws -> (app: RitualApp, client: ServiceClient, other: ClientSession)
+    {
+        let (client, first) = try await account(name, on: server)
+        let app = try RitualApp(path: try samplePath(), device: DeviceID(UUID()), secrets: secrets)
+        try app.signIn(try await client.signIn(email: "\(name)@example.com", password: password), client: client)
+        try await app.sync()
+        return (app, client, first)
     }
 
     /// The sample person, as a database a RitualApp opens.
@@ -219,6 +230,7 @@ struct ClientTests {
         return path
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor
     @Test("two apps on their own databases sign up, make friends, publish, cheer and read the badge through a server")
     func twoApps() async throws {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GlowCore
 import Testing
 
 @testable import GlowStorage
@@ -262,7 +262,7 @@ struct SQLiteStoreTests {
     @Test("observers hear each change once, in order, and stop when cancelled or freed")
     func observers() throws {
         let observers = ChangeObservers<Int>()
-        let heard = Mutex<[Int]>([])
+        let heard = Locked<[Int]>([])
         let kept = observers.add { value in heard.withLock { $0.append(value) } }
         var freed: DatabaseObservation? = observers.add { value in heard.withLock { $0.append(-value) } }
         observers.notify(1)

@@ -1,11 +1,11 @@
 import Foundation
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowModel
 import GlowRitual
 import GlowStorage
 import GlowSync
-import Synchronization
 
 /// `glow-tool account` and `glow-tool store sync`: a device's side of a Glow server from a
 /// terminal. The session a sign-in gives is kept in the database's secret store (files beside it,
@@ -252,8 +252,13 @@ enum AccountCommand {
         return made
     }
 
-    /// `store sync`: sends the person's writes and takes in what the relay has for them.
+    /// `store sync`: sends the person's writes and takes in what the relay has for them (through
+    /// the activity store, which needs Observation: macOS 14 and later).
     static func sync(database path: String?, server: String?) async throws -> Int32 {
+        guard #available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *) else {
+            throw DataFailure(
+                message: "glow-tool store sync needs macOS 14 or later (the activity store's Observation)")
+        }
         let database = try open(path)
         return try await withKeeper(database, try self.server(server, database)) { keeper in
             guard let person = keeper.session?.account else { preconditionFailure("a keeper holds a session") }
@@ -284,7 +289,7 @@ enum AccountCommand {
 
     /// Failures heard from a callback that cannot throw.
     final class Failures: Sendable {
-        private let heard = Mutex<[String]>([])
+        private let heard = Locked<[String]>([])
         func note(_ failure: String) { heard.withLock { $0.append(failure) } }
         var first: String? { heard.withLock { $0.first } }
     }

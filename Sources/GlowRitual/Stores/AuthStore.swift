@@ -34,6 +34,7 @@ public enum AuthStoreError: Error, Hashable, Sendable {
 /// screens: ``RitualApp``'s sign-in, sign-out and account deletion work from any state, and set
 /// the flow to where they lead; who is signed in is ``RitualApp/account``, the person of the
 /// session the app keeps.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class AuthStore {
     /// The flow's state.

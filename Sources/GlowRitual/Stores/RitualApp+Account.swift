@@ -11,6 +11,7 @@ import GlowStorage
 /// session there first, then records the person in the database (the flow, the feed); a sign-out
 /// removes it first. A crash between the two is read the same way at the next launch: a session
 /// kept is a sign-in (its record in the database is completed), and none is a sign-out.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 extension RitualApp {
     /// Signs in with `session`, which `client`'s server gave (``ServiceClient/signIn(email:password:device:code:)``,
     /// a sign-up's confirmation, a provider's sign-in), from any screen: the session is kept in the

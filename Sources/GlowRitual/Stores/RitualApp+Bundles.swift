@@ -30,6 +30,7 @@ public struct ExportProgress: Hashable, Sendable {
 }
 
 /// Data in and out: exports and imports of bundles, plain or encrypted.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 extension RitualApp {
 
     /// Exports everything the person has to `path` as a bundle, plain or encrypted: the profile,

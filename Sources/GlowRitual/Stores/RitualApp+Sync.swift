@@ -8,6 +8,7 @@ import GlowStorage
 import GlowSync
 
 /// The person's own data on every device (Spec/sync.md), and the feed's exchange with the server.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 extension RitualApp {
     /// Syncs the person's own data with their other devices when this device does
     /// (``syncData(now:progress:)``), then publishes the person's items as of `now` and exchanges

@@ -46,6 +46,7 @@ public enum RitualAppError: Error, Hashable, Sendable {
 ///
 /// Use ``Tracker`` instead for data in memory only (a preview, a test, a server computing a
 /// person's answers): the app object is the durable, observable app state on top of it.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class RitualApp {
     /// The durable store under everything.

@@ -1,9 +1,9 @@
-import Synchronization
+import GlowCore
 
 /// Secrets held in memory only, for tests and previews: nothing outlives the object, so an app
 /// that keeps its sessions and sync secret here signs in and pairs again at every launch.
 public final class InMemorySecretStore: SecretStore {
-    private let secrets = Mutex<[SecretName: [UInt8]]>([:])
+    private let secrets = Locked<[SecretName: [UInt8]]>([:])
 
     /// An empty store.
     public init() {}
