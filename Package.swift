@@ -8,9 +8,10 @@ let sharedSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "GlowRitual",
-    // The minimums cover every availability-gated API the sources use (Synchronization's Mutex
-    // is the highest); Tests/PlatformTests checks this list against the sources.
-    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11), .tvOS(.v18), .visionOS(.v2)],
+    // The seed app's platforms (issue 58): the minimums cover every availability-gated API the
+    // sources use, or the declaration using it says @available (Observation's stores);
+    // Tests/PackageTests/PlatformTests checks this list and those marks against the sources.
+    platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "GlowModel", targets: ["GlowModel"]),
         .library(name: "GlowStreaks", targets: ["GlowStreaks"]),
@@ -224,6 +225,10 @@ let package = Package(
             name: "glow-crash-child", dependencies: ["GlowRitual", "GlowModel", "GlowFeed", "GlowStorage"],
             path: "Tools/glow-crash-child",
             swiftSettings: sharedSettings),
+        // The writer of the shared-file test: changes said once committed, beside a second connection.
+        .executableTarget(
+            name: "glow-share-child", dependencies: ["GlowRitual", "GlowStorage"], path: "Tools/glow-share-child",
+            swiftSettings: sharedSettings),
         .executableTarget(
             name: "glow-sample", dependencies: ["GlowModel", "GlowWire", "GlowBundle"], path: "Tools/glow-sample",
             swiftSettings: sharedSettings),
@@ -241,8 +246,9 @@ let package = Package(
             name: "GlowRitualTests",
             dependencies: [
                 "GlowRitual", "GlowStorage", "GlowModel", "GlowBundle", "GlowFeed", "GlowAuth", "GlowStreaks",
-                "GlowThemes", "GlowWire", "glow-crash-child", "glow-tool", "GlowProtocol", "GlowRelay", "GlowActivity",
-                "GlowSync",
+                "GlowThemes", "GlowWire", "glow-crash-child", "glow-share-child", "glow-tool", "GlowProtocol",
+                "GlowRelay", "GlowActivity",
+                "GlowSync", "GlowClient",
             ],
             swiftSettings: sharedSettings),
         .testTarget(
@@ -283,7 +289,8 @@ let package = Package(
         .testTarget(
             name: "GlowToolTests",
             dependencies: [
-                "glow-tool", "glow-sample", "glow-bench", "glow-crash-child", "GlowModel", "GlowBundle", "GlowFeed",
+                "glow-tool", "glow-sample", "glow-bench", "glow-crash-child", "glow-share-child", "GlowModel",
+                "GlowBundle", "GlowFeed",
                 "GlowStreaks",
             ],
             exclude: ["Fixtures"],

@@ -17,11 +17,13 @@
 # fonts-noto-color-emoji for the goals' emoji. postgresql runs the throwaway clusters the tests start.
 # valgrind's memcheck checks that no secret of the own AES-GCM, HMAC or BLAKE2b reaches a branch or an
 # address (Tests/GlowCryptoTests/ConstantTimeTests.swift). openssl signs the ID tokens a glow-server test signs in with, with the corpus's committed test keys.
+# sqlite3 is the outside client of the shared-file test (Tests/GlowRitualTests/SharedFileTests.swift),
+# which opens and closes a database while the SDK's processes write it.
 set -euo pipefail
 packages=(
     tzdata protobuf-compiler zlib1g-dev libargon2-dev libssl-dev libsqlite3-dev pkg-config python3 python3-protobuf
     chromium fonts-dejavu-core fonts-noto-color-emoji libmicrohttpd-dev libpq-dev postgresql openssl python3-cryptography
-    valgrind
+    valgrind sqlite3
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -56,6 +56,9 @@ public struct BundleError: CodedError {
 extension ErrorCode where Domain == BundleError {
     /// Key-derivation parameters outside the caps a reader accepts (BUNDLE-30).
     public static var kdfOutOfRange: Self { Self("kdf_out_of_range") }
+    /// The key derivation asks for more memory than the reader's budget (BUNDLE-30): refused
+    /// before any work, the message naming the memory asked for.
+    public static var kdfOverBudget: Self { Self("kdf_over_budget") }
     /// A key derivation within the caps that this machine could not run, for want of memory
     /// (BUNDLE-30): not the secret's fault.
     public static var kdfFailed: Self { Self("kdf_failed") }

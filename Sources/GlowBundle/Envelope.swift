@@ -37,9 +37,12 @@ public enum BundleEnvelope {
         36 + 49 * stanzas + 32 + plaintext + 16 * Swift.max(1, (plaintext + chunkSize - 1) / chunkSize)
     }
 
-    /// The plain bytes of a whole sealed file, fed to an opener a chunk at a time.
-    public static func open(_ file: [UInt8], secret: BundleSecret) throws(BundleError) -> [UInt8] {
-        var opener = EnvelopeOpener(secret: secret)
+    /// The plain bytes of a whole sealed file, fed to an opener a chunk at a time; a file asking
+    /// Argon2id for more than `memoryBudgetKiB` is refused before any work (BUNDLE-30).
+    public static func open(
+        _ file: [UInt8], secret: BundleSecret, memoryBudgetKiB: Int = BundleEnvelope.maximumMemoryKiB
+    ) throws(BundleError) -> [UInt8] {
+        var opener = EnvelopeOpener(secret: secret, memoryBudgetKiB: memoryBudgetKiB)
         var out: [UInt8] = []
         out.reserveCapacity(file.count)
         var start = 0
@@ -384,6 +387,8 @@ public struct EnvelopeOpener: Sendable {
     public private(set) var kdf: EnvelopeKDF?
     /// The ways in the file has, once the header is read.
     public private(set) var stanzas: [BundleEnvelope.StanzaKind] = []
+    /// The most memory the key derivation may ask for here, in KiB (BUNDLE-30).
+    public let memoryBudgetKiB: Int
     private let secret: BundleSecret
     private var buffer: [UInt8] = []
     /// The file offset of `buffer`'s first byte.
@@ -393,8 +398,14 @@ public struct EnvelopeOpener: Sendable {
     private var index: UInt64 = 0
     private var finished = false
 
-    /// An opener for `secret`.
-    public init(secret: BundleSecret) { self.secret = secret }
+    /// An opener for `secret` that lets a file ask Argon2id for at most `memoryBudgetKiB` of memory
+    /// (BUNDLE-30): the cap by default; less in a process that has less to give (a share
+    /// extension, a watch app), where a file asking more is refused before any work with
+    /// `kdf_over_budget`.
+    public init(secret: BundleSecret, memoryBudgetKiB: Int = BundleEnvelope.maximumMemoryKiB) {
+        self.secret = secret
+        self.memoryBudgetKiB = memoryBudgetKiB
+    }
 
     /// Takes more of the file; returns the plaintext of every chunk now authenticated.
     public mutating func open(_ bytes: [UInt8]) throws(BundleError) -> [UInt8] {
@@ -514,6 +525,13 @@ public struct EnvelopeOpener: Sendable {
         func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(buffer[at + $1]) << (8 * $1) } }
         let parameters = EnvelopeKDF(memoryKiB: word(10), iterations: word(14), parallelism: Int(buffer[18]))
         try Self.checkCaps(parameters, at: 10)
+        // BUNDLE-30: within the caps, a reader's own budget, before anything is derived.
+        guard parameters.memoryKiB <= memoryBudgetKiB else {
+            throw BundleError(
+                .kdfOverBudget, .envelope, at: 10,
+                "the file asks Argon2id for \(parameters.memoryKiB) KiB of memory; this reader's budget is "
+                    + "\(memoryBudgetKiB) KiB: open it where more memory can be given", rule: "BUNDLE-30")
+        }
         guard (1...2).contains(count) else {
             throw BundleError(
                 .malformedHeader, .envelope, at: 35, "\(count) stanzas; a file has 1 or 2", rule: "BUNDLE-31")

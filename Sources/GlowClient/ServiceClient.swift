@@ -3,7 +3,6 @@ import GlowCore
 import GlowModel
 import GlowProtocol
 import GlowWire
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -53,10 +52,15 @@ extension ErrorCode where Domain == ServiceFailure {
     public static var signedOut: Self { Self("signed_out") }
     /// The access token expired (AUTH-37).
     public static var sessionExpired: Self { Self("session_expired") }
+    /// The token is not one the server accepts: the session was ended (signed out, revoked,
+    /// everywhere) or never was.
+    public static var invalidSession: Self { Self("invalid_session") }
     /// The server refused with this code.
     public static var throttled: Self { Self("throttled") }
     /// A call name the protocol does not have (SERVER-2): nothing was sent.
     public static var unknownCall: Self { Self("unknown_call") }
+    /// A link that is not one the server mails (``ServiceLink``).
+    public static var invalidLink: Self { Self("invalid_link") }
     /// A request built with a name its type does not declare, or of another type than the call
     /// takes: nothing was sent.
     public static var invalidMessage: Self { Self("invalid_message") }
@@ -82,7 +86,33 @@ public struct ClientSession: Sendable, Hashable, Codable, CustomStringConvertibl
     /// When the refresh token expires, as a `Date`: sign in again after it.
     public var refreshExpiry: Date { Date(timeIntervalSince1970: Double(refreshExpiresAt) / 1000) }
 
-    init(_ message: ProtocolMessage) {
+    /// A session of `account` with the public id `id`, its tokens, and when they expire.
+    public init(
+        account: PersonID, id: String, accessToken: String, refreshToken: String, accessExpiry: Instant,
+        refreshExpiry: Instant
+    ) {
+        self.account = account
+        self.id = id
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        accessExpiresAt = UInt64(clamping: accessExpiry.millisecondsSince1970)
+        refreshExpiresAt = UInt64(clamping: refreshExpiry.millisecondsSince1970)
+    }
+
+    /// The session a server's `SessionTokens` answer holds (sign-in, a sign-up's confirmation, a
+    /// provider's sign-in, a refresh: SERVER-2).
+    ///
+    /// - Throws: ``ServiceFailure`` `malformed_response` for another message, or one without an
+    ///   account, a session id or its tokens.
+    public init(tokens message: ProtocolMessage) throws(ServiceFailure) {
+        guard message.type.name == "SessionTokens" else {
+            throw ServiceFailure(
+                .malformedResponse, "a session is read from SessionTokens, not \(message.type.name)",
+                call: "SessionTokens")
+        }
+        for field in ["account", "session", "access_token", "refresh_token"] where message.string(field).isEmpty {
+            throw ServiceFailure(.malformedResponse, "the SessionTokens answer has no \(field)", call: "SessionTokens")
+        }
         account = PersonID(message.string("account"))
         id = message.string("session")
         accessToken = message.string("access_token")
@@ -126,13 +156,15 @@ public final class ServiceClient: Sendable {
     }
 
     /// Calls `name` with `request`, as the caller `accessToken` when given, with `headers` besides
-    /// the protocol's (an app's version, a proxy's `X-Forwarded-For` in a test).
+    /// the protocol's (a proxy's `X-Forwarded-For` in a test): the package's own way to any call
+    /// (its typed methods, the conformance runner, tests of the protocol itself). An app calls
+    /// the typed methods, each named for its call.
     ///
     /// - Throws: ``ServiceFailure``: the server's refusal with its code, or `network`,
     ///   `malformed_response`; before anything is sent, `unknown_call` for a name the protocol
     ///   does not have and `invalid_message` for a request with ``ProtocolMessage/mistakes`` or of
     ///   another type than the call takes.
-    public func call(
+    package func call(
         _ name: String, _ request: ProtocolMessage = ProtocolMessage("Done"), accessToken: String? = nil,
         headers: [String: String] = [:]
     ) async throws(ServiceFailure) -> ProtocolMessage {
@@ -208,40 +240,5 @@ public final class ServiceClient: Sendable {
                 status: http.statusCode, rule: message.text("rule"), retryAfter: wait > 0 ? Double(wait) : nil)
         }
         return message
-    }
-
-    // MARK: The account calls (AUTH-36 ... AUTH-47)
-
-    /// Starts a sign-up; the server mails the confirmation (SERVER-8).
-    public func signUp(email: String, password: String) async throws(ServiceFailure) {
-        _ = try await call("sign-up", ProtocolMessage("SignUpRequest").with("email", email).with("password", password))
-    }
-
-    /// Confirms a sign-up with the mailed token and the password chosen with it.
-    public func confirmSignUp(token: String, password: String, device: String? = nil) async throws(ServiceFailure)
-        -> ClientSession
-    {
-        ClientSession(
-            try await call(
-                "confirm-sign-up",
-                ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password)
-                    .with("device", device ?? "")))
-    }
-
-    /// Signs in with an address and a password (and the second factor's code, when the account
-    /// has one).
-    public func signIn(email: String, password: String, device: String? = nil, code: String? = nil)
-        async throws(ServiceFailure) -> ClientSession
-    {
-        ClientSession(
-            try await call(
-                "sign-in",
-                ProtocolMessage("SignInRequest").with("email", email).with("password", password)
-                    .with("device", device ?? "").with("code", code ?? "")))
-    }
-
-    /// The next pair of tokens for a refresh token, which is used up.
-    public func refresh(_ refreshToken: String) async throws(ServiceFailure) -> ClientSession {
-        ClientSession(try await call("refresh", ProtocolMessage("RefreshRequest").with("refresh_token", refreshToken)))
     }
 }

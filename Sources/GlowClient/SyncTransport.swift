@@ -9,25 +9,29 @@ extension SessionKeeper {
     public var syncTransport: any SyncTransport { ServiceSyncTransport(keeper: self) }
 }
 
-/// `sync-push` and `sync-pull` through a session; the server's refusals of a sync code come back
-/// as ``SyncError``, the rest as ``ServiceFailure``.
-struct ServiceSyncTransport: SyncTransport {
-    let keeper: SessionKeeper
-
-    func push(_ records: [[UInt8]], device: DeviceID) async throws -> UInt64 {
+extension SessionKeeper {
+    /// Sends this device's sealed records to the person's log (`sync-push`, SYNC-9), in order.
+    ///
+    /// - Returns: the sequence of the last record the log keeps of this device.
+    /// - Throws: ``ServiceFailure``: `signed_out`; the log's refusal with its `sync_` code
+    ///   (`sync_out_of_order`, `sync_wrong_key`, `sync_snapshot_stale`, `sync_quota_exceeded`, ...).
+    public func syncPush(_ records: [[UInt8]], device: DeviceID) async throws(ServiceFailure) -> UInt64 {
         let request = ProtocolMessage("SyncPushRequest").with("device", .bytes(device.bytes))
             .with("records", .list(records.map(ProtocolValue.bytes)))
-        return try await Self.mapped { () async throws(ServiceFailure) -> UInt64 in
-            try await keeper.call("sync-push", request).unsigned("acknowledged")
-        }
+        return try await call("sync-push", request).unsigned("acknowledged")
     }
 
-    func pull(device: DeviceID, after cursor: UInt64, maxBytes: Int) async throws -> SyncPulled {
+    /// A page of the person's log after `cursor` (`sync-pull`, SYNC-10), of at most `maxBytes`
+    /// (0: the server's page), for this device, whose own records it leaves out.
+    ///
+    /// - Throws: ``ServiceFailure``: `signed_out`; the log's refusal; `malformed_response` for a
+    ///   head that is not a device's.
+    public func syncPull(device: DeviceID, after cursor: UInt64, maxBytes: Int = 0) async throws(ServiceFailure)
+        -> SyncPulled
+    {
         let request = ProtocolMessage("SyncPullRequest").with("device", .bytes(device.bytes))
             .with("cursor", .unsigned(cursor)).with("max_bytes", .unsigned(UInt64(clamping: Swift.max(0, maxBytes))))
-        let answer = try await Self.mapped { () async throws(ServiceFailure) -> ProtocolMessage in
-            try await keeper.call("sync-pull", request)
-        }
+        let answer = try await call("sync-pull", request)
         var heads: [DeviceID: UInt64] = [:]
         for value in answer.list("heads") {
             guard case .message(let head) = value, head.bytes("device").count == 16 else {
@@ -35,10 +39,28 @@ struct ServiceSyncTransport: SyncTransport {
             }
             heads[DeviceID(bytes: head.bytes("device"))] = head.unsigned("sequence")
         }
-        let records = answer.byteList("records")
         return SyncPulled(
-            page: SyncPage(records: records, heads: heads, more: answer.bool("more")), cursor: answer.unsigned("cursor")
-        )
+            page: SyncPage(records: answer.byteList("records"), heads: heads, more: answer.bool("more")),
+            cursor: answer.unsigned("cursor"))
+    }
+}
+
+/// ``SessionKeeper/syncPush(_:device:)`` and ``SessionKeeper/syncPull(device:after:maxBytes:)``
+/// as the database's transport; the server's refusals of a sync code come back as ``SyncError``,
+/// the rest as ``ServiceFailure``.
+struct ServiceSyncTransport: SyncTransport {
+    let keeper: SessionKeeper
+
+    func push(_ records: [[UInt8]], device: DeviceID) async throws -> UInt64 {
+        try await Self.mapped { () async throws(ServiceFailure) -> UInt64 in
+            try await keeper.syncPush(records, device: device)
+        }
+    }
+
+    func pull(device: DeviceID, after cursor: UInt64, maxBytes: Int) async throws -> SyncPulled {
+        try await Self.mapped { () async throws(ServiceFailure) -> SyncPulled in
+            try await keeper.syncPull(device: device, after: cursor, maxBytes: maxBytes)
+        }
     }
 
     /// `body`'s refusals of a sync code as ``SyncError``.

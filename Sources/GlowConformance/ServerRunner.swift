@@ -1,7 +1,7 @@
 import Foundation
+import GlowCore
 import GlowProtocol
 import GlowWire
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,9 +20,9 @@ package final class ServerRunner: Sendable {
     package let run: String
     /// Seconds to wait for each answer.
     package let timeout: Double
-    private let taken = Mutex<Set<String>>([])
-    private let played = Mutex(0)
-    private let sent = Mutex(0)
+    private let taken = Locked<Set<String>>([])
+    private let played = Locked(0)
+    private let sent = Locked(0)
     private let session: URLSession
 
     package convenience init(base: String, mailDirectory: String?, timeout: Double = 10, run: String? = nil) {
@@ -207,7 +207,7 @@ package final class ServerRunner: Sendable {
     }
 
     private func send(_ request: URLRequest) throws(Failure) -> (Int, [String: String], [UInt8]) {
-        let answer = Mutex<Result<(Int, [String: String], [UInt8]), Failure>?>(nil)
+        let answer = Locked<Result<(Int, [String: String], [UInt8]), Failure>?>(nil)
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: request) { data, response, error in
             let result: Result<(Int, [String: String], [UInt8]), Failure>

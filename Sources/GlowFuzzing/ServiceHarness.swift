@@ -1,10 +1,10 @@
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowProtocol
 import GlowRelay
 import GlowServer
 import GlowService
-import Synchronization
 
 /// The `service` target (issue 29): glow-server's request handler, with no network between.
 ///
@@ -17,7 +17,7 @@ import Synchronization
 enum ServiceHarness {
     /// Records the mails the account service sends, so the harness can confirm its person.
     final class Mailbox: AuthMailer {
-        let mails = Mutex<[AuthMail]>([])
+        let mails = Locked<[AuthMail]>([])
         func send(_ mail: AuthMail) { mails.withLock { $0.append(mail) } }
     }
 

@@ -5,7 +5,6 @@ import GlowCore
 import GlowPostgres
 import GlowServerStores
 import GlowStorage
-import Synchronization
 
 /// The account service's records in PostgreSQL (AUTH-35 ... AUTH-51), shared by every process:
 /// one row per record in `account_rows`, with the account it belongs to and the time from which a
@@ -253,7 +252,7 @@ package final class PostgresConnectionPool: Sendable {
     let wait: Double
     private let size: Int
     private let connect: @Sendable () throws(PostgresError) -> PostgresConnection
-    private let idle = Mutex<[PostgresConnection]>([])
+    private let idle = Locked<[PostgresConnection]>([])
     private let permits: DispatchSemaphore
 
     init(

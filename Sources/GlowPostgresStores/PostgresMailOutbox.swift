@@ -1,14 +1,14 @@
+import GlowCore
 import GlowPostgres
 import GlowServerStores
 import GlowStorage
-import Synchronization
 
 /// The mail outbox of a server's PostgreSQL database (`mail_outbox`), shared by every process: a
 /// claim takes waiting mails no other process holds (`FOR UPDATE SKIP LOCKED`) and holds them for
 /// a while, so two processes never deliver one mail at once.
 public final class PostgresMailOutbox: MailOutbox {
     private let connect: @Sendable () throws(PostgresError) -> PostgresConnection
-    private let held = Mutex<PostgresConnection?>(nil)
+    private let held = Locked<PostgresConnection?>(nil)
     /// The database, without its password.
     public let name: String
 

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
+import GlowCore
 import GlowFeed
 import GlowPostgres
 import GlowRelay
 import GlowStorage
-import Synchronization
 
 /// The relay's numbering on PostgreSQL (FEED-25's sequence numbers, FEED-26's receipt times), one
 /// per process, on a connection and a thread of its own.
@@ -30,7 +30,7 @@ package final class PostgresRelaySequencer: Sendable {
     let name: String
     private let connect: @Sendable () throws(PostgresError) -> PostgresConnection
     private let report: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Signalled by a write that waits for its numbers, and by ``stop()``.
     private let wake = DispatchSemaphore(value: 0)
     private let ended = DispatchSemaphore(value: 0)
@@ -45,7 +45,7 @@ package final class PostgresRelaySequencer: Sendable {
     /// A write waiting for the numbers of its batch.
     private final class Waiter: Sendable {
         let done = DispatchSemaphore(value: 0)
-        let number = Mutex<UInt64?>(nil)
+        let number = Locked<UInt64?>(nil)
     }
 
     private struct State {

@@ -1,4 +1,4 @@
-import Synchronization
+import GlowCore
 
 #if canImport(Darwin)
     import Darwin
@@ -97,7 +97,7 @@ public final class ClientLimiter: Sendable {
     private let shards: [Shard]
 
     private final class Shard: Sendable {
-        let dues = Mutex<[String: Int64]>([:])
+        let dues = Locked<[String: Int64]>([:])
     }
 
     /// A limiter holding clients to `limit`, remembering at most `capacity` of them (at least 16).

@@ -2,7 +2,6 @@ import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
-import Synchronization
 
 /// What the relay keeps (FEED-25): the replica of everyone's writes it accepted, the sequence
 /// number of each register's last change, and its receipt clock.
@@ -144,7 +143,7 @@ extension FeedRelayStore {
 
 /// A relay store in memory: the whole state, whatever the load.
 public final class InMemoryFeedRelayStore: FeedRelayStore {
-    private let state = Mutex(FeedRelayState())
+    private let state = Locked(FeedRelayState())
 
     /// An empty store.
     public init() {}

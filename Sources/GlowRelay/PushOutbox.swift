@@ -3,7 +3,6 @@ import GlowCore
 import GlowCrypto
 import GlowFeed
 import GlowModel
-import Synchronization
 
 /// A device registered for pushes (REMIND-14): its token, its person, its zone and quiet hours.
 public struct PushDevice: Hashable, Sendable {
@@ -678,7 +677,7 @@ public struct PushOutbox: Sendable {
 
 /// A sender that sends nothing and keeps what it was given, for tests and development.
 public final class RecordingPushSender: PushSender {
-    private let sent = Mutex<[Push]>([])
+    private let sent = Locked<[Push]>([])
 
     /// A sender with nothing sent.
     public init() {}

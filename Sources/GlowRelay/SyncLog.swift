@@ -1,7 +1,6 @@
 import GlowCore
 import GlowModel
 import GlowSync
-import Synchronization
 
 /// What a person's log holds besides its records: the key id of its first record, the position
 /// the next record takes, and the bytes of the records it keeps (SYNC-9).
@@ -375,7 +374,7 @@ public final class InMemorySyncLogStore: SyncLogStore {
         var offers: [[UInt8]: (sealed: [UInt8], expires: Int64)] = [:]
     }
 
-    private let logs = Mutex([String: PersonLog]())
+    private let logs = Locked([String: PersonLog]())
 
     /// An empty store.
     public init() {}

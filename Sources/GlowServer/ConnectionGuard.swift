@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
-import Synchronization
+import GlowCore
 
 #if canImport(Glibc)
     import Glibc
@@ -35,7 +35,7 @@ final class ConnectionGuard: Sendable {
 
     private let limits: HTTPLimits
     private let client: @Sendable (String) -> String
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 

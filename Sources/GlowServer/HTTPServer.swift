@@ -2,7 +2,6 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import GlowCore
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +31,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     /// Where the server listens, with the port the system chose when `0` was asked for.
     public let address: ListenAddress
-    private let daemon: Mutex<Daemon?>
+    private let daemon: Locked<Daemon?>
     private let context: Context
 
     /// Starts serving `address` with `handler`; `tooLarge` answers a body past the limit (the
@@ -77,7 +76,7 @@ public final class HTTPServer: Sendable {
         }
         self.address = bound
         self.context = context
-        self.daemon = Mutex(Daemon(pointer: pointer))
+        self.daemon = Locked(Daemon(pointer: pointer))
     }
 
     /// Stops accepting, lets the requests in progress end, and closes the listening socket.
@@ -156,7 +155,7 @@ public final class HTTPServer: Sendable {
             var stopping = false
         }
         private let count: Int
-        private let queue = Mutex(Queue())
+        private let queue = Locked(Queue())
         private let waiting = DispatchSemaphore(value: 0)
         private let finished = DispatchSemaphore(value: 0)
 

@@ -1,4 +1,5 @@
 import Foundation
+import GlowCore
 import GlowStorage
 
 /// A server's accounts and relay in one SQLite file, glow-server's embedded default: an account

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowModel
 import GlowRelay
 import GlowReminders
-import Synchronization
 
 /// Sends the relay's due pushes (REMIND-17, SERVER-12) to a push service once every `interval`
 /// seconds, away from any request. Each round takes the pushes due out of the relay's outbox in

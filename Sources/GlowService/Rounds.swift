@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import GlowCore
 
 /// Work done once every `interval` seconds on a queue of its own, away from any request: the
 /// rounds of the server's background jobs (pushes, purges). A round runs to its end before the
@@ -7,7 +7,7 @@ import Synchronization
 final class Rounds: Sendable {
     private let interval: Double
     private let work: @Sendable () -> Void
-    private let timer: Mutex<(any DispatchSourceTimer)?> = Mutex(nil)
+    private let timer: Locked<(any DispatchSourceTimer)?> = Locked(nil)
     private let queue: DispatchQueue
 
     /// Rounds of `work` every `interval` seconds (0.01 ... 3,600), on a queue named `label`.

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowServerStores
 import GlowStorage
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -37,7 +37,7 @@ public final class ServiceMailer: AuthMailer {
     private let report: @Sendable (String) -> Void
     private let outbox: (any MailOutbox)?
     private let retry: Double
-    private let started = Mutex(false)
+    private let started = Locked(false)
     /// Seconds a mail is held by this mailer once claimed: the time before another try.
     private let hold: Int
 

@@ -11,12 +11,13 @@ import Foundation
 /// (`/dev/null`, `/dev/stdout`) is written in place, never replaced. Temporary files left by
 /// processes that were killed are removed first.
 package enum AtomicFile {
-    /// Writes `bytes` to `path`, whole or not at all.
+    /// Writes `bytes` to `path`, whole or not at all. The file keeps an existing file's mode, or
+    /// takes `permissions` exactly (whatever the umask) when they are given.
     ///
     /// - Throws: ``StoreError/Code/writeFailed`` whose message is the reason alone (a directory, a
     ///   folder that does not exist, no permission, a full disk), with the path; the target is
     ///   then as it was, and no temporary file is left.
-    package static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t? = nil) throws(StoreError) {
         func failure(_ what: String) -> StoreError { StoreError(.writeFailed, what, path: path) }
         var existing = stat()
         let exists = stat(path, &existing) == 0
@@ -34,14 +35,15 @@ package enum AtomicFile {
         let name = target.lastPathComponent
         removeStaleTemporaries(in: folder, for: name)
         let temporary = "\(folder)/.\(name).glow-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let mode = exists ? mode_t(existing.st_mode & 0o7777) : 0o666
+        let mode = permissions ?? (exists ? mode_t(existing.st_mode & 0o7777) : 0o666)
+        // Made with no more than the mode allows, so a secret's bytes are never readable by others.
         let descriptor = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw failure(FileSystem.reason()) }
         do throws(StoreError) {
             try writeAll(bytes, to: descriptor, path: path)
-            // An existing file's mode is kept exactly, whatever the umask took from it.
-            if exists, fchmod(descriptor, mode) != 0 { throw failure(FileSystem.reason()) }
-            guard fsync(descriptor) == 0 else { throw failure(FileSystem.reason()) }
+            // An existing file's mode (or the one asked for) is kept exactly, whatever the umask took.
+            if exists || permissions != nil, fchmod(descriptor, mode) != 0 { throw failure(FileSystem.reason()) }
+            guard FileSystem.sync(descriptor) else { throw failure(FileSystem.reason()) }
             guard close(descriptor) == 0 else {
                 unlink(temporary)
                 throw failure(FileSystem.reason())

@@ -37,6 +37,25 @@ extension DatabaseSchema {
                 CREATE TABLE sync_pending (sequence INTEGER PRIMARY KEY, record BLOB NOT NULL);
                 CREATE TABLE sync_promised (device BLOB PRIMARY KEY, sequence INTEGER NOT NULL) WITHOUT ROWID;
                 """),
+            // The sync secret leaves the file for the device's secret store (issue 58): the state
+            // keeps everything but the secret, which waits in a table of its own (its first copy
+            // overwritten with zeros before its table is dropped) until the database, once it has
+            // kept the secret in the store, erases it there.
+            Migration(
+                "sync secret in the secret store",
+                """
+                CREATE TABLE sync_secret_leaving (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    secret BLOB NOT NULL);
+                INSERT INTO sync_secret_leaving (singleton, secret) SELECT 1, secret FROM sync_state;
+                UPDATE sync_state SET secret = zeroblob(length(secret));
+                CREATE TABLE sync_state_kept (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    person TEXT NOT NULL, device BLOB NOT NULL, sequence INTEGER NOT NULL, last_hash BLOB NOT NULL,
+                    acknowledged INTEGER NOT NULL, cursor INTEGER NOT NULL, snapshot_at INTEGER NOT NULL);
+                INSERT INTO sync_state_kept SELECT singleton, person, device, sequence, last_hash, acknowledged,
+                    cursor, snapshot_at FROM sync_state;
+                DROP TABLE sync_state;
+                ALTER TABLE sync_state_kept RENAME TO sync_state;
+                """),
         ])
 
     /// The relay's push outbox (REMIND-14 ... REMIND-17): a step of the relay database and of the

@@ -107,6 +107,7 @@ package struct DatabaseSchema: Sendable {
         }
         try checkHeader(path)
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        try Self.syncFully(connection)
         try migrate(connection)
         _ = try connection.texts("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = FULL")
@@ -127,6 +128,14 @@ package struct DatabaseSchema: Sendable {
         let connection = try SQLiteConnection(path: path, mode: writing ? .readOnly : .readOnlyUnlocked)
         _ = try check(connection)
         return connection
+    }
+
+    /// Makes SQLite's syncs reach the disk where `fsync` does not: on Apple platforms
+    /// `PRAGMA fullfsync` (F_FULLFSYNC, which checkpoints use too); elsewhere nothing to do.
+    static func syncFully(_ connection: SQLiteConnection) throws(StoreError) {
+        #if canImport(Darwin)
+            try connection.execute("PRAGMA fullfsync = ON")
+        #endif
     }
 
     /// How many of these steps a database whose record names `names`, in order, has run: the
@@ -159,23 +168,33 @@ package struct DatabaseSchema: Sendable {
         head.count >= sqliteMagic.count && head.prefix(sqliteMagic.count).elementsEqual(sqliteMagic)
     }
 
-    /// Reads the file's first 100 bytes, SQLite's header, before SQLite opens it: a file that is
-    /// not a SQLite database, or is another application's (`application_id`, bytes 68 ... 71), is
-    /// refused without being opened, so nothing is written to it or made beside it.
+    /// Reads the file's header through SQLite before a connection that may write opens it: a file
+    /// that is not a SQLite database, or is another application's (`application_id`), is refused
+    /// before anything is written to it or made beside it.
+    ///
+    /// The header is read by a connection of SQLite's own that neither locks nor looks beside the
+    /// file (`immutable`), never by opening the file directly: closing a file descriptor of a
+    /// database releases every POSIX lock the process holds on it, those of its open connections
+    /// included, after which another process may delete the write-ahead log under them
+    /// (sqlite.org/howtocorrupt.html 2.2). SQLite keeps such a descriptor open until the process's
+    /// last lock on the file is released.
     func checkHeader(_ path: String) throws(StoreError) {
-        guard let file = fopen(path, "rb") else {
-            throw StoreError(.cannotOpen, "the \(kind) cannot be read: \(FileSystem.reason())", path: path)
-        }
-        defer { fclose(file) }
-        var header = [UInt8](repeating: 0, count: 100)
-        let count = fread(&header, 1, header.count, file)
-        guard count > 0 else { throw StoreError(.corrupt, "the file is empty, not a Glow \(kind)", path: path) }
-        guard count == header.count, Self.isDatabase(head: header) else {
+        let probe = try SQLiteConnection(path: path, mode: .readOnlyUnlocked)
+        let application: Int64
+        do {
+            // A value of the header (bytes 68 ... 71), read without the schema.
+            application = try probe.integer("PRAGMA application_id")
+        } catch  where error.code == .corrupt {
             throw StoreError(.corrupt, "the file is not a database, nor a Glow \(kind)", path: path)
         }
-        let application = header[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         guard application == applicationID else {
-            throw StoreError(.corrupt, "the file is a database, but not a Glow \(kind)", path: path)
+            // SQLite takes a file of no bytes for an empty database; a stat tells it apart.
+            var info = stat()
+            let empty = stat(path, &info) == 0 && info.st_size == 0
+            throw StoreError(
+                .corrupt,
+                empty ? "the file is empty, not a Glow \(kind)" : "the file is a database, but not a Glow \(kind)",
+                path: path)
         }
     }
 
@@ -207,8 +226,8 @@ package struct DatabaseSchema: Sendable {
     }
 
     /// Makes a new database at `path`: its first step under a temporary name in the same folder,
-    /// then a hard link to `path` (which fails rather than replace a file that appeared), then
-    /// the temporary name removed.
+    /// committed and synced by SQLite, then a hard link to `path` (which fails rather than replace
+    /// a file that appeared), then the temporary name removed.
     func make(_ path: String) throws(StoreError) {
         guard let first = migrations.first else {
             throw StoreError(.cannotOpen, "a \(kind) needs at least one step", path: path)
@@ -217,6 +236,10 @@ package struct DatabaseSchema: Sendable {
         defer { _ = unlink(temporary) }
         do {
             let connection = try SQLiteConnection(path: temporary, mode: .create)
+            // The commit syncs the file (a rollback journal's commit with `synchronous = FULL`), so
+            // the file is whole on disk before its name is linked.
+            try connection.execute("PRAGMA synchronous = FULL")
+            try Self.syncFully(connection)
             try connection.transaction { () throws(StoreError) in
                 try connection.execute(
                     "CREATE TABLE glow_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
@@ -227,12 +250,6 @@ package struct DatabaseSchema: Sendable {
                 try connection.execute("PRAGMA user_version = 1")
             }
         }
-        guard let file = fopen(temporary, "r+") else {
-            throw StoreError(.cannotOpen, "the new \(kind) cannot be reopened to sync it", path: path)
-        }
-        let synced = fsync(fileno(file)) == 0
-        fclose(file)
-        guard synced else { throw StoreError(.writeFailed, "the new \(kind) could not be synced", path: path) }
         guard link(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             if errno == EEXIST { return }  // Another process made it first: open that one.

@@ -13,9 +13,21 @@ package enum FileSystem {
             throw StoreError(.writeFailed, "the folder cannot be opened to sync it: \(reason())", path: path)
         }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
+        guard sync(descriptor) else {
             throw StoreError(.writeFailed, "the folder could not be synced: \(reason())", path: path)
         }
+    }
+
+    /// Makes what was written through `descriptor` durable. On Apple platforms `fsync` leaves it
+    /// in the drive's cache, which a power loss empties; `F_FULLFSYNC` asks the drive to write it,
+    /// with `fsync` as the fallback where a file system refuses it. Elsewhere, `fsync`.
+    ///
+    /// - Returns: whether it was made durable (`errno` says why not).
+    package static func sync(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+        #endif
+        return fsync(descriptor) == 0
     }
 
     /// Whether there is a file at `path`: false when there is nothing there; an entry that is

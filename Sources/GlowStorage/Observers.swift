@@ -1,9 +1,9 @@
-import Synchronization
+import GlowCore
 
 /// Who listens to a store's committed changes (GRDB's `ValueObservation` in miniature): each
 /// observer hears every change once, after it is committed, on the thread that made or found it.
 package final class ChangeObservers<Change: Sendable>: Sendable {
-    private let state = Mutex<(next: UInt64, observers: [UInt64: @Sendable (Change) -> Void])>((0, [:]))
+    private let state = Locked<(next: UInt64, observers: [UInt64: @Sendable (Change) -> Void])>((0, [:]))
 
     /// No observers yet.
     package init() {}
@@ -39,10 +39,10 @@ package final class ChangeObservers<Change: Sendable>: Sendable {
 
 /// An observer's registration: it ends with ``cancel()``, or when this is freed.
 public final class DatabaseObservation: Sendable {
-    private let end: Mutex<(@Sendable () -> Void)?>
+    private let end: Locked<(@Sendable () -> Void)?>
 
     package init(_ end: @escaping @Sendable () -> Void) {
-        self.end = Mutex(end)
+        self.end = Locked(end)
     }
 
     deinit { cancel() }

@@ -1,4 +1,4 @@
-import Synchronization
+import GlowCore
 
 /// A database and what its owner reads from it, kept in step with the file: the one mechanism
 /// under every Glow database (a person's, a relay's).
@@ -19,7 +19,7 @@ package final class SQLiteStore<State: Sendable>: Sendable {
     package let path: String
     /// The database's kind and steps.
     package let schema: DatabaseSchema
-    private let held: Mutex<Held>
+    private let held: Locked<Held>
     private let load: @Sendable (SQLiteConnection) throws(StoreError) -> State
 
     private struct Held: ~Copyable {
@@ -49,7 +49,7 @@ package final class SQLiteStore<State: Sendable>: Sendable {
         let connection =
             readOnly ? try schema.openReadOnly(path: path) : try schema.open(path: path, create: create)
         let (state, version) = try Self.read(connection, load)
-        held = Mutex(Held(connection: connection, state: state, version: version))
+        held = Locked(Held(connection: connection, state: state, version: version))
     }
 
     /// The state and its `data_version`, read in one transaction.

@@ -60,4 +60,7 @@ extension ErrorCode where Domain == StoreError {
     public static var writeFailed: Self { Self("write_failed") }
     /// The change itself was refused: the model's or the bundle's error is ``StoreError/refusal``.
     public static var refused: Self { Self("refused") }
+    /// A secret the database's state needs is not in its ``SecretStore``: the message names it and
+    /// the store, and the database is as it was.
+    public static var secretMissing: Self { Self("secret_missing") }
 }

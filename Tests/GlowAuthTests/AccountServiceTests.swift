@@ -1,6 +1,6 @@
 import Foundation
+import GlowCore
 import GlowCrypto
-import Synchronization
 import Testing
 
 @testable import GlowAuth
@@ -14,27 +14,27 @@ struct AccountServiceTests {
     static let password = "violet lantern morning"
 
     final class Clock: AuthClock {
-        let time = Mutex(1_796_083_200.0)
+        let time = Locked(1_796_083_200.0)
         func now() -> Double { time.withLock { $0 } }
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
 
     final class Mailer: AuthMailer {
-        let sent = Mutex<[AuthMail]>([])
+        let sent = Locked<[AuthMail]>([])
         func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
         var last: AuthMail? { sent.withLock { $0.last } }
     }
 
     final class Eraser: AccountEraser {
-        let erased = Mutex<[AccountID]>([])
+        let erased = Locked<[AccountID]>([])
         func eraseData(of account: AccountID) throws { erased.withLock { $0.append(account) } }
     }
 
     /// Fails its first `failures` calls, then revokes.
     final class Revoker: ProviderTokenRevoker {
         let failures: Int
-        let calls = Mutex(0)
-        let revoked = Mutex<[String]>([])
+        let calls = Locked(0)
+        let revoked = Locked<[String]>([])
         init(failures: Int) { self.failures = failures }
         struct Down: Error {}
         func revoke(_ token: SecretToken, provider: String) async throws {

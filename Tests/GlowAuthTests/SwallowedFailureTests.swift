@@ -1,4 +1,4 @@
-import Synchronization
+import GlowCore
 import Testing
 
 @testable import GlowAuth
@@ -11,7 +11,7 @@ struct SwallowedFailureTests {
     /// An account store that works until it is told to fail, then refuses every update.
     final class FailingStore: AccountStore {
         let inner = InMemoryAccountStore()
-        let failing = Mutex(false)
+        let failing = Locked(false)
         func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
             if failing.withLock({ $0 }) { throw AuthError.storage("the disk is full (injected)") }
             return try inner.update(body)
@@ -23,7 +23,7 @@ struct SwallowedFailureTests {
     }
 
     final class Mailer: AuthMailer {
-        let last = Mutex<AuthMail?>(nil)
+        let last = Locked<AuthMail?>(nil)
         func send(_ mail: AuthMail) { last.withLock { $0 = mail } }
     }
 

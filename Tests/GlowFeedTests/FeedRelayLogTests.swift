@@ -1,6 +1,5 @@
 import GlowCore
 import GlowModel
-import Synchronization
 import Testing
 
 @testable import GlowFeed
@@ -12,7 +11,7 @@ import Testing
 struct FeedRelayLogTests {
     /// A store whose state the test can read.
     final class OpenStore: FeedRelayStore {
-        let state = Mutex(FeedRelayState())
+        let state = Locked(FeedRelayState())
 
         func update<T>(
             loading load: RelayLoad, writing: Bool, confirming reading: StoreReading?,

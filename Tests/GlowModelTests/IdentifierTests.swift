@@ -1,13 +1,13 @@
 import Foundation
+import GlowCore
 import GlowModel
-import Synchronization
 import Testing
 
 @Suite("Identifiers")
 struct IdentifierTests {
     @Test("UUIDv7 identifiers from one generator strictly increase, even within a millisecond")
     func monotonic() {
-        let clock = Mutex<Int64>(1_735_689_600_000)
+        let clock = Locked<Int64>(1_735_689_600_000)
         var generator = UUIDv7Generator(
             clock: { try! Instant(millisecondsSince1970: clock.withLock { $0 }) }, random: SeededRandom(seed: 1))
         var previous: GoalID = generator.next()

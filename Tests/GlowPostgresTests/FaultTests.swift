@@ -1,5 +1,6 @@
 import Foundation
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowPostgres
@@ -7,7 +8,6 @@ import GlowPostgresStores
 import GlowProtocol
 import GlowRelay
 import GlowToolSupport
-import Synchronization
 import Testing
 
 extension ProcessHeavySuites {
@@ -47,16 +47,16 @@ extension ProcessHeavySuites {
 
         /// Raised when the writers are to stop.
         final class Flag: Sendable {
-            private let value = Atomic(false)
-            var raised: Bool { value.load(ordering: .relaxed) }
-            func raise() { value.store(true, ordering: .relaxed) }
+            private let value = Locked(false)
+            var raised: Bool { value.withLock { $0 } }
+            func raise() { value.withLock { $0 = true } }
         }
 
         /// The live processes' addresses, which the fault changes under the writers.
         final class Addresses: Sendable {
-            let urls: Mutex<[URL]>
-            let clients = Mutex<[URL: ServiceClient]>([:])
-            init(_ urls: [URL]) { self.urls = Mutex(urls) }
+            let urls: Locked<[URL]>
+            let clients = Locked<[URL: ServiceClient]>([:])
+            init(_ urls: [URL]) { self.urls = Locked(urls) }
 
             /// A client of one live process, chosen at random.
             func any() -> ServiceClient {

@@ -1,6 +1,6 @@
 import Foundation
+import GlowCore
 import GlowToolSupport
-import Synchronization
 import Testing
 
 extension ProcessHeavySuites {
@@ -20,7 +20,7 @@ extension ProcessHeavySuites {
             process.standardError = errors
             try process.run()
             // Read both to the end before waiting, so neither pipe fills and stalls the tool.
-            let errorText = Mutex<Data>(Data())
+            let errorText = Locked<Data>(Data())
             let reader = Thread { errorText.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
             reader.start()
             let outputData = output.fileHandleForReading.readDataToEndOfFile()

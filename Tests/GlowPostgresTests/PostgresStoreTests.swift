@@ -12,7 +12,6 @@ import GlowServer
 import GlowServerStores
 import GlowService
 import GlowStorage
-import Synchronization
 import Testing
 
 /// glow-server's state in PostgreSQL, shared by several processes (issue 28): each
@@ -25,7 +24,7 @@ final class PostgresStoreTests {
     deinit { cluster.stop() }
 
     final class Mailer: AuthMailer {
-        let sent = Mutex<[AuthMail]>([])
+        let sent = Locked<[AuthMail]>([])
         func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
     }
 
@@ -347,7 +346,7 @@ final class PostgresStoreTests {
             return
         }
         let session = try accounts.confirmSignUp(token: token, password: "correct horse battery staple")
-        let logged = Mutex<[String]>([])
+        let logged = Locked<[String]>([])
         let handler = ServiceHandler(
             accounts: accounts, relay: FeedRelay(store: database.relay), healthCheck: { nil },
             log: { line in logged.withLock { $0.append(line) } })
@@ -436,7 +435,7 @@ extension PostgresStoreTests {
         let person: String
         let paused = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let pausedOnce = Atomic<Bool>(false)
+        let pausedOnce = Locked<Bool>(false)
 
         init(_ base: PostgresFeedRelayStore, pausing person: String) {
             self.base = base
@@ -450,7 +449,10 @@ extension PostgresStoreTests {
             try base.update(loading: load, writing: writing, confirming: reading) { (state) throws(FeedError) in
                 let result = try body(&state)
                 if case .accept(_, let from) = load, from == person,
-                    !pausedOnce.exchange(true, ordering: .relaxed)
+                    !pausedOnce.withLock({ already in
+                        defer { already = true }
+                        return already
+                    })
                 {
                     paused.signal()
                     release.wait()
@@ -480,13 +482,13 @@ extension PostgresStoreTests {
         let store = PausingStore(database.relay, pausing: "ana")
         let relay = FeedRelay(store: store)
         // A reader that polls from its cursor, as a device does, keeping what it learns.
-        let learned = Mutex((replica: FeedReplica(), cursor: UInt64(0), polls: 0))
-        let stop = Atomic<Bool>(false)
-        let failures = Mutex<[String]>([])
+        let learned = Locked((replica: FeedReplica(), cursor: UInt64(0), polls: 0))
+        let stop = Locked<Bool>(false)
+        let failures = Locked<[String]>([])
         let ended = DispatchSemaphore(value: 0)
         let reader = Thread {
             defer { ended.signal() }
-            while !stop.load(ordering: .relaxed) {
+            while !stop.withLock({ $0 }) {
                 do {
                     let cursor = learned.withLock { $0.cursor }
                     let answer = try relay.changes(for: "cat", since: cursor)
@@ -497,14 +499,14 @@ extension PostgresStoreTests {
                     }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
-                    stop.store(true, ordering: .relaxed)
+                    stop.withLock { $0 = true }
                 }
             }
         }
         reader.start()
         // The reader ends before the test does, so none of its polls outlives the database.
         defer {
-            stop.store(true, ordering: .relaxed)
+            stop.withLock { $0 = true }
             ended.wait()
             #expect(failures.withLock { $0 }.isEmpty, "polls failed: \(failures.withLock { $0 })")
         }
@@ -537,7 +539,7 @@ extension PostgresStoreTests {
         store.release.signal()
         #expect(anaDone.wait(timeout: .now() + 5) == .success)
         #expect(polls(3))
-        stop.store(true, ordering: .relaxed)
+        stop.withLock { $0 = true }
         // Ana's write, begun first and committed last, reached the reader; Bob's did not wait.
         #expect(
             Set(learned.withLock { $0.replica.items.keys.map(\.text) }) == ["ana/goalStarted/g", "bob/goalStarted/g"])

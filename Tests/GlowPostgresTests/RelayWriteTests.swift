@@ -1,5 +1,6 @@
 import Foundation
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowPostgres
@@ -8,7 +9,6 @@ import GlowProtocol
 import GlowRelay
 import GlowStorage
 import GlowToolSupport
-import Synchronization
 import Testing
 
 extension ProcessHeavySuites {

@@ -1,12 +1,12 @@
 import Foundation
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowModel
 import GlowPostgres
 import GlowRitual
 import GlowSync
 import GlowToolSupport
-import Synchronization
 import Testing
 
 /// One person's phone, watch and laptop sync their own data through real glow-server processes
@@ -44,11 +44,11 @@ struct SyncProcessTests {
     /// round.
     final class Dying: SyncTransport {
         let inner: any SyncTransport
-        let budget: Mutex<Int>
+        let budget: Locked<Int>
 
         init(inner: any SyncTransport, budget: Int) {
             self.inner = inner
-            self.budget = Mutex(budget)
+            self.budget = Locked(budget)
         }
 
         struct Killed: Error {}

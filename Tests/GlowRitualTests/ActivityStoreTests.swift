@@ -1,12 +1,12 @@
 import Foundation
 import GlowActivity
 import GlowBundle
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowStorage
-import Synchronization
 import Testing
 
 @testable import GlowRitual
@@ -41,6 +41,7 @@ struct ActivityStoreTests {
 
     /// Issue 44 item 8: a relay whose answers are bounded pages them, and a sync asks page after
     /// page until the last: a device ends with what one whole answer would give it.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a sync through a relay that answers one log entry a page ends where a whole answer does")
     func pagedSync() async throws {
         var learned: [[String]] = []
@@ -60,6 +61,7 @@ struct ActivityStoreTests {
         #expect(!learned[0].isEmpty && learned[1] == learned[0], "\(learned)")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("friends made, items published and cheered, the badge read on one device and cleared on the other")
     func throughTheRelay() async throws {
         let relay = FeedRelay()
@@ -110,9 +112,10 @@ struct ActivityStoreTests {
 
     /// The cursors a transport saw the store ask from.
     final class Asked: Sendable {
-        let cursors = Mutex<[UInt64]>([])
+        let cursors = Locked<[UInt64]>([])
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a sync's cursor is kept with the delta it follows, and the next sync asks from there")
     func cursorWithDelta() async throws {
         let relay = FeedRelay()
@@ -144,6 +147,7 @@ struct ActivityStoreTests {
         #expect(try again.deviceValue("probe") == [7] && again.feed == database.feed)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("what the feed refuses is a typed error, and nothing is recorded")
     func refusals() throws {
         let database = try Self.person(1)
@@ -165,6 +169,7 @@ struct ActivityStoreTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a relay's refusal reaches the app as the relay's code and rule")
     func relayRefusal() async throws {
         let relay = FeedRelay()

@@ -20,9 +20,12 @@ struct AppDeveloperTests {
     nonisolated static let cheap = EnvelopeKDF(memoryKiB: 64, iterations: 1, parallelism: 1)
 
     /// An app over the sample person (goals, check-ins, a profile), watching its file often.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     static func sampleApp(now: Instant = now) throws -> RitualApp {
         let path = try StoreTests.sample().path
-        return try RitualApp(path: path, device: DatabaseTests.device, now: now, watchInterval: .milliseconds(20))
+        return try RitualApp(
+            path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: now,
+            watchInterval: .milliseconds(20))
     }
 
     /// The first element `stream` gives within `seconds`, or nil.
@@ -41,6 +44,7 @@ struct AppDeveloperTests {
         return await reader.value
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("another process's tap reaches the app's stores and its change stream, with no refresh to call")
     func anotherProcessWithoutRefresh() async throws {
         let app = try Self.sampleApp()
@@ -59,6 +63,7 @@ struct AppDeveloperTests {
         #expect(app.goals.row(StoreTests.meditate)?.status == .done, "shown by the time the stream tells it")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a draft's reminders are stored with the goal in one commit, planned, and kept current by taps")
     func remindersWithTheGoal() async throws {
         let app = try Self.sampleApp()
@@ -85,6 +90,7 @@ struct AppDeveloperTests {
         #expect(app.reminders.plan.notifications.contains { $0.goal == walk.id && $0.day > app.goals.day })
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a snooze is kept in the database: the app opened again plans it as before")
     func snoozeSurvivesRelaunch() throws {
         let app = try Self.sampleApp()
@@ -95,18 +101,23 @@ struct AppDeveloperTests {
         try app.reminders.snooze(stretch.id, at: at)
         let snoozed = app.reminders.plan
         #expect(snoozed.notifications.contains { $0.goal == stretch.id && $0.kind == .snooze })
-        let again = try RitualApp(path: app.database.path, device: DatabaseTests.device, now: Self.now)
+        let again = try RitualApp(
+            path: app.database.path, device: DatabaseTests.device,
+            secrets: FileSecretStore(database: app.database.path), now: Self.now)
         #expect(again.reminders.plan == snoozed)
         // A kept snooze that does not read is an error, never a snooze silently lost.
         try app.database.setDeviceValue(Array("not-a-goal 12".utf8), for: ReminderStore.snoozesKey)
         #expect {
-            _ = try RitualApp(path: app.database.path, device: DatabaseTests.device, now: Self.now)
+            _ = try RitualApp(
+                path: app.database.path, device: DatabaseTests.device,
+                secrets: FileSecretStore(database: app.database.path), now: Self.now)
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }
             return stored.code == .corrupt
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test(
         "export and import in both shapes carry the person whole, with progress",
         arguments: [false, true])
@@ -124,7 +135,9 @@ struct AppDeveloperTests {
         let head = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)).prefix(8))
         #expect(BundleEnvelope.isEncrypted(head: head) == encrypted)
 
-        let fresh = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, now: Self.now)
+        let fresh = try RitualApp(
+            path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(), now: Self.now
+        )
         if encrypted {
             await #expect {
                 try await fresh.importBundle(from: file)
@@ -147,6 +160,7 @@ struct AppDeveloperTests {
         #expect(fresh.goals.rows.map(\.id) == app.goals.rows.map(\.id), "the stores show the import")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a cancelled export leaves no file, and a cancelled import changes nothing")
     func cancellation() async throws {
         let app = try Self.sampleApp()
@@ -164,7 +178,9 @@ struct AppDeveloperTests {
         #expect(!FileManager.default.fileExists(atPath: file))
 
         try await app.export(to: file, now: Self.now)
-        let fresh = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, now: Self.now)
+        let fresh = try RitualApp(
+            path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(), now: Self.now
+        )
         let importing = Task { @MainActor in
             withUnsafeCurrentTask { $0?.cancel() }
             return try await fresh.importBundle(from: file)
@@ -185,40 +201,44 @@ struct AppDeveloperTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the app object is observable: a view that reads the feed hears it open at sign-in and close at sign-out")
     func observableApp() async throws {
         let app = try Self.sampleApp()
         #expect(app.activity == nil)
         let opened = Heard.watching { _ = app.activity }
-        try app.signedIn(as: "mia")
+        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(opened.fired && app.activity?.person == "mia")
         let closed = Heard.watching { _ = app.activity }
-        try await app.signOut()
+        try app.signOutOfThisDevice()
         #expect(closed.fired && app.activity == nil)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test(
         "reminders planned for a number of Days outside 1 ... 31 are refused with the model's error",
         arguments: [0, 32])
     func reminderDaysOutOfRange(_ days: Int) throws {
         #expect {
-            _ = try RitualApp(path: DatabaseTests.temporary(), device: DatabaseTests.device, reminderDays: days)
+            _ = try RitualApp(
+                path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(),
+                reminderDays: days)
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }
             return stored.code == .refused && (stored.refusal as? ModelError)?.code == .invalidReminder
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("deleting an account with no session is a typed refusal, and nothing is erased")
     func deleteWithoutSession() async throws {
         let app = try Self.sampleApp()
-        try app.signedIn(as: "mia")
         await #expect {
             try await app.deleteAccount()
         } throws: { error in
             guard case .service(let failure) = error as? RitualAppError else { return false }
             return failure.code == .signedOut && failure.call == "delete-account"
         }
-        #expect(!app.goals.rows.isEmpty && app.account == "mia")
+        #expect(!app.goals.rows.isEmpty && app.account == nil)
     }
 }

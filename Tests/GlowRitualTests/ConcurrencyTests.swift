@@ -1,8 +1,8 @@
 import Foundation
 import GlowBundle
+import GlowCore
 import GlowModel
 import GlowStorage
-import Synchronization
 import Testing
 
 @testable import GlowRitual
@@ -13,7 +13,7 @@ import Testing
 struct ConcurrencyTests {
     /// Set when the writers are done, so the reader stops.
     final class Finished: Sendable {
-        let value = Atomic(false)
+        let value = Locked(false)
     }
 
     @Test("concurrent taps, imports and reads: no tap lost, no reader sees a half change")
@@ -56,7 +56,7 @@ struct ConcurrencyTests {
                 // taps only ever grow.
                 var reads = 0
                 var last: [GoalID: Int] = [:]
-                while !done.value.load(ordering: .relaxed) || reads == 0 {
+                while !done.value.withLock({ $0 }) || reads == 0 {
                     let data = try database.data
                     for bundle in imports {
                         let present = bundle.goals.map { data.goals[$0] != nil && data.history(of: $0).count == 200 }
@@ -75,7 +75,7 @@ struct ConcurrencyTests {
             var finished = 0
             for try await _ in group {
                 finished += 1
-                if finished == 4 { done.value.store(true, ordering: .relaxed) }
+                if finished == 4 { done.value.withLock { $0 = true } }
             }
         }
         let reopened = try RitualDatabase(path: path)

@@ -1,5 +1,6 @@
 import Foundation
 import GlowBundle
+import GlowClient
 import GlowModel
 import GlowStorage
 import GlowWire
@@ -22,6 +23,20 @@ struct DatabaseTests {
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("glow.sqlite").path
     }
+
+    /// A session of `person` that a sign-in gave, valid until 2100, with ``offline``'s server: what
+    /// a test of the app object's own state signs in with.
+    static func session(_ person: PersonID) -> ClientSession {
+        let expiry = Instant(unchecked: 4_102_444_800_000)
+        return ClientSession(
+            account: person, id: "session-\(person)", accessToken: "access-\(person)",
+            refreshToken: "refresh-\(person)",
+            accessExpiry: expiry, refreshExpiry: expiry)
+    }
+
+    /// A server nobody answers at (a closed port): a test that signs in with ``session(_:)`` never
+    /// calls it.
+    static let offline = ServiceClient(base: URL(string: "http://127.0.0.1:9")!, retries: 0)
 
     /// A tally goal "Goal N" of `unit` that starts on ``start``.
     static func goal(_ number: Int, unit: String = "glasses") throws -> Goal {
@@ -211,7 +226,7 @@ struct DatabaseTests {
                 "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 == [
                     "check_ins", "device_state", "feed_log", "glow_migrations", "goals", "other_records", "profile",
-                    "sync_heads", "sync_pending", "sync_promised", "sync_state",
+                    "sync_heads", "sync_pending", "sync_promised", "sync_secret_leaving", "sync_state",
                 ])
         #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
         _ = try RitualDatabase(path: path)

@@ -1,17 +1,17 @@
 import Foundation
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowStorage
 import GlowStreaks
 import GlowThemes
-import Synchronization
 import Testing
 
 @testable import GlowRitual
 
 /// A count kept from any thread.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     var count: Int { value.withLock { $0 } }
     func add() { value.withLock { $0 += 1 } }
 }
@@ -24,6 +24,7 @@ final class Counter: Sendable {
 struct ObservationTests {
     /// The stores of one screen over the sample person, and a count of the changes the database
     /// told its observers.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor final class Screen {
         let database: RitualDatabase
         let goals: GoalStore
@@ -48,6 +49,7 @@ struct ObservationTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a week-start edit through the profile store reaches the goal store: every row evaluated again, once")
     func profileReachesGoals() throws {
         let screen = try Screen(try StoreTests.sample())
@@ -68,6 +70,7 @@ struct ObservationTests {
         #expect(screen.goals.overview(weeks: 4) == expected)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a theme chosen through the profile store shows in the theme store already open")
     func profileReachesTheme() throws {
         let screen = try Screen(try StoreTests.sample())
@@ -84,6 +87,7 @@ struct ObservationTests {
         #expect(screen.evaluations() == untouched.mapValues { $0 + 1 })
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a second database object on the file: its change reaches the first one's stores at refresh, once")
     func secondConnection() throws {
         let screen = try Screen(try StoreTests.sample())
@@ -110,6 +114,7 @@ struct ObservationTests {
         #expect(screen.counter.count == 3, "the other's change, then this one")
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("glow-tool store tap in another process reaches the open app's stores at refresh")
     func anotherProcess() throws {
         let screen = try Screen(try StoreTests.sample())
@@ -131,6 +136,7 @@ struct ObservationTests {
         #expect(screen.counter.count == 1)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a write the file refuses is a typed error; every store and value stays as it was")
     func refusedWrite() throws {
         let screen = try Screen(try StoreTests.sample())
@@ -151,6 +157,7 @@ struct ObservationTests {
         #expect(screen.auth.flow == .signInChoices)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a feed log that no longer reads is an error at every read, never an empty feed or a signed-out device")
     func unreadableFeed() throws {
         let database = try StoreTests.sample()
@@ -166,7 +173,8 @@ struct ObservationTests {
         #expect(throws: StoreError.self) { try database.feed }
         #expect(throws: StoreError.self) { _ = try RitualDatabase(path: database.path) }
         #expect {
-            _ = try RitualApp(path: database.path, device: DatabaseTests.device)
+            _ = try RitualApp(
+                path: database.path, device: DatabaseTests.device, secrets: FileSecretStore(database: database.path))
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }
             return stored.code == .corrupt

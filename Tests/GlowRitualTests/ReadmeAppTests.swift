@@ -14,6 +14,7 @@ import Testing
 struct ReadmeAppTests {
     nonisolated static let now = try! Instant(rfc3339: "2026-11-28T09:00:00Z")
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a replica publishes, befriends and pages, and its social data rides in a bundle")
     func feed() throws {
         let profile = try Profile(
@@ -48,13 +49,15 @@ struct ReadmeAppTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the app taps durably, signs in from any screen, syncs through a transport and hears other processes")
     func app() async throws {
         let path = DatabaseTests.temporary()
         let phone = DatabaseTests.device
         let water = try DatabaseTests.goal(1).id
         do {
-            let first = try RitualApp(path: path, device: phone, now: Self.now)
+            let first = try RitualApp(
+                path: path, device: phone, secrets: FileSecretStore(database: path), now: Self.now)
             try first.database.perform { data in try data.add(DatabaseTests.goal(1)) }
             try first.auth.startOnboarding()
             try first.auth.proceed()
@@ -71,10 +74,12 @@ struct ReadmeAppTests {
             }
         }
         defer { other.cancel() }
+        // A session a sign-in gave, with a server this test never calls.
+        let (session, client) = (DatabaseTests.session("mia"), DatabaseTests.offline)
         // README: begin
-        let app = try RitualApp(path: path, device: phone)
+        let app = try RitualApp(path: path, device: phone, secrets: FileSecretStore(database: path))
         try app.goals.tap(.count(1), goal: water)  // on disk when this returns
-        try app.signedIn(as: "mia")  // a sign-in by any means, from any screen
+        try app.signIn(session, client: client)  // the session a sign-in gave, from any screen
         try await app.activity?.sync(through: { bytes in try await http.post(relayURL, bytes) })
         for await _ in app.goals.changes() { break }  // the next commit, another process's too
         // README: end

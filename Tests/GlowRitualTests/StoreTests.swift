@@ -1,22 +1,23 @@
 import Foundation
 import GlowBundle
+import GlowCore
 import GlowModel
 import GlowStorage
 import GlowStreaks
 import GlowThemes
 import Observation
-import Synchronization
 import Testing
 
 @testable import GlowRitual
 
 /// Whether an observed read changed, as `withObservationTracking` reports it.
 final class Heard: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     var fired: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
 
     /// Tracks what `read` reads; the flag goes up when any of it changes.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor static func watching(_ read: @escaping @MainActor () -> Void) -> Heard {
         let heard = Heard()
         withObservationTracking {
@@ -49,6 +50,7 @@ struct StoreTests {
         return database
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a tap notifies its goal's row, only the properties that changed, and re-evaluates no other goal")
     func tapNotifiesItsRow() throws {
         let database = try Self.sample()
@@ -81,11 +83,13 @@ struct StoreTests {
     }
 
     /// What a row shows, to compare with a store opened afresh.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     static func shown(_ row: GoalRow) -> String {
         "\(row.goal.title) \(row.status.name) \(row.thousandths) \(row.currentStreak) \(row.longestStreak) "
             + "\(String(describing: row.strength)) \(row.strengthWeek ?? "-")"
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test(
         "a row's streaks and strength follow taps, fill-ins and undos as a store opened afresh shows them",
         arguments: [
@@ -113,6 +117,7 @@ struct StoreTests {
         #expect(strength.fired == (store.row(Self.meditate)?.strength != before))
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a draft is checked field by field; adding, archiving and deleting change the lists")
     func addArchiveDelete() throws {
         let database = try Self.sample()
@@ -141,6 +146,7 @@ struct StoreTests {
         #expect(reopened.rows.count == count && reopened.row(goal.id) == nil)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a template adds its goal, as the person changed it")
     func template() throws {
         let store = try GoalStore(database: try Self.sample(), device: DatabaseTests.device, now: Self.now)
@@ -151,6 +157,7 @@ struct StoreTests {
         #expect(goal.title == "Lights out by 10:30" && goal.templateID == template.id)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the profile and the theme: each change heard by its property, kept in the file")
     func profileAndTheme() throws {
         let database = try Self.sample()

@@ -12,6 +12,7 @@ import Testing
 @MainActor
 @Suite("Typed errors where apps catch them")
 struct TypedErrorTests {
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a change the model refuses comes out of the durable store as the model's error, nothing stored")
     func modelRefusal() throws {
         let database = try RitualDatabase(path: DatabaseTests.temporary())
@@ -29,6 +30,7 @@ struct TypedErrorTests {
         #expect(try database.data == before)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a bundle the import refuses comes out as the bundle's error, with its offset")
     func bundleRefusal() throws {
         let database = try RitualDatabase(path: DatabaseTests.temporary())
@@ -41,6 +43,7 @@ struct TypedErrorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a sync whose server refuses carries the server's code and Retry-After, not a text")
     func serviceRefusal() async throws {
         let database = try ActivityStoreTests.person(1)

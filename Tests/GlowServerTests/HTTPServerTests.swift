@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GlowCore
 import Testing
 
 @testable import GlowServer
@@ -145,7 +145,7 @@ struct HTTPServerTests {
 
     /// A server on a free loopback port whose handler records what it was given and echoes it.
     final class Recorder: Sendable {
-        let requests = Mutex<[HTTPRequest]>([])
+        let requests = Locked<[HTTPRequest]>([])
         func withLock<T>(_ body: (inout [HTTPRequest]) -> T) -> T { requests.withLock { body(&$0) } }
     }
 
@@ -381,7 +381,7 @@ struct HTTPServerTests {
     @Test(
         "connections the rate refuses are closed unanswered, the library's own refusals among them; others are served")
     func connectionRate() throws {
-        let admitted = Mutex<[String: Int]>([:])
+        let admitted = Locked<[String: Int]>([:])
         let (server, _) = try Self.echoServer(
             limits: Self.limits(threads: 1),
             connection: { address in

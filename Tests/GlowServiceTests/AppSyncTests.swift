@@ -1,11 +1,11 @@
 import Foundation
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowModel
 import GlowRitual
 import GlowStorage
 import GlowSync
-import Synchronization
 import Testing
 
 /// The person's own data on every device, through the app object (issue 46): the first device
@@ -31,6 +31,7 @@ struct AppSyncTests {
         return folder
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("pair a new device by code, restore a third by the words; changes reach every device")
     func pairAndRestore() async throws {
         let server = try TestServer()
@@ -41,8 +42,9 @@ struct AppSyncTests {
         let address = "ivy-\(UUID().uuidString.prefix(6).lowercased())@example.com"
         let first = try await Self.person(server, client, address)
 
-        let phone = try RitualApp(path: folder + "/phone.sqlite", device: DeviceID(high: 0xA1, low: 1))
-        try phone.signIn(SessionKeeper(client: client, session: first))
+        let phone = try RitualApp(
+            path: folder + "/phone.sqlite", device: DeviceID(high: 0xA1, low: 1), secrets: InMemorySecretStore())
+        try phone.signIn(first, client: client)
         let stretch = try phone.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
         try phone.goals.tap(.done, goal: stretch.id)
         let secret = try phone.startSync()
@@ -51,9 +53,10 @@ struct AppSyncTests {
         let code = try await phone.offerPairing()
 
         // A new device: signed in, paired by the code, the data appears with progress.
-        let tablet = try RitualApp(path: folder + "/tablet.sqlite", device: DeviceID(high: 0xA1, low: 2))
+        let tablet = try RitualApp(
+            path: folder + "/tablet.sqlite", device: DeviceID(high: 0xA1, low: 2), secrets: InMemorySecretStore())
         let second = try await client.signIn(email: address, password: Self.password, device: "tablet")
-        try tablet.signIn(SessionKeeper(client: client, session: second))
+        try tablet.signIn(second, client: client)
         let heard = ProgressLog()
         try await tablet.pair(code: code.description.lowercased(), progress: { heard.add($0) })
         #expect(try tablet.database.data == phone.database.data)
@@ -76,13 +79,15 @@ struct AppSyncTests {
         #expect(try phone.database.data == tablet.database.data)
 
         // A third device with nothing but the words.
-        let laptop = try RitualApp(path: folder + "/laptop.sqlite", device: DeviceID(high: 0xA1, low: 3))
+        let laptop = try RitualApp(
+            path: folder + "/laptop.sqlite", device: DeviceID(high: 0xA1, low: 3), secrets: InMemorySecretStore())
         let third = try await client.signIn(email: address, password: Self.password, device: "laptop")
-        try laptop.signIn(SessionKeeper(client: client, session: third))
+        try laptop.signIn(third, client: client)
         try await laptop.restoreSync(words: secret.words.joined(separator: " "))
         #expect(try laptop.database.data == phone.database.data)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the README's block: a first device, a paired one and one restored from the words hold the same data")
     func readme() async throws {
         let server = try TestServer()
@@ -97,8 +102,10 @@ struct AppSyncTests {
                 index == 0
                 ? try await Self.person(server, client, address)
                 : try await client.signIn(email: address, password: Self.password, device: name)
-            let app = try RitualApp(path: folder + "/\(name).sqlite", device: DeviceID(high: 0xA3, low: UInt64(index)))
-            try app.signIn(SessionKeeper(client: client, session: session))
+            let app = try RitualApp(
+                path: folder + "/\(name).sqlite", device: DeviceID(high: 0xA3, low: UInt64(index)),
+                secrets: InMemorySecretStore())
+            try app.signIn(session, client: client)
             apps.append(app)
         }
         let (phone, tablet, laptop) = (apps[0], apps[1], apps[2])
@@ -114,6 +121,7 @@ struct AppSyncTests {
         #expect(try laptop.database.data == phone.database.data)
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a mistyped code is refused by name, and a device without sync cannot offer one")
     func refusals() async throws {
         let server = try TestServer()
@@ -123,8 +131,9 @@ struct AppSyncTests {
         let client = ServiceClient(base: try #require(URL(string: server.url)))
         let session = try await Self.person(
             server, client, "ash-\(UUID().uuidString.prefix(6).lowercased())@example.com")
-        let app = try RitualApp(path: folder + "/a.sqlite", device: DeviceID(high: 0xA2, low: 1))
-        try app.signIn(SessionKeeper(client: client, session: session))
+        let app = try RitualApp(
+            path: folder + "/a.sqlite", device: DeviceID(high: 0xA2, low: 1), secrets: InMemorySecretStore())
+        try app.signIn(session, client: client)
         let offered = try await #require(throws: RitualAppError.self) { _ = try await app.offerPairing() }
         guard case .store = offered else {
             Issue.record("offering without sync failed as \(offered)")
@@ -150,7 +159,7 @@ struct AppSyncTests {
 
 /// Progress reports, heard from any thread.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[SyncProgress]>([])
+    private let reports = Locked<[SyncProgress]>([])
     func add(_ report: SyncProgress) { reports.withLock { $0.append(report) } }
     var last: SyncProgress? { reports.withLock { $0.last } }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowServer
 import GlowService
-import Synchronization
 import Testing
 
 /// Authorization call by call (issue 29): a token acts for its own person only, a revoked
@@ -15,7 +15,7 @@ import Testing
 @Suite("glow-server authorization, call by call")
 struct AuthorizationTests {
     final class Mailbox: AuthMailer {
-        let mails = Mutex<[AuthMail]>([])
+        let mails = Locked<[AuthMail]>([])
         func send(_ mail: AuthMail) { mails.withLock { $0.append(mail) } }
     }
 

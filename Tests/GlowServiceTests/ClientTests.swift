@@ -2,13 +2,13 @@ import Foundation
 import GlowAuth
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowRitual
 import GlowServer
 import GlowService
-import Synchronization
 import Testing
 
 /// A device's side of the protocol (GlowClient) against glow-server's handler over HTTP.
@@ -56,8 +56,8 @@ struct ClientTests {
         #expect(session.accessExpiry > Date() && session.refreshExpiry > session.accessExpiry)
         #expect(Instant(session.accessExpiry).millisecondsSince1970 == Int64(session.accessExpiresAt))
         let keeper = SessionKeeper(client: client, session: session)
-        let list = try await keeper.call("sessions")
-        #expect(list.list("sessions").count == 1)
+        let list = try await keeper.sessions()
+        #expect(list.count == 1 && list[0].isCurrent && list[0].device == "ana-phone" && list[0].id == session.id)
         do {
             _ = try await client.signIn(email: "ana@example.com", password: "not the password at all")
             Issue.record("a wrong password signed in")
@@ -67,7 +67,7 @@ struct ClientTests {
         try await keeper.signOut()
         #expect(keeper.session == nil)
         do {
-            _ = try await keeper.call("sessions")
+            _ = try await keeper.sessions()
             Issue.record("a signed-out keeper called")
         } catch {
             #expect(error.code == .signedOut)
@@ -82,11 +82,11 @@ struct ClientTests {
         let server = try TestServer(configuration: AccountConfiguration(), clock: clock)
         defer { server.stop() }
         let (client, session) = try await Self.account("bo", on: server)
-        let kept = Mutex<[ClientSession?]>([])
+        let kept = Locked<[ClientSession?]>([])
         let keeper = SessionKeeper(client: client, session: session, keep: { new in kept.withLock { $0.append(new) } })
         clock.advance(AccountConfiguration().accessLifetime + 1)
-        let list = try await keeper.call("sessions")
-        #expect(list.list("sessions").count == 1)
+        let list = try await keeper.sessions()
+        #expect(list.count == 1)
         let renewed = try #require(keeper.session)
         #expect(renewed.accessToken != session.accessToken && renewed.id == session.id)
         #expect(kept.withLock { $0 } == [renewed])
@@ -101,7 +101,7 @@ struct ClientTests {
 
     /// A server clock that stands still until a test moves it.
     final class StepClock: AuthClock {
-        let time = Mutex(Date().timeIntervalSince1970)
+        let time = Locked(Date().timeIntervalSince1970)
         func now() -> Double { time.withLock { $0 } }
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
@@ -109,7 +109,7 @@ struct ClientTests {
     /// A server that answers `503` without a wait `failures` times, then as glow-server does.
     final class Flaky: Sendable {
         let failures: Int
-        let seen = Mutex(0)
+        let seen = Locked(0)
         init(failures: Int) { self.failures = failures }
     }
 
@@ -133,12 +133,12 @@ struct ClientTests {
         defer { front.stop() }
         guard case .tcp(let host, let port) = front.address else { return }
         let client = ServiceClient(base: try #require(URL(string: "http://\(host):\(port)")), backoff: 0.01)
-        let health = try await client.call("health")
-        #expect(health.string("status") == "ok" && flaky.seen.withLock { $0 } == 3)
+        let health = try await client.health()
+        #expect(health.status == "ok" && health.protocolVersion == 1 && flaky.seen.withLock { $0 } == 3)
         let impatient = ServiceClient(base: try #require(URL(string: "http://\(host):\(port)")), retries: 0)
         flaky.seen.withLock { $0 = 0 }
         do {
-            _ = try await impatient.call("health")
+            _ = try await impatient.health()
             Issue.record("a 503 passed without retries")
         } catch {
             #expect(error.code.description == "storage_failed" && error.status == 503)
@@ -153,28 +153,27 @@ struct ClientTests {
         }
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor
     @Test("the app object signs up, syncs, signs out over the server and deletes the account from any screen")
     func appAccountLifecycle() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let (client, session) = try await Self.account("zoe", on: server)
-        let app = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
-        try app.signIn(SessionKeeper(client: client, session: session))
-        try await app.sync()
+        let (app, client, _) = try await Self.signedInApp("zoe", on: server)
+        let session = try #require(app.session?.session)
         #expect(app.route == .main(.today) && app.account == session.account)
         // Signing out ends the server's session: its token works no more.
         try await app.signOut()
         #expect(app.route == .signedOut && app.session == nil && app.activity == nil && !app.goals.rows.isEmpty)
         do {
-            _ = try await client.call("sessions", ProtocolMessage("Done"), accessToken: session.accessToken)
+            _ = try await SessionKeeper(client: client, session: session).sessions()
             Issue.record("a signed-out session still answered")
         } catch {
             #expect(error.status == 401, "\(error)")
         }
         // Signed in again, the person deletes the account: the server forgets them, the device too.
         let again = try await client.signIn(email: "zoe@example.com", password: Self.password)
-        try app.signIn(SessionKeeper(client: client, session: again))
+        try app.signIn(again, client: client)
         try await app.deleteAccount()
         #expect(app.route == .signedOut && app.account == nil && app.goals.rows.isEmpty)
         #expect(try app.database.data == DataSet() && app.profile.profile == nil)
@@ -184,6 +183,39 @@ struct ClientTests {
         } catch {
             #expect(error.code.description == "invalid_credentials", "\(error)")
         }
+    }
+
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
+    @MainActor
+    @Test("a session the server ended elsewhere signs the app out at its next call, the reason said")
+    func sessionEndedElsewhere() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let secrets = InMemorySecretStore()
+        let (app, client, first) = try await Self.signedInApp("yan", on: server, secrets: secrets)
+        // Another device of the person signs out everywhere.
+        try await SessionKeeper(client: client, session: first).signOutEverywhere()
+        await #expect(throws: RitualAppError.self) { try await app.sync() }
+        #expect(app.account == nil && app.session == nil && app.activity == nil && app.route == .signedOut)
+        guard case .activity? = app.sessionFailure else {
+            Issue.record("the reason is not said: \(String(describing: app.sessionFailure))")
+            return
+        }
+        #expect(try secrets.keptSession() == nil, "the ended session left the secret store")
+    }
+
+    /// An app over the sample person, signed in on `server` by a password sign-in of a new account
+    /// `name`, and synced once; the account's first session (its sign-up's) is another device's.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
+    @MainActor
+    static func signedInApp(_ name: String, on server: TestServer, secrets: any SecretStore = InMemorySecretStore())
+        async throws -> (app: RitualApp, client: ServiceClient, other: ClientSession)
+    {
+        let (client, first) = try await account(name, on: server)
+        let app = try RitualApp(path: try samplePath(), device: DeviceID(UUID()), secrets: secrets)
+        try app.signIn(try await client.signIn(email: "\(name)@example.com", password: password), client: client)
+        try await app.sync()
+        return (app, client, first)
     }
 
     /// The sample person, as a database a RitualApp opens.
@@ -198,6 +230,7 @@ struct ClientTests {
         return path
     }
 
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @MainActor
     @Test("two apps on their own databases sign up, make friends, publish, cheer and read the badge through a server")
     func twoApps() async throws {
@@ -205,11 +238,11 @@ struct ClientTests {
         defer { server.stop() }
         let (miaClient, miaSession) = try await Self.account("mia", on: server)
         let (bobClient, bobSession) = try await Self.account("bob", on: server)
-        let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
-        let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()))
+        let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
+        let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
         // Signed in from the screen the app is on, with no onboarding steps first (issue 45).
-        try mia.signIn(SessionKeeper(client: miaClient, session: miaSession))
-        try bob.signIn(SessionKeeper(client: bobClient, session: bobSession))
+        try mia.signIn(miaSession, client: miaClient)
+        try bob.signIn(bobSession, client: bobClient)
         #expect(mia.route == .main(.today))
         let miaFeed = try #require(mia.activity)
         let bobFeed = try #require(bob.activity)
@@ -236,38 +269,27 @@ struct ClientTests {
         // (FEED-9, FEED-27 over HTTP); never an item of a friends-only goal.
         let (_, eveSession) = try await Self.account("eve", on: server)
         let eve = SessionKeeper(client: miaClient, session: eveSession)
-        let answer = try await eve.call("relay", ProtocolMessage("RelayRequest").with("changes_since", .unsigned(0)))
-        let delta = try #require(answer.message("changes")?.message("delta"))
-        let pair: Set = [miaSession.account.rawValue, bobSession.account.rawValue]
-        #expect(
-            delta.list("stances").allSatisfy { value in
-                guard case .message(let stance) = value else { return false }
-                return pair == [stance.string("from"), stance.string("to")]
-            })
-        var publicGoals: Set<String> = []
-        for case .message(let register) in delta.list("visibility") where register.unsigned("visibility") == 2 {
-            publicGoals.insert(register.string("owner") + "/" + register.string("goal"))
+        guard case .changes(let delta, _, _) = try await eve.relay(.changes(since: 0)) else {
+            Issue.record("the relay did not answer with changes")
+            return
         }
+        let pair: Set = [miaSession.account.rawValue, bobSession.account.rawValue]
+        #expect(delta.stances.keys.allSatisfy { pair == [$0.from, $0.to] })
+        let publicGoals = Set(
+            delta.visibility.filter { $0.value.value == .public }.keys.map { $0.owner + "/" + $0.goal })
         // Issue 44 item 6: no goal id or setting of a goal eve may not see, and no withdrawn
         // check-in (with its Day) of one (FEED-27 (2), (5)).
-        #expect(
-            delta.list("visibility").allSatisfy { value in
-                guard case .message(let register) = value else { return false }
-                return register.unsigned("visibility") == 2
-            })
-        for case .message(let register) in delta.list("items") where register.message("item") == nil {
-            let parts = register.string("id").split(separator: "/", omittingEmptySubsequences: false)
-            #expect(parts.count > 2 && publicGoals.contains("\(parts[0])/\(parts[2])"), "\(register.string("id"))")
+        #expect(delta.visibility.values.allSatisfy { $0.value == .public })
+        for (id, register) in delta.items where register.value == nil {
+            let parts = id.text.split(separator: "/", omittingEmptySubsequences: false)
+            #expect(parts.count > 2 && publicGoals.contains("\(parts[0])/\(parts[2])"), "\(id.text)")
         }
-        let items = delta.list("items").compactMap { value -> ProtocolMessage? in
-            guard case .message(let register) = value else { return nil }
-            return register.message("item")
-        }
-        #expect(items.allSatisfy { publicGoals.contains($0.string("owner") + "/" + $0.string("goal")) })
+        let items = delta.items.values.compactMap(\.value)
+        #expect(items.allSatisfy { publicGoals.contains($0.owner + "/" + $0.goal) })
         let friendsOnly = fromBob.filter { item in !publicGoals.contains(item.owner + "/" + item.goal) }
         #expect(!friendsOnly.isEmpty, "bob has friends-only items, which mia sees and eve does not")
-        let seenByEve = Set(items.map { $0.string("owner") + "/" + $0.string("goal") })
+        let seenByEve = Set(items.map { $0.owner + "/" + $0.goal })
         #expect(friendsOnly.allSatisfy { !seenByEve.contains($0.owner + "/" + $0.goal) })
-        if !publicGoals.contains(cheered.owner + "/" + cheered.goal) { #expect(delta.list("stances").isEmpty) }
+        if !publicGoals.contains(cheered.owner + "/" + cheered.goal) { #expect(delta.stances.isEmpty) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GlowClient
+import GlowModel
 import GlowProtocol
 import GlowToolSupport
 import Testing
@@ -52,27 +53,26 @@ struct ProviderSignInTests {
         defer { server.stop() }
         let client = ServiceClient(base: server.url)
 
-        let nonce = try await client.call("sign-in-nonce").string("nonce")
-        let signed = try Self.token(nonce: nonce)
+        let nonce = try await client.signInNonce()
+        #expect(nonce.expiry > Instant.now && !nonce.nonce.isEmpty)
+        let signed = try Self.token(nonce: nonce.nonce)
         try Data(signed.keySet.utf8).write(to: URL(fileURLWithPath: keys))
-        let request = ProtocolMessage("ProviderSignInRequest").with("provider", "google")
-            .with("id_token", signed.token).with("nonce", nonce).with("device", "phone")
-        let session = try await client.call("provider-sign-in", request)
-        #expect(!session.string("account").isEmpty && !session.string("access_token").isEmpty)
+        let session = try await client.signIn(
+            provider: .google, idToken: signed.token, nonce: nonce.nonce, device: "phone")
+        // The answer is a session like any other: its keeper lists it.
+        let listed = try await SessionKeeper(client: client, session: session).sessions()
+        #expect(listed.map(\.id) == [session.id] && listed[0].device == "phone")
         // The nonce is used up: the same token again is refused (AUTH-46).
         do {
-            _ = try await client.call("provider-sign-in", request)
+            _ = try await client.signIn(provider: .google, idToken: signed.token, nonce: nonce.nonce, device: "phone")
             Issue.record("a replayed ID token signed in")
         } catch {
             #expect(error.code.description == "nonce_invalid" && error.status == 400)
         }
         // Apple is not configured on this server.
         do {
-            let other = try await client.call("sign-in-nonce").string("nonce")
-            _ = try await client.call(
-                "provider-sign-in",
-                ProtocolMessage("ProviderSignInRequest").with("provider", "apple").with("id_token", signed.token)
-                    .with("nonce", other))
+            let other = try await client.signInNonce()
+            _ = try await client.signIn(provider: .apple, idToken: signed.token, nonce: other.nonce)
             Issue.record("an unconfigured provider signed in")
         } catch {
             #expect(error.code.description == "unknown_provider")

@@ -1,11 +1,11 @@
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowServer
-import Synchronization
 import Testing
 
 @testable import GlowService
@@ -54,7 +54,7 @@ struct ServiceTests {
     func unhealthy() throws {
         let server = try TestServer()
         defer { server.stop() }
-        let logged = Mutex<[String]>([])
+        let logged = Locked<[String]>([])
         let problem = "busy in /srv/glow/server.sqlite: BEGIN IMMEDIATE (disk I/O error)"
         let handler = ServiceHandler(
             accounts: server.accounts, relay: server.relay, healthCheck: { problem },
@@ -77,7 +77,7 @@ struct ServiceTests {
     @Test("the purger's rounds forget expired records by themselves, and a live one stays")
     func purgerRounds() throws {
         final class Clock: AuthClock {
-            let time = Mutex(1_800_000_000.0)
+            let time = Locked(1_800_000_000.0)
             func now() -> Double { time.withLock { $0 } }
         }
         let clock = Clock()
@@ -203,7 +203,7 @@ struct ServiceTests {
 
 /// Reports heard from another thread.
 final class ReportBox: Sendable {
-    private let reports = Mutex<[String]>([])
+    private let reports = Locked<[String]>([])
     func add(_ report: String) { reports.withLock { $0.append(report) } }
     var all: [String] { reports.withLock { $0 } }
 }

@@ -55,6 +55,25 @@ final class TestServer: Sendable {
 
     /// The token of the newest mail of `kind` to `address`, waiting up to five seconds for it.
     func mailedToken(to address: String, kind: String) throws -> String {
+        let head = try mailed(to: address, kind: kind).head
+        guard let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") }) else {
+            throw MailMissing(address: address, kind: kind)
+        }
+        return String(token.dropFirst("X-Glow-Token: ".count))
+    }
+
+    /// The link in the text of the latest mail of `kind` to `address`, as a person taps it.
+    func mailedLink(to address: String, kind: String) throws -> URL {
+        let body = try mailed(to: address, kind: kind).body
+        guard let line = body.components(separatedBy: "\r\n").first(where: { $0.contains("?token=") }),
+            let url = URL(string: line)
+        else { throw MailMissing(address: address, kind: kind) }
+        return url
+    }
+
+    /// The header lines and the text of the latest mail of `kind` to `address`, waited for up to
+    /// 5 seconds.
+    func mailed(to address: String, kind: String) throws -> (head: [String], body: String) {
         let deadline = Date().addingTimeInterval(5)
         repeat {
             mailer.flush()
@@ -62,11 +81,10 @@ final class TestServer: Sendable {
                 .sorted().reversed()
             for name in names {
                 let text = try String(contentsOfFile: mailFolder + "/" + name, encoding: .utf8)
-                let head = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
-                guard head.contains("To: \(address)"), head.contains("X-Glow-Mail: \(kind)"),
-                    let token = head.first(where: { $0.hasPrefix("X-Glow-Token: ") })
-                else { continue }
-                return String(token.dropFirst("X-Glow-Token: ".count))
+                let parts = text.components(separatedBy: "\r\n\r\n")
+                let head = parts[0].components(separatedBy: "\r\n")
+                guard head.contains("To: \(address)"), head.contains("X-Glow-Mail: \(kind)") else { continue }
+                return (head, parts.dropFirst().joined(separator: "\r\n\r\n"))
             }
             Thread.sleep(forTimeInterval: 0.02)
         } while Date() < deadline

@@ -1,5 +1,7 @@
 import Foundation
+import GlowBundle
 import GlowRitual
+import GlowStorage
 import Testing
 
 /// `glow-tool account` and `glow-tool store sync` against a running server: two people try the
@@ -116,6 +118,23 @@ struct ToolAccountTests {
         #expect(try Self.tool(["account", "sync", "--db", laptop]).0 == 0)
         #expect(try RitualDatabase.snapshot(path: desk) == RitualDatabase.snapshot(path: laptop))
 
+        // The secret and the session's tokens are in the secret store beside the database, and in
+        // none of the database's files (issue 58).
+        let kept = try #require(try FileSecretStore(database: laptop).keptSession())
+        let secret = try RecoveryKey(words: try #require(words))
+        #expect(try FileSecretStore(database: laptop).secret(.syncSecret) == secret.bytes)
+        let bytes = try Self.fileBytes(laptop)
+        let traces: [(String, Data)] = [
+            ("the sync secret", Data(secret.bytes)), ("its words", Data(try #require(words).utf8)),
+            ("the access token", Data(kept.session.accessToken.utf8)),
+            ("the refresh token", Data(kept.session.refreshToken.utf8)),
+        ]
+        for (what, trace) in traces {
+            #expect(bytes.range(of: trace) == nil, "\(what) is in the database's files")
+        }
+        // The scan finds what is there: the account's id, which is no secret.
+        #expect(bytes.range(of: Data(kept.session.account.rawValue.utf8)) != nil)
+
         // A third store restores from the words alone.
         let spare = folder + "/spare.sqlite"
         #expect(try Self.tool(["store", "init", "--db", spare]).0 == 0)
@@ -125,6 +144,32 @@ struct ToolAccountTests {
         let restored = try Self.tool(["account", "sync", "--words", "--db", spare], input: (words ?? "") + "\n")
         #expect(restored.0 == 0, "\(restored)")
         #expect(try RitualDatabase.snapshot(path: spare) == RitualDatabase.snapshot(path: laptop))
+    }
+
+    /// The bytes of the database at `path` with its write-ahead log and shared memory.
+    static func fileBytes(_ path: String) throws -> Data {
+        try ["", "-wal", "-shm"].reduce(into: Data()) { bytes, suffix in
+            if FileManager.default.fileExists(atPath: path + suffix) {
+                bytes += try Data(contentsOf: URL(fileURLWithPath: path + suffix))
+            }
+        }
+    }
+
+    @Test("a session an earlier glow-tool kept in the database moves to the secret store and leaves the file")
+    func earlierSessionMoves() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let (database, _) = try Self.person("dee", server, server.folder)
+        let secrets = FileSecretStore(database: database)
+        let kept = try #require(try secrets.keptSession())
+        // As an earlier version kept it: in the database's device values, the store empty.
+        try RitualDatabase(path: database, secrets: InMemorySecretStore()).setDeviceValue(
+            Array(try JSONEncoder().encode(kept.session)), for: "server.session")
+        try secrets.removeSecret(.session)
+        let sessions = try Self.tool(["account", "sessions", "--db", database])
+        #expect(sessions.0 == 0 && sessions.1.contains("(this one)"), "\(sessions)")
+        #expect(try secrets.keptSession()?.session.account == kept.session.account)
+        #expect(try RitualDatabase(path: database).deviceValue("server.session") == [])
     }
 
     @Test("a wrong password, an empty one, a missing option and a server that is not a URL are each refused")

@@ -1,6 +1,6 @@
 import Foundation
 import GlowAuth
-import Synchronization
+import GlowCore
 import Testing
 
 @testable import GlowServerStores
@@ -11,7 +11,7 @@ import Testing
 @Suite("Account store on SQLite")
 struct AccountStoreTests {
     final class Mailer: AuthMailer {
-        let sent = Mutex<[AuthMail]>([])
+        let sent = Locked<[AuthMail]>([])
         func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
         var last: AuthMail? { sent.withLock { $0.last } }
     }
@@ -55,7 +55,7 @@ struct AccountStoreTests {
         _ = try services[1].confirmSignUp(token: try #require(mailer.last?.token), password: "violet lantern morning")
         // Fifty threads, not tasks: the task pool has as many threads as cores, two here, and would
         // let only two guesses overlap.
-        let outcomes = Mutex([String: Int]())
+        let outcomes = Locked([String: Int]())
         let start = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         for index in 0..<50 {

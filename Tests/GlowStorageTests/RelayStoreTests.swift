@@ -2,7 +2,6 @@ import Foundation
 import GlowCore
 import GlowFeed
 import GlowModel
-import Synchronization
 import Testing
 
 @testable import GlowRelay
@@ -97,7 +96,7 @@ struct RelayStoreTests {
     /// from the whole's rows (``StateRowSource``), and takes back what the part changed: what a
     /// database's store does, without the database.
     final class PartStore: FeedRelayStore {
-        let whole = Mutex(FeedRelayState())
+        let whole = Locked(FeedRelayState())
         let logReadLimit: Int
 
         init(logReadLimit: Int) { self.logReadLimit = logReadLimit }

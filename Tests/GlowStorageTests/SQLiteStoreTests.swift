@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GlowCore
 import Testing
 
 @testable import GlowStorage
@@ -82,7 +82,8 @@ struct SQLiteStoreTests {
     }
 
     /// Files that must be refused, each made by `make` at a path, with the code expected. The
-    /// first four are refused from their first bytes, before SQLite opens them.
+    /// first five are refused from their header, read through SQLite before a connection that may
+    /// write opens them.
     static let refusals: [(String, StoreError.Code, @Sendable (String) throws -> Void)] = [
         ("a zero-byte file", .corrupt, { path in try Data().write(to: URL(fileURLWithPath: path)) }),
         ("text", .corrupt, { path in try Data("not a database".utf8).write(to: URL(fileURLWithPath: path)) }),
@@ -93,6 +94,14 @@ struct SQLiteStoreTests {
         (
             "another program's database with tables", .corrupt,
             { path in try SQLiteConnection(path: path).execute("CREATE TABLE notes (text TEXT)") }
+        ),
+        (
+            "another program's database in write-ahead-log mode", .corrupt,
+            { path in
+                let other = try SQLiteConnection(path: path)
+                _ = try other.texts("PRAGMA journal_mode = WAL")
+                try other.execute("CREATE TABLE notes (text TEXT)")
+            }
         ),
         (
             "a notebook with a step this version does not know", .newerSchema,
@@ -128,7 +137,7 @@ struct SQLiteStoreTests {
         ),
     ]
 
-    @Test("files that are not this schema's are refused by name and left byte for byte", arguments: 0..<8)
+    @Test("files that are not this schema's are refused by name and left byte for byte", arguments: 0..<9)
     func refusals(index: Int) throws {
         let (name, code, make) = Self.refusals[index]
         let path = StorageTests.temporary()
@@ -148,7 +157,7 @@ struct SQLiteStoreTests {
             Self.code(error) == code
         }
         #expect(try Self.bytes(path) == before, "\(name): the file is as it was")
-        if index < 4 {
+        if index < 5 {
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == entries,
                 "\(name): no file was made beside it")
@@ -253,7 +262,7 @@ struct SQLiteStoreTests {
     @Test("observers hear each change once, in order, and stop when cancelled or freed")
     func observers() throws {
         let observers = ChangeObservers<Int>()
-        let heard = Mutex<[Int]>([])
+        let heard = Locked<[Int]>([])
         let kept = observers.add { value in heard.withLock { $0.append(value) } }
         var freed: DatabaseObservation? = observers.add { value in heard.withLock { $0.append(-value) } }
         observers.notify(1)

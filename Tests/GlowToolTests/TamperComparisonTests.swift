@@ -21,8 +21,9 @@ struct TamperComparisonTests {
         var file: String { input["file"] as? String ?? "" }
     }
 
-    /// The invalid cases of `operation` that name a file and set no limits (glow-tool reads with the
-    /// default limits), from every file of the bundle area.
+    /// The invalid cases of `operation` that name a file and set no limits and no memory budget
+    /// (glow-tool reads with the default limits and the cap's memory), from every file of the
+    /// bundle area.
     static func cases(_ operation: String) throws -> [TamperCase] {
         var found: [TamperCase] = []
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
@@ -32,7 +33,7 @@ struct TamperComparisonTests {
             guard document["operation"] as? String == operation else { continue }
             for entry in try #require(document["cases"] as? [[String: Any]]) {
                 guard entry["result"] as? String == "invalid", let input = entry["input"] as? [String: Any],
-                    input["file"] is String, input["limits"] == nil
+                    input["file"] is String, input["limits"] == nil, input["memoryBudgetKiB"] == nil
                 else { continue }
                 found.append(
                     TamperCase(reference: "bundle/\(entry["id"] as? String ?? "?")", operation: operation, input: input)

@@ -98,6 +98,18 @@ struct ToolArgumentsTests {
         let option = try EndToEndTests.run(tool: "glow-crash-child", ["--db", "7"])
         #expect(option.status == 64)
     }
+
+    @Test("glow-share-child answers --help and refuses what is not app|server DATABASE NAME COUNT")
+    func shareChild() throws {
+        let help = try EndToEndTests.run(tool: "glow-share-child", ["--help"])
+        #expect(help.status == 0 && help.stdout.contains("usage: glow-share-child"))
+        for arguments in [
+            ["app", "only-a-path"], ["relay", "db", "a", "3"], ["app", "db", "a", "-1"], ["--db", "7"],
+        ] {
+            let refused = try EndToEndTests.run(tool: "glow-share-child", arguments)
+            #expect(refused.status == 64 && refused.stderr.contains("usage: glow-share-child"), "\(arguments)")
+        }
+    }
 }
 
 /// Standard output that cannot take what glow-tool prints (a full device) is a failure with a

@@ -119,3 +119,46 @@ struct EnvelopeTests {
         }
     }
 }
+
+/// A reader's memory budget (BUNDLE-30, issue 58): a file asking Argon2id for more than the budget
+/// is refused by name, with the memory it asks for, before any key derivation.
+@Suite("Encrypted bundles under a memory budget")
+struct EnvelopeBudgetTests {
+    /// A file asking 1,024 KiB, and budgets around it: whether it opens.
+    static let budgets: [(budget: Int, opens: Bool)] = [
+        (BundleEnvelope.maximumMemoryKiB, true), (1_024, true), (1_023, false), (64, false), (0, false),
+    ]
+
+    static func file() throws -> [UInt8] {
+        try EnvelopeSealer.seal(
+            Array(repeating: 5, count: 100), passphrase: "a passphrase",
+            kdf: EnvelopeKDF(memoryKiB: 1_024, iterations: 1, parallelism: 1))
+    }
+
+    @Test("a file over the budget is refused with kdf_over_budget naming the memory", arguments: budgets)
+    func budget(_ budget: Int, _ opens: Bool) throws {
+        let file = try Self.file()
+        var opener = EnvelopeOpener(secret: .passphrase("a passphrase"), memoryBudgetKiB: budget)
+        do {
+            let plain = try opener.open(file) + opener.finish()
+            #expect(opens && plain == Array(repeating: 5, count: 100), "budget \(budget)")
+        } catch {
+            #expect(!opens && error.code == .kdfOverBudget && error.offset == 10 && error.rule == "BUNDLE-30")
+            #expect(error.message.contains("1024 KiB") && error.message.contains("\(budget) KiB"), "\(error)")
+            #expect(opener.kdf == nil, "nothing was derived")
+        }
+    }
+
+    @Test("over the budget, a wrong passphrase is not found out: the budget comes before any derivation")
+    func beforeAnyWork() throws {
+        let file = try Self.file()
+        let error = #expect(throws: BundleError.self) {
+            _ = try BundleEnvelope.open(file, secret: .passphrase("not it"), memoryBudgetKiB: 512)
+        }
+        #expect(error?.code == .kdfOverBudget)
+        let wrong = #expect(throws: BundleError.self) {
+            _ = try BundleEnvelope.open(file, secret: .passphrase("not it"), memoryBudgetKiB: 1_024)
+        }
+        #expect(wrong?.code == .wrongPassphrase)
+    }
+}

@@ -29,14 +29,15 @@ struct SidesTests {
     /// libargon2 through CArgon2) is what the package's own crypto is checked against.
     static let tools: Set<String> = [
         "GlowConformance", "GlowFuzzing", "GlowToolSupport", "glow-tool", "glow-bench", "glow-load",
-        "glow-crash-child", "glow-sample", "GlowCryptoOracle", "CArgon2",
+        "glow-crash-child", "glow-share-child", "glow-sample", "GlowCryptoOracle", "CArgon2",
     ]
     /// Example apps (`Examples/`): a third party's code, linking the app side's umbrella alone.
     static let examples: Set<String> = ["glow-first-app"]
-    /// Modules of the toolchain an app-side source may import.
+    /// Modules of the toolchain an app-side source may import (`Security`, every Apple SDK's, for
+    /// the Keychain behind `#if canImport(Security)`).
     static let toolchainModules: Set<String> = [
         "Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatch", "Observation", "Synchronization",
-        "Glibc", "Musl", "Darwin", "Android", "WinSDK", "os",
+        "Glibc", "Musl", "Darwin", "Android", "WinSDK", "os", "Security",
     ]
 
     /// A target of `swift package dump-package`.

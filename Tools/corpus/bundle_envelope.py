@@ -159,7 +159,8 @@ valid("an empty payload is one chunk of 16 bytes, its tag", ["BUNDLE-33"], "seal
 
 # Higher parameters within the caps (1 MiB, 2 passes, 2 lanes) are read.
 h, c = seal(pattern(10), SALT, FILE_KEY, kdf=(1024, 2, 2))
-valid("parameters within the caps: 1 MiB, 2 passes, 2 lanes", ["BUNDLE-30"], "sealed-kdf.glow", h + b"".join(c),
+within = h + b"".join(c)
+valid("parameters within the caps: 1 MiB, 2 passes, 2 lanes", ["BUNDLE-30"], "sealed-kdf.glow", within,
       PASS, pattern(10), kdf=(1024, 2, 2))
 
 # --- Refusals. Offsets follow the layout: version 8, memory 10, passes 14, lanes 18, salt 19,
@@ -306,6 +307,19 @@ DECRYPT.append({"comment": "33 words for a file's recovery key: invalid_recovery
                 "rules": ["BUNDLE-35"], "flags": [],
                 "input": {"file": "files/sealed-recovery.glow", "recoveryKey": " ".join(RECOVERY_WORDS.split()[1:])},
                 "result": "invalid", "error": {"code": "invalid_recovery_key", "section": "envelope", "offset": 0}})
+# BUNDLE-30: a reader's memory budget below the cap (an app extension, a watch app). The file of
+# 1 MiB opens with a budget of exactly 1,024 KiB; one KiB less refuses it at offset 10, before any
+# derivation (so a wrong passphrase is not found out first), and only after the caps themselves.
+valid("a memory budget equal to the file's 1,024 KiB opens it", ["BUNDLE-30"], "sealed-kdf.glow", within,
+      dict(PASS, memoryBudgetKiB=1024), pattern(10), kdf=(1024, 2, 2))
+invalid("a memory budget of 1,023 KiB refuses a file asking 1,024 KiB", ["BUNDLE-30"], "sealed-kdf.glow", within,
+        dict(PASS, memoryBudgetKiB=1023), "kdf_over_budget", 10)
+invalid("over the budget with a wrong passphrase: the budget is judged before any derivation", ["BUNDLE-30"],
+        "sealed-kdf.glow", within, {"passphrase": "not the passphrase", "memoryBudgetKiB": 64}, "kdf_over_budget", 10)
+invalid("memory above the cap with a budget below it: the cap is judged first", ["BUNDLE-30"],
+        "sealed-memory-cap.glow", le32(good, 10, 262145), dict(PASS, memoryBudgetKiB=64), "kdf_out_of_range", 10)
+invalid("five lanes with a budget the file's memory is over: the lanes' cap comes first", ["BUNDLE-30"],
+        "sealed-lanes-cap.glow", patched(good, 18, 5), dict(PASS, memoryBudgetKiB=8), "kdf_out_of_range", 18)
 write_cases("bundle", "envelope.json", "bundle.decrypt",
             "Encrypted bundles opened and refused (BUNDLE-29 ... BUNDLE-35). Written by Tools/corpus/bundle_envelope.py.",
             DECRYPT, "envelope")

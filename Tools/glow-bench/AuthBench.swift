@@ -1,6 +1,6 @@
 import Foundation
 import GlowAuth
-import Synchronization
+import GlowCore
 
 /// GlowAuth's figures: one Argon2id hash at OWASP's parameters, sign-ins per second through the
 /// account service on every core, the pairs of requests that must not tell whether an address has
@@ -8,7 +8,7 @@ import Synchronization
 /// RS256 against ES256.
 enum AuthBench {
     final class Mailer: AuthMailer {
-        let last = Mutex<AuthMail?>(nil)
+        let last = Locked<AuthMail?>(nil)
         func send(_ mail: AuthMail) { last.withLock { $0 = mail } }
     }
     struct Eraser: AccountEraser { func eraseData(of account: AccountID) throws {} }
@@ -93,7 +93,7 @@ enum AuthBench {
     /// An account store that counts the records each update writes.
     final class CountingStore: AccountStore {
         let inner = InMemoryAccountStore()
-        let written = Mutex(0)
+        let written = Locked(0)
         func update<T>(_ body: (inout AccountRecords) throws(AuthError) -> T) throws(AuthError) -> T {
             try inner.update { (records) throws(AuthError) -> T in
                 let result = try body(&records)

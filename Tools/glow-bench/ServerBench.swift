@@ -1,6 +1,7 @@
 import Foundation
 import GlowAuth
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowPostgresStores
@@ -10,7 +11,6 @@ import GlowServer
 import GlowServerStores
 import GlowService
 import GlowToolSupport
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -57,7 +57,7 @@ enum ServerBench {
 
     /// The tokens the service mails, by address.
     final class MailBox: AuthMailer {
-        let tokens = Mutex<[String: String]>([:])
+        let tokens = Locked<[String: String]>([:])
         func send(_ mail: AuthMail) {
             if let token = mail.token { tokens.withLock { $0[mail.recipient] = token.reveal() } }
         }
@@ -130,7 +130,7 @@ enum ServerBench {
     ) -> (latencies: [Double], failures: Int, elapsed: Double) {
         let start = Date()
         let deadline = start.addingTimeInterval(seconds)
-        let results = Mutex<(latencies: [Double], failures: Int)>(([], 0))
+        let results = Locked<(latencies: [Double], failures: Int)>(([], 0))
         let group = DispatchGroup()
         for device in 0..<devices {
             group.enter()
@@ -244,7 +244,7 @@ enum ServerBench {
         let friends = Array(sessions.dropFirst())
         let start = Date()
         try running.relay.submit(post, from: owner.account.rawValue, now: 4)
-        let received = Mutex(0)
+        let received = Locked(0)
         await withTaskGroup(of: Bool.self) { group in
             for (index, friend) in friends.enumerated() {
                 let request = ProtocolMessage("RelayRequest").with("changes_since", .unsigned(cursors[index]))

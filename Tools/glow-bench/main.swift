@@ -1,12 +1,12 @@
 import Foundation
 import GlowAuth
 import GlowBundle
+import GlowCore
 import GlowModel
 import GlowReminders
 import GlowStreaks
 import GlowToolSupport
 import GlowWire
-import Synchronization
 
 // glow-bench: the SDK against what an app would otherwise write (Codable with JSONEncoder or a
 // binary property list, compressed with zlib), measured side by side in one run.
@@ -93,7 +93,7 @@ let json = parsed.json
 let only = parsed.only
 func wanted(_ name: String) -> Bool { only == nil || only == name }
 
-let report = Mutex<[String: [String: Double]]>([:])
+let report = Locked<[String: [String: Double]]>([:])
 func record(_ set: String, _ key: String, _ value: Double) {
     report.withLock { $0[set, default: [:]][key] = value }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowToolSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -149,7 +149,7 @@ func runGroup(
     let start = Date().addingTimeInterval(0.3)
     let counting = start.addingTimeInterval(2)
     let deadline = counting.addingTimeInterval(seconds)
-    let total = Mutex(GroupTally())
+    let total = Locked(GroupTally())
     let group = DispatchGroup()
     func spawn(_ body: @escaping @Sendable () -> GroupTally) {
         group.enter()

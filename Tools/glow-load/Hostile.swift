@@ -1,7 +1,7 @@
 import Foundation
+import GlowCore
 import GlowProtocol
 import GlowToolSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +23,7 @@ func deviceSource(_ index: Int) -> String { "127.1.\(index / 250).\(index % 250 
 
 /// What the attacks did, by kind of answer.
 final class AttackTally: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
 
     func count(_ what: String) { counts.withLock { $0[what, default: 0] += 1 } }
 

@@ -1,11 +1,11 @@
 import Foundation
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
 import GlowRelay
 import GlowToolSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -200,9 +200,9 @@ struct Options {
 
 /// Whether the memory sampler goes on.
 final class Sampling: Sendable {
-    private let value = Atomic(true)
-    var on: Bool { value.load(ordering: .relaxed) }
-    func stop() { value.store(false, ordering: .relaxed) }
+    private let value = Locked(true)
+    var on: Bool { value.withLock { $0 } }
+    func stop() { value.withLock { $0 = false } }
 }
 
 /// A signed-in device: its person, token, friends and clock.
@@ -308,7 +308,7 @@ func run(
     let start = Date().addingTimeInterval(0.5)
     let counting = start.addingTimeInterval(warmUp)
     let deadline = counting.addingTimeInterval(seconds)
-    let tallies = Mutex<Tally>(Tally())
+    let tallies = Locked<Tally>(Tally())
     let group = DispatchGroup()
     for (index, device) in devices.enumerated() {
         group.enter()
@@ -676,8 +676,8 @@ do {
             do { found = try cluster.processes().first } catch { say("glow-load: no PostgreSQL CPU figure: \(error)") }
         }
         let postmaster = found
-        let cpuAtStart = Mutex<(server: Double, database: Double)>((0, 0))
-        let peak = Mutex<[Int]>(Array(repeating: 0, count: count))
+        let cpuAtStart = Locked<(server: Double, database: Double)>((0, 0))
+        let peak = Locked<[Int]>(Array(repeating: 0, count: count))
         let sampling = Sampling()
         let pids = processes.map(\.pid)
         let sampler = Thread {
@@ -701,7 +701,7 @@ do {
         }
         cpuSampler.start()
         let attacks = AttackTally()
-        let health = Mutex<(latencies: [Double], failures: [String: Int])>(([], [:]))
+        let health = Locked<(latencies: [Double], failures: [String: Int])>(([], [:]))
         var sideThreads: [Thread] = []
         if options.hostile {
             sideThreads = attack(

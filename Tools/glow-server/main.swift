@@ -1,5 +1,6 @@
 import Foundation
 import GlowAuth
+import GlowCore
 import GlowPostgres
 import GlowPostgresStores
 import GlowProtocol
@@ -10,7 +11,6 @@ import GlowServerStores
 import GlowService
 import GlowStorage
 import GlowToolSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -326,7 +326,7 @@ func makeService(_ stores: Stores) throws -> Service {
 }
 
 /// The service once it is made; until then every request is answered `503` (SERVER-7).
-let current = Mutex<Service?>(nil)
+let current = Locked<Service?>(nil)
 
 let server: HTTPServer
 do {

@@ -1,16 +1,17 @@
 import Foundation
 import GlowBundle
 import GlowClient
+import GlowCore
 import GlowModel
 import GlowRitual
 import GlowStorage
 import GlowSync
-import Synchronization
 
 /// `glow-tool account` and `glow-tool store sync`: a device's side of a Glow server from a
-/// terminal. The session a sign-in gives is kept in the device's database (its device values
-/// `server.url` and `server.session`, and `auth.account`, whom the feed is of), so that later
-/// commands act as that person; every renewed pair of tokens is kept before it is used.
+/// terminal. The session a sign-in gives is kept in the database's secret store (files beside it,
+/// never the database itself), with the server's URL and whom the feed is of (`server.url` and
+/// `auth.account`) in the database, so that later commands act as that person; every renewed pair
+/// of tokens is kept before it is used.
 @MainActor
 enum AccountCommand {
     struct Options: Equatable, Sendable {
@@ -74,28 +75,35 @@ enum AccountCommand {
         }
     }
 
-    /// The session kept in `database`, or a failure saying to sign in.
+    /// The session kept in the secret store of `database`, or a failure saying to sign in. A
+    /// session an earlier version kept in the database itself (`server.session`) is moved into the
+    /// secret store first, and erased from the database.
     static func session(_ database: RitualDatabase) throws -> ClientSession {
+        if let kept = try database.secrets.keptSession() { return kept.session }
         guard let bytes = try database.deviceValue("server.session"), !bytes.isEmpty else {
             throw DataFailure(message: "nobody is signed in on this database: glow-tool account sign-in")
         }
+        let session: ClientSession
         do {
-            return try JSONDecoder().decode(ClientSession.self, from: Data(bytes))
+            session = try JSONDecoder().decode(ClientSession.self, from: Data(bytes))
         } catch {
             throw DataFailure(message: "the session kept in the database does not read: \(error)")
         }
+        let server = try database.deviceValue("server.url").flatMap { URL(string: String(decoding: $0, as: UTF8.self)) }
+        guard let server else { throw DataFailure(message: "the database's server.url does not read") }
+        try database.secrets.keep(session, server: server)
+        try database.setDeviceValue([], for: "server.session")
+        return session
     }
 
-    /// Keeps `session` (nil: forgets it) in `database` with the server it is with.
+    /// Keeps `session` (nil: forgets it) in the secret store of `database`, and in the database
+    /// the server it is with and whom the feed is of.
     nonisolated static func keep(_ session: ClientSession?, server: URL, in database: RitualDatabase) throws {
+        try database.secrets.keep(session, server: server)
         if let session {
             try database.setDeviceValues([
-                "server.url": Array(server.absoluteString.utf8),
-                "server.session": Array(try JSONEncoder().encode(session)),
-                "auth.account": Array(session.account.rawValue.utf8),
+                "server.url": Array(server.absoluteString.utf8), "auth.account": Array(session.account.rawValue.utf8),
             ])
-        } else {
-            try database.setDeviceValue([], for: "server.session")
         }
     }
 
@@ -147,12 +155,13 @@ enum AccountCommand {
         case .sessions:
             let database = try open(options.database)
             let list = try await withKeeper(database, try server(options.server, database)) { keeper in
-                try await call { try await keeper.call("sessions") }
+                try await call { try await keeper.sessions() }
             }
-            for case .message(let entry) in list.list("sessions") {
-                let device = entry.text("device") ?? "(no device)"
-                let since = Date(timeIntervalSince1970: Double(entry.unsigned("signed_in_at")) / 1_000)
-                print("\(entry.string("id"))  \(device)  since \(since)\(entry.bool("current") ? "  (this one)" : "")")
+            for entry in list {
+                let since = entry.signedInAt.date
+                print(
+                    "\(entry.id)  \(entry.device ?? "(no device)")  since \(since)\(entry.isCurrent ? "  (this one)" : "")"
+                )
             }
         case .signOut:
             let database = try open(options.database)
@@ -167,10 +176,11 @@ enum AccountCommand {
             }
         case .pair:
             let database = try open(options.database)
-            guard let secret = try database.sync?.secret else {
+            guard let sync = try database.sync else {
                 throw DataFailure(
                     message: "this database does not sync: glow-tool account sync --new, --pair or --words")
             }
+            let secret = try sync.syncSecret()
             let code = try await withKeeper(database, try server(options.server, database)) { keeper in
                 try await call { try await keeper.offerPairing(of: secret) }
             }
@@ -242,8 +252,13 @@ enum AccountCommand {
         return made
     }
 
-    /// `store sync`: sends the person's writes and takes in what the relay has for them.
+    /// `store sync`: sends the person's writes and takes in what the relay has for them (through
+    /// the activity store, which needs Observation: macOS 14 and later).
     static func sync(database path: String?, server: String?) async throws -> Int32 {
+        guard #available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *) else {
+            throw DataFailure(
+                message: "glow-tool store sync needs macOS 14 or later (the activity store's Observation)")
+        }
         let database = try open(path)
         return try await withKeeper(database, try self.server(server, database)) { keeper in
             guard let person = keeper.session?.account else { preconditionFailure("a keeper holds a session") }
@@ -274,7 +289,7 @@ enum AccountCommand {
 
     /// Failures heard from a callback that cannot throw.
     final class Failures: Sendable {
-        private let heard = Mutex<[String]>([])
+        private let heard = Locked<[String]>([])
         func note(_ failure: String) { heard.withLock { $0.append(failure) } }
         var first: String? { heard.withLock { $0.first } }
     }

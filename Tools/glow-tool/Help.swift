@@ -122,10 +122,10 @@ enum Help {
                 "glow-tool account sign-up --email <address>|confirm --token <token>|sign-in --email <address>|sessions|sign-out|sync [--new|--pair <code>|--words]|pair [--server <url>] [--db <path>] [--device <name>]",
             arguments: [
                 ("sign-up", "Start a sign-up: the server mails a token to confirm it with."),
-                ("confirm", "Confirm a sign-up with the mailed token, and keep the session in the database."),
-                ("sign-in", "Sign in, and keep the session in the database."),
+                ("confirm", "Confirm a sign-up with the mailed token, and keep the session beside the database."),
+                ("sign-in", "Sign in, and keep the session beside the database (PATH.secrets, its owner's only)."),
                 ("sessions", "The account's sessions: device, since when, which is this one."),
-                ("sign-out", "End this session, on the server and in the database."),
+                ("sign-out", "End this session, on the server and beside the database."),
                 (
                     "sync",
                     "Push this database's changes to the person's other devices and pull theirs, sealed: the server never reads them."
@@ -134,7 +134,7 @@ enum Help {
             ],
             options: [
                 ("--server <url>", "The server (default: the one the database's session is with)."),
-                ("--db <path>", "The database that keeps the session (as glow-tool store)."),
+                ("--db <path>", "The database whose secrets keep the session (as glow-tool store)."),
                 ("--device <name>", "What the session is called in the account's list."),
                 ("--new", "sync: the first device: make the sync secret and print its 34 recovery words, once."),
                 ("--pair <code>", "sync: take the secret by the pairing code another device shows."),

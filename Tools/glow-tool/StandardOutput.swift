@@ -1,5 +1,5 @@
+import GlowCore
 import GlowStorage
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +12,7 @@ import Synchronization
 /// the run ends with exit code 1 (`flushStandardOutput()` in main.swift).
 enum StandardOutput {
     /// The reason of the first failed write, if any.
-    static let failure = Mutex<String?>(nil)
+    static let failure = Locked<String?>(nil)
 }
 
 /// glow-tool's `print`: Swift's, written through ``StandardOutput``.

@@ -1,6 +1,5 @@
 import Foundation
 import GlowCore
-import Synchronization
 
 /// Everything the account service keeps, as plain records a store can hold in memory or in a
 /// database (AUTH-35). Tokens are kept only as SHA-256 hashes and passwords only as Argon2id PHC
@@ -406,7 +405,7 @@ extension AccountStore {
 
 /// An account store in memory, for tests and for a service that needs no durability.
 public final class InMemoryAccountStore: AccountStore {
-    private let records = Mutex(AccountRecords())
+    private let records = Locked(AccountRecords())
 
     /// No records.
     public init() {}

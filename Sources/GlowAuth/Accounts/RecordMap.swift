@@ -1,4 +1,4 @@
-import Synchronization
+import GlowCore
 
 /// One map of ``AccountRecords``: a dictionary that remembers which keys an update changed and
 /// what each held before its first change, so a store writes exactly the records an update
@@ -157,7 +157,7 @@ final class RecordRows<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let read: @Sendable (Key) -> Value?
     private let readOwned: @Sendable (String) -> [(key: Key, value: Value)]
     private let readExpiring: @Sendable (Double) -> [(key: Key, value: Value)]
-    private let cache = Mutex<[Key: Value?]>([:])
+    private let cache = Locked<[Key: Value?]>([:])
 
     init(
         read: @escaping @Sendable (Key) -> Value?,

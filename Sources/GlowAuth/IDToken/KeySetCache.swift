@@ -1,5 +1,4 @@
 import GlowCore
-import Synchronization
 
 /// A key set as a provider's server answers it: the body, and the `max-age` of its
 /// `Cache-Control` header when it has one.
@@ -81,7 +80,7 @@ public final class KeySetCache: Sendable {
     }
 
     private let source: Source
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty cache that fetches through `fetcher`.
     public init(fetcher: any KeySetFetcher) {

@@ -1,6 +1,6 @@
 import Foundation
 import GlowAuth
-import Synchronization
+import GlowCore
 
 /// The account service's operation (AUTH-35 ... AUTH-42): a scripted sequence of steps against
 /// one service with a clock that moves only when a step says so.
@@ -37,8 +37,8 @@ package enum AccountOperations {
             }
             // Sign-in nonces come from the script's `nonces`, in order, so that its ID tokens, signed
             // in advance, carry them; past the list they are random, as a service's are.
-            let fixtures = Mutex((input["nonces"]?.array ?? []).compactMap(\.string))
-            let secrets = Mutex((input["totpSecrets"]?.array ?? []).compactMap(\.string))
+            let fixtures = Locked((input["nonces"]?.array ?? []).compactMap(\.string))
+            let secrets = Locked((input["totpSecrets"]?.array ?? []).compactMap(\.string))
             service = try AccountService(
                 store: InMemoryAccountStore(), configuration: configuration, clock: clock, mailer: mailer,
                 eraser: eraser, revoker: FixtureRevoker(), verifiers: verifiers,
@@ -304,7 +304,7 @@ package enum AccountOperations {
             call = { () throws(AuthError) in try service.requestPasswordReset(email: email, clientKey: client) }
         default: return .object(["error": .string("unknown_step")])
         }
-        let outcomes = Mutex([String: Int]())
+        let outcomes = Locked([String: Int]())
         let start = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
         for _ in 0..<count {
@@ -331,15 +331,15 @@ package enum AccountOperations {
 
     /// A clock that moves only when told.
     final class ManualClock: AuthClock {
-        private let time: Mutex<Double>
-        init(start: Double) { time = Mutex(start) }
+        private let time: Locked<Double>
+        init(start: Double) { time = Locked(start) }
         func now() -> Double { time.withLock { $0 } }
         func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
     }
 
     /// A mailer that keeps what it was asked to send.
     final class RecordingMailer: AuthMailer {
-        let sent = Mutex<[AuthMail]>([])
+        let sent = Locked<[AuthMail]>([])
         func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
     }
 

@@ -28,7 +28,10 @@ package enum BundleOperations {
     /// BUNDLE-34: the file streamed through an opener in pieces of 64 KiB.
     static func decrypt(_ input: JSONValue) throws -> JSONValue {
         let bytes = try fileBytes(input)
-        var opener = EnvelopeOpener(secret: try secret(input))
+        var opener = EnvelopeOpener(
+            secret: try secret(input),
+            memoryBudgetKiB: input["memoryBudgetKiB"] == nil
+                ? BundleEnvelope.maximumMemoryKiB : try input.int("memoryBudgetKiB"))
         var plaintext: [UInt8] = []
         var start = 0
         repeat {

@@ -1,6 +1,6 @@
 import Foundation
 import GlowAuth
-import Synchronization
+import GlowCore
 
 /// The ID-token operations (AUTH-22 ... AUTH-34): one token against a fixed key set, and a
 /// sequence of tokens through one cache of key sets.
@@ -93,11 +93,11 @@ package final class FixtureFetcher: BlockingKeySetFetcher {
         case failure
     }
 
-    private let queue: Mutex<[Response]>
+    private let queue: Locked<[Response]>
     private let repeating: Response
 
     package init(responses: [Response], repeating: Response) {
-        self.queue = Mutex(responses)
+        self.queue = Locked(responses)
         self.repeating = repeating
     }
 

@@ -37,10 +37,11 @@ extension RitualDatabase {
     /// Erases everything the file holds for the person and the device, in one transaction: the
     /// profile, goals, check-ins, records of other versions, the feed and the device's own values
     /// (a deleted account's data, AUTH-42, gone from the device too). The profile photo's files
-    /// beside the database are removed after the commit.
+    /// beside the database, and the sync secret and session in the ``SecretStore``, are removed
+    /// after the commit.
     ///
     /// - Throws: ``StoreError``: a storage error, and nothing was erased; or `write_failed` for a
-    ///   photo file that could not be removed, after the database was erased.
+    ///   photo file or a secret that could not be removed, after the database was erased.
     public func eraseAll() throws(StoreError) {
         let (_, _, state) = try store.write { (state, connection) throws(StoreError) in
             for table in ["profile", "goals", "check_ins", "other_records", "feed_log", "device_state"]
@@ -52,6 +53,8 @@ extension RitualDatabase {
         }
         observers.notify(DatabaseChange(external: state))
         try removePhotos()
+        try secrets.removeSecret(.syncSecret)
+        try secrets.removeSecret(.session)
     }
 
     /// Starts watching the file for commits made through other connections (another process,

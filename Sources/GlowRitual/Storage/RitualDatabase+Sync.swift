@@ -3,26 +3,47 @@ import GlowModel
 import GlowStorage
 import GlowSync
 
-/// A device's sync with its person's other devices (Spec/sync.md), as its database keeps it: the
-/// secret and its keys, whose log it is, and the device's sync state.
+/// A device's sync with its person's other devices (Spec/sync.md), as its database keeps it:
+/// whose log it is and the device's sync state. The sync secret is not in the database: it is in
+/// the database's ``SecretStore``, read with the state.
 public struct DeviceSync: Sendable {
-    /// The person's sync secret (a recovery key, SYNC-1).
-    public let secret: RecoveryKey
-    /// Its keys.
-    public let keys: SyncKeys
     /// The person's account identifier, as the server names it.
     public let person: String
     /// The device's chain, its place in the log and its records to send.
     public internal(set) var state: SyncState
     /// The sequence of this device's last snapshot (0: none).
     public internal(set) var snapshotAt: UInt64
+    /// The person's sync secret (a recovery key, SYNC-1) as the secret store held it when the
+    /// state was read, or the typed error that names what is missing or does not read.
+    var secret: Result<RecoveryKey, StoreError> {
+        didSet { keyring = secret.map(SyncKeys.init(secret:)) }
+    }
+    /// Its keys, or the same error.
+    private var keyring: Result<SyncKeys, StoreError>
 
-    init(secret: RecoveryKey, person: String, state: SyncState, snapshotAt: UInt64) {
+    init(secret: Result<RecoveryKey, StoreError>, person: String, state: SyncState, snapshotAt: UInt64) {
         self.secret = secret
-        keys = SyncKeys(secret: secret)
+        keyring = secret.map(SyncKeys.init(secret:))
         self.person = person
         self.state = state
         self.snapshotAt = snapshotAt
+    }
+
+    /// The sync secret, for a pairing offer.
+    ///
+    /// - Throws: ``StoreError``: `secret_missing` or `corrupt`, naming the secret store's entry.
+    package func syncSecret() throws(StoreError) -> RecoveryKey { try secret.get() }
+
+    /// The keys that seal and open the person's records.
+    ///
+    /// - Throws: ``StoreError``: `secret_missing` or `corrupt`, naming the secret store's entry.
+    func keys() throws(StoreError) -> SyncKeys { try keyring.get() }
+
+    /// Whether the secret store gave the secret; when it did not, every change that seals or
+    /// opens a record is refused with the error that names what is missing.
+    public var hasSecret: Bool {
+        if case .success = secret { return true }
+        return false
     }
 }
 
@@ -40,13 +61,24 @@ extension RitualDatabase {
     /// sealed record waiting to be sent. What the device holds already is its first record, so a
     /// first device's data reaches the others and a paired device's merges with theirs.
     ///
-    /// - Throws: ``StoreError``; nothing changed then.
+    /// The secret goes to the ``SecretStore``, never into the file: it is kept there first, under
+    /// the database's write lock, then the state is committed, so a crash between the two leaves
+    /// a secret nothing uses rather than a state without its secret.
+    ///
+    /// - Throws: ``StoreError``: `refused` when sync is on already (turn it off first, or give
+    ///   back a missing secret with ``restoreSyncSecret(_:)``); the secret store's error; a
+    ///   storage error. The database is as it was then.
     public func enableSync(secret: RecoveryKey, person: PersonID, device: DeviceID, now: Instant = .now)
         throws(StoreError)
     {
+        let (path, secrets) = (path, secrets)
         try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            guard state.sync == nil else {
+                throw StoreError(.refused, "sync is on already for this database: turn it off first", path: path)
+            }
+            try secrets.setSecret(secret.bytes, for: .syncSecret)
             var sync = DeviceSync(
-                secret: secret, person: person.rawValue, state: SyncState(device: device), snapshotAt: 0)
+                secret: .success(secret), person: person.rawValue, state: SyncState(device: device), snapshotAt: 0)
             var everything = DataSet.Changes()
             everything.profile = state.data.profile != nil
             everything.goals = Set(state.data.goals.keys)
@@ -62,15 +94,18 @@ extension RitualDatabase {
     }
 
     /// Turns sync off on this device and forgets its state (another person signs in, or this one
-    /// signs out): the records not yet sent are dropped with it.
+    /// signs out): the records not yet sent are dropped with it, then the secret is removed from
+    /// the ``SecretStore`` (a crash between the two leaves a secret nothing uses).
     ///
-    /// - Throws: ``StoreError``; nothing changed then.
+    /// - Throws: ``StoreError``: a storage error, and nothing changed; or the secret store's
+    ///   error after sync was turned off.
     public func disableSync() throws(StoreError) {
         try change { (state, connection) throws(StoreError) -> ((), Touched) in
             for table in Self.syncTables { try connection.execute("DELETE FROM \(table)") }
             state.sync = nil
             return ((), Touched(deviceValues: [Self.syncKey]))
         }
+        try secrets.removeSecret(.syncSecret)
     }
 
     /// The name observers hear when the sync state changed (``DatabaseChange/deviceValueChanged(_:)``).
@@ -111,8 +146,9 @@ extension RitualDatabase {
             let before = sync
             var data = state.data
             let changes: DataSet.Changes
+            let keys = try sync.keys()
             do throws(SyncError) {
-                changes = try sync.state.apply(pulled, to: &data, keys: sync.keys, person: sync.person)
+                changes = try sync.state.apply(pulled, to: &data, keys: keys, person: sync.person)
             } catch {
                 return (.failure(StoreError(.refused, "\(error)", path: path, refusal: error)), Touched())
             }
@@ -137,9 +173,10 @@ extension RitualDatabase {
                 return (false, Touched())
             }
             let before = sync
+            let keys = try sync.keys()
             do throws(SyncError) {
                 _ = try sync.state.outbox.write(
-                    .snapshot, from: state.data, chain: sync.state.chain, keys: sync.keys, person: sync.person, at: now)
+                    .snapshot, from: state.data, chain: sync.state.chain, keys: keys, person: sync.person, at: now)
             } catch {
                 throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
             }
@@ -182,9 +219,10 @@ extension RitualDatabase {
     private static func writeRecord(
         _ next: inout DeviceSync, data: DataSet, at now: Instant, on connection: SQLiteConnection, before: DeviceSync?
     ) throws(StoreError) {
+        let keys = try next.keys()
         do throws(SyncError) {
             _ = try next.state.outbox.write(
-                from: data, chain: next.state.chain, keys: next.keys, person: next.person, at: now)
+                from: data, chain: next.state.chain, keys: keys, person: next.person, at: now)
         } catch {
             throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
         }
@@ -196,10 +234,10 @@ extension RitualDatabase {
     static func keep(_ sync: DeviceSync, before: DeviceSync?, on connection: SQLiteConnection) throws(StoreError) {
         let state = sync.state
         try connection.prepare(
-            "INSERT OR REPLACE INTO sync_state (singleton, secret, person, device, sequence, last_hash, acknowledged, "
-                + "cursor, snapshot_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT OR REPLACE INTO sync_state (singleton, person, device, sequence, last_hash, acknowledged, "
+                + "cursor, snapshot_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?)"
         ).run([
-            .blob(sync.secret.bytes), .text(sync.person), .blob(state.device.bytes),
+            .text(sync.person), .blob(state.device.bytes),
             .integer(Int64(clamping: state.outbox.sequence)), .blob(state.outbox.lastHash),
             .integer(Int64(clamping: state.chain.acknowledged)), .integer(Int64(clamping: state.cursor)),
             .integer(Int64(clamping: sync.snapshotAt)),
@@ -229,15 +267,14 @@ extension RitualDatabase {
         }
     }
 
-    /// The device's sync as the file holds it, or nil.
-    static func loadSync(_ connection: SQLiteConnection) throws(StoreError) -> DeviceSync? {
+    /// The device's sync as the file holds it, with its secret as `secrets` holds it, or nil.
+    static func loadSync(_ connection: SQLiteConnection, secrets: any SecretStore) throws(StoreError) -> DeviceSync? {
         let row = try connection.prepare(
-            "SELECT secret, person, device, sequence, last_hash, acknowledged, cursor, snapshot_at FROM sync_state")
+            "SELECT person, device, sequence, last_hash, acknowledged, cursor, snapshot_at FROM sync_state")
         guard try row.step() else { return nil }
-        let secret = row.blob(0)
-        let device = row.blob(2)
-        guard secret.count == 32, device.count == 16 else {
-            throw StoreError(.corrupt, "the sync state's secret or device does not read", path: connection.path)
+        let device = row.blob(1)
+        guard device.count == 16 else {
+            throw StoreError(.corrupt, "the sync state's device does not read", path: connection.path)
         }
         let deviceID = DeviceID(bytes: device)
         var heads: [SyncHead] = []
@@ -264,19 +301,20 @@ extension RitualDatabase {
         var pending: [[UInt8]] = []
         let pendingRows = try connection.prepare("SELECT record FROM sync_pending ORDER BY sequence")
         while try pendingRows.step() { pending.append(pendingRows.blob(0)) }
-        let sequence = UInt64(clamping: row.integer(3))
+        let sequence = UInt64(clamping: row.integer(2))
         guard UInt64(pending.count) <= sequence else {
             throw StoreError(
                 .corrupt, "the sync state holds more records to send than the device wrote", path: connection.path)
         }
         let chain = SyncChain(
-            device: deviceID, heads: heads, acknowledged: UInt64(clamping: row.integer(5)), promised: promised)
+            device: deviceID, heads: heads, acknowledged: UInt64(clamping: row.integer(4)), promised: promised)
         let outbox = SyncOutbox(
-            device: deviceID, sequence: sequence, lastHash: row.blob(4), pending: pending)
+            device: deviceID, sequence: sequence, lastHash: row.blob(3), pending: pending)
+        let person = row.text(0)
         return DeviceSync(
-            secret: RecoveryKey(bytes: secret), person: row.text(1),
-            state: SyncState(chain: chain, outbox: outbox, cursor: UInt64(clamping: row.integer(6))),
-            snapshotAt: UInt64(clamping: row.integer(7)))
+            secret: syncSecret(in: secrets, person: person), person: person,
+            state: SyncState(chain: chain, outbox: outbox, cursor: UInt64(clamping: row.integer(5))),
+            snapshotAt: UInt64(clamping: row.integer(6)))
     }
 }
 

@@ -27,6 +27,8 @@ public final class RitualDatabase: Sendable {
 
     /// The database's path.
     public let path: String
+    /// Where the device's secrets are (the sync secret; the app's session): never in the file.
+    public let secrets: any SecretStore
     let store: SQLiteStore<State>
     let observers = ChangeObservers<DatabaseChange>()
 
@@ -42,15 +44,30 @@ public final class RitualDatabase: Sendable {
         var sync: DeviceSync? = nil
     }
 
-    /// Opens the database at `path` and reads the data; a missing file is created when `create`
-    /// is true (the default), and refused otherwise.
+    /// Opens the database at `path`, its secrets in `secrets`, and reads the data; a missing file
+    /// is created when `create` is true (the default), and refused otherwise. A sync secret an
+    /// earlier version kept in the file is moved into `secrets` and erased from the file.
     ///
     /// - Throws: ``StoreError``: `newer_schema` for a file written by a newer version (left as it
     ///   was), `corrupt` for a file that is not a Glow database (left as it was) or whose records
-    ///   do not read, `cannot_open` when the file cannot be opened or created.
-    public init(path: String, create: Bool = true) throws(StoreError) {
+    ///   do not read, `cannot_open` when the file cannot be opened or created; the secret store's
+    ///   errors while a sync secret is moved out of the file.
+    public init(path: String, secrets: any SecretStore, create: Bool = true) throws(StoreError) {
         self.path = path
-        store = try SQLiteStore(path: path, schema: Self.schema, create: create, load: Self.load)
+        self.secrets = secrets
+        store = try SQLiteStore(path: path, schema: Self.schema, create: create) { (connection) throws(StoreError) in
+            try Self.load(connection, secrets: secrets)
+        }
+        try moveSyncSecretOut()
+    }
+
+    /// Opens the database at `path` with its secrets in files beside it
+    /// (``FileSecretStore/init(database:)``), as a tool or a program on Linux keeps them; an app
+    /// on an Apple platform gives its Keychain store to ``init(path:secrets:create:)``.
+    ///
+    /// - Throws: what ``init(path:secrets:create:)`` throws.
+    public convenience init(path: String, create: Bool = true) throws(StoreError) {
+        try self.init(path: path, secrets: FileSecretStore(database: path), create: create)
     }
 
     /// The data in the database at `path`, read without writing anything: no file is created,
@@ -72,11 +89,11 @@ public final class RitualDatabase: Sendable {
 
     // MARK: Reading
 
-    @Sendable static func load(_ connection: SQLiteConnection) throws(StoreError) -> State {
+    static func load(_ connection: SQLiteConnection, secrets: any SecretStore) throws(StoreError) -> State {
         let (feed, rows) = try loadFeed(connection)
         return State(
             data: try loadData(connection), feed: feed, feedRows: rows, deviceValues: try loadDeviceValues(connection),
-            sync: try loadSync(connection))
+            sync: try loadSync(connection, secrets: secrets))
     }
 
     @Sendable static func loadData(_ connection: SQLiteConnection) throws(StoreError) -> DataSet {

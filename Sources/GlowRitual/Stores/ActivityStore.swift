@@ -32,6 +32,7 @@ public enum ActivityError: Error, Hashable, Sendable {
 /// The Glow tab (issue 17): the person's feed, unread badge, friends and reactions, from the
 /// device's replica in the database, and the actions on them; ``sync(through:now:)`` exchanges
 /// writes with the relay. Every write is recorded durably before the method returns.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class ActivityStore {
     /// Whose feed it is.

@@ -29,16 +29,19 @@ public enum AuthStoreError: Error, Hashable, Sendable {
     case store(StoreError)
 }
 
-/// The sign-in flow on the device (AUTH-19, AUTH-20): its state and who is signed in, kept in the
-/// database so the app opens where it was. The flow is an optional helper for an app that shows
-/// the onboarding screens: ``RitualApp``'s sign-in, sign-out and account deletion work from any
-/// state, and set the flow to where they lead.
+/// The sign-in flow on the device (AUTH-19, AUTH-20): its state, kept in the database so the app
+/// opens where it was. The flow is an optional helper for an app that shows the onboarding
+/// screens: ``RitualApp``'s sign-in, sign-out and account deletion work from any state, and set
+/// the flow to where they lead; who is signed in is ``RitualApp/account``, the person of the
+/// session the app keeps.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class AuthStore {
     /// The flow's state.
     public private(set) var flow: SignInFlow
-    /// The signed-in person, or nil.
-    public private(set) var account: PersonID?
+    /// The person the database records as signed in, or nil: ``RitualApp/account`` (the person of
+    /// the session the secret store keeps) is who is signed in.
+    private(set) var account: PersonID?
     /// The main screen's tab.
     public var tab: MainTab = .today
 
@@ -98,28 +101,16 @@ public final class AuthStore {
     /// Leaves onboarding.
     public func cancelOnboarding() throws(AuthStoreError) { try move(.cancelOnboarding) }
 
-    /// A sign-in succeeded (by any ``SignInMethod``): the welcome, or the main screen when the
-    /// person already has goals.
-    public func signedIn(account: PersonID, hasGoals: Bool) throws(AuthStoreError) {
-        try move(.signedIn(hasGoals: hasGoals), account: .some(account))
-    }
-
     /// The person made their first goal on the welcome screen.
     public func createdFirstGoal() throws(AuthStoreError) { try move(.createdFirstGoal) }
-    /// Signs out.
-    public func signOut() throws(AuthStoreError) { try move(.signOut, account: .some(nil)) }
-    /// The account was deleted (the service confirmed it).
-    public func accountDeleted() throws(AuthStoreError) { try move(.deleteAccount, account: .some(nil)) }
 
-    /// One move of the flow, stored before it shows; `account`, when given (`.some`), replaces
-    /// who is signed in, nil included.
-    private func move(_ event: SignInFlow.Event, account: PersonID?? = .none) throws(AuthStoreError) {
+    /// One move of the flow, stored before it shows.
+    private func move(_ event: SignInFlow.Event) throws(AuthStoreError) {
         let next: SignInFlow
         do { next = try flow.after(event) } catch { throw .flow(error) }
-        let who = account ?? self.account
         do {
             // The store hears the committed values, and shows them, before this returns.
-            try database.setDeviceValues(Self.values(flow: next, person: who))
+            try database.setDeviceValues(Self.values(flow: next, person: account))
         } catch {
             throw .store(error)
         }

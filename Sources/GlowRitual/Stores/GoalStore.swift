@@ -7,6 +7,7 @@ import Observation
 /// One goal as the Today and Overview screens show it. Each row is observable on its own, so a
 /// tap re-evaluates and notifies its goal's row and no other; a property is set only when its
 /// value changes, so an observer hears exactly what changed.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class GoalRow: Identifiable {
     /// The goal's id.
@@ -91,6 +92,7 @@ public enum GoalStoreError: Error, Hashable, Sendable {
 /// The store hears every change committed to its database, whoever made it (this store, another
 /// store on the same database, another process once the database reads it): each is applied
 /// once, re-evaluating only the goals it touched.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class GoalStore {
     /// Every live goal's row, in display order (creation, then id).

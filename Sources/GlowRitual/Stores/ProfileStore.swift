@@ -6,6 +6,7 @@ import Observation
 /// The person's profile (issue 17): name, photo, interests, time zone, day start and week start,
 /// each a property an observer hears alone, each change committed before the method returns. The
 /// store hears every committed change to the profile, whoever made it.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class ProfileStore {
     /// The profile, or nil before onboarding made one.
@@ -54,6 +55,7 @@ public final class ProfileStore {
 /// The chosen theme and the palette for the current light or dark mode (issue 17, THEME-10): an
 /// id this version does not know shows Default, and says so. It follows the profile's theme,
 /// whoever changes it.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class ThemeStore {
     /// The theme shown.

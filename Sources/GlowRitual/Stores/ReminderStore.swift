@@ -10,6 +10,7 @@ import Observation
 /// says what to cancel and what to add, so an app hands the platform's scheduler the difference
 /// and never the whole plan again. Snoozes are kept in the database beside the device's other
 /// values, so a relaunch plans them as before.
+@available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class ReminderStore {
     /// The plan as of the last change: the notifications to have scheduled, in order.

@@ -248,15 +248,17 @@ class Opener:
     The checks, in BUNDLE-34's order: the signature as soon as its bytes are there (`bad_magic`);
     the header read whole, its length given by the count at offset 35, so a file that ends inside
     it is `truncated` at the file's length (BUNDLE-29); then its shape: the version (BUNDLE-29),
-    the parameters' caps (BUNDLE-30), the count and the kinds (BUNDLE-31); then the one key
+    the parameters' caps, then the reader's memory budget when it holds one (BUNDLE-30:
+    `kdf_over_budget`), the count and the kinds (BUNDLE-31); then the one key
     derivation for the stanza of the secret's kind (`no_such_key` when there is none,
     `wrong_passphrase` or `wrong_recovery_key` when it does not open); then the header MAC
     (BUNDLE-32); then the chunks in order (BUNDLE-33, BUNDLE-34).
     """
 
-    def __init__(self, passphrase=None, recovery_key=None):
+    def __init__(self, passphrase=None, recovery_key=None, memory_budget=None):
         if (passphrase is None) == (recovery_key is None):
             raise ValueError('an Opener takes a passphrase or a recovery key')
+        self.memory_budget = memory_budget            # BUNDLE-30: KiB, below the cap; None: the cap
         self.kind = PASSPHRASE if passphrase is not None else RECOVERY_KEY
         self.secret = passphrase if passphrase is not None else recovery_key
         self.buffer = bytearray()
@@ -316,6 +318,9 @@ class Opener:
         problem = kdf_problem(memory, passes, lanes)                         # BUNDLE-30: before any derivation
         if problem is not None:
             raise fail('kdf_out_of_range', *problem)
+        if self.memory_budget is not None and memory > self.memory_budget:  # BUNDLE-30: after the caps
+            raise fail('kdf_over_budget', 10,
+                       f'the file asks for {memory} KiB of memory; this reader\'s budget is {self.memory_budget} KiB')
         salt = header[SALT_AT:SALT_AT + SALT_BYTES]
         count = header[COUNT_AT]
         if count not in (1, 2):                                              # BUNDLE-31
@@ -470,14 +475,18 @@ def file_of(inp):
 
 
 def decrypt_op(inp):
-    """bundle.decrypt: the file opened with `passphrase` or `recoveryKey` (words, BUNDLE-35); the
-    parameters, the stanzas, and the length and SHA-256 of the bundle inside."""
+    """bundle.decrypt: the file opened with `passphrase` or `recoveryKey` (words, BUNDLE-35), by a
+    reader of memory budget `memoryBudgetKiB` when given (BUNDLE-30); the parameters, the stanzas,
+    and the length and SHA-256 of the bundle inside."""
     if ('passphrase' in inp) == ('recoveryKey' in inp):
         raise Failure('invalid_request', 'bundle.decrypt takes a passphrase or a recovery key, one of them')
+    budget = inp.get('memoryBudgetKiB')
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)):
+        raise Failure('invalid_request', 'memoryBudgetKiB is a number of KiB')
     if 'passphrase' in inp:
-        opener = Opener(passphrase=inp['passphrase'])
+        opener = Opener(passphrase=inp['passphrase'], memory_budget=budget)
     else:
-        opener = Opener(recovery_key=recovery_key(inp['recoveryKey']))
+        opener = Opener(recovery_key=recovery_key(inp['recoveryKey']), memory_budget=budget)
     data = file_of(inp)
     digest, length = hashlib.sha256(), 0
     for start in range(0, len(data), READ_PIECE):
