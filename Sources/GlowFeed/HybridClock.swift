@@ -1,3 +1,5 @@
+import GlowCore
+
 /// A hybrid logical clock's stamp (FEED-1): wall milliseconds, a counter, and the device that
 /// made it, ordered in that order. No two devices share an id, so no two changes share a stamp.
 public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -40,7 +42,7 @@ public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static func < (a: Stamp, b: Stamp) -> Bool {
         if a.wall != b.wall { return a.wall < b.wall }
         if a.counter != b.counter { return a.counter < b.counter }
-        return a.device.utf8.lexicographicallyPrecedes(b.device.utf8)
+        return a.device.precedesInUTF8(b.device)
     }
 
     /// `wall.counter@device`.
