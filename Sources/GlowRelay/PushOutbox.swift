@@ -407,6 +407,14 @@ public struct PushOutbox: Sendable {
             key: textKey, arguments: cut, badge: badge, payload: CanonicalJSON.bytes(payload))
     }
 
+    /// The payload of `push` as people may read it (a log, a terminal): a proof push's code
+    /// withheld, since whoever reads it could move the token (REMIND-14); any other payload as it
+    /// is, which holds only what its device's person may see.
+    public static func readablePayload(of push: Push) -> [UInt8] {
+        guard push.topic == "proof" else { return push.payload }
+        return CanonicalJSON.bytes(ProofPayload(aps: .init(), proof: "[withheld]"))
+    }
+
     /// A proof push (REMIND-14, REMIND-18): to the token, for the caller, carrying the code and
     /// nothing of the holder; a background push that expires with the code.
     private static func proofPush(token: String, caller: String, proof: Proof) -> Push {
