@@ -49,6 +49,15 @@ static inline int glow_mhd_headers_n(
     return MHD_get_connection_values_n(connection, MHD_HEADER_KIND, iterator, context);
 }
 
+// The request's trailers (the fields after a chunked body), as glow_mhd_headers_n gives headers.
+static inline int glow_mhd_trailers_n(
+    struct MHD_Connection *connection, MHD_KeyValueIteratorN iterator, void *context) {
+    return MHD_get_connection_values_n(connection, MHD_FOOTER_KIND, iterator, context);
+}
+
+// Whether a value the iterators give is a trailer's rather than a header's.
+static inline int glow_mhd_is_trailer(enum MHD_ValueKind kind) { return kind == MHD_FOOTER_KIND; }
+
 static inline struct MHD_Response *glow_mhd_copied_response(size_t size, const void *bytes) {
     return MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
 }

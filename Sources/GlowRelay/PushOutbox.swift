@@ -267,6 +267,12 @@ public struct PushOutbox: Sendable {
     }
 
     private mutating func forget(_ token: String) {
+        // A removed or moved token gets nothing more that waited for it (REMIND-14), proof pushes
+        // for other callers included.
+        for key in proofs.keys where key.token == token {
+            proofs[key] = nil
+            changedRows.insert(Row.Key(.proof, key))
+        }
         for key in groups.keys where key.token == token {
             groups[key] = nil
             changedRows.insert(Row.Key(.group, key))

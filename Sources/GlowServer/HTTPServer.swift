@@ -142,6 +142,9 @@ public final class HTTPServer: Sendable {
         var tooLarge = false
         /// Why the request's headers are not allowed, when they are not.
         var malformed: String?
+        /// How many times the request names each header (by lower-case name), for the ones a
+        /// request may name once: `host`, `transfer-encoding`.
+        var counts: [String: Int] = [:]
         /// The peer's address as text, empty when the library knows none.
         var peer = ""
         var handed = false
@@ -213,7 +216,7 @@ public final class HTTPServer: Sendable {
 /// Called by the library for each request: first with its headers, then once per piece of
 /// its body, then once more with nothing, when the answer is queued.
 private let accessCallback: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    context, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let context, let requestContext, let uploadDataSize else { return glow_mhd_no() }
     let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
     guard let stored = requestContext.pointee else {
@@ -229,7 +232,10 @@ private let accessCallback: MHD_AccessHandlerCallback = {
         if let answer = server.screen(head) { return queue(answer, on: connection, of: server) }
         // A request two readers could frame differently is answered and its connection closed,
         // so whatever follows it on the connection is never read as a request of its own.
-        if let problem = exchange.malformed ?? HTTPServer.framingProblem(exchange.headers) {
+        let version = version.map { String(cString: $0) } ?? ""
+        if let problem = exchange.malformed
+            ?? HTTPServer.framingProblem(exchange.headers, counts: exchange.counts, version: version)
+        {
             return queue(server.badRequest(problem), on: connection, of: server)
         }
         // A declared length past the limit is refused without a byte of the body kept. A client
@@ -265,6 +271,9 @@ private let accessCallback: MHD_AccessHandlerCallback = {
     // Called again after the handler resumed the connection: its answer is ready.
     if let answer = exchange.answer { return queue(answer, on: connection, of: server) }
     guard !exchange.handed else { return glow_mhd_yes() }
+    // A chunked body's trailers are fields as headers are: held to the same rules.
+    _ = glow_mhd_trailers_n(connection, headerCallback, Unmanaged.passUnretained(exchange).toOpaque())
+    if let problem = exchange.malformed { return queue(server.badRequest(problem), on: connection, of: server) }
     let request = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
         headers: exchange.headers, body: exchange.body, peer: exchange.peer)
@@ -294,28 +303,61 @@ private struct Suspended: @unchecked Sendable {
 /// joined by `, `, as RFC 9110 allows. A name or value holding a control byte (CR, LF, DEL or
 /// another below space but tab), which RFC 9110 section 5.5 forbids, makes the request malformed.
 /// (A NUL cannot be seen here: libmicrohttpd 0.9.75 ends the value at it.)
-private let headerCallback: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
+private let headerCallback: MHD_KeyValueIteratorN = { context, kind, key, keySize, value, valueSize in
     guard let context, let key else { return glow_mhd_yes() }
     let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(context).takeUnretainedValue()
     let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
     let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
     let forbidden = { (byte: UInt8) in (byte < 0x20 && byte != 0x09) || byte == 0x7F }
+    let trailer = glow_mhd_is_trailer(kind) != 0
+    let field = trailer ? "a trailer" : "a header"
     if exchange.malformed == nil, nameBytes.contains(where: forbidden) || valueBytes.contains(where: forbidden) {
-        exchange.malformed = "a header holds a control character, which HTTP forbids"
+        exchange.malformed = "\(field) holds a control character, which HTTP forbids"
     }
+    // RFC 9110 section 5.1: a field name is a token. `Content-Length : 46`, a space before the
+    // colon, names no field a reader agrees on: one frames by it and another does not.
+    if exchange.malformed == nil, nameBytes.isEmpty || !nameBytes.allSatisfy(HTTPServer.isTokenByte) {
+        exchange.malformed = "\(field) name is not a token (RFC 9110 section 5.1): no spaces, no separators"
+    }
+    guard !trailer else { return glow_mhd_yes() }
     let name = String(decoding: nameBytes, as: UTF8.self).asciiLowercased
     let text = String(decoding: valueBytes, as: UTF8.self)
     exchange.headers[name] = exchange.headers[name].map { $0 + ", " + text } ?? text
+    exchange.counts[name, default: 0] += 1
     return glow_mhd_yes()
 }
 
 extension HTTPServer {
-    /// Why a request's framing is not one every reader agrees on (RFC 9112 section 6.3), or nil:
-    /// both `Content-Length` and `Transfer-Encoding`, or a `Content-Length` that is not one decimal
-    /// number (two headers, a list, a sign).
-    static func framingProblem(_ headers: [String: String]) -> String? {
+    /// Whether `byte` may stand in a token (RFC 9110 section 5.6.2): a letter, a digit, or one of
+    /// ``!#$%&'*+-.^_`|~``.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default: return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    /// Why a request's framing is not one every reader agrees on (RFC 9112 sections 3.2 and 6), or
+    /// nil: both `Content-Length` and `Transfer-Encoding`; a `Content-Length` that is not one
+    /// decimal number (two headers, a list, a sign); `Transfer-Encoding` named twice, or with any
+    /// coding but `chunked` (glow-server decodes no other, and a body it cannot frame would be read
+    /// to the connection's end); an HTTP/1.1 request without exactly one `Host`. `counts` is how
+    /// many times each header was named.
+    static func framingProblem(_ headers: [String: String], counts: [String: Int], version: String) -> String? {
         if headers["transfer-encoding"] != nil, headers["content-length"] != nil {
             return "a request has Content-Length or Transfer-Encoding, not both"
+        }
+        if let coding = headers["transfer-encoding"] {
+            guard counts["transfer-encoding"] == 1 else { return "a request names Transfer-Encoding once" }
+            let codings = coding.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).asciiLowercased }
+            guard codings == ["chunked"] else {
+                return "the one Transfer-Encoding this server takes is chunked, alone"
+            }
+        }
+        if version == "HTTP/1.1", counts["host"] != 1 {
+            return "an HTTP/1.1 request has one Host header (RFC 9112 section 3.2)"
         }
         if let length = headers["content-length"],
             length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })

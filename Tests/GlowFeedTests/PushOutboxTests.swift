@@ -116,6 +116,22 @@ struct PushOutboxTests {
         #expect(outbox.value(of: PushOutbox.Row.Key(.device, "tok-bob")) == nil)
     }
 
+    /// A proof push waiting for a token goes nowhere once the token's holder removes it: the
+    /// removed token gets nothing more (REMIND-14), a proof asked for by someone else included.
+    @Test("a removed token's waiting proof push is dropped with it")
+    func removedTokenDropsProof() throws {
+        let relay = FeedRelay()
+        for (removed, expected) in [(false, 1), (true, 0)] {
+            var outbox = PushOutbox()
+            #expect(outbox.register(try PushDevice(token: "tok-1", person: "bob", timeZone: .utc), now: 0))
+            #expect(!outbox.register(try PushDevice(token: "tok-1", person: "eve", timeZone: .utc), now: 10))
+            if removed { outbox.remove(token: "tok-1") }
+            let due = outbox.due(at: 20, replica: try relay.replica) { _ in nil }
+            #expect(due.count == expected, "removed: \(removed)")
+            #expect(due.allSatisfy { $0.token == "tok-1" })
+        }
+    }
+
     @Test("a topic's last push is forgotten once its window has passed, and a store learns it")
     func forgetsLastPush() throws {
         let relay = FeedRelay()

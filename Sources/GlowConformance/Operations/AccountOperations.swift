@@ -20,8 +20,15 @@ package enum AccountOperations {
         /// Every set of recovery codes the script was shown, oldest first.
         var recoverySets: [[String]] = []
 
+        /// The gate of every script's service: one hash at a time, each waiting its turn as long
+        /// as it takes. A script judges what the service answers, never how busy the machine that
+        /// runs it is (AUTH-12's `busy` under load has tests of its own), and a runner may judge
+        /// several scripts at once.
+        static let gate = HashingGate(concurrent: 1, wait: 600)
+
         init(_ input: JSONValue) throws {
             var configuration = AccountConfiguration()
+            configuration.hashingGate = Self.gate
             if let hashing = input["hashing"] {
                 configuration.hashing = try AuthOperations.parameters(hashing)
             }
