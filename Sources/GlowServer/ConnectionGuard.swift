@@ -17,12 +17,26 @@ import GlowCore
 /// within as long again. The handler's own time has no deadline here. A connection past its
 /// deadline is shut down from a watch thread, which the library sees as the peer leaving, and
 /// closes.
+///
+/// Many clients, each within its cap, could still hold every connection the library takes by
+/// sending slowly. So at most ``HTTPLimits/waitingConnections`` connections wait on their client
+/// at once (for a header or a body): a new connection past that bound shuts down the one that has
+/// waited longest, so trickling connections give way to new ones and a client that sends its
+/// request promptly is served.
 final class ConnectionGuard: Sendable {
     /// An open connection: its client, its socket, and when its current part must be done.
     private struct Entry {
         let client: String?
         let socket: Int32
         var deadline: ContinuousClock.Instant?
+        /// Whether the connection counts toward the bound on waiting ones: Unix socket peers,
+        /// the host's own, do not.
+        let counted: Bool
+        /// Since when the connection waits on its client (its header or body), nil when it does
+        /// not.
+        var waitingSince: ContinuousClock.Instant?
+        /// Whether it was shut down, and only waits for the library to close it.
+        var shut = false
     }
 
     private struct State: ~Copyable {
@@ -81,14 +95,42 @@ final class ConnectionGuard: Sendable {
         return state.withLock { $0.perClient[key, default: 0] < limits.connectionsPerClient }
     }
 
-    /// A connection started: counted for its client, its header's deadline set.
+    /// A connection started: counted for its client, its header's deadline set. When more than
+    /// ``HTTPLimits/waitingConnections`` then wait on their clients, the one waiting longest is
+    /// shut down.
     func started(_ connection: OpaquePointer, address: String, socket: Int32) {
         let key = cappedClient(address)
-        let deadline = ContinuousClock.now + .seconds(limits.headerSeconds)
+        let now = ContinuousClock.now
+        let counted = address != "unix"
         state.withLock { state in
-            state.open[Int(bitPattern: connection)] = Entry(client: key, socket: socket, deadline: deadline)
+            state.open[Int(bitPattern: connection)] = Entry(
+                client: key, socket: socket, deadline: now + .seconds(limits.headerSeconds), counted: counted,
+                waitingSince: now)
             if let key { state.perClient[key, default: 0] += 1 }
+            if counted { shedLongestWaiting(&state) }
         }
+    }
+
+    /// Shuts down the connections that have waited longest on their clients until at most
+    /// ``HTTPLimits/waitingConnections`` wait.
+    private func shedLongestWaiting(_ state: inout State) {
+        var waiting = state.open.compactMap { key, entry in
+            entry.counted && !entry.shut ? entry.waitingSince.map { (key, $0) } : nil
+        }
+        guard waiting.count > limits.waitingConnections else { return }
+        waiting.sort { $0.1 < $1.1 }
+        for (key, _) in waiting.prefix(waiting.count - max(limits.waitingConnections, 0)) {
+            shut(key, in: &state)
+        }
+    }
+
+    /// Shuts down the connection of `key`. The socket stays the library's: it is closed by the
+    /// library after it tells ``closed(_:)``, which takes the state's lock, so the number shut
+    /// down here is never one that another connection has taken since.
+    private func shut(_ key: Int, in state: inout State) {
+        guard let entry = state.open[key], !entry.shut else { return }
+        _ = shutdown(entry.socket, Int32(SHUT_RDWR))
+        state.open[key]?.shut = true
     }
 
     /// A connection closed, before the library closes its socket: forgotten.
@@ -123,18 +165,26 @@ final class ConnectionGuard: Sendable {
             case .body, .answer: .now + .seconds(limits.bodySeconds)
             case .handled: nil
             }
-        state.withLock { $0.open[Int(bitPattern: connection)]?.deadline = deadline }
+        state.withLock { state in
+            let key = Int(bitPattern: connection)
+            guard let entry = state.open[key], !entry.shut else { return }
+            state.open[key]?.deadline = deadline
+            // A body keeps the place in line its header had, so a request sent slowly, header
+            // and body, ages as one; a kept-alive connection's next header joins at the end.
+            switch part {
+            case .header: state.open[key]?.waitingSince = .now
+            case .body: state.open[key]?.waitingSince = entry.waitingSince ?? .now
+            case .handled, .answer: state.open[key]?.waitingSince = nil
+            }
+        }
     }
 
-    /// Shuts down every connection past its deadline. The socket stays the library's: it is
-    /// closed by the library after it tells ``closed(_:)``, which takes the same lock, so the
-    /// number shut down here is never one that another connection has taken since.
+    /// Shuts down every connection past its deadline.
     func sweep(now: ContinuousClock.Instant) {
         state.withLock { state in
             for (key, entry) in state.open {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
-                _ = shutdown(entry.socket, Int32(SHUT_RDWR))
-                state.open[key]?.deadline = nil
+                shut(key, in: &state)
             }
         }
     }

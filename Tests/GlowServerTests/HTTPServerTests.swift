@@ -375,6 +375,39 @@ struct HTTPServerTests {
         for holder in holders.dropFirst() { holder.close() }
     }
 
+    /// Issue 59 item 4: many clients, each within its cap, trickling headers held every
+    /// connection the library takes, and a bystander went unanswered. At most
+    /// `waitingConnections` wait on their clients; a new connection closes the longest waiting.
+    @Test("connections that trickle give way to new ones past the bound on waiting: a prompt request is served")
+    func waitingBound() throws {
+        var limits = Self.limits(threads: 1)
+        limits.connectionLimit = 12
+        limits.waitingConnections = 6
+        limits.connectionsPerClient = 0
+        let (server, _) = try Self.echoServer(limits: limits)
+        defer { server.stop() }
+        let holders = try (0..<12).map { index in
+            let holder = try Client(server.address, from: "127.0.0.\(index % 4 + 1)")
+            holder.send("GET /hold HTTP/1.1\r\nHost: glow\r\nX-Slow: ")
+            return holder
+        }
+        defer { for holder in holders { holder.close() } }
+        let bystander = try Client(server.address, from: "127.0.0.9")
+        defer { bystander.close() }
+        let asked = ContinuousClock.now
+        bystander.send("GET /bystander HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(bystander.readAll().hasPrefix("HTTP/1.1 200"))
+        #expect(ContinuousClock.now - asked < .seconds(3))
+        // The longest waiting were closed, the newest still wait.
+        var closed: [Bool] = []
+        for _ in 0..<20 {
+            closed = holders.map(\.closedByServer)
+            if closed.prefix(7).allSatisfy({ $0 }) { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(closed == Array(repeating: true, count: 7) + Array(repeating: false, count: 5))
+    }
+
     /// Issue 44 item 12: a request the library refuses on its own (a header past its memory, 431)
     /// never reaches the server's screen, but costs its connection; the server's rate of
     /// connections (`connection`) then holds a client that opens them faster to its say.

@@ -25,7 +25,8 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
-                       [--connections-per-client N] [--header-seconds N] [--body-seconds N]
+                       [--connections-per-client N] [--waiting-connections N]
+                       [--header-seconds N] [--body-seconds N]
                        [--database-connections N] [--pool-wait SECONDS] [--database-wait SECONDS]
                        [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
@@ -47,6 +48,10 @@ let usage = """
       --connections-per-client
                         connections one client (SERVER-11) may hold open at once (default 32;
                         0 with --trust-forwarded-for, where every connection is the proxy's)
+      --waiting-connections
+                        connections that may wait on their clients (for a header or a body) at
+                        once; past it the one waiting longest is closed (default 256, at most
+                        half of --connections)
       --header-seconds  seconds a request's whole header may take, from the connection's start or
                         the end of the exchange before it (default 10)
       --body-seconds    seconds a request's whole body may take after its header, and an answer to
@@ -120,7 +125,8 @@ struct Configuration {
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
-                "--database-wait", "--connections-per-client", "--header-seconds", "--body-seconds",
+                "--database-wait", "--connections-per-client", "--waiting-connections", "--header-seconds",
+                "--body-seconds",
                 "--client-interval", "--client-burst", "--push-command", "--push-window", "--sync-quota-mib",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
@@ -148,6 +154,17 @@ struct Configuration {
         if let seconds = try parser.integer("--timeout", atLeast: 1) { limits.timeoutSeconds = seconds }
         if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
         let perClient = try parser.integer("--connections-per-client", atLeast: 0)
+        if let waiting = try parser.integer("--waiting-connections", atLeast: 1) {
+            guard waiting <= limits.connectionLimit / 2 else {
+                throw UsageError(
+                    message:
+                        "--waiting-connections \(waiting): at most half of --connections (\(limits.connectionLimit))",
+                    command: "glow-server")
+            }
+            limits.waitingConnections = waiting
+        } else {
+            limits.waitingConnections = max(1, min(limits.waitingConnections, limits.connectionLimit / 2))
+        }
         for (name, part) in [("--header-seconds", \HTTPLimits.headerSeconds), ("--body-seconds", \.bodySeconds)] {
             guard let seconds = try parser.integer(name, atLeast: 1) else { continue }
             guard seconds <= 3_600 else {
