@@ -1042,6 +1042,27 @@ script('guesses at a sign-up\'s password count under the sign-up before it is ha
        'as AUTH-39\'s keys do, the right password too; the token stays usable and confirms after the wait',
        ['AUTH-36', 'AUTH-39'], flood)
 
+# AUTH-47: at most 64 live families per account; the 65th sign-in ends the one used longest ago.
+# s0 signs in at t0 and refreshes at t0 + 2, so s1 (signed in at t0 + 1, never used since) is the
+# one used longest ago when the 65th family starts; at 64 families nothing ends.
+cap = [*account(), (step('advance', seconds=1), OK),
+       (step('signIn', email=ANA, password=PW, **{'as': 's1'}), acct('A1')),
+       (step('advance', seconds=1), OK),
+       (step('refresh', session='s0'), acct('A1'))]
+for index in range(2, 64):
+    cap += [(step('advance', seconds=1), OK),
+            (step('signIn', email=ANA, password=PW, **{'as': 's%d' % index}), acct('A1'))]
+cap += [(step('authenticate', session='s1'), acct('A1')),
+        (step('advance', seconds=1), OK),
+        (step('signIn', email=ANA, password=PW, **{'as': 's64'}), acct('A1')),
+        (step('authenticate', session='s1'), err('invalid_session')),
+        (step('refresh', session='s1'), err('invalid_session')),
+        (step('authenticate', session='s0'), acct('A1')),
+        (step('authenticate', session='s2'), acct('A1')),
+        (step('authenticate', session='s64'), acct('A1'))]
+script('an account holds at most 64 live sessions: the 65th sign-in ends the one used longest ago, '
+       'not the oldest sign-in', ['AUTH-47', 'AUTH-38'], with_labels(cap))
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '

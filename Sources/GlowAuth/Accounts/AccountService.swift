@@ -1371,9 +1371,30 @@ public final class AccountService: Sendable {
         records.sessions[id]?.secondFactorAt = secondFactorAt
         records.sessionsByAccessHash[family.accessHash] = id
         records.sessionsByRefreshHash[family.refreshHash] = id
+        endLeastRecentlyUsed(of: account, at: now, in: &records)
         return Session(
             account: account, id: family.publicID, accessToken: access, refreshToken: refresh,
             accessExpiresAt: family.accessExpiresAt, refreshExpiresAt: family.refreshExpiresAt)
+    }
+
+    /// The live session families an account may hold at once (AUTH-47).
+    public static let maximumSessions = 64
+
+    /// Ends the live families of `account` used longest ago (their sign-in or last refresh; the
+    /// earlier sign-in, then the smaller public id as UTF-8 bytes, first on a tie) until it holds
+    /// at most ``maximumSessions`` (AUTH-47), so sign-ins without end cost the service a bounded
+    /// number of families per account. A family past its end is no longer live and not counted.
+    private func endLeastRecentlyUsed(of account: AccountID, at now: Double, in records: inout AccountRecords) {
+        let live = records.sessions.owned(by: account.rawValue).map(\.value).filter {
+            now < $0.refreshExpiresAt && now < $0.lastUsedAt + configuration.inactivityLimit
+        }
+        guard live.count > Self.maximumSessions else { return }
+        let order = live.sorted { a, b in
+            if a.lastUsedAt != b.lastUsedAt { return a.lastUsedAt < b.lastUsedAt }
+            if a.signedInAt != b.signedInAt { return a.signedInAt < b.signedInAt }
+            return a.publicID.utf8.lexicographicallyPrecedes(b.publicID.utf8)
+        }
+        for family in order.prefix(live.count - Self.maximumSessions) { Self.end(family.id, in: &records) }
     }
 
     private func rotate(_ id: String, at now: Double, in records: inout AccountRecords) -> Session {
