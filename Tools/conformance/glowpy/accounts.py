@@ -45,7 +45,9 @@ Written from the spec text alone, with the standard library only:
   lowercase hexadecimal digits, nothing to do with its tokens), its sign-in and last use; listing
   the live families of the caller's account in the order sign-in time, device (none first, then
   UTF-8 bytes), id; revoking one by id (`session_not_found` for any id that is not a live family
-  of the caller's account); signing out everywhere;
+  of the caller's account); signing out everywhere; at most 64 live families an account (not
+  ended, within their 30 days and used in the last 14), a sign-in that would make 65 ending the
+  live family used longest ago (last use, then sign-in time, then opaque id as UTF-8 bytes);
 - sign-in methods (AUTH-48): listing whether there is a password and the providers of the linked
   identities (each once, in the byte order of their ids); linking an identity (access token,
   step-up, then the checks of an ID-token sign-in in their order; `identity_in_use` for another
@@ -107,6 +109,7 @@ NONCE_WINDOW = 600                # AUTH-46: a client's nonce window, seconds
 NONCES_PER_CLIENT = 30            # AUTH-46, a window
 MAX_DEVICE_BYTES = 64             # AUTH-47
 FAMILY_ID_BYTES = 16              # AUTH-47: 32 lowercase hexadecimal digits
+MAX_LIVE_FAMILIES = 64            # AUTH-47: an account's live families at most
 USED_REFRESH_KEPT = 64            # AUTH-38: a used refresh token among the last 64 is a reuse
 FREE_FAILURES = 5                 # AUTH-39: w = 0 for f < 5
 MAX_WAIT = 900                    # AUTH-39: 15 minutes
@@ -484,7 +487,15 @@ class AccountService:
 
     def _start_family(self, account, now, device=None, with_code=False):
         """AUTH-38: a sign-in's new family: the account, the tokens and the family's opaque id.
-        `with_code`: the sign-in presented a second factor's code (AUTH-51)."""
+        `with_code`: the sign-in presented a second factor's code (AUTH-51). AUTH-47: an account
+        holds at most 64 live families, so a sign-in that would make it 65 first ends the live
+        family used longest ago (its sign-in or last refresh; on a tie the earlier sign-in, then
+        the smaller opaque id as UTF-8 bytes)."""
+        live = self._live_families(account.id, now)
+        while len(live) >= MAX_LIVE_FAMILIES:
+            oldest = min(live, key=lambda f: (f.last_used, f.signed_in_at, f.public_id.encode('utf-8')))
+            self._end_family(oldest)
+            live.remove(oldest)
         family = Family(self._next_family, account.id, now, device)
         if with_code:
             family.code_proof_at = now
