@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GlowCore
 import GlowCrypto
 
 /// Hashes and verifies passwords with Argon2id (AUTH-11 ... AUTH-17).
@@ -68,29 +69,45 @@ public final class HashingGate: Sendable {
     public let concurrent: Int
     /// The longest a hash waits for its turn, in seconds.
     public let wait: Double
+    /// The most hashes waiting for their turn at once; one more is refused at once.
+    public let waiting: Int
     private let turns: DispatchSemaphore
+    private let inLine = Locked(0)
 
     /// A gate letting `concurrent` hashes (at least 1) run at once, each waiting at most `wait`
-    /// seconds for its turn.
-    public init(concurrent: Int, wait: Double) {
+    /// seconds for its turn, and at most `waiting` of them waiting at once (none: no bound).
+    public init(concurrent: Int, wait: Double, waiting: Int? = nil) {
         self.concurrent = max(1, concurrent)
         self.wait = max(0, wait)
+        self.waiting = max(0, waiting ?? .max)
         turns = DispatchSemaphore(value: max(1, concurrent))
     }
 
     /// The gate of this process: one hash fewer than its cores (at least one) at once, so one
-    /// core stays for everything else, each waiting at most two seconds.
+    /// core stays for everything else, each waiting at most two seconds, and as many waiting as
+    /// run, so hashes in line never hold the threads that serve other calls (AUTH-12).
     public static let process = HashingGate(
-        concurrent: ProcessInfo.processInfo.activeProcessorCount - 1, wait: 2)
+        concurrent: ProcessInfo.processInfo.activeProcessorCount - 1, wait: 2,
+        waiting: max(1, ProcessInfo.processInfo.activeProcessorCount - 1))
 
     /// `body`, a hash, run in its turn.
     ///
     /// - Throws: ``AuthError/Code/busy`` when no turn came within the wait; the body's error.
     public func run<T>(_ body: () throws(AuthError) -> T) throws(AuthError) -> T {
-        guard turns.wait(timeout: .now() + wait) == .success else {
-            throw AuthError(
-                .busy, "the server is checking as many passwords as it can at once; try again in a second",
-                rule: "AUTH-12", retryAfter: 1)
+        let busy = AuthError(
+            .busy, "the server is checking as many passwords as it can at once; try again in a second",
+            rule: "AUTH-12", retryAfter: 1)
+        // A free turn is taken at once; otherwise the hash joins the line when it has room.
+        if turns.wait(timeout: .now()) != .success {
+            let joined = inLine.withLock { count -> Bool in
+                guard count < waiting else { return false }
+                count += 1
+                return true
+            }
+            guard joined else { throw busy }
+            let turn = turns.wait(timeout: .now() + wait)
+            inLine.withLock { $0 -= 1 }
+            guard turn == .success else { throw busy }
         }
         defer { turns.signal() }
         return try body()

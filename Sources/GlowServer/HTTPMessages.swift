@@ -83,6 +83,9 @@ public struct HTTPLimits: Sendable, Hashable {
     public var maxBodyBytes = 1 << 20
     /// Threads in the pool that serves requests: 4.
     public var threads = 4
+    /// Requests of one client handled at once: 2, half the handler threads. Its others wait while
+    /// other clients' requests take the free threads (SERVER-11).
+    public var callsPerClient = 2
     /// Connections open at once: 1,000.
     public var connectionLimit = 1_000
     /// Seconds a connection may stay idle, a slow client's included, before it is closed: 30.

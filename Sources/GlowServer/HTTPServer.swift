@@ -44,7 +44,9 @@ public final class HTTPServer: Sendable {
     /// `connection` is asked for each new connection with its peer's address, once the client's
     /// cap (``HTTPLimits/connectionsPerClient``) has let it in: false closes it unanswered, so a
     /// client that opens connections faster than a rate allows is held to it, requests the
-    /// library refuses on its own (each costing its connection) included.
+    /// library refuses on its own (each costing its connection) included. `caller` names the
+    /// client a whole request counts as for ``HTTPLimits/callsPerClient`` (nil: not capped; by
+    /// default its peer's address, a Unix socket's peers not capped).
     ///
     /// - Throws: ``ServerError`` `cannot_listen` (the address is taken, not ours, or not an
     ///   address) or `cannot_start` (the library refused its options).
@@ -55,12 +57,13 @@ public final class HTTPServer: Sendable {
         client: @escaping @Sendable (String) -> String = { $0 },
         screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
         connection: @escaping @Sendable (String) -> Bool = { _ in true },
+        caller: @escaping @Sendable (HTTPRequest) -> String? = HTTPServer.peerCaller,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(ServerError) {
         let (socket, bound) = try Listener.open(address)
         let context = Context(
             limits: limits, tooLarge: tooLarge, badRequest: badRequest, screen: screen, admit: connection,
-            handler: handler, connections: ConnectionGuard(limits: limits, client: client))
+            caller: caller, handler: handler, connections: ConnectionGuard(limits: limits, client: client))
         context.workers.start()
         context.connections.start()
         let pointer = glow_mhd_start(
@@ -77,6 +80,12 @@ public final class HTTPServer: Sendable {
         self.address = bound
         self.context = context
         self.daemon = Locked(Daemon(pointer: pointer))
+    }
+
+    /// The default `caller`: a request's peer address, nil for a Unix socket's peers (the host's
+    /// own, a proxy, say) and when the library knows none.
+    public static let peerCaller: @Sendable (HTTPRequest) -> String? = { request in
+        request.peer.isEmpty || request.peer == "unix" ? nil : request.peer
     }
 
     /// Stops accepting, lets the requests in progress end, and closes the listening socket.
@@ -110,6 +119,8 @@ public final class HTTPServer: Sendable {
         let screen: @Sendable (HTTPRequest) -> HTTPResponse?
         /// Whether a new connection from an address may be taken in (a rate of connections).
         let admit: @Sendable (String) -> Bool
+        /// The client a request counts as for ``HTTPLimits/callsPerClient``, nil when not capped.
+        let caller: @Sendable (HTTPRequest) -> String?
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
         let workers: Workers
         let connections: ConnectionGuard
@@ -118,6 +129,7 @@ public final class HTTPServer: Sendable {
             limits: HTTPLimits, tooLarge: @escaping @Sendable (Int) -> HTTPResponse,
             badRequest: @escaping @Sendable (String) -> HTTPResponse,
             screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse?, admit: @escaping @Sendable (String) -> Bool,
+            caller: @escaping @Sendable (HTTPRequest) -> String?,
             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, connections: ConnectionGuard
         ) {
             self.limits = limits
@@ -125,9 +137,10 @@ public final class HTTPServer: Sendable {
             self.badRequest = badRequest
             self.screen = screen
             self.admit = admit
+            self.caller = caller
             self.handler = handler
             self.connections = connections
-            workers = Workers(count: max(limits.threads, 1))
+            workers = Workers(count: max(limits.threads, 1), perClient: limits.callsPerClient)
         }
     }
 
@@ -152,17 +165,31 @@ public final class HTTPServer: Sendable {
     }
 
     /// The threads that run the handler: a fixed number, taking requests in the order they came.
+    /// The handler threads, and the requests waiting for one. A client (``HTTPServer``'s `caller`)
+    /// has at most ``HTTPLimits/callsPerClient`` requests handled at once: its others wait while
+    /// other clients' requests, in the order they came, take the free threads, so one client
+    /// sending slow calls on many connections never holds every thread (SERVER-11).
     final class Workers: Sendable {
+        private struct Job {
+            let client: String?
+            let run: @Sendable () -> Void
+        }
         private struct Queue: ~Copyable {
-            var jobs: [@Sendable () -> Void] = []
+            var jobs: [Job] = []
+            /// Requests being handled, per capped client.
+            var running: [String: Int] = [:]
             var stopping = false
         }
         private let count: Int
+        private let perClient: Int
         private let queue = Locked(Queue())
-        private let waiting = DispatchSemaphore(value: 0)
+        private let condition = NSCondition()
         private let finished = DispatchSemaphore(value: 0)
 
-        init(count: Int) { self.count = count }
+        init(count: Int, perClient: Int) {
+            self.count = count
+            self.perClient = max(perClient, 1)
+        }
 
         func start() {
             for _ in 0..<count {
@@ -172,14 +199,14 @@ public final class HTTPServer: Sendable {
             }
         }
 
-        /// Queues `job`; false once the pool is stopping.
-        func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        /// Queues `job` for `client` (nil: not capped); false once the pool is stopping.
+        func submit(client: String?, _ job: @escaping @Sendable () -> Void) -> Bool {
             let taken = queue.withLock { queue -> Bool in
                 guard !queue.stopping else { return false }
-                queue.jobs.append(job)
+                queue.jobs.append(Job(client: client, run: job))
                 return true
             }
-            if taken { waiting.signal() }
+            if taken { wake() }
             return taken
         }
 
@@ -191,22 +218,49 @@ public final class HTTPServer: Sendable {
                 return true
             }
             guard started else { return }
-            for _ in 0..<count { waiting.signal() }
+            wake()
             for _ in 0..<count { finished.wait() }
+        }
+
+        private func wake() {
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// What a free thread does next: the first job in line whose client has fewer than its
+        /// cap handled, nil with nothing to take; `done` once the pool stops with nothing left.
+        private func next() -> (job: Job?, done: Bool) {
+            queue.withLock { queue in
+                let index = queue.jobs.firstIndex { job in
+                    job.client.map { queue.running[$0, default: 0] < perClient } ?? true
+                }
+                guard let index else { return (nil, queue.stopping && queue.jobs.isEmpty) }
+                let job = queue.jobs.remove(at: index)
+                if let client = job.client { queue.running[client, default: 0] += 1 }
+                return (job, false)
+            }
         }
 
         private func work() {
             while true {
-                waiting.wait()
-                let job = queue.withLock { queue -> (@Sendable () -> Void)? in
-                    queue.jobs.isEmpty ? nil : queue.jobs.removeFirst()
+                condition.lock()
+                var taken = next()
+                while taken.job == nil, !taken.done {
+                    // A job's end, a new job or the stop wakes every waiting thread to look again.
+                    condition.wait()
+                    taken = next()
                 }
-                if let job {
-                    job()
-                    continue
+                condition.unlock()
+                guard let job = taken.job else { break }
+                job.run()
+                if let client = job.client {
+                    queue.withLock { queue in
+                        let left = queue.running[client, default: 1] - 1
+                        queue.running[client] = left > 0 ? left : nil
+                    }
+                    wake()
                 }
-                // Woken with nothing to do: the pool is stopping and the queue is empty.
-                break
             }
             finished.signal()
         }
@@ -282,7 +336,7 @@ private let accessCallback: MHD_AccessHandlerCallback = {
     server.connections.entered(.handled, connection)
     let suspended = Suspended(connection: connection)
     MHD_suspend_connection(connection)
-    let queued = server.workers.submit {
+    let queued = server.workers.submit(client: server.caller(request)) {
         exchange.answer = server.handler(request)
         MHD_resume_connection(suspended.connection)
     }

@@ -434,7 +434,7 @@ public final class ServiceHandler: Sendable {
     func accountClient(_ request: HTTPRequest) -> String { ClientLimit.client(clientKey(request)) }
 
     /// ``clientKey(_:)`` for a handler that trusts `X-Forwarded-For` or not.
-    static func clientKey(_ request: HTTPRequest, trustForwardedFor: Bool) -> String {
+    public static func clientKey(_ request: HTTPRequest, trustForwardedFor: Bool) -> String {
         if trustForwardedFor, let forwarded = request.header("x-forwarded-for"),
             let last = forwarded.split(separator: ",").last
         {

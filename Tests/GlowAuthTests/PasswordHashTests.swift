@@ -116,4 +116,43 @@ struct PasswordHashTests {
         let hash = try hasher.hash(Password(normalized: "violet lantern morning"))
         #expect(try hasher.verify("violet lantern morning", against: hash), "once the turn is free, hashing runs")
     }
+
+    /// Issue 59 item 3: a flood of sign-ins that succeed waited on the gate in every handler
+    /// thread. With as many waiting as running, one more is refused at once, not after the wait.
+    @Test("past the gate's line, a hash is refused busy at once; one in line gets its turn when it frees")
+    func hashingLine() throws {
+        let gate = HashingGate(concurrent: 1, wait: 5, waiting: 1)
+        let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (queued, served) = (DispatchSemaphore(value: 0), Locked(false))
+        Thread.detachNewThread {
+            do {
+                try gate.run { () throws(AuthError) in
+                    holding.signal()
+                    release.wait()
+                }
+            } catch {
+                Issue.record("the first hash got no turn: \(error)")
+            }
+        }
+        holding.wait()
+        Thread.detachNewThread {
+            do {
+                try gate.run { () throws(AuthError) in served.withLock { $0 = true } }
+            } catch {
+                Issue.record("the hash in line got no turn: \(error)")
+            }
+            queued.signal()
+        }
+        // The second hash is in line by now; a third finds no room in it.
+        Thread.sleep(forTimeInterval: 0.3)
+        let asked = ContinuousClock.now
+        let refused = #expect(throws: AuthError.self) {
+            try gate.run { () throws(AuthError) in Issue.record("a third hash ran while the turn was held") }
+        }
+        #expect(refused?.code == .busy && refused?.retryAfter == 1 && refused?.rule == "AUTH-12")
+        #expect(ContinuousClock.now - asked < .seconds(1), "refused after waiting, not at once")
+        release.signal()
+        #expect(queued.wait(timeout: .now() + 5) == .success)
+        #expect(served.withLock { $0 }, "the hash in line ran once the turn was free")
+    }
 }

@@ -375,6 +375,34 @@ struct HTTPServerTests {
         for holder in holders.dropFirst() { holder.close() }
     }
 
+    /// Issue 59 item 3: one client's slow calls on many connections held every handler thread,
+    /// and another client's call waited for them. A client has at most `callsPerClient` calls
+    /// handled at once; the others wait while other clients' calls take the free threads.
+    @Test("one client's slow calls hold at most its share of the handler threads: another client is served meanwhile")
+    func callsPerClient() throws {
+        var limits = Self.limits(threads: 2)
+        limits.callsPerClient = 1
+        let release = DispatchSemaphore(value: 0)
+        let server = try HTTPServer(listen: .tcp(host: "127.0.0.1", port: 0), limits: limits) { request in
+            if request.path == "/slow" { _ = release.wait(timeout: .now() + 10) }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: Array(request.path.utf8))
+        }
+        defer { server.stop() }
+        let slow = try (0..<4).map { _ in try Client(server.address, from: "127.0.0.1") }
+        defer { for client in slow { client.close() } }
+        for client in slow { client.send("GET /slow HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let other = try Client(server.address, from: "127.0.0.2")
+        defer { other.close() }
+        let asked = ContinuousClock.now
+        other.send("GET /fast HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(other.readAll().hasPrefix("HTTP/1.1 200"))
+        #expect(ContinuousClock.now - asked < .seconds(2), "the other client waited for the slow one's calls")
+        // The slow client's calls are all answered once they may end: waiting is not refusal.
+        for _ in 0..<4 { release.signal() }
+        for client in slow { #expect(client.readAll().hasPrefix("HTTP/1.1 200")) }
+    }
+
     /// Issue 59 item 4: many clients, each within its cap, trickling headers held every
     /// connection the library takes, and a bystander went unanswered. At most
     /// `waitingConnections` wait on their clients; a new connection closes the longest waiting.

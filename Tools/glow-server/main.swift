@@ -25,7 +25,7 @@ let usage = """
     usage: glow-server [--listen HOST:PORT | --listen unix:PATH] [--database PATH]
                        [--mail-command COMMAND | --mail-dir DIR] [--mail-from ADDRESS] [--link-base URL]
                        [--threads N] [--max-body-bytes N] [--timeout SECONDS] [--connections N]
-                       [--connections-per-client N] [--waiting-connections N]
+                       [--connections-per-client N] [--waiting-connections N] [--calls-per-client N]
                        [--header-seconds N] [--body-seconds N]
                        [--database-connections N] [--pool-wait SECONDS] [--database-wait SECONDS]
                        [--client-interval MS] [--client-burst N]
@@ -48,6 +48,9 @@ let usage = """
       --connections-per-client
                         connections one client (SERVER-11) may hold open at once (default 32;
                         0 with --trust-forwarded-for, where every connection is the proxy's)
+      --calls-per-client
+                        requests of one client (SERVER-11) handled at once; its others wait while
+                        other clients' take the free threads (default: half of --threads, at least 1)
       --waiting-connections
                         connections that may wait on their clients (for a header or a body) at
                         once; past it the one waiting longest is closed (default 256, at most
@@ -125,7 +128,8 @@ struct Configuration {
             valued: [
                 "--listen", "--database", "--mail-command", "--mail-dir", "--mail-from", "--link-base", "--threads",
                 "--max-body-bytes", "--timeout", "--connections", "--database-connections", "--pool-wait",
-                "--database-wait", "--connections-per-client", "--waiting-connections", "--header-seconds",
+                "--database-wait", "--connections-per-client", "--waiting-connections", "--calls-per-client",
+                "--header-seconds",
                 "--body-seconds",
                 "--client-interval", "--client-burst", "--push-command", "--push-window", "--sync-quota-mib",
                 "--google-client-id", "--apple-client-id",
@@ -150,6 +154,8 @@ struct Configuration {
         if let from = try parser.value("--mail-from") { mailFrom = from }
         if let base = try parser.value("--link-base") { linkBase = base }
         if let threads = try parser.integer("--threads", atLeast: 1) { limits.threads = threads }
+        limits.callsPerClient =
+            try parser.integer("--calls-per-client", atLeast: 1) ?? max(1, limits.threads / 2)
         if let bytes = try parser.integer("--max-body-bytes", atLeast: 1) { limits.maxBodyBytes = bytes }
         if let seconds = try parser.integer("--timeout", atLeast: 1) { limits.timeoutSeconds = seconds }
         if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
@@ -358,6 +364,12 @@ do {
         screen: { ServiceHandler.screen($0, limitedBy: limiter, settings: configuration.settings) },
         connection: {
             ServiceHandler.admitsConnection(from: $0, limitedBy: connections, settings: configuration.settings)
+        },
+        // A client's share of the handler threads counts by SERVER-11's client, behind a trusted
+        // proxy the one it names; the host's own peers on a Unix socket are not capped.
+        caller: { request in
+            let key = ServiceHandler.clientKey(request, trustForwardedFor: configuration.settings.trustForwardedFor)
+            return key == "unix" ? nil : ClientLimit.client(key)
         },
         handler: { request in
             guard let handler = current.withLock({ $0?.handler }) else { return ServiceHandler.starting(request) }
