@@ -247,10 +247,18 @@ public final class SyncLog: Sendable {
             var answer = SyncPullAnswer(records: [], heads: try rows.heads(), cursor: cursor, more: false)
             var size = 0
             var after = cursor
+            var passed = 0
             scan: while true {
                 let batch = try rows.records(after: after, limit: 64, skippingBytesOf: device)
                 guard !batch.isEmpty else { break }
                 for row in batch {
+                    // A page goes past a bounded number of records, the puller's own included, so
+                    // a pull costs its page whatever the log holds (SYNC-10).
+                    guard passed < Self.pageRecords else {
+                        answer.more = true
+                        break scan
+                    }
+                    passed += 1
                     if row.device != device, let bytes = row.bytes {
                         if !answer.records.isEmpty, size + bytes.count > cap {
                             answer.more = true
@@ -270,6 +278,9 @@ public final class SyncLog: Sendable {
             return answer
         }
     }
+
+    /// The most records a page of `sync-pull` goes past, the puller's own included (SYNC-10).
+    public static let pageRecords = 1_024
 
     /// How long a pairing offer waits to be taken (SYNC-13): ten minutes.
     public static let offerLifetime: Int64 = 600_000

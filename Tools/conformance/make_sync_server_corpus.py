@@ -588,6 +588,22 @@ def cases():
              push('new', WATCH, [w1_other_key], 1),
              pull('new', PHONE, 0, [w1_other_key], [w1_other_key], 1),
          ])
+    # SYNC-10's records bound: a page goes past at most 1,024 records, the puller's own counted, so
+    # a device pulling a log of its own records goes through it 1,024 at a time, answered none.
+    chain = [rec('p1 of many', PHONE, 1)]
+    for sequence in range(2, 1_031):
+        chain.append(rec('p%d of many' % sequence, PHONE, sequence, chain[-1]))
+    case('a page goes past at most 1,024 records, the puller\'s own counted: a phone pulling a log of 1,030 of '
+         'its own records and then two of the watch\'s is answered none, cursor 1024 and more true, then the '
+         'watch\'s two, cursor 1032 and more false',
+         ['SYNC-10'],
+         account('ann', n()) + [
+             push('ann', PHONE, chain[:1_000], 1_000),
+             push('ann', PHONE, chain[1_000:], 1_030),
+             push('ann', WATCH, [w1, w2], 2),
+             pull('ann', PHONE, 0, [], [chain[-1], w2], 1_024, True),
+             pull('ann', PHONE, 1_024, [w1, w2], [chain[-1], w2], 1_032, False),
+         ])
 
 
 def verify():
