@@ -1063,6 +1063,23 @@ cap += [(step('authenticate', session='s1'), acct('A1')),
 script('an account holds at most 64 live sessions: the 65th sign-in ends the one used longest ago, '
        'not the oldest sign-in', ['AUTH-47', 'AUTH-38'], with_labels(cap))
 
+# AUTH-39: a client signs in by password at most 120 times in a window of 600 s, successful or not;
+# the 121st is throttled for the rest of the window, counting nothing (six wrong passwords then
+# would make the client wait under AUTH-39's failures), while another client is served.
+flood = list(account())
+for index in range(120):
+    flood.append((step('signIn', email=ANA, password=PW, client='c1', **{'as': 'f%d' % index}), acct('A1')))
+flood += [(step('signIn', email=ANA, password=PW, client='c1'), err('throttled', retryAfter=600)),
+          (step('signIn', email=ANA, password=PW, client='c2'), acct('A1')),
+          (step('advance', seconds=599), OK)]
+flood += [(step('signIn', email=ANA, password=PW2, client='c1'), err('throttled', retryAfter=1)) for _ in range(6)]
+flood += [(step('advance', seconds=1), OK),
+          (step('signIn', email=ANA, password=PW, client='c1', **{'as': 'after'}), acct('A1')),
+          (step('authenticate', session='after'), acct('A1'))]
+script('a client signs in by password at most 120 times in 600 seconds, successful or not: the 121st is '
+       'throttled until the window ends and counts nothing; another client is served', ['AUTH-39', 'AUTH-12'],
+       with_labels(flood))
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
                       'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '

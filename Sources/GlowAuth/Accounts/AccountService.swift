@@ -39,6 +39,12 @@ public struct AccountConfiguration: Sendable {
     public var mailWindow = 3_600.0
     /// How many sign-in nonces one client may be issued in a window of ``nonceLifetime`` (AUTH-46).
     public var noncesPerClient = 30
+    /// Sign-ins by password one client may ask for in a window of ``signInWindow``, whatever
+    /// their outcome: 120 (AUTH-39), so a flood of sign-ins that succeed cannot take the
+    /// service's hashing either.
+    public var signInsPerClient = 120
+    /// The window of ``signInsPerClient``, in seconds: 600.
+    public var signInWindow = 600.0
     /// How long a session family may go unused before it ends, in seconds (AUTH-38).
     public var inactivityLimit = 14 * 86_400.0
     /// How long an issued sign-in nonce can be used, in seconds (AUTH-46).
@@ -252,6 +258,11 @@ public final class AccountService: Sendable {
         let now = clock.now()
         let stored: (AccountID, String)? = try store.update { (records) throws(AuthError) in
             try self.checkThrottles(keys, at: now, in: records)
+            // AUTH-39: every sign-in by password counts toward the client's share of hashing,
+            // successful or not; past it nothing is checked or counted.
+            try self.count(
+                [(Self.throttleKey("sign-in client", clientKey), self.configuration.signInsPerClient)],
+                window: self.configuration.signInWindow, at: now, in: &records, what: "sign-ins", rule: "AUTH-39")
             // AUTH-39: the attempt counts as a failure now, in the transaction that checked the
             // throttle, so guesses running at the same time see each other.
             self.recordFailure(keys, at: now, in: &records)
@@ -1147,7 +1158,7 @@ public final class AccountService: Sendable {
                     records.throttles[key] = nil
                     removed += 1
                 }
-                let longest = max(configuration.mailWindow, configuration.nonceLifetime)
+                let longest = max(configuration.mailWindow, configuration.nonceLifetime, configuration.signInWindow)
                 for (key, _) in records.requestWindows.expiring(atOrBefore: now - longest) {
                     records.requestWindows[key] = nil
                     removed += 1
