@@ -26,7 +26,10 @@ Written from the spec text alone, with the standard library only:
   that passes the throttle counts as a failure under the address and the client before its
   password is checked, and a success clears the address's key and takes its own failure back
   from the client's; waits of min(2^(f-5), 900) seconds, forgotten after a day, rehashing as
-  AUTH-17 asks;
+  AUTH-17 asks; every sign-in by password that no wait throttles also counts under the client's
+  key alone, whatever its outcome: at most 120 in a fixed window of 600 s that starts at the first
+  it counts, beyond that `throttled` with the seconds until the window ends, nothing checked or
+  counted (no failure either);
 - reset and change (AUTH-40), step-up (AUTH-41) and deletion (AUTH-42);
 - ID-token sign-in for the configured providers only (AUTH-35), verified by `idtoken.py`
   (AUTH-22 ... AUTH-34), and proven addresses (AUTH-44): which account an identity signs in to,
@@ -114,6 +117,8 @@ USED_REFRESH_KEPT = 64            # AUTH-38: a used refresh token among the last
 FREE_FAILURES = 5                 # AUTH-39: w = 0 for f < 5
 MAX_WAIT = 900                    # AUTH-39: 15 minutes
 FORGET_AFTER = 86_400             # AUTH-39
+SIGN_IN_WINDOW = 600              # AUTH-39: a client's window of sign-ins by password, seconds
+SIGN_INS_PER_CLIENT = 120         # AUTH-39, a window
 RESET_LIFETIME = 3_600            # AUTH-40
 EMAIL_CHANGE_LIFETIME = 86_400    # AUTH-49: a change waits a day for its confirmation
 UNDO_LIFETIME = 604_800           # AUTH-49: the old address may undo it for 7 days
@@ -355,6 +360,7 @@ class AccountService:
         self.failures = {}                       # throttling key -> [failures, time of the last]
         self.mail_counts = {}                    # mail-limit key -> [requests, start of the window]
         self.nonce_counts = {}                   # client key -> [nonces issued, start of the window] (AUTH-46)
+        self.sign_in_counts = {}                 # client key -> [sign-ins by password, start of the window] (AUTH-39)
         self._next_account = 1
         self._next_family = 1
 
@@ -405,6 +411,19 @@ class AccountService:
         for key in keys:
             entry = self._count(key, now)
             self.failures[key] = [(entry[0] if entry else 0) + 1, now]
+
+    def _sign_in_window(self, client, now):
+        """AUTH-39: a sign-in by password that no wait throttles counts under the client's key
+        alone, whatever its outcome: at most 120 in a window of 600 s that starts at the first it
+        counts. Beyond that `throttled` with the seconds until the window ends, rounded up, and
+        nothing checked or counted (no failure either), so this runs before `_fail`."""
+        entry = self.sign_in_counts.get(client)
+        if entry is not None and now >= entry[1] + SIGN_IN_WINDOW:       # that window has ended
+            del self.sign_in_counts[client]
+            entry = None
+        if entry is not None and entry[0] >= SIGN_INS_PER_CLIENT:
+            raise Throttled(math.ceil(entry[1] + SIGN_IN_WINDOW - now))
+        self.sign_in_counts.setdefault(client, [0, now])[0] += 1
 
     def _clear(self, keys):
         for key in keys:
@@ -687,6 +706,7 @@ class AccountService:
         now = self.clock()
         keys = (('address', address_key(email)), ('client', str(client)))
         self._throttle(keys, now)
+        self._sign_in_window(keys[1], now)  # AUTH-39: one a wait did not throttle, whatever its outcome
         self._fail(keys, now)              # AUTH-39: counted with the throttle check, before the password
         account = self._holder(email) if is_address(email) else None
         if not self._check_password(password, account):                   # the same work always
