@@ -133,7 +133,16 @@ package final class ServerRunner: Sendable {
                 request.setValue(text, forHTTPHeaderField: name)
             }
         }
-        let (status, headers, body) = try send(request)
+        var (status, headers, body) = try send(request)
+        // A case longer than SERVER-11's burst is held to its rate: the runner waits the seconds it
+        // is given, as a client should, and asks again (9.6); a case that expects a 429 gets it.
+        for _ in 0..<3 where status == 429 && exchange["expect"]?["status"]?.int != 429 {
+            guard let wait = headers["retry-after"].flatMap(Double.init), wait <= 5,
+                Self.errorRule(body) == "SERVER-11"
+            else { break }
+            Thread.sleep(forTimeInterval: wait)
+            (status, headers, body) = try send(request)
+        }
         guard let expect = exchange["expect"] else { return }
         if let wanted = expect["status"]?.int, wanted != status {
             throw Failure("status \(status), expected \(wanted)\(Self.errorSummary(body, status))")
@@ -173,6 +182,16 @@ package final class ServerRunner: Sendable {
             throw Failure("the answer is not a \(type.name): \(error)")
         }
         try compare(Self.json(message), with: errorExpected ?? bodyExpected ?? .null, at: type.name, &captured)
+    }
+
+    /// The rule a `ServiceError` body names, nil when the body is not one.
+    private static func errorRule(_ body: [UInt8]) -> String? {
+        guard let type = ProtocolSchema.type("ServiceError") else { return nil }
+        do {
+            return try ProtocolMessage(type, wire: body).string("rule")
+        } catch {
+            return nil  // not a ServiceError: the expectation judges it
+        }
     }
 
     private func requestBody(_ exchange: JSONValue, call: ServiceCall?, _ captured: [String: String]) throws(Failure)

@@ -95,6 +95,7 @@ public enum ServiceCalls {
         "method_not_allowed": 405,
         "identity_in_use": 409, "last_sign_in_method": 409, "second_factor_enrolled": 409, "token_held": 409,
         "sync_wrong_key": 409, "sync_conflict": 409, "sync_out_of_order": 409, "sync_snapshot_stale": 409,
+        "sync_device_limit": 409,
         "sync_pairing_limit": 409,
         "sync_quota_exceeded": 507,
         "body_too_large": 413, "unsupported_media_type": 415, "throttled": 429,

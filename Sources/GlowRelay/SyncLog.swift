@@ -163,7 +163,7 @@ public final class SyncLog: Sendable {
         var changes = SyncLogChanges(summary: try rows.summary() ?? SyncLogSummary())
         let before = changes.summary.bytes
         var head = try rows.head(of: device)
-        var otherHeads: [SyncHead]?
+        let heads = try rows.heads()
         for (index, record) in records.enumerated() {
             do throws(SyncError) {
                 let header = record.header
@@ -195,9 +195,16 @@ public final class SyncLog: Sendable {
                         .conflict, "record \(header.sequence) does not follow the record \(known) the log keeps",
                         rule: "SYNC-9")
                 }
+                // A new device past the most a snapshot can name beside its writer: such a log
+                // could never be compacted.
+                if head == nil, heads.count >= Self.maximumDevices {
+                    throw SyncError(
+                        .deviceLimit,
+                        "the log keeps the records of \(heads.count) devices, the most it takes: a new device "
+                            + "takes the place of none", rule: "SYNC-9")
+                }
                 if header.kind == .snapshot {
-                    if otherHeads == nil { otherHeads = try rows.heads().filter { $0.device != device } }
-                    let others = otherHeads ?? []
+                    let others = heads.filter { $0.device != device }
                     guard header.seen == others else {
                         throw SyncError(
                             .snapshotStale,
@@ -221,10 +228,15 @@ public final class SyncLog: Sendable {
                 throw error.atRecord(index)
             }
         }
-        guard changes.summary.bytes <= quota else {
+        // Each device's head counts too, so no log is free of the quota (SYNC-9).
+        let headCount = Int64(heads.count) + (heads.contains { $0.device == device } || head == nil ? 0 : 1)
+        let (kept, keptBefore) = (
+            changes.summary.bytes + headCount * Self.headBytes, before + Int64(heads.count) * Self.headBytes
+        )
+        guard kept <= quota else {
             throw SyncError(
                 .quotaExceeded,
-                "the log keeps \(before) bytes, this push would make it \(changes.summary.bytes), and the quota is "
+                "the log keeps \(keptBefore) bytes, this push would make it \(kept), and the quota is "
                     + "\(quota): write a snapshot, which drops what it covers", rule: "SYNC-9")
         }
         guard !changes.rows.isEmpty else { return head?.sequence ?? 0 }
@@ -278,6 +290,13 @@ public final class SyncLog: Sendable {
             return answer
         }
     }
+
+    /// The most devices a log keeps heads of (SYNC-9): a snapshot's `seen` names every other one,
+    /// and holds at most ``SyncHeader/maxSeen``.
+    public static let maximumDevices = SyncHeader.maxSeen
+
+    /// What each device's head counts toward the quota, in bytes (SYNC-9).
+    public static let headBytes: Int64 = 64
 
     /// The most records a page of `sync-pull` goes past, the puller's own included (SYNC-10).
     public static let pageRecords = 1_024

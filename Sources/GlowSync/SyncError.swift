@@ -86,6 +86,9 @@ extension ErrorCode where Domain == SyncError {
     public static var snapshotStale: Self { Self("sync_snapshot_stale") }
     /// A push that would take the person's log past their quota (SYNC-9).
     public static var quotaExceeded: Self { Self("sync_quota_exceeded") }
+    /// A record of a new device for a log that keeps heads of as many devices as a snapshot can
+    /// name (SYNC-9).
+    public static var deviceLimit: Self { Self("sync_device_limit") }
     /// The log's rows could not be read or kept in time.
     public static var storageFailed: Self { Self("storage_failed") }
     /// A pairing code a person typed that is not 24 characters of its alphabet (SYNC-12).

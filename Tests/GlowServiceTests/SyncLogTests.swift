@@ -78,6 +78,55 @@ struct SyncLogTests {
         #expect(try log.push([first[0].bytes], device: Self.phone.bytes, of: "p", confirming: nil) == 3)
     }
 
+    /// Issue 59 item 6: heads sat outside the quota, and a log of more devices than a snapshot's
+    /// `seen` can name never compacted.
+    @Test("each head counts 64 bytes toward the quota", arguments: Store.allCases)
+    func headsInQuota(_ kind: Store) throws {
+        let record = try Self.records(Self.phone, from: 1, count: 1)[0]
+        for (room, kept) in [(SyncLog.headBytes - 1, false), (SyncLog.headBytes, true)] {
+            let log = SyncLog(store: try kind.make().0, quota: Int64(record.bytes.count) + room)
+            if kept {
+                #expect(try log.push([record.bytes], device: Self.phone.bytes, of: "p", confirming: nil) == 1)
+            } else {
+                let error = #expect(throws: SyncError.self) {
+                    try log.push([record.bytes], device: Self.phone.bytes, of: "p", confirming: nil)
+                }
+                #expect(error?.code == .quotaExceeded)
+            }
+        }
+    }
+
+    @Test(
+        "a log keeps at most 256 devices: a 257th is 409 sync_device_limit, and a snapshot naming the others compacts it",
+        arguments: Store.allCases)
+    func deviceLimit(_ kind: Store) throws {
+        let log = SyncLog(store: try kind.make().0)
+        var heads: [SyncHead] = []
+        for index in 0..<SyncLog.maximumDevices {
+            let device = DeviceID(high: 0xD0, low: UInt64(index))
+            let record = try Self.records(device, from: 1, count: 1, size: 1)[0]
+            _ = try log.push([record.bytes], device: device.bytes, of: "p", confirming: nil)
+            heads.append(SyncHead(device: device, sequence: 1, hash: record.hash))
+        }
+        let newcomer = DeviceID(high: 0xD1, low: 0)
+        let error = #expect(throws: SyncError.self) {
+            try log.push(
+                [try Self.records(newcomer, from: 1, count: 1, size: 1)[0].bytes], device: newcomer.bytes, of: "p",
+                confirming: nil)
+        }
+        #expect(error?.code == .deviceLimit && error?.rule == "SYNC-9")
+        // A device the log knows writes on, and its snapshot names all 255 others.
+        let first = heads[0]
+        let others = heads.dropFirst().sorted { $0.device.bytes.lexicographicallyPrecedes($1.device.bytes) }
+        let snapshot = try Self.records(
+            first.device, from: 2, count: 1, after: first.hash, size: 1, kind: .snapshot, seen: Array(others))[0]
+        #expect(try log.push([snapshot.bytes], device: first.device.bytes, of: "p", confirming: nil) == 2)
+        let page = try #require(
+            try log.pull(device: Self.reader.bytes, after: 0, maxBytes: 0, of: "p", confirming: nil))
+        #expect(page.records == [snapshot.bytes])
+        #expect(page.heads.count == SyncLog.maximumDevices)
+    }
+
     @Test("erasing a person's log leaves nothing: no record, no head, no key id", arguments: Store.allCases)
     func erase(_ kind: Store) throws {
         let log = SyncLog(store: try kind.make().0)

@@ -604,6 +604,16 @@ def cases():
              pull('ann', PHONE, 0, [], [chain[-1], w2], 1_024, True),
              pull('ann', PHONE, 1_024, [w1, w2], [chain[-1], w2], 1_032, False),
          ])
+    # SYNC-9's device limit: a snapshot names every other device in seen (at most 256, SYNC-2), so a
+    # log keeps at most 256 devices; a 257th device's first record is refused, a known device's not.
+    many = [bytes.fromhex('01938a6e7c007abc8def0000%08x' % index) for index in range(257)]
+    firsts = [rec('device %d of many' % index, device, 1, size=1) for index, device in enumerate(many)]
+    case('a log keeps at most 256 devices: the first record of a 257th is 409 sync_device_limit and keeps '
+         'nothing; a device the log knows writes on', ['SYNC-9'],
+         account('ann', n()) + [push('ann', device, [first], 1) for device, first in zip(many[:256], firsts)] + [
+             push('ann', many[256], [firsts[256]], error=refused(409, 'sync_device_limit')),
+             push('ann', many[0], [rec('device 0 of many, 2', many[0], 2, firsts[0], size=1)], 2),
+         ])
 
 
 def verify():
