@@ -218,7 +218,7 @@ let package = Package(
             name: "glow-load",
             dependencies: [
                 "GlowClient", "GlowFeed", "GlowModel", "GlowProtocol", "GlowRelay", "GlowToolSupport", "GlowPostgres",
-                "GlowPostgresStores", "GlowServerStores", "GlowStorage",
+                "GlowPostgresStores", "GlowServerStores", "GlowStorage", "GlowSync", "GlowBundle", "GlowCrypto",
             ],
             path: "Tools/glow-load", swiftSettings: sharedSettings),
         .executableTarget(

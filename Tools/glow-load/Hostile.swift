@@ -31,16 +31,25 @@ final class AttackTally: Sendable {
     var summary: [(String, Int)] { counts.withLock { $0.sorted { $0.key < $1.key } } }
 }
 
-/// The three attacks of issue 44, from one address against `ports`, until `deadline`:
+/// The attacks of issue 44, from one address against `ports`, until `deadline`:
 /// - a slowloris: up to 1,000 connections that send a header a line every few seconds, opened
 ///   again as the server closes them, at most 100 a second;
 /// - an Argon2id flood: sign-ins with a wrong password for a made-up address, and confirmations
 ///   of the attacker's own sign-up with a wrong password, as fast as they are answered, on two
 ///   connections;
-/// - oversized keys: sign-ins whose address is 900 KB of text, on one connection.
+/// - oversized keys: sign-ins whose address is 900 KB of text, on one connection;
+/// and those of issue 59 (HostileRound3.swift), each within every per-client rate:
+/// - spread: the slowloris from 40 addresses, 30 connections each;
+/// - signins: one client signing in with its own right password as fast as it is answered;
+/// - ownlog: one client pulling a sync log of 20,000 tiny records of its own device, from the
+///   start again and again.
 /// The attacks `--hostile` runs, by name.
-enum Attack: String, CaseIterable {
-    case slowloris, flood, keys
+enum Attack: String, CaseIterable, Comparable {
+    case slowloris, flood, keys, spread, signins, ownlog
+
+    static func < (a: Attack, b: Attack) -> Bool {
+        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
 }
 
 func attack(
@@ -51,7 +60,32 @@ func attack(
         threads.append(
             Thread {
                 yieldToTheServer()
-                slowloris(ports: ports, until: deadline, tally: tally)
+                slowloris(
+                    ports: ports, sources: [attackerAddress], perSource: 1_000, until: deadline, tally: tally,
+                    as: "slowloris")
+            })
+    }
+    if attacks.contains(.spread) {
+        threads.append(
+            Thread {
+                yieldToTheServer()
+                slowloris(
+                    ports: ports, sources: (0..<40).map(spreadSource), perSource: 30, until: deadline, tally: tally,
+                    as: "spread slowloris")
+            })
+    }
+    // Each sets up its account (and its log) on its own thread, then attacks from two more.
+    if attacks.contains(.signins) {
+        threads.append(
+            Thread {
+                waitFor(startAll(signInFlood(port: ports[0], mail: folder, until: deadline, tally: tally)))
+            })
+    }
+    if attacks.contains(.ownlog) {
+        threads.append(
+            Thread {
+                waitFor(
+                    startAll(ownLogPull(port: ports[0], records: 20_000, mail: folder, until: deadline, tally: tally)))
             })
     }
     for lane in 0..<2 where attacks.contains(.flood) {
@@ -75,6 +109,11 @@ func attack(
                 connection.close()
             })
     }
+    return startAll(threads)
+}
+
+/// Starts every thread of `threads`, each with a stack of 1 MiB, and returns them.
+func startAll(_ threads: [Thread]) -> [Thread] {
     for thread in threads {
         thread.stackSize = 1 << 20
         thread.start()
@@ -140,27 +179,35 @@ private func hashFlood(port: UInt16, lane: Int, mail folder: String, until deadl
     connection.close()
 }
 
-private func slowloris(ports: [UInt16], until deadline: Date, tally: AttackTally) {
-    var open: [(descriptor: Int32, next: Date)] = []
+/// Connections from each of `sources`, at most `perSource` open from each, that send a header a
+/// line every few seconds, opened again as the server closes them.
+private func slowloris(
+    ports: [UInt16], sources: [String], perSource: Int, until deadline: Date, tally: AttackTally, as kind: String
+) {
+    var open: [(descriptor: Int32, source: Int, next: Date)] = []
     var opened = 0
+    var held = [Int](repeating: 0, count: sources.count)
     while Date() < deadline {
         let now = Date()
-        // Up to 20 new connections every 0.2 s, while fewer than 1,000 are open.
-        for _ in 0..<20 where open.count < 1_000 {
-            let descriptor: Int32
-            do {
-                descriptor = try LoopbackConnection.socket(to: ports[opened % ports.count], from: attackerAddress)
-            } catch {
-                tally.count("slowloris: connect failed")
-                break
-            }
-            opened += 1
-            tally.count("slowloris: connections opened")
-            if sendAll(descriptor, "POST /v1/sign-in HTTP/1.1\r\nHost: glow\r\n") {
-                open.append((descriptor, now.addingTimeInterval(Double.random(in: 1...3))))
-            } else {
-                tally.count("slowloris: closed by the server")
-                _ = close(descriptor)
+        // Up to 20 new connections every 0.2 s from each source below its share.
+        for (source, address) in sources.enumerated() {
+            for _ in 0..<20 where held[source] < perSource {
+                let descriptor: Int32
+                do {
+                    descriptor = try LoopbackConnection.socket(to: ports[opened % ports.count], from: address)
+                } catch {
+                    tally.count("\(kind): connect failed")
+                    break
+                }
+                opened += 1
+                tally.count("\(kind): connections opened")
+                if sendAll(descriptor, "POST /v1/sign-in HTTP/1.1\r\nHost: glow\r\n") {
+                    open.append((descriptor, source, now.addingTimeInterval(Double.random(in: 1...3))))
+                    held[source] += 1
+                } else {
+                    tally.count("\(kind): closed by the server")
+                    _ = close(descriptor)
+                }
             }
         }
         // A header line every 3 seconds on each: the bytes of a slow client, never a whole header.
@@ -170,11 +217,12 @@ private func slowloris(ports: [UInt16], until deadline: Date, tally: AttackTally
             let closed = peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
             if !closed, connection.next > now { return true }
             if !closed, sendAll(connection.descriptor, "X-Slow: \(Int.random(in: 0...9))\r\n") { return true }
-            tally.count("slowloris: closed by the server")
+            tally.count("\(kind): closed by the server")
             _ = close(connection.descriptor)
+            held[connection.source] -= 1
             return false
         }.map { connection in
-            connection.next > now ? connection : (connection.descriptor, now.addingTimeInterval(3))
+            connection.next > now ? connection : (connection.descriptor, connection.source, now.addingTimeInterval(3))
         }
         Thread.sleep(forTimeInterval: 0.2)
     }

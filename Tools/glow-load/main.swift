@@ -23,7 +23,7 @@ import GlowToolSupport
 let usage = """
     usage: glow-load [--devices N] [--processes LIST] [--seconds S] [--think SECONDS]
                      [--writes LIST] [--repeat N] [--control] [--threads N] [--database postgres://... | sqlite]
-                     [--hostile [--attacks slowloris,flood,keys]]
+                     [--hostile [--attacks LIST] [--each]]
                      [--population N [--friends N] [--items N]]
                      [--group N [--writers LIST] [--against GLOW-SERVER]]
       --devices    simulated devices, four per person, each on its own connection (default 1000)
@@ -46,7 +46,12 @@ let usage = """
                    and 900 KB sign-in keys (issue 44). The servers trust no proxy and each device
                    and a health probe call from a loopback address of their own; the report adds
                    health and sync latency and checks that no acknowledged write was lost
-      --attacks    the attacks of --hostile to run (default all three)
+      --attacks    the attacks of --hostile to run, of slowloris, flood, keys (issue 44) and
+                   spread (40 addresses trickling 30 connections each), signins (one client
+                   signing in with its right password as fast as answered), ownlog (one client
+                   pulling a sync log of 20,000 tiny records of its own) (default all)
+      --each       with --hostile: a calm run first, then one run per attack alone, each beside
+                   the calm one in the same invocation
       --population people who never call, written straight into the relay's table before the
                    runs (issue 43's scale curve): each with --friends friends among the others
                    (default 20), a friends-only goal and --items check-ins of it (default 10);
@@ -77,6 +82,7 @@ struct Options {
     var database: String?
     var hostile = false
     var attacks = Set(Attack.allCases)
+    var each = false
     var population = 0
     var friends = 20
     var items = 10
@@ -174,9 +180,15 @@ struct Options {
             let named = list.split(separator: ",").map { Attack(rawValue: String($0)) }
             guard hostile, !named.isEmpty, named.allSatisfy({ $0 != nil }) else {
                 throw UsageError(
-                    message: "--attacks \(list): with --hostile, some of slowloris, flood, keys", command: "glow-load")
+                    message:
+                        "--attacks \(list): with --hostile, some of \(Attack.allCases.map(\.rawValue).joined(separator: ", "))",
+                    command: "glow-load")
             }
             attacks = Set(named.compactMap { $0 })
+        }
+        each = parser.flag("--each")
+        if each, !hostile {
+            throw UsageError(message: "--each goes with --hostile", command: "glow-load")
         }
         if database == "sqlite", processes.contains(where: { $0 != 1 }) {
             throw UsageError(
@@ -619,23 +631,34 @@ do {
     print(
         "glow-load: \(devices.count) devices, think \(options.think) s ±50%, \(Int(options.seconds)) s per run after a 3 s warm-up; calls: \(options.writes.map { "\(100 - $0)% sync and \($0)% write" }.joined(separator: ", then ")) (of the writes two thirds publish, one third cheer); glow-server --threads \(options.threads) on \(databaseName)"
             + (options.hostile
-                ? "; hostile: one address attacks throughout (slowloris, Argon2id flood, 900 KB keys)" : "")
+                ? "; hostile: attacks throughout (\(options.attacks.sorted().map(\.rawValue).joined(separator: ", ")))"
+                    + (options.each ? ", a calm run first and then each alone" : ", all at once") : "")
     )
     print("processes calls/s   p50       p99       p999      errors    server RSS (largest, all)")
     // Devices stay signed in from run to run and sync on from where they were.
     var held = [Held](repeating: Held(), count: devices.count)
+    // With --each, every run is made calm and then under each attack alone.
+    let attackRuns: [Set<Attack>] =
+        options.each ? [[]] + options.attacks.sorted().map { [$0] } : [options.hostile ? options.attacks : []]
     let schedule = (0..<options.repeats).flatMap { _ in
         options.processes.flatMap { count in
-            options.writes.map { (processes: count, writes: Optional($0)) }
-                + (options.control ? [(processes: count, writes: nil)] : [])
+            (options.writes.map { (processes: count, writes: Optional($0)) }
+                + (options.control ? [(processes: count, writes: nil)] : []))
+                .flatMap { run in attackRuns.map { (run.processes, run.writes, $0) } }
         }
     }
     var figures: [RunFigures] = []
-    for (number, (count, share)) in schedule.enumerated() {
+    /// Each hostile run's bystanders: its attacks, health p99, sync p99 (seconds), health not answered.
+    var bystanders: [(String, Double, Double, Int)] = []
+    for (number, (count, share, attacking)) in schedule.enumerated() {
         if schedule.count > 1 {
             print(
                 "run \(number + 1) of \(schedule.count): \(count) processes, "
-                    + (share.map { "\($0)% of the calls write" } ?? "health checks alone (the control)"))
+                    + (share.map { "\($0)% of the calls write" } ?? "health checks alone (the control)")
+                    + (options.hostile
+                        ? attacking.isEmpty
+                            ? ", calm" : ", attacked by \(attacking.sorted().map(\.rawValue).joined(separator: ", "))"
+                        : ""))
         }
         var spawned: [Date] = []
         let processes = try (0..<count).map { _ in
@@ -705,7 +728,7 @@ do {
         var sideThreads: [Thread] = []
         if options.hostile {
             sideThreads = attack(
-                options.attacks, ports: ports, mail: folder.appendingPathComponent("mail").path, until: deadline,
+                attacking, ports: ports, mail: folder.appendingPathComponent("mail").path, until: deadline,
                 tally: attacks)
             let probe = Thread {
                 let probed = probeHealth(ports: ports, from: counting, until: deadline)
@@ -771,17 +794,41 @@ do {
         )
         figures.append(
             RunFigures(
-                processes: count, mix: share.map { "\($0)%" } ?? "health", callsPerSecond: calls / options.seconds,
+                processes: count,
+                mix: (share.map { "\($0)%" } ?? "health")
+                    + (attacking.isEmpty ? "" : " " + attacking.sorted().map(\.rawValue).joined(separator: "+")),
+                callsPerSecond: calls / options.seconds,
                 smallSyncP50: percentile(smallSyncs, 0.5), smallSyncP99: percentile(smallSyncs, 0.99),
                 cpuPerCall: sorted.isEmpty ? .nan : serverCPU + (postmaster == nil ? 0 : databaseCPU),
                 largestMiB: largest, slowestStart: firstAnswers.max() ?? .nan))
         if options.hostile {
-            report(health: health.withLock { $0 }, syncs: tally.syncs, attacks: attacks)
+            let probed = health.withLock { $0 }
+            bystanders.append(
+                (
+                    attacking.isEmpty ? "calm" : attacking.sorted().map(\.rawValue).joined(separator: "+"),
+                    percentile(probed.latencies.sorted(), 0.99), percentile(tally.syncs.sorted(), 0.99),
+                    probed.failures.values.reduce(0, +)
+                ))
+            report(health: probed, syncs: tally.syncs, attacks: attacks)
             print("          acknowledged writes: \(tally.acknowledged.count) items, lost: \(lost.count)")
             for id in lost.prefix(5) { print("           lost: \(id.text)") }
         }
     }
     RunFigures.printMedians(figures)
+    if bystanders.count > 1, let calm = bystanders.first(where: { $0.0 == "calm" }) {
+        print("bystanders under each attack, beside the calm run of the same invocation:")
+        print("  attack              health p99  × calm   sync p99    × calm   health not answered")
+        for (name, health, sync, missed) in bystanders {
+            let cells = [
+                name, milliseconds(health), String(format: "%.2f×", health / calm.1), milliseconds(sync),
+                String(format: "%.2f×", sync / calm.2), String(missed),
+            ]
+            print(
+                "  "
+                    + zip(cells, [20, 12, 9, 12, 9, 8]).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                    .joined())
+        }
+    }
 } catch {
     say("glow-load: \(error)")
     exit(1)

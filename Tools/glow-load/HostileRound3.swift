@@ -1,0 +1,152 @@
+import Foundation
+import GlowBundle
+import GlowCore
+import GlowCrypto
+import GlowModel
+import GlowProtocol
+import GlowSync
+import GlowToolSupport
+
+// glow-load --hostile's attacks of issue 59 (round 3), each from clients that stay within every
+// per-client rate: many clients trickling headers, one client signing in with its own password
+// as fast as it is answered, and one client pulling a sync log of its own tiny records.
+
+/// The source address of client `index` of the spread slowloris: one of 40 addresses.
+func spreadSource(_ index: Int) -> String { "127.5.0.\(index % 40 + 1)" }
+
+/// An account of the attacker's own, signed up and confirmed through `folder`'s mail, from
+/// `source`: its access token, or nil when the sign-up did not go through (counted).
+private func attackerAccount(
+    port: UInt16, source: String, password: String, mail folder: String, tally: AttackTally, as kind: String
+) -> String? {
+    let connection = LoopbackConnection(port: port, source: source)
+    defer { connection.close() }
+    let address = "\(kind)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+    do {
+        let signUp = ProtocolMessage("SignUpRequest").with("email", address).with("password", password)
+        _ = try connection.post("/v1/sign-up", token: "", from: source, body: signUp.wireEncoded())
+        let token = try ServerProcess.mailedToken(folder, to: address)
+        let confirm = ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password)
+            .with("device", "attacker")
+        let (status, body) = try connection.post(
+            "/v1/confirm-sign-up", token: "", from: source, body: confirm.wireEncoded())
+        guard status == 200, let type = ProtocolSchema.type("SessionTokens") else {
+            tally.count("\(kind): sign-up refused, HTTP \(status)")
+            return nil
+        }
+        return try ProtocolMessage(type, wire: body).string("access_token")
+    } catch {
+        tally.count("\(kind): no account (\(error))")
+        return nil
+    }
+}
+
+/// Sign-ins with the attacker's own, right password, as fast as they are answered, on two
+/// connections: each costs an Argon2id hash though none fails (issue 59 item 3).
+func signInFlood(port: UInt16, mail folder: String, until deadline: Date, tally: AttackTally) -> [Thread] {
+    let password = "the attacker's own, right"
+    let address = "signins-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+    let source = "127.6.0.1"
+    let setup = LoopbackConnection(port: port, source: source)
+    defer { setup.close() }
+    do {
+        let signUp = ProtocolMessage("SignUpRequest").with("email", address).with("password", password)
+        _ = try setup.post("/v1/sign-up", token: "", from: source, body: signUp.wireEncoded())
+        let token = try ServerProcess.mailedToken(folder, to: address)
+        let confirm = ProtocolMessage("ConfirmSignUpRequest").with("token", token).with("password", password)
+        _ = try setup.post("/v1/confirm-sign-up", token: "", from: source, body: confirm.wireEncoded())
+    } catch {
+        tally.count("sign-in flood: no account (\(error))")
+        return []
+    }
+    let body = ProtocolMessage("SignInRequest").with("email", address).with("password", password).wireEncoded()
+    return (0..<2).map { _ in
+        Thread {
+            let connection = LoopbackConnection(port: port, source: source)
+            while Date() < deadline {
+                do {
+                    let (status, _) = try connection.post("/v1/sign-in", token: "", from: source, body: body)
+                    tally.count("sign-in flood: HTTP \(status)")
+                } catch {
+                    tally.count("sign-in flood: connection closed")
+                    connection.close()
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+            }
+            connection.close()
+        }
+    }
+}
+
+/// One client's own sync log of `records` tiny records of one device, then that device pulling
+/// it from the start, page after page, on two connections (issue 59 item 3): every page it is
+/// answered holds none of its own records, so only a bound on the records a page goes past keeps
+/// a pull from reading the whole log.
+func ownLogPull(
+    port: UInt16, records: Int, mail folder: String, until deadline: Date, tally: AttackTally
+) -> [Thread] {
+    let source = "127.7.0.1"
+    guard
+        let token = attackerAccount(
+            port: port, source: source, password: "the attacker's own log", mail: folder, tally: tally,
+            as: "own-log pull")
+    else { return [] }
+    let keys = SyncKeys(secret: RecoveryKey.random())
+    let device = DeviceID(UUID())
+    let setup = LoopbackConnection(port: port, source: source)
+    defer { setup.close() }
+    var previous: [UInt8] = []
+    var sequence: UInt64 = 0
+    let started = Date()
+    do {
+        while sequence < UInt64(records) {
+            var batch: [ProtocolValue] = []
+            for _ in 0..<min(1_000, records - Int(sequence)) {
+                sequence += 1
+                let header = SyncHeader(
+                    keyID: keys.keyID, device: device, sequence: sequence, previous: previous, seen: [],
+                    kind: .changes, salt: Crypto.randomBytes(16))
+                let record = try keys.seal([0], header: header, person: "attacker")
+                previous = record.hash
+                batch.append(.bytes(record.bytes))
+            }
+            let push = ProtocolMessage("SyncPushRequest").with("device", .bytes(device.bytes))
+                .with("records", .list(batch))
+            let (status, _) = try setup.post("/v1/sync-push", token: token, from: source, body: push.wireEncoded())
+            guard status == 200 else {
+                tally.count("own-log pull: a push of its log answered HTTP \(status)")
+                return []
+            }
+        }
+    } catch {
+        tally.count("own-log pull: its log not written (\(error))")
+        return []
+    }
+    tally.count(
+        "own-log pull: \(records) records of its own written in \(String(format: "%.0f", Date().timeIntervalSince(started))) s"
+    )
+    return (0..<2).map { _ in
+        Thread {
+            let connection = LoopbackConnection(port: port, source: source)
+            var cursor: UInt64 = 0
+            while Date() < deadline {
+                let pull = ProtocolMessage("SyncPullRequest").with("device", .bytes(device.bytes))
+                    .with("cursor", .unsigned(cursor))
+                do {
+                    let (status, body) = try connection.post(
+                        "/v1/sync-pull", token: token, from: source, body: pull.wireEncoded())
+                    tally.count("own-log pull: HTTP \(status)")
+                    guard status == 200, let type = ProtocolSchema.type("SyncPullResponse") else { continue }
+                    let answer = try ProtocolMessage(type, wire: body)
+                    // From the start again once at the end: the attacker wants the reading, not the records.
+                    cursor = answer.bool("more") ? answer.unsigned("cursor") : 0
+                } catch {
+                    tally.count("own-log pull: connection closed")
+                    connection.close()
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+            }
+            connection.close()
+        }
+    }
+}
