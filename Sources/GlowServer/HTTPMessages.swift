@@ -93,11 +93,15 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Connections one client may hold open at once: 32; 0 lifts the cap (behind a proxy, whose
     /// address every connection shares). Peers on a Unix socket are the host's own, never capped.
     public var connectionsPerClient = 32
-    /// Connections that may wait on their clients at once, for a request's header or body: 256
-    /// (keep it well below ``connectionLimit``). A new connection past it closes the one that has
-    /// waited longest, so many clients sending slowly cannot hold every connection (SERVER-11).
-    /// Peers on a Unix socket are not counted.
-    public var waitingConnections = 256
+    /// Connections that may wait on their clients at once, for a request's header or body (a
+    /// kept-alive connection's idle wait included): 875, seven eighths of ``connectionLimit``'s
+    /// default, so that the library's own limit is never reached by waiting connections. A new
+    /// connection past it closes the one that has waited longest, so many clients sending slowly
+    /// cannot hold every connection (SERVER-11). Peers on a Unix socket are not counted.
+    public var waitingConnections = 875
+    /// Seven eighths of `connections`, at least one: the waiting connections a server of
+    /// `connections` keeps by default.
+    public static func waiting(of connections: Int) -> Int { max(1, connections - connections / 8) }
     /// Seconds a request's whole header may take to arrive, from the connection's start or the
     /// end of its previous exchange (so also how long a kept-alive connection may wait idle): 10.
     public var headerSeconds = 10

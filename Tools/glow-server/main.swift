@@ -31,7 +31,7 @@ let usage = """
                        [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL] [--push-command COMMAND]
-                       [--push-window SECONDS] [--sync-quota-mib N]
+                       [--push-window SECONDS] [--sync-quota-mib N] [--sign-ups-per-hour N]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
       --database        postgres://USER@HOST/DB for a deployment of several processes over one
                         PostgreSQL, or the SQLite file of a single process (default
@@ -53,8 +53,8 @@ let usage = """
                         other clients' take the free threads (default: half of --threads, at least 1)
       --waiting-connections
                         connections that may wait on their clients (for a header or a body) at
-                        once; past it the one waiting longest is closed (default 256, at most
-                        half of --connections)
+                        once, an idle kept-alive one included; past it the one waiting longest
+                        is closed (default seven eighths of --connections, at most --connections)
       --header-seconds  seconds a request's whole header may take, from the connection's start or
                         the end of the exchange before it (default 10)
       --body-seconds    seconds a request's whole body may take after its header, and an answer to
@@ -81,6 +81,9 @@ let usage = """
                         standard error
       --push-window     seconds between two pushes of one topic to one device (default 900)
       --sync-quota-mib  the most MiB of sealed records a person's sync log keeps (default 64)
+      --sign-ups-per-hour
+                        sign-ups taken from everyone together in an hour; past it 507
+                        sign_ups_full with Retry-After (default 1000) (AUTH-36)
     """
 
 /// Prints `message` to standard error.
@@ -118,6 +121,7 @@ struct Configuration {
     var pushWindowMilliseconds = PushOutbox.standardWindow
     /// The bytes of records a person's sync log keeps at most (SYNC-9).
     var syncQuota: Int64 = 64 << 20
+    var signUpsPerHour = AccountConfiguration().signUpsPerHour
     var settings = ServiceHandler.Settings()
     /// The providers people sign in with: each one's client ids and key set URL.
     var providers: [(provider: IdentityProvider, clientIDs: Set<String>)] = []
@@ -132,6 +136,7 @@ struct Configuration {
                 "--header-seconds",
                 "--body-seconds",
                 "--client-interval", "--client-burst", "--push-command", "--push-window", "--sync-quota-mib",
+                "--sign-ups-per-hour",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
             ])
@@ -161,15 +166,14 @@ struct Configuration {
         if let count = try parser.integer("--connections", atLeast: 1) { limits.connectionLimit = count }
         let perClient = try parser.integer("--connections-per-client", atLeast: 0)
         if let waiting = try parser.integer("--waiting-connections", atLeast: 1) {
-            guard waiting <= limits.connectionLimit / 2 else {
+            guard waiting <= limits.connectionLimit else {
                 throw UsageError(
-                    message:
-                        "--waiting-connections \(waiting): at most half of --connections (\(limits.connectionLimit))",
+                    message: "--waiting-connections \(waiting): at most --connections (\(limits.connectionLimit))",
                     command: "glow-server")
             }
             limits.waitingConnections = waiting
         } else {
-            limits.waitingConnections = max(1, min(limits.waitingConnections, limits.connectionLimit / 2))
+            limits.waitingConnections = HTTPLimits.waiting(of: limits.connectionLimit)
         }
         for (name, part) in [("--header-seconds", \HTTPLimits.headerSeconds), ("--body-seconds", \.bodySeconds)] {
             guard let seconds = try parser.integer(name, atLeast: 1) else { continue }
@@ -215,6 +219,7 @@ struct Configuration {
             }
             syncQuota = Int64(mebibytes) << 20
         }
+        if let count = try parser.integer("--sign-ups-per-hour", atLeast: 1) { signUpsPerHour = count }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
         // Behind a proxy every connection is the proxy's: capping its address would cap everyone.
         limits.connectionsPerClient = perClient ?? (settings.trustForwardedFor ? 0 : limits.connectionsPerClient)
@@ -328,8 +333,11 @@ func makeService(_ stores: Stores) throws -> Service {
         try IDTokenVerifier(
             provider: entry.provider, clientIDs: entry.clientIDs, keys: KeySetCache(blockingFetcher: fetcher))
     }
+    var accountConfiguration = AccountConfiguration()
+    accountConfiguration.signUpsPerHour = configuration.signUpsPerHour
     let accounts = try AccountService(
-        store: stores.accounts, mailer: mailer, eraser: RelayEraser(relay: relay, sync: sync),
+        store: stores.accounts, configuration: accountConfiguration, mailer: mailer,
+        eraser: RelayEraser(relay: relay, sync: sync),
         revoker: UnconfiguredRevoker(),
         verifiers: verifiers)
     let handler = ServiceHandler(
