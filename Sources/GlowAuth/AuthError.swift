@@ -54,6 +54,9 @@ extension ErrorCode where Domain == AuthError {
     /// The service was hashing as many passwords as it does at once for longer than a call waits
     /// (AUTH-12): try again after the wait given.
     public static var busy: Self { Self("busy") }
+    /// The service has taken as many sign-ups in the last hour as it takes from everyone together
+    /// (AUTH-36): try again after the wait given.
+    public static var signUpsFull: Self { Self("sign_ups_full") }
     /// A policy outside what the standard allows (AUTH-5).
     public static var invalidPolicy: Self { Self("invalid_policy") }
     /// A provider or verifier configured with nothing to trust (AUTH-23, AUTH-30).

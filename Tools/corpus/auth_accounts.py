@@ -1080,9 +1080,31 @@ script('a client signs in by password at most 120 times in 600 seconds, successf
        'throttled until the window ends and counts nothing; another client is served', ['AUTH-39', 'AUTH-12'],
        with_labels(flood))
 
+# AUTH-36: the bound on everyone's sign-ups together (here 3 in the hour, the service set so):
+# a fourth from another client and address is 507 sign_ups_full until the hour from the first ends,
+# counting nothing; one client's own mail limit refuses it before the bound is counted.
+everyone = [
+    (step('signUp', email='a@example.com', password=PW, client='c1'), OK),
+    (step('advance', seconds=100), OK),
+    (step('signUp', email='b@example.com', password=PW, client='c2'), OK),
+    (step('signUp', email='c@example.com', password=PW, client='c3'), OK),
+    (step('signUp', email='d@example.com', password=PW, client='c4'), err('sign_ups_full', retryAfter=3500)),
+    (step('advance', seconds=3499), OK),
+    (step('signUp', email='d@example.com', password=PW, client='c4'), err('sign_ups_full', retryAfter=1)),
+    (step('advance', seconds=1), OK),
+    (step('signUp', email='d@example.com', password=PW, client='c4'), OK),
+    (step('mails', to='d@example.com'), {'ok': True, 'kinds': ['confirmSignUp']}),
+    (step('confirmSignUp', email='d@example.com', password=PW, **{'as': 'd'}), acct('A1')),
+]
+cases.append({'comment': "the service takes at most its bound of everyone's sign-ups in an hour: past it 507 "
+                         "sign_ups_full until the window from the first ends, counting nothing",
+              'rules': ['AUTH-36'], 'flags': ['Required'],
+              'input': {'hashing': {'m': 8, 't': 1, 'p': 1}, 'signUpsPerHour': 3, 'steps': [st for st, _ in everyone]},
+              'result': 'valid', 'expected': {'steps': [e for _, e in everyone]}})
+
 write_cases('auth', 'accounts.json', 'auth.accounts',
             'A script of `steps` against a new account service (hashing `hashing`; `eraserFails` makes '
-                      'the eraser fail) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
+                      'the eraser fail; `signUpsPerHour`, when given, its bound on everyone\'s sign-ups, AUTH-36) whose clock starts at 1796083200 and moves only by `advance` steps. A step '
                       'is `{"do": NAME, ...}`; sessions are named by `as` (or `session`), tokens of mails are '
                       'found by `email` and `mail` (an index among the mails of that kind to that address, the '
                       'last when absent) unless a literal `token` is given; accounts are labelled A1, A2, ... in '
@@ -1108,6 +1130,6 @@ write_cases('auth', 'accounts.json', 'auth.accounts',
                       '`concurrently` runs `times` copies of `step` at once and answers how many ended with each outcome '
                       '(`ok`, or the error code); `tokenShape` describes the tokens of a session, or of the last '
                       'mail of `kind` to `email`: their lengths, whether all are base64url, whether they differ. The output is each step\'s `{"ok": true, ...}` or '
-                      '`{"error": CODE}` (with `retryAfter` when throttled).',
+                      '`{"error": CODE}` (with `retryAfter` when it gives a wait: `throttled`, `sign_ups_full`).',
             cases, 'accounts')
 print(len(cases), 'account scripts,', sum(len(c['input']['steps']) for c in cases), 'steps')

@@ -43,6 +43,9 @@ public struct AccountConfiguration: Sendable {
     /// their outcome: 120 (AUTH-39), so a flood of sign-ins that succeed cannot take the
     /// service's hashing either.
     public var signInsPerClient = 120
+    /// Sign-ups the service takes from everyone together in a window of ``mailWindow``: 1,000
+    /// (AUTH-36), so that no number of clients fills its disk with waiting sign-ups.
+    public var signUpsPerHour = 1_000
     /// The window of ``signInsPerClient``, in seconds: 600.
     public var signInWindow = 600.0
     /// How long a session family may go unused before it ends, in seconds (AUTH-38).
@@ -136,6 +139,10 @@ public final class AccountService: Sendable {
         // Counted before the hashing, so a request past the limits costs no Argon2id work.
         try store.update { (records) throws(AuthError) in
             try self.countMail(address: address, client: clientKey, at: now, in: &records)
+            // AUTH-36: then everyone's sign-ups together, so one client's own limits refuse it first.
+            try self.count(
+                [("all sign-ups", self.configuration.signUpsPerHour)], window: self.configuration.mailWindow, at: now,
+                in: &records, what: "sign-ups from everyone", rule: "AUTH-36", code: .signUpsFull)
         }
         let hash = try hasher.hash(checked).phc
         let token = SecretToken.random()
@@ -1325,7 +1332,7 @@ public final class AccountService: Sendable {
     /// first request, or refuses it, counting nothing, when any key has reached its limit.
     private func count(
         _ keys: [(key: String, limit: Int)], window length: Double, at now: Double, in records: inout AccountRecords,
-        what: String, rule: String
+        what: String, rule: String, code: AuthError.Code = .throttled
     ) throws(AuthError) {
         var wait = 0.0
         var windows: [(String, AccountRecords.RequestWindow)] = []
@@ -1338,7 +1345,7 @@ public final class AccountService: Sendable {
         }
         guard wait <= 0 else {
             throw AuthError(
-                .throttled, "too many \(what) asked for; try again in \(Int(wait.rounded(.up))) seconds", rule: rule,
+                code, "too many \(what) asked for; try again in \(Int(wait.rounded(.up))) seconds", rule: rule,
                 retryAfter: wait.rounded(.up))
         }
         for (key, window) in windows { records.requestWindows[key] = window }

@@ -32,6 +32,9 @@ package enum AccountOperations {
             if let hashing = input["hashing"] {
                 configuration.hashing = try AuthOperations.parameters(hashing)
             }
+            if input["signUpsPerHour"] != nil {
+                configuration.signUpsPerHour = try input.int("signUpsPerHour")
+            }
             if input["minimum"] != nil {
                 configuration.policy = try PasswordPolicy(minimumLength: try input.int("minimum"))
             }
