@@ -11,7 +11,10 @@ Written from the spec text alone, with the standard library only:
   as AUTH-14 PHC strings (`auth.hash_password`, Argon2id of `argon2.py`), and every token only as
   the lowercase hexadecimal SHA-256 of its text;
 - addresses and sign-up (AUTH-36): the address rules, ASCII-lower-case comparison, the password
-  policy with the address as context, then the mail limits, the same answer for an address held
+  policy with the address as context, then the mail limits, then the service's bound on everyone's
+  sign-ups together (1,000, or as the service is set, in a fixed window of 3,600 s that starts at
+  the first it counts; beyond it `sign_ups_full` with the seconds until the window ends, rounded
+  up, counted neither there nor under the mail limits), the same answer for an address held
   proven (an `alreadyRegistered` mail) as for any other (a sign-up waiting 86,400 s and a
   `confirmSignUp` mail), at most 3 waiting sign-ups per address; confirmation with the sign-up's
   password, checked in the order token, expiry, password (AUTH-16), address, making the account
@@ -126,6 +129,8 @@ STEP_UP_WINDOW = 300              # AUTH-41
 MAIL_WINDOW = 3_600               # AUTH-45, seconds
 MAILS_PER_ADDRESS = 5             # AUTH-45, a window
 MAILS_PER_CLIENT = 20             # AUTH-45, a window
+SIGN_UP_WINDOW = 3_600            # AUTH-36: the window of everyone's sign-ups together, seconds
+SIGN_UPS_PER_WINDOW = 1_000       # AUTH-36, a window, unless the service is set otherwise
 TOKEN_BYTES = 32                  # AUTH-37: 256 bits
 ISSUER = 'Glow Ritual'            # AUTH-51: the service's name unless configured
 RECOVERY_CODES = 10               # AUTH-51: a set of recovery codes
@@ -142,12 +147,27 @@ PASSWORD_RESET, PASSWORD_CHANGED, ACCOUNT_DELETED = 'passwordReset', 'passwordCh
 CONFIRM_EMAIL_CHANGE, EMAIL_CHANGED = 'confirmEmailChange', 'emailChanged'         # AUTH-49
 
 
-class Throttled(Failure):
-    """AUTH-39, AUTH-45: `throttled`, with the seconds to wait, rounded up."""
+class MustWait(Failure):
+    """An error that gives a wait: the whole seconds to wait, rounded up (`retryAfter`)."""
+
+    def __init__(self, code, retry_after):
+        super().__init__(code, f'try again in {retry_after} seconds')
+        self.retry_after = retry_after
+
+
+class Throttled(MustWait):
+    """AUTH-39, AUTH-45, AUTH-46: `throttled`, with the seconds to wait, rounded up."""
 
     def __init__(self, retry_after):
-        super().__init__('throttled', f'try again in {retry_after} seconds')
-        self.retry_after = retry_after
+        super().__init__('throttled', retry_after)
+
+
+class SignUpsFull(MustWait):
+    """AUTH-36: `sign_ups_full` (507), the service's bound on everyone's sign-ups reached, with the
+    seconds until its window ends, rounded up."""
+
+    def __init__(self, retry_after):
+        super().__init__('sign_ups_full', retry_after)
 
 
 # ---- Tokens (AUTH-35, AUTH-37)
@@ -319,10 +339,16 @@ class AccountService:
     `providers` maps the name of each provider the service offers (AUTH-35) to its
     (`idtoken.Verifier`, `idtoken.KeySetCache`). `secret_source()` gives the bytes of each new
     second-factor secret (20 from the secure generator when absent), `issuer` the service's name
-    in the URIs of enrollments (AUTH-51)."""
+    in the URIs of enrollments (AUTH-51). `sign_ups_per_window` is the bound on everyone's
+    sign-ups together in a window of 3,600 s (AUTH-36: 1,000 unless set otherwise)."""
 
     def __init__(self, clock, send, erase=lambda account_id: True, hashing=None, providers=None,
-                 nonce_source=None, secret_source=None, issuer=ISSUER):
+                 nonce_source=None, secret_source=None, issuer=ISSUER,
+                 sign_ups_per_window=SIGN_UPS_PER_WINDOW):
+        if (isinstance(sign_ups_per_window, bool) or not isinstance(sign_ups_per_window, int)
+                or sign_ups_per_window < 1):
+            raise Failure('invalid_input', 'the bound on sign-ups is a whole number, at least 1')
+        self.sign_ups_per_window = sign_ups_per_window
         self.clock, self.send, self.erase = clock, send, erase
         self.nonce_source = nonce_source or new_token     # AUTH-46: a token of AUTH-37
         self.secret_source = secret_source or (lambda: secrets.token_bytes(totp.SECRET_BYTES))   # AUTH-50
@@ -361,6 +387,7 @@ class AccountService:
         self.mail_counts = {}                    # mail-limit key -> [requests, start of the window]
         self.nonce_counts = {}                   # client key -> [nonces issued, start of the window] (AUTH-46)
         self.sign_in_counts = {}                 # client key -> [sign-ins by password, start of the window] (AUTH-39)
+        self.sign_up_count = None                # [everyone's sign-ups, start of the window] (AUTH-36)
         self._next_account = 1
         self._next_family = 1
 
@@ -445,6 +472,10 @@ class AccountService:
         client's key (20 a window); a window of 3,600 s starts at the first request it counts. A
         request beyond either allowance is `throttled` with the seconds until that window ends
         (the longer when both are full) and counts under neither key."""
+        self._count_mails(self._check_mail_limit(email, client, now), now)
+
+    def _check_mail_limit(self, email, client, now):
+        """AUTH-45's check alone: `throttled` as `_mail_limit` says, else the keys to count."""
         limits = ((('address', address_key(email)), MAILS_PER_ADDRESS),
                   (('client', str(client)), MAILS_PER_CLIENT))
         waits = []
@@ -457,9 +488,29 @@ class AccountService:
                 waits.append(entry[1] + MAIL_WINDOW - now)
         if waits:
             raise Throttled(math.ceil(max(waits)))
-        for key, _ in limits:
+        return [key for key, _ in limits]
+
+    def _count_mails(self, keys, now):
+        for key in keys:
             entry = self.mail_counts.setdefault(key, [0, now])
             entry[0] += 1
+
+    # -- everyone's sign-ups (AUTH-36)
+
+    def _check_sign_up_bound(self, now):
+        """AUTH-36: at most `sign_ups_per_window` sign-ups from everyone together in a window of
+        3,600 s that starts at the first it counts; past it `sign_ups_full` with the seconds until
+        the window ends, rounded up, and nothing counted."""
+        entry = self.sign_up_count
+        if entry is not None and now >= entry[1] + SIGN_UP_WINDOW:       # that window has ended
+            self.sign_up_count = entry = None
+        if entry is not None and entry[0] >= self.sign_ups_per_window:
+            raise SignUpsFull(math.ceil(entry[1] + SIGN_UP_WINDOW - now))
+
+    def _count_sign_up(self, now):
+        if self.sign_up_count is None:
+            self.sign_up_count = [0, now]
+        self.sign_up_count[0] += 1
 
     # -- addresses (AUTH-44)
 
@@ -655,7 +706,10 @@ class AccountService:
         now = self.clock()
         require_address(email)
         normalized = auth.check(password, auth.DEFAULT_MINIMUM, email)     # 7.1, AUTH-8 context
-        self._mail_limit(email, client, now)                              # AUTH-45
+        mail_keys = self._check_mail_limit(email, client, now)            # AUTH-45
+        self._check_sign_up_bound(now)             # AUTH-36: everyone's sign-ups, nothing counted past it
+        self._count_mails(mail_keys, now)
+        self._count_sign_up(now)                   # every sign-up counts, registered address or not
         password_hash = self._hash(normalized)       # the same work whether or not it is registered
         key = address_key(email)
         if self._proven_holder(email) is not None:                        # AUTH-44: proven only
@@ -1112,7 +1166,8 @@ class Script:
         self.service = AccountService(lambda: self.now, self._send,
                                       lambda account_id: not eraser_fails, input.get('hashing'),
                                       self._providers(input.get('providers')), self._next_nonce,
-                                      self._next_secret)
+                                      self._next_secret,
+                                      sign_ups_per_window=input.get('signUpsPerHour', SIGN_UPS_PER_WINDOW))
         self.sessions = {}                       # name -> (access token, refresh token)
         self.family_ids = {}                     # name -> the opaque id of its family (AUTH-47)
         self.labels = {}                         # account id -> 'A1', ...
@@ -1348,14 +1403,15 @@ class Script:
 
 def accounts_operation(input):
     """auth.accounts: each step's `{"ok": true, ...}` or `{"error": CODE}` (with `retryAfter` when
-    throttled), against a new service whose clock starts at 1796083200."""
+    the error gives a wait: `throttled`, `sign_ups_full`), against a new service whose clock starts
+    at 1796083200."""
     script = Script(input)
     outputs = []
     for step in input.get('steps') or []:
         try:
             outputs.append(script.run(step))
-        except Throttled as throttled:
-            outputs.append({'error': throttled.code, 'retryAfter': throttled.retry_after})
+        except MustWait as waiting:
+            outputs.append({'error': waiting.code, 'retryAfter': waiting.retry_after})
         except Failure as failure:
             if failure.code == 'invalid_input':
                 raise
