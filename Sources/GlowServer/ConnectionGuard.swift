@@ -21,8 +21,10 @@ import GlowCore
 /// Many clients, each within its cap, could still hold every connection the library takes by
 /// sending slowly. So at most ``HTTPLimits/waitingConnections`` connections wait on their client
 /// at once (for a header or a body): a new connection past that bound shuts down the one that has
-/// waited longest, so trickling connections give way to new ones and a client that sends its
-/// request promptly is served.
+/// waited longest among those that never carried a whole request, and only when there are none,
+/// the one waiting longest of the others (a kept-alive client's idle connection). Trickling
+/// connections give way to new ones, a client that sends its request promptly is served, and the
+/// connections of clients already served stay.
 final class ConnectionGuard: Sendable {
     /// An open connection: its client, its socket, and when its current part must be done.
     private struct Entry {
@@ -37,6 +39,8 @@ final class ConnectionGuard: Sendable {
         var waitingSince: ContinuousClock.Instant?
         /// Whether it was shut down, and only waits for the library to close it.
         var shut = false
+        /// Whether a whole request came on it: its client is one the server has served.
+        var served = false
     }
 
     private struct State: ~Copyable {
@@ -115,11 +119,12 @@ final class ConnectionGuard: Sendable {
     /// ``HTTPLimits/waitingConnections`` wait.
     private func shedLongestWaiting(_ state: inout State) {
         var waiting = state.open.compactMap { key, entry in
-            entry.counted && !entry.shut ? entry.waitingSince.map { (key, $0) } : nil
+            entry.counted && !entry.shut ? entry.waitingSince.map { (key, entry.served, $0) } : nil
         }
         guard waiting.count > limits.waitingConnections else { return }
-        waiting.sort { $0.1 < $1.1 }
-        for (key, _) in waiting.prefix(waiting.count - max(limits.waitingConnections, 0)) {
+        // Never served first, then by how long each has waited.
+        waiting.sort { a, b in a.1 != b.1 ? !a.1 : a.2 < b.2 }
+        for (key, _, _) in waiting.prefix(waiting.count - max(limits.waitingConnections, 0)) {
             shut(key, in: &state)
         }
     }
@@ -174,7 +179,10 @@ final class ConnectionGuard: Sendable {
             switch part {
             case .header: state.open[key]?.waitingSince = .now
             case .body: state.open[key]?.waitingSince = entry.waitingSince ?? .now
-            case .handled, .answer: state.open[key]?.waitingSince = nil
+            case .handled:
+                state.open[key]?.waitingSince = nil
+                state.open[key]?.served = true
+            case .answer: state.open[key]?.waitingSince = nil
             }
         }
     }

@@ -405,15 +405,24 @@ struct HTTPServerTests {
 
     /// Issue 59 item 4: many clients, each within its cap, trickling headers held every
     /// connection the library takes, and a bystander went unanswered. At most
-    /// `waitingConnections` wait on their clients; a new connection closes the longest waiting.
-    @Test("connections that trickle give way to new ones past the bound on waiting: a prompt request is served")
+    /// `waitingConnections` wait on their clients; a new connection closes the one waiting longest
+    /// among those that never carried a whole request, so a kept-alive client already served
+    /// keeps its idle connection.
+    @Test("connections that trickle give way to new ones past the bound on waiting; a served client's idle one stays")
     func waitingBound() throws {
         var limits = Self.limits(threads: 1)
-        limits.connectionLimit = 12
+        limits.connectionLimit = 14
         limits.waitingConnections = 6
         limits.connectionsPerClient = 0
         let (server, _) = try Self.echoServer(limits: limits)
         defer { server.stop() }
+        // A client served once keeps its connection open and idle, waiting longest of all.
+        let kept = try Client(server.address, from: "127.0.0.8")
+        defer { kept.close() }
+        kept.send("GET /first HTTP/1.1\r\nHost: glow\r\nContent-Length: 0\r\n\r\n")
+        var answer = [UInt8](repeating: 0, count: 4_096)
+        let got = answer.withUnsafeMutableBytes { read(kept.socket, $0.baseAddress, $0.count) }
+        #expect(got > 0 && String(decoding: answer.prefix(max(got, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         let holders = try (0..<12).map { index in
             let holder = try Client(server.address, from: "127.0.0.\(index % 4 + 1)")
             holder.send("GET /hold HTTP/1.1\r\nHost: glow\r\nX-Slow: ")
@@ -426,14 +435,18 @@ struct HTTPServerTests {
         bystander.send("GET /bystander HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
         #expect(bystander.readAll().hasPrefix("HTTP/1.1 200"))
         #expect(ContinuousClock.now - asked < .seconds(3))
-        // The longest waiting were closed, the newest still wait.
+        // The trickling ones that waited longest were closed, the newest still wait, and the
+        // served client's idle connection is open and serves again.
         var closed: [Bool] = []
         for _ in 0..<20 {
             closed = holders.map(\.closedByServer)
-            if closed.prefix(7).allSatisfy({ $0 }) { break }
+            if closed.prefix(8).allSatisfy({ $0 }) { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        #expect(closed == Array(repeating: true, count: 7) + Array(repeating: false, count: 5))
+        #expect(closed == Array(repeating: true, count: 8) + Array(repeating: false, count: 4))
+        #expect(!kept.closedByServer)
+        kept.send("GET /again HTTP/1.1\r\nHost: glow\r\nConnection: close\r\n\r\n")
+        #expect(kept.readAll().hasPrefix("HTTP/1.1 200"))
     }
 
     /// Issue 44 item 12: a request the library refuses on its own (a header past its memory, 431)
