@@ -102,8 +102,10 @@ extension ProcessHeavySuites {
             "a hostile neighbour takes nothing from the others, on SQLite and on PostgreSQL", arguments: ["sqlite", ""])
         func hostileNeighbour(database: String) throws {
             let result = try Self.run(
-                ["--devices", "12", "--processes", "1", "--seconds", "4", "--think", "0.1", "--hostile"]
-                    + (database.isEmpty ? [] : ["--database", database]))
+                [
+                    "--devices", "12", "--processes", "1", "--seconds", "4", "--think", "0.1", "--hostile", "--attacks",
+                    "slowloris,flood,keys",
+                ] + (database.isEmpty ? [] : ["--database", database]))
             #expect(result.status == 0, "\(result.errors)")
             let lines = result.output.split(separator: "\n").map(String.init)
             let row = try #require(lines.first { $0.first?.isNumber == true }, "\(result.output)")
@@ -129,6 +131,39 @@ extension ProcessHeavySuites {
             }
             #expect(refused("flood sign-in") > 0, "\(result.output)")
             #expect(refused("oversized key") > 0, "\(result.output)")
+        }
+
+        /// Issue 59's attacks, short, each alone beside a calm run (`--each`): many addresses
+        /// trickling headers, one client signing in with its right password as fast as answered,
+        /// one pulling a log of its own records. Every ordinary call is answered, every probe 200,
+        /// no acknowledged write lost, and each attack ran; the bystanders' figures are glow-load's
+        /// (BENCHMARKS.md), not this test's.
+        @Test("issue 59's attacks, each beside a calm run, take nothing from the others")
+        func roundThree() throws {
+            let result = try Self.run([
+                "--devices", "12", "--processes", "1", "--seconds", "3", "--think", "0.1", "--hostile", "--attacks",
+                "spread,signins,ownlog", "--each", "--own-log", "2000", "--database", "sqlite",
+            ])
+            #expect(result.status == 0, "\(result.errors)")
+            let lines = result.output.split(separator: "\n").map(String.init)
+            let rows = lines.filter { $0.first?.isNumber == true }
+            #expect(rows.count == 4, "a calm run and one per attack:\n\(result.output)")
+            for row in rows {
+                let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+                #expect(cells.count > 8 && cells[8] == "0", "ordinary calls failed:\n\(result.output)")
+            }
+            #expect(
+                lines.filter { $0.contains("health: ") && $0.contains("answered 200") }.allSatisfy {
+                    $0.hasSuffix("; 0 not")
+                },
+                "\(result.output)")
+            #expect(
+                lines.filter { $0.contains("acknowledged writes:") }.allSatisfy { $0.hasSuffix("lost: 0") },
+                "\(result.output)")
+            for ran in ["spread slowloris: connections opened", "sign-in flood: HTTP 200", "own-log pull: HTTP 200"] {
+                #expect(lines.contains { $0.contains("attack: ") && $0.hasSuffix(ran) }, "\(ran):\n\(result.output)")
+            }
+            #expect(lines.contains { $0.hasPrefix("bystanders under each attack") }, "\(result.output)")
         }
 
         /// Issue 43's population, small, on both databases: every register is written and read. Fifty

@@ -41,8 +41,8 @@ final class AttackTally: Sendable {
 /// and those of issue 59 (HostileRound3.swift), each within every per-client rate:
 /// - spread: the slowloris from 40 addresses, 30 connections each;
 /// - signins: one client signing in with its own right password as fast as it is answered;
-/// - ownlog: one client pulling a sync log of 20,000 tiny records of its own device, from the
-///   start again and again.
+/// - ownlog: one client pulling a sync log of tiny records of its own device (20,000 unless
+///   `--own-log` says), from the start again and again.
 /// The attacks `--hostile` runs, by name.
 enum Attack: String, CaseIterable, Comparable {
     case slowloris, flood, keys, spread, signins, ownlog
@@ -53,7 +53,8 @@ enum Attack: String, CaseIterable, Comparable {
 }
 
 func attack(
-    _ attacks: Set<Attack>, ports: [UInt16], mail folder: String, until deadline: Date, tally: AttackTally
+    _ attacks: Set<Attack>, ports: [UInt16], mail folder: String, ownLog: Int = 20_000, until deadline: Date,
+    tally: AttackTally
 ) -> [Thread] {
     var threads: [Thread] = []
     if attacks.contains(.slowloris) {
@@ -85,7 +86,7 @@ func attack(
         threads.append(
             Thread {
                 waitFor(
-                    startAll(ownLogPull(port: ports[0], records: 20_000, mail: folder, until: deadline, tally: tally)))
+                    startAll(ownLogPull(port: ports[0], records: ownLog, mail: folder, until: deadline, tally: tally)))
             })
     }
     for lane in 0..<2 where attacks.contains(.flood) {

@@ -21,7 +21,8 @@ private func attackerAccount(
 ) -> String? {
     let connection = LoopbackConnection(port: port, source: source)
     defer { connection.close() }
-    let address = "\(kind)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+    // The kind names the address too, without its spaces, which no address holds.
+    let address = "\(kind.filter { $0.isLetter })-\(UUID().uuidString.prefix(8).lowercased())@example.com"
     do {
         let signUp = ProtocolMessage("SignUpRequest").with("email", address).with("password", password)
         _ = try connection.post("/v1/sign-up", token: "", from: source, body: signUp.wireEncoded())

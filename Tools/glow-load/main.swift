@@ -23,7 +23,7 @@ import GlowToolSupport
 let usage = """
     usage: glow-load [--devices N] [--processes LIST] [--seconds S] [--think SECONDS]
                      [--writes LIST] [--repeat N] [--control] [--threads N] [--database postgres://... | sqlite]
-                     [--hostile [--attacks LIST] [--each]]
+                     [--hostile [--attacks LIST] [--each] [--own-log N]]
                      [--population N [--friends N] [--items N]]
                      [--group N [--writers LIST] [--against GLOW-SERVER]]
       --devices    simulated devices, four per person, each on its own connection (default 1000)
@@ -52,6 +52,7 @@ let usage = """
                    pulling a sync log of 20,000 tiny records of its own) (default all)
       --each       with --hostile: a calm run first, then one run per attack alone, each beside
                    the calm one in the same invocation
+      --own-log    the records of the ownlog attack's log (default 20000)
       --population people who never call, written straight into the relay's table before the
                    runs (issue 43's scale curve): each with --friends friends among the others
                    (default 20), a friends-only goal and --items check-ins of it (default 10);
@@ -83,6 +84,7 @@ struct Options {
     var hostile = false
     var attacks = Set(Attack.allCases)
     var each = false
+    var ownLog = 20_000
     var population = 0
     var friends = 20
     var items = 10
@@ -95,7 +97,7 @@ struct Options {
             arguments, command: "glow-load",
             valued: [
                 "--devices", "--processes", "--seconds", "--think", "--writes", "--repeat", "--threads", "--database",
-                "--attacks", "--population", "--friends", "--items", "--group", "--writers", "--against",
+                "--attacks", "--own-log", "--population", "--friends", "--items", "--group", "--writers", "--against",
             ])
         if let count = try parser.integer("--devices", atLeast: 1) {
             guard count <= 10_000 else {
@@ -187,6 +189,10 @@ struct Options {
             attacks = Set(named.compactMap { $0 })
         }
         each = parser.flag("--each")
+        if let records = try parser.integer("--own-log", atLeast: 1) {
+            guard hostile else { throw UsageError(message: "--own-log goes with --hostile", command: "glow-load") }
+            ownLog = records
+        }
         if each, !hostile {
             throw UsageError(message: "--each goes with --hostile", command: "glow-load")
         }
@@ -728,8 +734,8 @@ do {
         var sideThreads: [Thread] = []
         if options.hostile {
             sideThreads = attack(
-                attacking, ports: ports, mail: folder.appendingPathComponent("mail").path, until: deadline,
-                tally: attacks)
+                attacking, ports: ports, mail: folder.appendingPathComponent("mail").path, ownLog: options.ownLog,
+                until: deadline, tally: attacks)
             let probe = Thread {
                 let probed = probeHealth(ports: ports, from: counting, until: deadline)
                 health.withLock { $0 = probed }
