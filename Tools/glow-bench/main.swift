@@ -528,7 +528,7 @@ if wanted("feed") && (onlySet == nil || only == "feed") {
 
 // The durable store's, on the heavy person (StoreBench.swift).
 if wanted("store") && (onlySet == nil || only == "store") {
-    StoreBench.run()
+    await StoreBench.run()
 }
 
 // A person's own data between their devices, on the heavy person (SyncBench.swift).

@@ -4,34 +4,22 @@ import GlowModel
 import GlowStorage
 
 extension RitualDatabase {
-    /// Imports a bundle read chunk by chunk from `next`, all or nothing (BUNDLE-19, BUNDLE-26):
-    /// read, verified and merged while the write lock is held, then written in one transaction.
-    /// `progress` hears after each chunk how far the import has got and returns whether to go on.
+    /// Imports a bundle read chunk by chunk from `next`, all or nothing (BUNDLE-19, BUNDLE-26), on
+    /// the database's executor: read, verified and merged while the write lock is held, then
+    /// written in one transaction. `progress` hears after each chunk how far the import has got
+    /// and returns whether to go on; `next` and `progress` run on the executor.
     ///
     /// - Returns: the import's result, with the social data the bundle carried.
     /// - Throws: ``StoreError``: `refused` with the bundle's error (`cancelled` when `progress`
     ///   returned false, `read_failed` when `next` threw), or a storage error. Nothing changed then.
     @discardableResult
     public func importBundle(
-        reading next: () throws -> [UInt8]?, totalBytes: Int? = nil, progress: (ImportProgress) -> Bool = { _ in true }
-    ) throws(StoreError) -> ImportResult {
-        let path = path
-        return try change { (state, connection) throws(StoreError) -> (Result<ImportResult, StoreError>, Touched) in
-            var merged = state.data
-            let result: ImportResult
-            do {
-                result = try BundleReader().import(
-                    reading: next, totalBytes: totalBytes, into: &merged, progress: progress)
-            } catch {
-                return (
-                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? BundleError)), Touched()
-                )
-            }
-            try Self.write(result.changes, of: merged, to: connection)
-            try Self.noteForSync(result.changes, of: merged, state: &state, on: connection)
-            state.data = merged
-            return (.success(result), Touched(data: result.changes))
-        }.get()
+        reading next: @escaping @Sendable () throws -> [UInt8]?, totalBytes: Int? = nil,
+        progress: @escaping @Sendable (ImportProgress) -> Bool = { _ in true }
+    ) async throws(StoreError) -> ImportResult {
+        try await runShown { (database) throws(StoreError) in
+            try database.importBundle(reading: next, totalBytes: totalBytes, progress: progress)
+        }
     }
 
     /// Erases everything the file holds for the person and the device, in one transaction: the
@@ -42,19 +30,8 @@ extension RitualDatabase {
     ///
     /// - Throws: ``StoreError``: a storage error, and nothing was erased; or `write_failed` for a
     ///   photo file or a secret that could not be removed, after the database was erased.
-    public func eraseAll() throws(StoreError) {
-        let (_, _, state) = try store.write { (state, connection) throws(StoreError) in
-            for table in ["profile", "goals", "check_ins", "other_records", "feed_log", "device_state"]
-                + Self.syncTables
-            {
-                try connection.execute("DELETE FROM \(table)")
-            }
-            state = State(data: DataSet(), feed: FeedReplica(), feedRows: 0, deviceValues: [:])
-        }
-        observers.notify(DatabaseChange(external: state))
-        try removePhotos()
-        try secrets.removeSecret(.syncSecret)
-        try secrets.removeSecret(.session)
+    public func eraseAll() async throws(StoreError) {
+        try await runShown { (database) throws(StoreError) in try database.eraseAll() }
     }
 
     /// Starts watching the file for commits made through other connections (another process,
@@ -71,9 +48,51 @@ extension RitualDatabase {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
                 guard let self else { return }
-                do throws(StoreError) { try self.refresh() } catch { failed(error) }
+                do throws(StoreError) { try await self.refresh() } catch { failed(error) }
             }
         }
         return DatabaseObservation { task.cancel() }
+    }
+}
+
+extension RitualDatabase.Job {
+    /// ``importBundle(reading:totalBytes:progress:)``, on the executor.
+    @discardableResult
+    func importBundle(
+        reading next: () throws -> [UInt8]?, totalBytes: Int? = nil, progress: (ImportProgress) -> Bool = { _ in true }
+    ) throws(StoreError) -> ImportResult {
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<ImportResult, StoreError>, Touched) in
+            var merged = state.data
+            let result: ImportResult
+            do {
+                result = try BundleReader().import(
+                    reading: next, totalBytes: totalBytes, into: &merged, progress: progress)
+            } catch {
+                return (
+                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? BundleError)), Touched()
+                )
+            }
+            try RitualDatabase.write(result.changes, of: merged, to: connection)
+            try RitualDatabase.noteForSync(result.changes, of: merged, state: &state, on: connection)
+            state.data = merged
+            return (.success(result), Touched(data: result.changes))
+        }.get()
+    }
+
+    /// ``eraseAll()``, on the executor.
+    func eraseAll() throws(StoreError) {
+        let (_, _, state) = try store.write { (state, connection) throws(StoreError) in
+            for table in ["profile", "goals", "check_ins", "other_records", "feed_log", "device_state"]
+                + RitualDatabase.syncTables
+            {
+                try connection.execute("DELETE FROM \(table)")
+            }
+            state = State(data: DataSet(), feed: FeedReplica(), feedRows: 0, deviceValues: [:])
+        }
+        database.tell(DatabaseChange(external: state))
+        try removePhotos()
+        try secrets.removeSecret(.syncSecret)
+        try secrets.removeSecret(.session)
     }
 }
