@@ -303,9 +303,9 @@ public final class GoalStore {
     /// reused, so observers of a row stay attached to it.
     private func rebuild() async {
         let (data, day) = (data, day)
-        let evaluations = await Task.detached(priority: .userInitiated) {
+        let evaluations = await offMain {
             TodayQuery.evaluations(data, weekStart: data.dayBoundary.weekStart, today: day)
-        }.value
+        }
         show(reevaluated: Dictionary(evaluations.map { ($0.goal.id, $0) }, uniquingKeysWith: { first, _ in first }))
     }
 

@@ -102,9 +102,9 @@ public final class ReminderStore {
             guard let self else { return }
             // The goal store's rows are evaluated off the main actor too: the plan reads them.
             await self.goals.lane.idle()
-            let (next, _) = await Self.planned(self.keeper, Source(self.goals), touching: nil)
+            let (next, _, plan) = await Self.planned(self.keeper, Source(self.goals), touching: nil)
             self.keeper = next
-            self.plan = next.plan
+            self.plan = plan
         }
     }
 
@@ -119,13 +119,16 @@ public final class ReminderStore {
     public func snooze(_ goal: GoalID, at now: Instant = .now) async throws(ReminderStoreError) {
         let database = database
         let kept: Result<Void, StoreError> = await lane.run {
-            var next = self.keeper
-            let change = next.snooze(Snooze(goal: goal, at: now), source: Source(self.goals))
-            // A snooze older than a day has long fired: it is not kept.
-            let kept = next.snoozes.filter {
-                $0.at.millisecondsSince1970 >= now.millisecondsSince1970 - 86_400_000
+            let (keeper, source) = (self.keeper, Source(self.goals))
+            let (next, change, plan, bytes) = await offMain {
+                var next = keeper
+                let change = next.snooze(Snooze(goal: goal, at: now), source: source)
+                // A snooze older than a day has long fired: it is not kept.
+                let kept = next.snoozes.filter {
+                    $0.at.millisecondsSince1970 >= now.millisecondsSince1970 - 86_400_000
+                }
+                return (next, change, next.plan, Self.bytes(of: kept))
             }
-            let bytes = Self.bytes(of: kept)
             do throws(StoreError) {
                 try await database.run { (database) throws(StoreError) in
                     try database.setDeviceValues([Self.snoozesKey: bytes])
@@ -133,7 +136,7 @@ public final class ReminderStore {
             } catch {
                 return .failure(error)
             }
-            self.take(next, change)
+            self.take(next, change, plan)
             return .success(())
         }
         do { try kept.get() } catch { throw .store(error) }
@@ -149,33 +152,34 @@ public final class ReminderStore {
 
     /// Plans again, off the main actor, after a change that touched `goals` (nil: any may have).
     private func replan(touching goals: Set<GoalID>?) async {
-        let (next, change) = await Self.planned(keeper, Source(self.goals), touching: goals)
-        take(next, change)
+        let (next, change, plan) = await Self.planned(keeper, Source(self.goals), touching: goals)
+        take(next, change, plan)
     }
 
-    /// `keeper` brought up to date with `source`, and the difference, worked out off the main
-    /// actor.
+    /// `keeper` brought up to date with `source`, the difference and the plan, worked out off the
+    /// main actor.
     nonisolated private static func planned(_ keeper: ReminderKeeper, _ source: Source, touching goals: Set<GoalID>?)
-        async -> (ReminderKeeper, ReminderChange)
+        async -> (ReminderKeeper, ReminderChange, ReminderPlan)
     {
-        await Task.detached(priority: .userInitiated) {
+        await offMain {
             var next = keeper
             let change = next.refresh(source, touching: goals)
-            return (next, change)
-        }.value
+            return (next, change, next.plan)
+        }
     }
 
-    /// Shows the keeper's new plan and tells what changed, when anything did.
-    private func take(_ next: ReminderKeeper, _ change: ReminderChange) {
+    /// Shows the keeper's new plan (`plan`, worked out with it) and tells what changed, when
+    /// anything did.
+    private func take(_ next: ReminderKeeper, _ change: ReminderChange, _ plan: ReminderPlan) {
         keeper = next
         guard !change.isEmpty else { return }
-        plan = next.plan
+        self.plan = plan
         lastChange = change
         heard.notify(change)
     }
 
     /// The snoozes as the device keeps them: a line `goal-id milliseconds` each.
-    static func bytes(of snoozes: [Snooze]) -> [UInt8] {
+    nonisolated static func bytes(of snoozes: [Snooze]) -> [UInt8] {
         Array(snoozes.map { "\($0.goal) \($0.at.millisecondsSince1970)" }.joined(separator: "\n").utf8)
     }
 

@@ -50,16 +50,17 @@ extension RitualApp {
         do { data = try await database.data } catch {
             throw error.code == .cancelled ? .bundle(Self.cancelled("export")) : .store(error)
         }
-        let social = activity.map { SocialData(of: $0.person.rawValue, in: $0.replica) }
+        let feed = activity.map { ($0.person.rawValue, $0.replica) }
         let options = BundleOptions(createdAt: now, deviceID: device)
-        return try await Self.write(data, social: social, options: options, protection, to: path, progress: progress)
+        return try await Self.write(data, feed: feed, options: options, protection, to: path, progress: progress)
     }
 
-    /// Writes the bundle off the main actor.
+    /// Writes the bundle, with the social data of `feed`'s person, off the main actor.
     nonisolated private static func write(
-        _ data: DataSet, social: SocialData?, options: BundleOptions, _ protection: BundleProtection, to path: String,
-        progress: @escaping @Sendable (ExportProgress) -> Void
+        _ data: DataSet, feed: (person: String, replica: FeedReplica)?, options: BundleOptions,
+        _ protection: BundleProtection, to path: String, progress: @escaping @Sendable (ExportProgress) -> Void
     ) async throws(RitualAppError) -> Int {
+        let social = feed.map { SocialData(of: $0.person, in: $0.replica) }
         var sealer: EnvelopeSealer?
         if case .passphrase(let passphrase, let key, let kdf) = protection {
             do { sealer = try EnvelopeSealer(passphrase: passphrase, recoveryKey: key, kdf: kdf) } catch {
