@@ -1,4 +1,24 @@
 extension StringProtocol {
+    /// Whether this text's UTF-8 bytes come before `other`'s, byte by byte (a prefix first): the
+    /// order canonical encodings sort ids and names in, whatever the locale. Two texts in
+    /// contiguous memory (native strings) are compared as bytes at once, where the generic
+    /// comparison steps through two views.
+    package func precedesInUTF8(_ other: some StringProtocol) -> Bool {
+        let compared = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs -> Bool in
+                let shorter = Swift.min(mine.count, theirs.count)
+                var index = 0
+                while index < shorter {
+                    if mine[index] != theirs[index] { return mine[index] < theirs[index] }
+                    index += 1
+                }
+                return mine.count < theirs.count
+            }
+        }
+        if let compared, let precedes = compared { return precedes }
+        return utf8.lexicographicallyPrecedes(other.utf8)
+    }
+
     /// Whether two texts have the same UTF-8 bytes: the "exactly" of identifiers and claims
     /// (AUTH-43). Swift's `==` on strings folds canonically equivalent texts together (U+212A
     /// KELVIN SIGN equals K), which is right for people's words and wrong for identifiers.

@@ -1,3 +1,5 @@
+import GlowCore
+
 /// An item's id (FEED-6) as a replica keeps it: the text, and a digest of it (the process's
 /// seeded hash) computed once, so a dictionary of 100,000 items hashes eight bytes per lookup and compares
 /// two ids' texts only when their digests agree.
@@ -32,7 +34,7 @@ public struct FeedItemID: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Ids in the order of their UTF-8 bytes, as FEED-16 and FEED-25 compare them.
     public static func < (a: FeedItemID, b: FeedItemID) -> Bool {
-        a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+        a.text.precedesInUTF8(b.text)
     }
 
     /// The owner: the part of the id before its first `/`.

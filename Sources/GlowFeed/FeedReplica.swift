@@ -465,6 +465,23 @@ extension FeedReplica {
         return delta
     }
 
+    /// The greatest counter among the replica's stamps (a stance's last "no" included), nil when it
+    /// holds none: what FEED-25 bounds.
+    public var greatestCounter: UInt32? {
+        var greatest: UInt32?
+        func note(_ stamp: Stamp?) {
+            if let stamp { greatest = Swift.max(greatest ?? 0, stamp.counter) }
+        }
+        for register in stances.values {
+            note(register.stamp)
+            note(register.lastNo)
+        }
+        for register in items.values { note(register.stamp) }
+        for register in visibility.values { note(register.stamp) }
+        for register in reactions.values { note(register.stamp) }
+        return greatest
+    }
+
     /// The greatest stamp of any write this replica holds: the watermark a peer that has
     /// applied all of it can ask for changes since.
     public var latestStamp: Stamp? {

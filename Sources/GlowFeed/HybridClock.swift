@@ -1,3 +1,5 @@
+import GlowCore
+
 /// A hybrid logical clock's stamp (FEED-1): wall milliseconds, a counter, and the device that
 /// made it, ordered in that order. No two devices share an id, so no two changes share a stamp.
 public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -15,6 +17,15 @@ public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// device's clock and is refused by the relay, so no stamp can exhaust a clock or outrun an
     /// erasure.
     public static let maximumAhead: Int64 = 3_600_000
+    /// The greatest counter of a remote stamp a device's clock takes in (FEED-2): 2^16. No honest
+    /// clock reaches more (it would take 65,536 changes in one millisecond), so a stamp with a
+    /// greater one is a forger's, and taking it in would leave the clock that many steps nearer
+    /// its end.
+    public static let maximumTakenCounter: UInt32 = 1 << 16
+    /// The greatest counter the relay accepts (FEED-25): 2^24, far above what a clock that took in
+    /// ``maximumTakenCounter`` reaches with its own changes, so no honest write is refused, and
+    /// far below the counter's end, so no accepted stamp can exhaust a clock that took it in.
+    public static let maximumAcceptedCounter: UInt32 = 1 << 24
 
     /// A stamp.
     ///
@@ -40,7 +51,7 @@ public struct Stamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static func < (a: Stamp, b: Stamp) -> Bool {
         if a.wall != b.wall { return a.wall < b.wall }
         if a.counter != b.counter { return a.counter < b.counter }
-        return a.device.utf8.lexicographicallyPrecedes(b.device.utf8)
+        return a.device.precedesInUTF8(b.device)
     }
 
     /// `wall.counter@device`.
@@ -85,9 +96,10 @@ public struct HybridClock: Sendable, Hashable {
         guard (0...Stamp.maximumWall).contains(now) else {
             throw FeedError(.invalidStamp, "the physical time \(now) is outside 0 ... 2^53 − 1", rule: "FEED-1")
         }
-        // FEED-2: a stamp more than the skew ahead of this device's time is not taken in, so no
-        // remote stamp can push the clock to the end of its range.
-        guard remote.wall - now <= Stamp.maximumAhead else { return }
+        // FEED-2: a stamp more than the skew ahead of this device's time, or with a counter no
+        // honest clock reaches, is not taken in, so no remote stamp can push the clock to the end
+        // of its range, nor its counter near its end.
+        guard remote.wall - now <= Stamp.maximumAhead, remote.counter <= Stamp.maximumTakenCounter else { return }
         if now > wall && now > remote.wall {
             (wall, counter) = (now, 0)
         } else if wall == remote.wall {

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 
 /// A value a last-writer-wins register holds, with the order that settles two writes of one
@@ -49,9 +50,9 @@ extension Optional: RegisterValue where Wrapped == FeedItem {
         case (.some(let a), .some(let b)):
             if a.time != b.time { return a.time > b.time }
             if a.streak != b.streak { return (a.streak ?? -1) > (b.streak ?? -1) }
-            if a.title != b.title { return b.title.utf8.lexicographicallyPrecedes(a.title.utf8) }
-            if a.emoji != b.emoji { return b.emoji.utf8.lexicographicallyPrecedes(a.emoji.utf8) }
-            if a.goalKind != b.goalKind { return b.goalKind.utf8.lexicographicallyPrecedes(a.goalKind.utf8) }
+            if a.title != b.title { return b.title.precedesInUTF8(a.title) }
+            if a.emoji != b.emoji { return b.emoji.precedesInUTF8(a.emoji) }
+            if a.goalKind != b.goalKind { return b.goalKind.precedesInUTF8(a.goalKind) }
             return false
         }
     }

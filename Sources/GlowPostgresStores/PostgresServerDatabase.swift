@@ -113,11 +113,38 @@ public final class PostgresServerDatabase: Sendable {
             + "the oldest for \(String(format: "%.1f", Double(found.oldest) / 1_000)) s; they reach others once numbered"
     }
 
-    /// `postgres://user:secret@host/db` without the secret.
+    /// A database's URL or connection string as a log or an answer may show it: every password
+    /// it holds withheld, in the user part of a URL (`postgres://user:***@host/db`), in its query
+    /// (`?password=***`) and in a connection string (`password=***`), quoted or not.
     package static func redacted(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
-            let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
-        else { return url.contains("password=") ? "the configured database" : url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
+        var text = url
+        if let scheme = text.range(of: "://") {
+            let authorityEnd = text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
+            if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+                let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+            {
+                text = String(text[..<colon]) + ":***" + String(text[at...])
+            }
+        }
+        // `password=VALUE` in a query (up to `&` or `#`) or in a connection string (up to a space,
+        // or its closing quote), wherever it stands.
+        var out = ""
+        var rest = Substring(text)
+        while let found = rest.range(of: "password=", options: .caseInsensitive) {
+            out += rest[..<found.upperBound] + "***"
+            var end = found.upperBound
+            if end < rest.endIndex, rest[end] == "'" {
+                end = rest.index(after: end)
+                while end < rest.endIndex, rest[end] != "'" {
+                    if rest[end] == "\\", rest.index(after: end) < rest.endIndex { end = rest.index(after: end) }
+                    end = rest.index(after: end)
+                }
+                if end < rest.endIndex { end = rest.index(after: end) }
+            } else {
+                while end < rest.endIndex, !" &#".contains(rest[end]) { end = rest.index(after: end) }
+            }
+            rest = rest[end...]
+        }
+        return out + rest
     }
 }

@@ -368,20 +368,20 @@ public final class FeedRelay: Sendable {
         return Accepted(sequence: state.sequence, received: received, reactions: reactions)
     }
 
-    /// FEED-25: a reaction register on an item id the relay holds no register of is left out (a
-    /// device learns of items only from the relay, so only a forger names one), unless it turns
-    /// off a reaction the relay holds (as an erasure does); one turned on
-    /// whose reactor may not see its item (FEED-9, FEED-11) is taken in turned off, with its
+    /// FEED-25: a reaction register turned on whose reactor may not see its item (FEED-9,
+    /// FEED-11), or on an item id the relay holds no register of, is taken in turned off, with its
     /// stamp: it counts nowhere, and as off outranks on at an equal stamp (FEED-3), the device
-    /// that sent it, raced by a hide, ends with it off too once the item shows again.
+    /// that sent it, raced by a hide, ends with it off too once the item shows again. A missing
+    /// item and a hidden one are judged alike, so the answer tells a guesser nothing; one turned
+    /// off is taken as it is.
     static func judge(
         _ key: FeedReplica.ReactionKey, _ register: FeedReplica.Register<Bool>, in replica: FeedReplica
     ) -> FeedReplica.ReactionJudgement {
-        guard let itemRegister = replica.items[key.item] else {
-            return !register.value && replica.reactions[key] != nil ? .kept : .leftOut
-        }
         guard register.value else { return .kept }
-        if let item = itemRegister.value, replica.canSee(key.reactor, item) { return .kept }
+        // An item the relay holds no register of counts as one the reactor may not see: both are
+        // taken in turned off, so that neither the answer nor the relay's numbers tell a missing
+        // item from a hidden one.
+        if let item = replica.items[key.item]?.value, replica.canSee(key.reactor, item) { return .kept }
         return .turnedOff
     }
 
@@ -544,6 +544,15 @@ public final class FeedRelay: Sendable {
     /// FEED-25: no stamp further ahead of the relay's time than the skew allows, so no write can
     /// outlive its author's erasure (FEED-31) or exhaust a device's clock (FEED-2).
     static func checkStamps(_ delta: FeedReplica, now: Int64) throws(FeedError) {
+        // A counter no device's clock reaches (FEED-2): a forger's, which would leave every clock
+        // that took it in nearer its end.
+        if let counter = delta.greatestCounter, counter > Stamp.maximumAcceptedCounter {
+            throw FeedError(
+                .stampAhead,
+                "a write's stamp has the counter \(counter), more than any device's clock reaches "
+                    + "(\(Stamp.maximumAcceptedCounter)), and is refused",
+                rule: "FEED-25")
+        }
         guard let latest = delta.latestStamp else { return }
         let (ahead, overflow) = latest.wall.subtractingReportingOverflow(now)
         guard overflow || ahead > Stamp.maximumAhead else { return }

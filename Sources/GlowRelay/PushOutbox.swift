@@ -146,6 +146,15 @@ public struct PushOutbox: Sendable {
 
     /// How long a proof's code is taken, in ms: 10 minutes (REMIND-14).
     public static let proofLife: Int64 = 10 * 60_000
+    /// The most devices a person registers (REMIND-14): a further one takes the place of the one
+    /// registered longest ago, so one account cannot make a friend's check-in a flood of pushes.
+    public static let maximumDevices = 10
+    /// The most proof pushes a token has waiting at once, for different callers (REMIND-14), so
+    /// that accounts naming someone's token cannot keep waking their phone.
+    public static let maximumProofs = 3
+    /// When each token was last registered, at the relay's time: which device gives way to a
+    /// person's eleventh.
+    private var registeredAt: [String: Int64] = [:]
 
     /// An empty outbox.
     public init() {}
@@ -166,7 +175,8 @@ public struct PushOutbox: Sendable {
             let key = GroupKey(token: device.token, topic: device.person)
             dropOldProofs(now: now)
             guard let proof, let waiting = proofs[key], Self.same(proof, waiting.code) else {
-                if proofs[key] == nil {
+                let waitingForToken = proofs.keys.count { $0.token == device.token }
+                if proofs[key] == nil, waitingForToken < Self.maximumProofs {
                     proofs[key] = Proof(code: Self.newCode(), queuedAt: now)
                     changedRows.insert(Row.Key(.proof, key))
                 }
@@ -176,9 +186,20 @@ public struct PushOutbox: Sendable {
             changedRows.insert(Row.Key(.proof, key))
             forget(device.token)
         }
-        guard devices[device.token] != device else { return true }
+        guard devices[device.token] != device || registeredAt[device.token] != now else { return true }
         put(device, token: device.token)
+        registeredAt[device.token] = now
         changedRows.insert(Row.Key(.device, device.token))
+        // A person's eleventh device takes the place of the one registered longest ago (the
+        // token's text breaking a tie), with what waited for it.
+        let held = tokens[device.person] ?? []
+        if held.count > Self.maximumDevices {
+            let oldest = held.filter { $0 != device.token }.min { a, b in
+                let (first, second) = (registeredAt[a] ?? 0, registeredAt[b] ?? 0)
+                return first != second ? first < second : a.precedesInUTF8(b)
+            }
+            if let oldest { remove(token: oldest) }
+        }
         return true
     }
 
@@ -212,6 +233,7 @@ public struct PushOutbox: Sendable {
     public mutating func remove(token: String) {
         guard devices[token] != nil else { return }
         put(nil, token: token)
+        registeredAt[token] = nil
         changedRows.insert(Row.Key(.device, token))
         forget(token)
     }
@@ -407,6 +429,14 @@ public struct PushOutbox: Sendable {
             key: textKey, arguments: cut, badge: badge, payload: CanonicalJSON.bytes(payload))
     }
 
+    /// The payload of `push` as people may read it (a log, a terminal): a proof push's code
+    /// withheld, since whoever reads it could move the token (REMIND-14); any other payload as it
+    /// is, which holds only what its device's person may see.
+    public static func readablePayload(of push: Push) -> [UInt8] {
+        guard push.topic == "proof" else { return push.payload }
+        return CanonicalJSON.bytes(ProofPayload(aps: .init(), proof: "[withheld]"))
+    }
+
     /// A proof push (REMIND-14, REMIND-18): to the token, for the caller, carrying the code and
     /// nothing of the holder; a background push that expires with the code.
     private static func proofPush(token: String, caller: String, proof: Proof) -> Push {
@@ -492,7 +522,8 @@ public struct PushOutbox: Sendable {
                 CanonicalJSON.bytes(
                     DeviceRow(
                         person: device.person, timeZone: device.boundary.timeZone.identifier,
-                        quietStart: device.quietHours?.start, quietEnd: device.quietHours?.end))
+                        quietStart: device.quietHours?.start, quietEnd: device.quietHours?.end,
+                        registeredAt: registeredAt[key.key]))
             }
         case .group:
             return key.group.flatMap { groups[$0] }.map { group in
@@ -574,6 +605,7 @@ public struct PushOutbox: Sendable {
                     try PushDevice(
                         token: key.key, person: row.person, timeZone: TimeZoneID(row.timeZone), quietHours: quiet),
                     token: key.key)
+                registeredAt[key.key] = row.registeredAt
             case .group:
                 guard let group = key.group else { throw unreadable("its key names no topic") }
                 guard let value else {
@@ -615,6 +647,9 @@ public struct PushOutbox: Sendable {
         let timeZone: String
         let quietStart: Int?
         let quietEnd: Int?
+        /// When the token was last registered; absent in a row an older version wrote (then 0:
+        /// the first to give way).
+        let registeredAt: Int64?
     }
 
     struct GroupRow: Codable {

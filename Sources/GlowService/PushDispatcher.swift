@@ -57,12 +57,14 @@ public final class PushDispatcher: Sendable {
 /// `{"collapseId", "expiration", "payload", "priority", "pushType", "token", "topic"}` with the
 /// payload as the object it is.
 enum PushLine {
-    /// The push as one JSON line; with the device's token withheld when the line is for people to
-    /// read rather than for the push service, since a token is what a push is sent to.
+    /// The push as one JSON line; with the device's token and a proof push's code withheld when
+    /// the line is for people to read rather than for the push service (REMIND-14, SERVER-8): a
+    /// token is what a push is sent to, and a code moves the token to whoever gives it.
     static func text(_ push: Push, withholdingToken: Bool = false) -> String {
         let token = withholdingToken ? "[withheld]" : push.token
+        let payload = withholdingToken ? PushOutbox.readablePayload(of: push) : push.payload
         return "{\"collapseId\":\(quoted(push.collapseID)),\"expiration\":\(push.expiration),\"payload\":"
-            + String(decoding: push.payload, as: UTF8.self) + ",\"priority\":\(push.priority),\"pushType\":"
+            + String(decoding: payload, as: UTF8.self) + ",\"priority\":\(push.priority),\"pushType\":"
             + quoted(push.pushType) + ",\"token\":\(quoted(token)),\"topic\":\(quoted(push.topic))}"
     }
 
@@ -98,7 +100,7 @@ public struct StandardErrorPushSender: PushSender {
     /// The sender.
     public init() {}
 
-    /// Prints `pushes`, one line each, their device tokens withheld.
+    /// Prints `pushes`, one line each, their device tokens and proof codes withheld.
     public func send(_ pushes: [Push]) throws(PushError) {
         let text = pushes.map { "push " + PushLine.text($0, withholdingToken: true) + "\n" }.joined()
         FileHandle.standardError.write(Data(text.utf8))

@@ -439,3 +439,34 @@ struct SQLiteLockTests {
             accessToken: writers[0].token)
     }
 }
+
+/// A database's URL as glow-server prints it (its start line) and names it in every storage
+/// failure it logs (issue 59 item 8): no password, wherever the URL holds one.
+@Suite("database names without passwords")
+struct RedactionTests {
+    @Test(
+        "every password of a URL or connection string is withheld, and nothing else is changed",
+        arguments: [
+            ("postgres://glow:s3cret@db.internal/glow", "postgres://glow:***@db.internal/glow"),
+            (
+                "postgres://glow@db.internal/glow?password=s3cret&sslmode=require",
+                "postgres://glow@db.internal/glow?password=***&sslmode=require"
+            ),
+            ("postgresql://glow:s3cret@db/glow?PASSWORD=s3cret#x", "postgresql://glow:***@db/glow?PASSWORD=***#x"),
+            (
+                "host=/run/glow dbname=glow password=s3cret user=glow",
+                "host=/run/glow dbname=glow password=*** user=glow"
+            ),
+            (#"host=db password='s3 cr\'et' dbname=glow"#, "host=db password=*** dbname=glow"),
+            (
+                "postgresql://postgres@/postgres?host=/tmp/glow-pg-1",
+                "postgresql://postgres@/postgres?host=/tmp/glow-pg-1"
+            ),
+            ("postgres://user@host/db?application_name=a:b@c", "postgres://user@host/db?application_name=a:b@c"),
+        ])
+    func redacted(url: String, shown: String) {
+        let redacted = PostgresServerDatabase.redacted(url)
+        #expect(redacted == shown)
+        #expect(!redacted.contains("s3cret") && !redacted.contains("cr\\'et"))
+    }
+}

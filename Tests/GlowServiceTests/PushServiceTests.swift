@@ -127,6 +127,27 @@ struct PushServiceTests {
         #expect(sender.pushes.map(\.key) == ["push.item.goalStarted"])
     }
 
+    @Test("a proof push printed for people withholds its code and its token; the push command gets both")
+    func proofWithheld() throws {
+        let relay = FeedRelay(pushWindow: 0)
+        try relay.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc), now: 0)
+        // Eve names bob's token: refused, and a proof push with a code goes to the token.
+        #expect(try !relay.register(try PushDevice(token: "bob-phone", person: "eve", timeZone: .utc), now: 1_000))
+        let pushes = try relay.duePushes(at: 1_000) { _ in nil }
+        let proof = try #require(pushes.first { $0.topic == "proof" })
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Data(proof.payload)) as? [String: Any])
+        let code = try #require(payload["glow-proof"] as? String)
+        #expect(code.count == 32)
+        // Whoever reads the server's standard error could move the token with the code.
+        let printed = PushLine.text(proof, withholdingToken: true)
+        #expect(!printed.contains(code) && !printed.contains("bob-phone"), "\(printed)")
+        #expect(printed.contains(#""glow-proof":"[withheld]""#), "\(printed)")
+        // The push service gets the push whole.
+        let sent = PushLine.text(proof)
+        #expect(sent.contains(code) && sent.contains("bob-phone"))
+    }
+
     @Test("the push command takes one JSON line per push; a command that fails is a typed error")
     func command() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-push-\(UUID().uuidString)")

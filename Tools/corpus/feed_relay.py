@@ -186,28 +186,58 @@ script('a write stamped more than an hour ahead of the relay is refused with its
     submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(3_601_000, 'ana1'))], {'sequence': 1}),
     fetch('bob', delta(1, stances=[['ana', 'bob', 'want']]))])
 
+# Issue 59 item 2, the attacker's flow: a public item stamped within the skew (now + 59:59) but with
+# the counter 2^32 − 2 used to be accepted, and every device that took it in refused its own next
+# change, clock_exhausted, for an hour. A counter above 2^24 is refused with its whole delta,
+# stamp_ahead, whatever its wall time; one of 2^24 is accepted (FEED-2's clocks take in at most
+# 2^16, and need sixteen million changes in one millisecond more to reach 2^24).
+script('a write whose stamp has a counter no device reaches is refused, stamp_ahead; one of 2^24 is '
+       'accepted', ['FEED-25', 'FEED-2'], [
+    submit('ana', 1000, [w_item(item('ana', 'g1', 5), [1000 + 3_599_000, 2 ** 32 - 2, 'ana1'])],
+           {'error': 'stamp_ahead'}),
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', st(10, 'ana1')),
+                         w_vis('ana', 'g1', 'public', [20, 2 ** 24 + 1, 'ana1'])], {'error': 'stamp_ahead'}),
+    fetch('bob', delta(0)),
+    submit('ana', 1000, [w_stance('ana', 'bob', 'want', [20, 2 ** 24, 'ana1'])], {'sequence': 1}),
+    fetch('bob', delta(1, stances=[['ana', 'bob', 'want']]))])
+
 # The attacker's flow of issue 44 item 7: cheers on items the cheerer may not see, or that do not
-# exist, reaching their owner. cat is a stranger to ana: her g-fri item is hidden from him, and
-# g-none has no item register at all. His delta's stance toward ana takes seq 7; his heart on g-fri
-# is taken in turned off, with its stamp (seq 8), so it counts nowhere; his fire on g-none is left
-# out. His heart on the public item is kept (seq 9). ana, asked since 6, learns the stance, both
-# hearts as the relay holds them, and nothing of g-none. After ana makes g-pub private (seq 10)
-# cat may still take his heart back (seq 11), and a new heart from him there is taken in turned
-# off: its stamp is later, so the register changes (seq 12); his fire on g-none, off, is left out
-# again, since the relay holds no such register.
+# exist, reaching their owner; and of issue 59 item 5: whether the relay's answer tells a missing
+# item from a hidden one. cat is a stranger to ana: her g-fri item is hidden from him, and g-none has
+# no item register at all. His delta's stance toward ana takes seq 7; his heart on g-fri and his fire
+# on g-none are both taken in turned off, with their stamps, judged alike (FEED-25): by item id,
+# ana/checkIn/g-fri/... (seq 8) before ana/checkIn/g-none/... (seq 9), so the answer is 9 whether
+# g-none exists or not. His heart on the public item is kept (seq 10). ana, asked since 6, learns the
+# stance and both hearts as the relay holds them; nothing of g-none, which names no item she may
+# see (FEED-27 (3)). After ana makes g-pub private (seq 11) cat may still take his heart back
+# (seq 12), and a new heart from him there is taken in turned off: its stamp is later, so the
+# register changes; his fire on g-none, off at a later stamp, changes its register too: g-none
+# (seq 13) before g-pub (seq 14).
 NONE = iid('ana', 'g-none')
-script('a cheer on an item the cheerer may not see is taken in turned off, one on an item that does not '
-       'exist is left out, and the rest of the delta is kept', ['FEED-25', 'FEED-11', 'FEED-27'], SETUP + [
+script('a cheer on an item the cheerer may not see and one on an item that does not exist are both taken in '
+       'turned off, alike, and the rest of the delta is kept', ['FEED-25', 'FEED-11', 'FEED-27'], SETUP + [
     submit('cat', 2000, [w_stance('cat', 'ana', 'want', st(40, 'cat1')), w_reaction(FRI, 'cat', 'heart', st(40, 'cat1')),
-                         w_reaction(NONE, 'cat', 'fire', st(40, 'cat1'))], {'sequence': 8}),
-    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(41, 'cat1'))], {'sequence': 9}),
-    fetch('ana', delta(9, reactions=[[FRI, 'cat', 'heart', False], [PUB, 'cat', 'heart', True]],
+                         w_reaction(NONE, 'cat', 'fire', st(40, 'cat1'))], {'sequence': 9}),
+    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(41, 'cat1'))], {'sequence': 10}),
+    fetch('ana', delta(10, reactions=[[FRI, 'cat', 'heart', False], [PUB, 'cat', 'heart', True]],
                        stances=[['cat', 'ana', 'want']]), since=6),
-    submit('ana', 2000, [w_vis('ana', 'g-pub', 'private', st(42, 'ana1'))], {'sequence': 10}),
-    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(43, 'cat1'), False)], {'sequence': 11}),
+    submit('ana', 2000, [w_vis('ana', 'g-pub', 'private', st(42, 'ana1'))], {'sequence': 11}),
+    submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(43, 'cat1'), False)], {'sequence': 12}),
     submit('cat', 2000, [w_reaction(PUB, 'cat', 'heart', st(44, 'cat1')), w_reaction(NONE, 'cat', 'fire', st(44, 'cat1'), False)],
-           {'sequence': 12}),
-    fetch('ana', delta(12, reactions=[[PUB, 'cat', 'heart', False]], stances=[['cat', 'ana', 'want']]), since=10)])
+           {'sequence': 14}),
+    fetch('ana', delta(14, reactions=[[PUB, 'cat', 'heart', False]], stances=[['cat', 'ana', 'want']]), since=11)])
+
+# Issue 59 item 5, the guesser's own view: cat guesses the days of ana's hidden check-ins by
+# cheering ids. A guess at a hidden check-in that exists (g-fri's) and one at a day with none
+# (g-fri on another day) move the relay's numbers alike: each delta is one register changed, so
+# each answer is the last number plus one (7, then 8), and cat's own sync since 6 tells him of
+# neither item (FEED-9: he may see neither) nor of either cheer (FEED-27 (3)): only its cursor.
+OTHER_DAY = '%s/checkIn/%s/%s' % ('ana', 'g-fri', '2024-01-02')
+script("a guess at a hidden check-in's id is answered alike whether the check-in exists or not",
+       ['FEED-25', 'FEED-9', 'FEED-27'], SETUP + [
+    submit('cat', 2000, [w_reaction(FRI, 'cat', 'heart', st(40, 'cat1'))], {'sequence': 7}),
+    submit('cat', 2000, [w_reaction(OTHER_DAY, 'cat', 'heart', st(41, 'cat1'))], {'sequence': 8}),
+    fetch('cat', delta(8), since=6)])
 
 # FEED-25's bound on a delta, on a relay set to take 3 registers: four (ana's stance, two
 # visibility registers and an item) are refused before their authorship is looked at, even with a

@@ -317,6 +317,39 @@ cases.append(case(
      device("tok-bob", "eve", now=NOON + 13 * MIN, proof="sent")],
     errors={3: "token_held", 4: "token_held", 5: "token_held", 8: "token_held", 10: "token_held"}))
 
+# Issue 59 item 7, the attacker's flow: an account registered 300 tokens, and one friend's check-in
+# went out as 300 pushes. A person holds at most 10 devices (REMIND-14): Bob registers ten tokens a
+# minute apart, registers tok-01 again (which renews it), then an eleventh, which takes the place of
+# the one registered longest ago: tok-02. Ana's check-in then reaches ten devices, in order of
+# token (REMIND-17: one send time), tok-02 not among them.
+TOKENS = ["tok-%02d" % n for n in range(1, 12)]
+cases.append(case(
+    "a person's eleventh device takes the place of the one registered longest ago",
+    ["REMIND-14", "REMIND-17"],
+    [ana_bob("g1")] + [device(t, "bob", now=NOON + (n + 1) * MIN) for n, t in enumerate(TOKENS[:10])]
+    + [device("tok-01", "bob", now=NOON + 11 * MIN), device("tok-11", "bob", now=NOON + 12 * MIN),
+       submit("ana", NOON + 13 * MIN, [item("ana", "g1", 3)]),
+       send(NOON + 13 * MIN, [push(t, "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON + 13 * MIN)
+                              for t in TOKENS if t != "tok-02"])]))
+
+# Issue 59 item 7, the second flow: six accounts each naming a victim's token made six silent proof
+# pushes to her phone every ten minutes. A token has at most three proof codes waiting (REMIND-14):
+# eve, mal and oz each queue one (NOON, +1, +2 minutes), zed's try queues none; the send gives three,
+# in order of caller. At +11 minutes eve's code is past its ten minutes and forgotten, mal's (queued
+# at +1, aged exactly 600,000 ms) is still taken, so zed's try queues a third again, and the next send
+# gives it.
+cases.append(case(
+    "a token has at most three proof codes waiting at once, whoever asks",
+    ["REMIND-14", "REMIND-18"],
+    [device("tok-bob", "bob"),
+     device("tok-bob", "eve", now=NOON), device("tok-bob", "mal", now=NOON + MIN),
+     device("tok-bob", "oz", now=NOON + 2 * MIN), device("tok-bob", "zed", now=NOON + 3 * MIN),
+     send(NOON + 4 * MIN, [proof_push("tok-bob", "eve", NOON), proof_push("tok-bob", "mal", NOON + MIN),
+                           proof_push("tok-bob", "oz", NOON + 2 * MIN)]),
+     device("tok-bob", "zed", now=NOON + 11 * MIN),
+     send(NOON + 12 * MIN, [proof_push("tok-bob", "zed", NOON + 11 * MIN)])],
+    errors={1: "token_held", 2: "token_held", 3: "token_held", 4: "token_held", 6: "token_held"}))
+
 write_cases("reminders", "push.json", "reminders.push",
             "Friends' activity as pushes (REMIND-14 ... REMIND-18): relay scripts with devices and sends; "
             "`erase` deletes a person's account at the relay (FEED-31) and answers the relay's sequence. A `device` "

@@ -1,3 +1,4 @@
+import GlowCore
 import GlowModel
 import GlowWire
 
@@ -50,7 +51,7 @@ extension FeedReplica: WireRecord {
                 w.message(FeedReactionRegisterField.stamp) { register.stamp.encodeFields(to: &$0) }
             }
         }
-        for (person, time) in seen.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (person, time) in seen.sorted(by: { $0.key.precedesInUTF8($1.key) }) {
             writer.message(FeedDeltaField.seen) { w in
                 w.string(FeedTimeField.key, person)
                 w.sint(FeedTimeField.time, time)
@@ -89,7 +90,7 @@ extension FeedReplica: WireRecord {
 
     /// Pairs of texts in the order of their UTF-8 bytes.
     static func precedes(_ a: (String, String), _ b: (String, String)) -> Bool {
-        a.0 != b.0 ? a.0.utf8.lexicographicallyPrecedes(b.0.utf8) : a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
+        a.0 != b.0 ? a.0.precedesInUTF8(b.0) : a.1.precedesInUTF8(b.1)
     }
 }
 

@@ -7,7 +7,8 @@ wire (8.12: FEED-28 ... FEED-30) is `feedwire`'s, which adds its steps to the la
 Written from the spec text alone, with the standard library only:
 
 - stamps and hybrid logical clocks (FEED-1, FEED-2): a stamp is (wall, counter, device), ordered
-  by wall time, counter and the device id's UTF-8 bytes;
+  by wall time, counter and the device id's UTF-8 bytes; a clock does not take in a remote stamp
+  more than an hour ahead or whose counter is past 2^16;
 - a replica (FEED-21) is a set of registers: per ordered pair of people the stance (last writer
   wins) and the last "no" (max), per item id the item or its withdrawal (last writer wins), per
   (owner, goal) the visibility (last writer wins), per (item, reactor, kind) the reaction (last
@@ -20,10 +21,10 @@ Written from the spec text alone, with the standard library only:
 - the relay (FEED-25 ... FEED-27): a replica whose registers carry the sequence number of their
   last change; it refuses a delta of more registers than it takes (1,000 unless set to fewer)
   before anything else (`too_many_writes`), and accepts a person's own writes only (`not_author`,
-  `own_item`; a refused delta
-  leaves nothing), judges its reactions after its other writes are merged (one on an item id it
-  holds nothing of left out unless it turns off a reaction it holds, one turned on whose reactor
-  may not see the item taken in turned off), gives items their receipt time from a clock that
+  `own_item`; a refused delta leaves nothing) stamped neither more than an hour ahead nor with a
+  counter past 2^24 (`stamp_ahead`), judges its reactions after its other writes are merged (one
+  turned on whose reactor may not see the item, or on an item id it holds nothing of, taken in
+  turned off; one turned off taken as it is), gives items their receipt time from a clock that
   never goes back, and answers a viewer what changed after a cursor, or belongs to an affected
   owner, and that they may see (withdrawals and goal visibility: whose goal they may see), and the
   goal visibility of goals whose items their device may hold (each visibility register keeps the
@@ -53,6 +54,8 @@ from .errors import Failure
 MAX_WALL = 2 ** 53 - 1                                     # FEED-1
 MAX_COUNTER = 2 ** 32 - 1
 MAX_AHEAD = 3_600_000                   # FEED-2, FEED-25: an hour of clock skew, in ms
+MAX_TAKEN_COUNTER = 2 ** 16             # FEED-2: the greatest remote counter a clock takes in
+MAX_ACCEPTED_COUNTER = 2 ** 24          # FEED-25: the greatest counter the relay accepts
 MAX_COUNT = 2 ** 32 - 1                                    # FEED-6: a streak or milestone in Days
 KINDS = ('checkIn', 'milestone', 'goalStarted', 'goalCompleted')     # FEED-6
 STREAK_KINDS = ('checkIn', 'milestone')                             # FEED-6: the kinds that carry a streak
@@ -134,8 +137,8 @@ class Clock:
         """A remote stamp taken in at physical time `now`."""
         lr, cr, _ = parse_stamp(stamp)
         p, l, c = physical(now), self.wall, self.counter
-        if lr - p > MAX_AHEAD:              # FEED-2: a stamp beyond the skew is not taken in
-            return
+        if lr - p > MAX_AHEAD or cr > MAX_TAKEN_COUNTER:
+            return                          # FEED-2: beyond the skew or past 2^16, not taken in
         if p > max(l, lr):
             self._set(p, 0)
         elif l == lr:
@@ -792,14 +795,18 @@ class Relay:
         return self.accept(delta, now)
 
     def check_stamps(self, delta, now):
-        """FEED-25: a stamp whose wall time is more than MAX_AHEAD ms after the relay's `now` is
-        refused `stamp_ahead`, after authorship and erasure."""
-        walls = [stamp[0] for stamp, _ in delta.stance.values()] + [stamp[0] for stamp in delta.last_no.values()]
-        walls += [stamp[0] for stamp, _ in delta.items.values()]
-        walls += [stamp[0] for stamp, _ in delta.visibility.values()]
-        walls += [stamp[0] for stamp, _ in delta.reactions.values()]
-        if walls and max(walls) - now > MAX_AHEAD:
-            raise Failure('stamp_ahead', 'a write stamped beyond the skew', rule='FEED-25')
+        """FEED-25: a stamp (of a stance or its last "no", an item, a visibility or a reaction
+        register) whose wall time is more than MAX_AHEAD ms after the relay's `now`, or whose counter
+        is more than 2^24, is refused `stamp_ahead`, after authorship and erasure."""
+        stamps = [stamp for stamp, _ in delta.stance.values()] + list(delta.last_no.values())
+        stamps += [stamp for stamp, _ in delta.items.values()]
+        stamps += [stamp for stamp, _ in delta.visibility.values()]
+        stamps += [stamp for stamp, _ in delta.reactions.values()]
+        for wall, counter, _ in stamps:
+            if wall - now > MAX_AHEAD:
+                raise Failure('stamp_ahead', 'a write stamped beyond the skew', rule='FEED-25')
+            if counter > MAX_ACCEPTED_COUNTER:
+                raise Failure('stamp_ahead', 'a write whose counter no clock reaches', rule='FEED-25')
 
     def accept(self, delta, now):
         """FEED-25, FEED-26: a delta merged in one change of the relay's state, its reactions as
@@ -856,20 +863,19 @@ class Relay:
         self.stopped[key] = (public, shared)
 
     def judge_reactions(self, reactions):
-        """FEED-25: the reaction registers of a delta as the relay takes them in. One on an item id
-        the relay holds no item register of is left out, unless it turns off a reaction the relay
-        holds (only a forger names an item the relay never sent; FEED-31's erasure turns off what
-        the relay holds); one turned on whose reactor may not see the item (FEED-9, FEED-11: a
-        withdrawn item included) is taken in turned off, with its stamp, so it counts nowhere, now
-        or after the item shows, and off outranks an honest on of the same stamp (FEED-3)."""
+        """FEED-25: the reaction registers of a delta as the relay takes them in. One turned on
+        whose reactor may not see the item (FEED-9, FEED-11: a withdrawn item included), or on an
+        item id the relay holds no register of, is taken in turned off, with its stamp, so it
+        counts nowhere, now or after the item shows, and off outranks an honest on of the same
+        stamp (FEED-3); one turned off is taken as it is. A missing item and a hidden one are
+        judged alike, so neither the answer nor the sequence numbers tell a guesser whether an item
+        exists; a register on a missing item is numbered like any other and sent to no one, since
+        no one may see the item (FEED-27)."""
         r, kept = self.replica, {}
         for key, (stamp, on) in reactions.items():
             item_id, reactor, _ = key
-            if item_id not in r.items:
-                if on or key not in r.reactions:
-                    continue
-            elif on:
-                item = r.item(item_id)
+            if on:
+                item = r.item(item_id)          # None for a withdrawal and for an id held nowhere
                 if item is None or not r.may_see(reactor, item):
                     on = False
             kept[key] = (stamp, on)

@@ -9,7 +9,11 @@ quiet hours (REMIND-16, REMIND-7's test from `reminders.py`), and sent at a time
 state is then (REMIND-17), with REMIND-18's payload and collapse id (SHA-256 from `hashlib`).
 A token another person holds moves only with the code of a proof push (REMIND-14): a registration
 without it is refused with `token_held` and queues one (its code from `secrets`, compared with
-`secrets.compare_digest`), which the next send gives first (REMIND-18).
+`secrets.compare_digest`), which the next send gives first (REMIND-18); a token has at most three
+codes taken at once, so a refused registration that would queue a fourth queues none. A person holds
+at most ten devices: each registration notes the relay's time, and an eleventh device takes the place
+of the one whose last registration is the oldest (the token first as UTF-8 bytes on a tie), with what
+waited for it.
 An `erase` step (FEED-31) erases a person in the relay, removes their devices with what waited for
 them, and refuses their devices from then on with `person_erased` (after the device's own checks).
 """
@@ -27,6 +31,8 @@ MAX_TOKEN = 512                         # REMIND-14
 CUT = 64                                # REMIND-18: every loc-arg cut to 64 Unicode scalars
 PROOF_AGE = 10 * 60 * 1000              # REMIND-14: a code is taken for 10 minutes, this age included
 PROOF_EXPIRY = 600                      # REMIND-18: a proof push's expiry, seconds after it was queued
+MAX_PROOFS = 3                          # REMIND-14: codes taken at once for one token, for different callers
+MAX_DEVICES = 10                        # REMIND-14: devices one person holds
 CODE = 'code'                           # push.json: a proof push's random code as the operation writes it
 
 
@@ -64,7 +70,7 @@ class PushScript(feed.RelayScript):
     def __init__(self, window, names):
         super().__init__()
         self.window, self.names = window, names
-        self.devices = {}       # token -> {'person', 'zone', 'quiet'}
+        self.devices = {}       # token -> {'person', 'zone', 'quiet', 'at': time of its last registration}
         self.outbox = {}        # (token, topic) -> {'send': ms, 'events': [...]}
         self.last = {}          # (token, topic) -> time of the device's last push of the topic
         self.arrivals = 0       # the order in which events arrive
@@ -89,6 +95,20 @@ class PushScript(feed.RelayScript):
             proof = None
         return proof
 
+    def taken(self, token, now):
+        """REMIND-14: how many codes of the token are taken at `now` (one per caller), sent or not."""
+        return sum(1 for key in list(self.proofs) if key[0] == token and self.waiting(key, now) is not None)
+
+    def make_room(self, person, token):
+        """REMIND-14: a person's eleventh device takes the place of the one whose last registration is
+        the oldest (the token first as UTF-8 bytes on a tie), with what waited for it."""
+        held = [t for t, device in self.devices.items() if device['person'] == person and t != token]
+        if len(held) < MAX_DEVICES:
+            return
+        oldest = min(held, key=lambda t: (self.devices[t]['at'], t.encode('utf-8')))
+        del self.devices[oldest]
+        self.forget(oldest)
+
     # REMIND-14: devices
 
     def device(self, step):
@@ -106,16 +126,18 @@ class PushScript(feed.RelayScript):
         old = self.devices.get(token)
         if old is not None and old['person'] != person:
             # REMIND-14: another person's token moves only with the waiting code (constant time);
-            # a wrong code is refused as none is, and a proof push is queued unless one waits.
+            # a wrong code is refused as none is, and a proof push is queued unless one waits or
+            # three codes of the token are taken already (a fourth is queued for nobody).
             key = (token, person)
             waiting = self.waiting(key, now)
             if waiting is None or proof is None or \
                     not secrets.compare_digest(proof.encode('utf-8'), waiting['code'].encode('utf-8')):
-                if waiting is None:
+                if waiting is None and self.taken(token, now) < MAX_PROOFS:
                     self.proofs[key] = {'code': secrets.token_hex(16), 'queued': now, 'sent': False}
                 raise Failure('token_held', 'another person holds this token', rule='REMIND-14')
             self.forget(token)                                # what waited dropped, the code used up
-        self.devices[token] = {'person': person, 'zone': zone, 'quiet': quiet}
+        self.make_room(person, token)                         # at most ten devices a person
+        self.devices[token] = {'person': person, 'zone': zone, 'quiet': quiet, 'at': now}
         return {}
 
     def remove(self, step):
