@@ -138,6 +138,14 @@ public final class ServiceClient: Sendable {
     private let session: URLSession
     private let retries: Int
     private let backoff: Double
+    private let timeout: Double
+
+    /// The moment by which every call made in the task (and its child tasks) must be answered, or
+    /// nil for none: set it with `ServiceClient.$deadline.withValue(...)` around work that has a
+    /// budget (a background refresh's 30 seconds). A call waits for an answer no longer than the time
+    /// left, is not tried again when the wait before the next try would pass it, and is not sent at
+    /// all once it has passed: each fails with `network`, saying the deadline passed.
+    @TaskLocal public static var deadline: ContinuousClock.Instant?
 
     /// The calls that may be sent again after a network failure.
     static let idempotent: Set<String> = ["health", "relay", "sessions", "sync-push", "sync-pull"]
@@ -148,6 +156,7 @@ public final class ServiceClient: Sendable {
         self.base = base
         self.retries = max(retries, 0)
         self.backoff = max(backoff, 0)
+        self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpCookieAcceptPolicy = .never
@@ -193,7 +202,7 @@ public final class ServiceClient: Sendable {
         while true {
             let failure: ServiceFailure
             do {
-                return try await send(urlRequest, call)
+                return try await send(try bounded(urlRequest, name), call)
             } catch {
                 failure = error
             }
@@ -202,6 +211,8 @@ public final class ServiceClient: Sendable {
                 ? Self.idempotent.contains(name) : failure.status == 503 || failure.status == 429
             guard again, attempt < retries else { throw failure }
             let wait = failure.retryAfter ?? backoff * Double(1 << min(attempt, 16))
+            // A try that could only start after the deadline is not waited for.
+            if let deadline = Self.deadline, ContinuousClock.now + .seconds(wait) >= deadline { throw failure }
             attempt += 1
             do {
                 try await Task.sleep(nanoseconds: UInt64(min(wait, 60) * 1_000_000_000))
@@ -209,6 +220,21 @@ public final class ServiceClient: Sendable {
                 throw failure
             }
         }
+    }
+
+    /// `request` waiting for its answer no longer than the task's ``deadline`` leaves.
+    ///
+    /// - Throws: ``ServiceFailure`` `network` when the deadline has passed: nothing is sent.
+    private func bounded(_ request: URLRequest, _ name: String) throws(ServiceFailure) -> URLRequest {
+        guard let deadline = Self.deadline else { return request }
+        let left = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+        guard seconds > 0.001 else {
+            throw ServiceFailure(.network, "the call's deadline passed before it could be sent", call: name)
+        }
+        var bounded = request
+        bounded.timeoutInterval = min(timeout, seconds)
+        return bounded
     }
 
     private func send(_ request: URLRequest, _ call: ServiceCall) async throws(ServiceFailure) -> ProtocolMessage {
