@@ -52,4 +52,12 @@ package final class DatabaseExecutor: Sendable {
         }
         return try result.get()
     }
+
+    /// Runs `body` on the queue, after every job given before it, whether or not the calling task
+    /// is cancelled: for work that must happen once asked for (closing the file).
+    package func runWhole<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
 }

@@ -65,4 +65,6 @@ extension ErrorCode where Domain == StoreError {
     public static var secretMissing: Self { Self("secret_missing") }
     /// The task that asked was cancelled before the work was committed: nothing changed.
     public static var cancelled: Self { Self("cancelled") }
+    /// The database was closed (its app's `close()`): open it again to go on.
+    public static var closed: Self { Self("closed") }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import GlowBundle
 import GlowFeed
 import GlowModel
@@ -35,23 +36,42 @@ extension RitualDatabase {
     }
 
     /// Starts watching the file for commits made through other connections (another process,
-    /// such as a widget or a share extension, or another database object on the file): every
-    /// `interval`, SQLite's `data_version` is read, and a change is read and told to the observers
-    /// (``observe(_:)``) once, as ``refresh()`` does. A failed read is told to `failed` and tried
-    /// again at the next look.
+    /// such as a widget or a share extension, or another database object on the file): a change
+    /// is read and told to the observers (``observe(_:)``) once, as ``refresh()`` does. A failed
+    /// read is told to `failed` and tried again at the next look.
+    ///
+    /// On Darwin, every database object posts a notification named after the file after each of
+    /// its commits (notify(3)), and the watch reads the file when one comes: nothing runs while
+    /// nothing changes, and a suspended app's watch costs nothing. Where there are no such
+    /// notifications (Linux), SQLite's `data_version` is read every `interval`.
     ///
     /// - Returns: the watch; it stops when cancelled or freed.
     public func watchOtherWriters(
         every interval: Duration = .milliseconds(250), failed: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) -> DatabaseObservation {
-        let task = Task.detached { [weak self] in
+        let look: @Sendable () async -> Bool = { [weak self] in
+            guard let self else { return false }
+            do throws(StoreError) { try await self.refresh() } catch { failed(error) }
+            return true
+        }
+        if let listening = notice.listen(on: DispatchQueue.global(qos: .utility), { Task { _ = await look() } }) {
+            return DatabaseObservation { listening.cancel() }
+        }
+        let task = Task.detached {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
-                guard let self else { return }
-                do throws(StoreError) { try await self.refresh() } catch { failed(error) }
+                guard await look() else { return }
             }
         }
         return DatabaseObservation { task.cancel() }
+    }
+
+    /// Closes the database after the work given before: the file's connection and its locks are
+    /// let go, and every later read or change is refused with `closed`. Observers hear nothing
+    /// more; open the file again to go on.
+    public func close() async {
+        // Closed even by a cancelled task: what asked for it is going away.
+        await executor.runWhole { self.store.close() }
     }
 }
 
@@ -91,6 +111,7 @@ extension RitualDatabase.Job {
             state = State(data: DataSet(), feed: FeedReplica(), feedRows: 0, deviceValues: [:])
         }
         database.tell(DatabaseChange(external: state))
+        database.notice.post()
         try removePhotos()
         try secrets.removeSecret(.syncSecret)
         try secrets.removeSecret(.session)

@@ -40,6 +40,8 @@ public final class RitualDatabase: Sendable {
     let observers = ChangeObservers<DatabaseChange>()
     /// The committed changes as the main actor's stores take them in.
     let main = MainChanges()
+    /// How other processes on the file hear of this one's commits, and this one of theirs.
+    let notice: FileChangeNotice
 
     struct State: Sendable {
         var data: DataSet
@@ -68,6 +70,7 @@ public final class RitualDatabase: Sendable {
         self.path = path
         self.secrets = secrets
         self.executor = executor
+        notice = FileChangeNotice(path: path)
         store = try await executor.run(cancelled: { Self.cancelled(path) }) {
             () throws(StoreError) -> SQLiteStore<State> in
             try SQLiteStore(path: path, schema: Self.schema, create: create) {
@@ -381,6 +384,7 @@ extension RitualDatabase.Job {
         let ((result, touched), reloaded, state) = try store.write(body)
         if reloaded { database.tell(DatabaseChange(external: state)) }
         if !touched.data.isEmpty || touched.feed || !touched.deviceValues.isEmpty {
+            database.notice.post()
             database.tell(
                 DatabaseChange(
                     changes: touched.data, feedChanged: touched.feed, deviceKeys: touched.deviceValues, state: state))

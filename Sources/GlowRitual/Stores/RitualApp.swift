@@ -78,7 +78,7 @@ public final class RitualApp {
     /// Nil once they sign in again.
     public internal(set) var sessionFailure: RitualAppError?
     /// The last failure to read another process's commits, or nil; the next look tries again.
-    public private(set) var watchFailure: StoreError?
+    public internal(set) var watchFailure: StoreError?
 
     /// The device the app runs on: its check-ins and feed writes carry it.
     public let device: DeviceID
@@ -96,14 +96,19 @@ public final class RitualApp {
     @ObservationIgnored var background: Task<Void, Never>?
     /// Whether a change came while the background round ran: it runs once more.
     @ObservationIgnored var backgroundAgain = false
-    @ObservationIgnored private var watch: DatabaseObservation? = nil
-    @ObservationIgnored private var observation: DatabaseObservation? = nil
+    /// Whether the app watches the file for other processes' commits (``pauseWatching()``).
+    public internal(set) var isWatching = false
+    /// Whether ``close()`` closed the app: its database refuses every read and change, `closed`.
+    public internal(set) var isClosed = false
+    @ObservationIgnored var watch: DatabaseObservation? = nil
+    @ObservationIgnored let watchInterval: Duration
+    @ObservationIgnored var observation: DatabaseObservation? = nil
     @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
     /// The app over the database at `path` (made when missing) on the device `device`, its
     /// secrets (the session, the sync secret) in `secrets` and never in the file, as of `now`, its
     /// reminders planned `reminderDays` Days ahead (1 ... 31). The file is watched for other
-    /// processes' commits every `watchInterval`.
+    /// processes' commits: on Darwin as each is posted (notify(3)), elsewhere every `watchInterval`.
     ///
     /// An app on an Apple platform keeps its secrets in the Keychain (``KeychainSecretStore``), a
     /// program on Linux in files beside the database (``FileSecretStore/init(database:)``). The
@@ -120,6 +125,7 @@ public final class RitualApp {
         mode: Mode = .light, now: Instant = .now, reminderDays: Int = 7, watchInterval: Duration = .milliseconds(250)
     ) async throws(RitualAppError) {
         self.protection = protection
+        self.watchInterval = watchInterval
         let database: RitualDatabase
         let latest: DatabaseChange
         let sync: DeviceSync?
@@ -163,9 +169,7 @@ public final class RitualApp {
         try await restoreSession(now: now)
         await goals.lane.idle()
         await reminders.lane.idle()
-        watch = database.watchOtherWriters(every: watchInterval) { [weak self] failure in
-            Task { @MainActor in self?.watchFailure = failure }
-        }
+        startWatching()
     }
 
     /// Every committed change from now on, another process's included, each after the goal,
