@@ -90,6 +90,33 @@ extension RitualApp {
         return log.taken(overBudget: !finished)
     }
 
+    /// Handles a push the platform woke the app with (`application(_:didReceiveRemoteNotification:
+    /// fetchCompletionHandler:)`'s `userInfo`): a Glow background push, which carries nothing but
+    /// `content-available` (REMIND-21) and says that another device of the person synced or a
+    /// friend's item arrived, is answered by ``sync(within:now:)`` within `budget` (keep it under the
+    /// system's 30 seconds). A proof push (its `glow-proof`, ``SessionKeeper/proofCode(inPushPayload:)``)
+    /// and any other push are not Glow's to sync for.
+    ///
+    /// - Returns: the sync's report, or nil when the push was not a Glow background push (then
+    ///   nothing ran; tell the system there was no new data).
+    public func handleBackgroundPush(_ payload: [AnyHashable: Any], within budget: Duration, now: Instant = .now)
+        async -> SyncReport?
+    {
+        guard Self.isBackgroundPush(payload) else { return nil }
+        return await sync(within: budget, now: now)
+    }
+
+    /// Whether `payload` is REMIND-21's: `aps` holding `content-available` 1 and nothing else, and
+    /// nothing beside `aps` (a proof push carries its `glow-proof`).
+    nonisolated static func isBackgroundPush(_ payload: [AnyHashable: Any]) -> Bool {
+        guard payload.count == 1, let aps = payload["aps"] as? [AnyHashable: Any], aps.count == 1 else { return false }
+        switch aps["content-available"] {
+        case let flag as Int: return flag == 1
+        case let flag as NSNumber: return flag.intValue == 1
+        default: return false
+        }
+    }
+
     /// One sync of every part, told to `log` as it goes.
     private func syncRound(now: Instant, log: SyncRoundLog) async {
         guard let session, let activity, session.session != nil else {
