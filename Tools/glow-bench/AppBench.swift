@@ -17,9 +17,7 @@ import Observation
 /// thread hands the main queue (the main actor's executor) an empty block every 0.2 ms and times how
 /// late each runs. On a machine whose cores are busy with other work this also counts the time the
 /// main actor's thread waited for a core; the idle figure, measured with no call running, says how
-/// much, and a third figure, *main thread CPU*, is the CPU time the main actor's thread spent while
-/// the call ran (all its stretches together, waits for a core left out): what the main actor
-/// worked, an upper bound of its longest stretch of work.
+/// much.
 @MainActor
 enum AppBench {
     /// The budget of issue 58: a call's p99 on the main actor.
@@ -65,14 +63,6 @@ enum AppBench {
     struct Figures {
         var returns: [Double] = []
         var mainActor: [Double] = []
-        var mainCPU: [Double] = []
-    }
-
-    /// The CPU time the calling thread has used, in seconds.
-    static func threadCPU() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static func run() async {
@@ -157,7 +147,6 @@ enum AppBench {
                 }
                 _ = probe.take()
                 let asked = clock.now
-                let cpu = threadCPU()
                 do {
                     try await body(index)
                 } catch {
@@ -165,7 +154,6 @@ enum AppBench {
                     return
                 }
                 figures.returns.append((clock.now - asked).seconds)
-                figures.mainCPU.append(threadCPU() - cpu)
                 // The probe's block asked for meanwhile runs before this goes on: a call that never
                 // gave up the main actor is measured whole.
                 await Task.yield()
@@ -278,13 +266,11 @@ enum AppBench {
         for (name, figures) in results {
             let main = StoreBench.percentile(figures.mainActor, 0.99)
             let returns = StoreBench.percentile(figures.returns, 0.99)
-            let cpu = StoreBench.percentile(figures.mainCPU, 0.99)
             let key = name.prefix { $0 != "(" && $0 != " " }
             record("app", "\(key).mainActorP99", main)
             record("app", "\(key).returnsP99", returns)
-            record("app", "\(key).mainCPUP99", cpu)
             say(
-                "app      \(name): returns \(milliseconds(StoreBench.percentile(figures.returns, 0.5))), \(milliseconds(returns)), \(milliseconds(figures.returns.max() ?? 0)); the main actor busy at most \(milliseconds(StoreBench.percentile(figures.mainActor, 0.5))), \(milliseconds(main)), \(milliseconds(figures.mainActor.max() ?? 0))\(main <= callBudget ? "" : "  OVER 4 ms"); main thread CPU \(milliseconds(StoreBench.percentile(figures.mainCPU, 0.5))), \(milliseconds(cpu)), \(milliseconds(figures.mainCPU.max() ?? 0))"
+                "app      \(name): returns \(milliseconds(StoreBench.percentile(figures.returns, 0.5))), \(milliseconds(returns)), \(milliseconds(figures.returns.max() ?? 0)); the main actor busy at most \(milliseconds(StoreBench.percentile(figures.mainActor, 0.5))), \(milliseconds(main)), \(milliseconds(figures.mainActor.max() ?? 0))\(main <= callBudget ? "" : "  OVER 4 ms")"
             )
         }
 
