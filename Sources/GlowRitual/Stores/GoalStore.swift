@@ -109,6 +109,9 @@ public final class GoalStore {
     @ObservationIgnored private let database: RitualDatabase
     @ObservationIgnored private let device: DeviceID
     @ObservationIgnored private var byID: [GoalID: GoalRow] = [:]
+    /// Each row's evaluation, kept with the rows (what a reminder plan reads), so that handing them
+    /// off the main actor shares this dictionary instead of copying every goal's evaluation.
+    @ObservationIgnored private(set) var evaluations: [GoalID: GoalEvaluation] = [:]
     /// The data as last committed.
     @ObservationIgnored private var data: DataSet
     @ObservationIgnored private var observation: DatabaseObservation?
@@ -282,6 +285,8 @@ public final class GoalStore {
             }
             if let row = byID[id] {
                 let wasOnToday = row.isOnToday
+                // Let go of the kept copy first, so the row's evaluation changes in place.
+                evaluations[id] = nil
                 if changes.goals.contains(id) {
                     row.update(
                         GoalEvaluation(
@@ -290,6 +295,7 @@ public final class GoalStore {
                     // Only its check-ins changed: a tap on a recent Day resumes the goal's walk.
                     row.update(checkInsChangedOn: changes.days[id] ?? [], history: data.history(of: id))
                 }
+                evaluations[id] = row.evaluation
                 membership = membership || row.isOnToday != wasOnToday
             } else {
                 membership = true
@@ -316,20 +322,31 @@ public final class GoalStore {
         let data = data
         let weekStart = data.dayBoundary.weekStart
         var next: [GoalID: GoalRow] = [:]
-        let ordered = TodayQuery.order(data.goals.values).map { goal -> GoalRow in
+        var evaluations = self.evaluations
+        self.evaluations = [:]
+        // TodayQuery.order's order (creation, then id), sorting keys rather than whole goals.
+        let keys = data.goals.values.lazy.filter { !$0.deleted }.map { ($0.createdAt, $0.id) }.sorted { $0 < $1 }
+        let ordered = keys.map { _, id -> GoalRow in
             let row: GoalRow
-            if let existing = byID[goal.id] {
-                if let evaluation = reevaluated[goal.id] { existing.update(evaluation) }
+            if let existing = byID[id] {
+                if let evaluation = reevaluated[id] {
+                    evaluations[id] = nil
+                    existing.update(evaluation)
+                    evaluations[id] = existing.evaluation
+                }
                 row = existing
             } else {
+                guard let goal = data.goals[id] else { preconditionFailure("a key of a goal held") }
                 row = GoalRow(
-                    reevaluated[goal.id]
-                        ?? GoalEvaluation(
-                            goal: goal, history: data.history(of: goal.id), weekStart: weekStart, today: day))
+                    reevaluated[id]
+                        ?? GoalEvaluation(goal: goal, history: data.history(of: id), weekStart: weekStart, today: day))
+                evaluations[id] = row.evaluation
             }
-            next[goal.id] = row
+            next[id] = row
             return row
         }
+        for id in byID.keys where next[id] == nil { evaluations[id] = nil }
+        self.evaluations = evaluations
         byID = next
         if rows.map(\.id) != ordered.map(\.id) { rows = ordered }
         let onToday = ordered.filter(\.isOnToday)

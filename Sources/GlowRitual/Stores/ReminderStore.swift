@@ -46,7 +46,7 @@ public final class ReminderStore {
             boundary = goals.boundary
             now = goals.now
             today = goals.day
-            evaluations = Dictionary(uniqueKeysWithValues: goals.rows.map { ($0.id, $0.evaluation) })
+            evaluations = goals.evaluations
         }
 
         /// No goal yet, as of `goals`' Day: what a keeper is first made from, to check its Days.
