@@ -24,6 +24,8 @@ struct BackgroundSyncTests {
         case refuse
         /// Accepts and answers nothing until the test ends.
         case stall
+        /// `503` asking for a wait of 30 seconds before the next try.
+        case busy
     }
 
     /// A server in front of `server` that answers the sync log's calls and the relay's as `mode`
@@ -31,16 +33,19 @@ struct BackgroundSyncTests {
     final class Front: Sendable {
         let mode = Locked(Mode.forward)
         let released = DispatchSemaphore(value: 0)
+        /// The requests the front answered as `mode` says.
+        let seen = Locked(0)
         let http: HTTPServer
 
         init(_ server: TestServer) throws {
             let handler = ServiceHandler(
                 accounts: server.accounts, relay: server.relay, sync: server.sync, healthCheck: { nil })
-            let mode = mode
-            let released = released
+            let (mode, released, seen) = (mode, released, seen)
             http = try HTTPServer(listen: .tcp(host: "127.0.0.1", port: 0)) { request in
                 let call = request.path.split(separator: "/").last.map(String.init) ?? ""
-                let now = ["sync-push", "sync-pull", "relay"].contains(call) ? mode.withLock { $0 } : .forward
+                let now =
+                    ["sync-push", "sync-pull", "relay", "health"].contains(call) ? mode.withLock { $0 } : .forward
+                if now != .forward { seen.withLock { $0 += 1 } }
                 switch now {
                 case .forward: return handler.respond(to: request)
                 case .unavailable:
@@ -51,6 +56,10 @@ struct BackgroundSyncTests {
                     // Held until the test ends (at most a minute), as a stalled server holds it.
                     _ = released.wait(timeout: .now() + 60)
                     return Self.refusal(503, "storage_failed", "stalled")
+                case .busy:
+                    let error = ProtocolMessage("ServiceError").with("code", "storage_failed").with("message", "busy")
+                        .with("retry_after_seconds", .unsigned(30))
+                    return HTTPResponse(status: 503, contentType: ServiceCalls.contentType, body: error.wireEncoded())
                 }
             }
         }
@@ -93,6 +102,38 @@ struct BackgroundSyncTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     static func waiting(_ app: RitualApp) async throws -> Int {
         try #require(try await app.database.sync).state.outbox.pending.count
+    }
+
+    @Test("a client's call sends nothing past its deadline, and waits for no retry that would pass it")
+    func clientDeadline() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let front = try Front(server)
+        defer { front.stop() }
+        let client = ServiceClient(base: try front.url, retries: 5, backoff: 0.05)
+        front.mode.withLock { $0 = .busy }
+        // Without a deadline the server's wait is taken: this one returns only because it is cancelled.
+        let clock = ContinuousClock()
+        var started = clock.now
+        let patient = Task { try await client.health() }
+        try await Task.sleep(for: .milliseconds(500))
+        patient.cancel()
+        _ = await patient.result
+        #expect(clock.now - started >= .milliseconds(500))
+        // A deadline a second away: one try, and no wait of 30 seconds for the next.
+        started = clock.now
+        front.seen.withLock { $0 = 0 }
+        let refused = await ServiceClient.$deadline.withValue(clock.now + .seconds(1)) {
+            await #expect(throws: ServiceFailure.self) { try await client.health() }
+        }
+        #expect(clock.now - started < .milliseconds(1_000), "the client waited past its deadline")
+        #expect(refused?.status == 503 && front.seen.withLock { $0 } == 1)
+        // A deadline passed already: nothing is sent.
+        front.seen.withLock { $0 = 0 }
+        let late = await ServiceClient.$deadline.withValue(clock.now - .seconds(1)) {
+            await #expect(throws: ServiceFailure.self) { try await client.health() }
+        }
+        #expect(late?.code == .network && front.seen.withLock { $0 } == 0)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
