@@ -237,18 +237,58 @@ public final class ServiceClient: Sendable {
         return bounded
     }
 
+    /// The answer's body and HTTP status (nil when the answer is not HTTP).
+    private typealias Answer = (data: Data, status: Int?)
+
+    /// Sends `request` and waits for its answer, no later than the task's ``deadline``: a
+    /// request's timeout is only as exact as the platform's timers, so past the deadline the
+    /// request is cancelled and the wait ends.
+    private func exchange(_ request: URLRequest) async throws -> Answer {
+        let session = session
+        guard let deadline = Self.deadline else {
+            let (data, response) = try await session.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode)
+        }
+        let task = Task<Answer, any Error> {
+            let (data, response) = try await session.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode)
+        }
+        let waiting = Locked<CheckedContinuation<Result<Answer, any Error>, Never>?>(nil)
+        let timer = Locked<Task<Void, Never>?>(nil)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, any Error>, Never>) in
+                waiting.withLock { $0 = continuation }
+                timer.withLock {
+                    $0 = Task {
+                        do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+                        waiting.withLock { $0.take() }?.resume(returning: .failure(URLError(.timedOut)))
+                        task.cancel()
+                    }
+                }
+                Task {
+                    let result = await task.result
+                    waiting.withLock { $0.take() }?.resume(returning: result)
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        timer.withLock { $0?.cancel() }
+        return try outcome.get()
+    }
+
     private func send(_ request: URLRequest, _ call: ServiceCall) async throws(ServiceFailure) -> ProtocolMessage {
         let data: Data
-        let response: URLResponse
+        let status: Int?
         do {
-            (data, response) = try await session.data(for: request)
+            (data, status) = try await exchange(request)
         } catch {
             throw ServiceFailure(.network, "the server did not answer: \(error.localizedDescription)", call: call.name)
         }
-        guard let http = response as? HTTPURLResponse else {
+        guard let status else {
             throw ServiceFailure(.malformedResponse, "the answer is not HTTP", call: call.name)
         }
-        let type = http.statusCode == 200 ? call.response : ProtocolSchema.type("ServiceError")
+        let type = status == 200 ? call.response : ProtocolSchema.type("ServiceError")
         guard let type else { preconditionFailure("ServiceError is declared") }
         let message: ProtocolMessage
         do {
@@ -256,14 +296,14 @@ public final class ServiceClient: Sendable {
         } catch {
             throw ServiceFailure(
                 .malformedResponse, "the answer is not a \(type.name): \(error)", call: call.name,
-                status: http.statusCode)
+                status: status)
         }
-        guard http.statusCode == 200 else {
+        guard status == 200 else {
             let wait = message.unsigned("retry_after_seconds")
             throw ServiceFailure(
-                ServiceFailure.Code(message.text("code") ?? "http_\(http.statusCode)"),
-                message.text("message") ?? "the server answered \(http.statusCode)", call: call.name,
-                status: http.statusCode, rule: message.text("rule"), retryAfter: wait > 0 ? Double(wait) : nil)
+                ServiceFailure.Code(message.text("code") ?? "http_\(status)"),
+                message.text("message") ?? "the server answered \(status)", call: call.name,
+                status: status, rule: message.text("rule"), retryAfter: wait > 0 ? Double(wait) : nil)
         }
         return message
     }
