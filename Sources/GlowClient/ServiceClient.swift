@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import GlowCore
 import GlowModel
@@ -254,16 +255,17 @@ public final class ServiceClient: Sendable {
             return (data, (response as? HTTPURLResponse)?.statusCode)
         }
         let waiting = Locked<CheckedContinuation<Result<Answer, any Error>, Never>?>(nil)
-        let timer = Locked<Task<Void, Never>?>(nil)
+        let left = ContinuousClock.now.duration(to: deadline)
+        let nanoseconds =
+            min(left.components.seconds, 1_000_000) * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, any Error>, Never>) in
                 waiting.withLock { $0 = continuation }
-                timer.withLock {
-                    $0 = Task {
-                        do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-                        waiting.withLock { $0.take() }?.resume(returning: .failure(URLError(.timedOut)))
-                        task.cancel()
-                    }
+                // A dispatch timer, not a task: the deadline comes even when every thread of the
+                // task pool is busy.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: max(0, nanoseconds)))) {
+                    waiting.withLock { $0.take() }?.resume(returning: .failure(URLError(.timedOut)))
+                    task.cancel()
                 }
                 Task {
                     let result = await task.result
@@ -273,7 +275,6 @@ public final class ServiceClient: Sendable {
         } onCancel: {
             task.cancel()
         }
-        timer.withLock { $0?.cancel() }
         return try outcome.get()
     }
 

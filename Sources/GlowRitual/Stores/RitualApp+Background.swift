@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import GlowClient
 import GlowCore
@@ -174,21 +175,25 @@ extension RitualApp {
     /// goes on until it sees its cancellation).
     nonisolated static func finished(_ task: Task<Void, Never>, by deadline: ContinuousClock.Instant) async -> Bool {
         let waiting = Locked<CheckedContinuation<Bool, Never>?>(nil)
-        let timer = Locked<Task<Void, Never>?>(nil)
-        let finished = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             waiting.withLock { $0 = continuation }
-            timer.withLock {
-                $0 = Task {
-                    do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-                    waiting.withLock { $0.take() }?.resume(returning: false)
-                }
+            // A dispatch timer, not a task: the deadline comes even when every thread of the task
+            // pool is busy.
+            DispatchQueue.global().asyncAfter(deadline: dispatchTime(of: deadline)) {
+                waiting.withLock { $0.take() }?.resume(returning: false)
             }
             Task {
                 await task.value
                 waiting.withLock { $0.take() }?.resume(returning: true)
             }
         }
-        timer.withLock { $0?.cancel() }
-        return finished
     }
+}
+
+/// The dispatch time of `instant` (at most a million seconds away).
+private func dispatchTime(of instant: ContinuousClock.Instant) -> DispatchTime {
+    let left = ContinuousClock.now.duration(to: instant)
+    let seconds = Swift.min(left.components.seconds, 1_000_000)
+    let nanoseconds = seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+    return .now() + .nanoseconds(Int(clamping: Swift.max(0, nanoseconds)))
 }
