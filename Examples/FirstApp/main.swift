@@ -38,21 +38,23 @@ if #available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *) {
         // README: begin
         // First launch: one app object over the person's database, made once and handed to the views. Its
         // session and sync secret go to a secret store, never the file (an iOS app gives KeychainSecretStore).
-        let app = try RitualApp(
+        let app = try await RitualApp(
             path: databasePath, device: DeviceID(UUID()), secrets: FileSecretStore(database: databasePath))
         if app.profile.profile == nil {
             let now = Instant.now
-            try app.profile.create(
+            try await app.profile.create(
                 Profile(userID: UserID(UUID()), displayName: "Mia", boundary: .utc, createdAt: now, modifiedAt: now))
         }
 
         // Add goal: a daily stretch with a reminder at 18:30, stored with the goal in one change.
         var draft = GoalDraft(title: "Stretch", emoji: "🧘", kind: .streak, schedule: .daily, visibility: .friends)
         draft.reminders = try GoalReminders(times: [18 * 60 + 30])
-        let stretch = try app.goals.rows.first { $0.goal.title == "Stretch" }?.goal ?? app.addGoal(draft)
+        let found = app.goals.rows.first { $0.goal.title == "Stretch" }?.goal
+        let stretch = if let found { found } else { try await app.addGoal(draft) }
 
-        // Today: a tap, on disk when it returns; the row, its streak and the reminders follow it.
-        if app.goals.row(stretch.id)?.status != .done { try app.goals.tap(.done, goal: stretch.id) }
+        // Today: a tap, on disk when it returns (the screen draws meanwhile); the row, its streak and the
+        // reminders follow it.
+        if app.goals.row(stretch.id)?.status != .done { try await app.goals.tap(.done, goal: stretch.id) }
         let row = app.goals.row(stretch.id)  // status .done, currentStreak 1
         let toSchedule = app.reminders.plan.notifications  // for UNUserNotificationCenter
 
@@ -61,7 +63,7 @@ if #available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *) {
         let relaunched = app.account != nil
         if !relaunched {
             let client = ServiceClient(base: serverURL)
-            try app.signIn(try await client.signIn(email: email, password: password), client: client)
+            try await app.signIn(try await client.signIn(email: email, password: password), client: client)
         }
         try await app.sync()
 

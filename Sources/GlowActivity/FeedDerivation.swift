@@ -13,8 +13,23 @@ public enum FeedDerivation {
     /// ``checkInWindow`` Days whose status is done (with the streak as of that Day), each
     /// milestone its streaks reached, and its completion for a one-off goal.
     public static func items(of data: DataSet, owner: String, boundary: DayBoundary, today: Day) -> [FeedItem] {
+        items(of: data, owner: owner, boundary: boundary, today: today) { _, _ in true } ?? []
+    }
+
+    /// ``items(of:owner:boundary:today:)``, telling `progress` after each goal how many of the
+    /// goals it has derived, of how many; deriving stops, and gives nil, when `progress` returns
+    /// false (its task was cancelled).
+    ///
+    /// - Complexity: each shared goal's evaluation, and one more for each Day of the window it was
+    ///   done, so it is work to do off the main actor.
+    public static func items(
+        of data: DataSet, owner: String, boundary: DayBoundary, today: Day,
+        progress: (_ goals: Int, _ total: Int) -> Bool
+    ) -> [FeedItem]? {
         var items: [FeedItem] = []
-        for goal in data.sortedGoals where !goal.deleted && goal.visibility != .private {
+        let shared = data.sortedGoals.filter { !$0.deleted && $0.visibility != .private }
+        guard progress(0, shared.count) else { return nil }
+        for (index, goal) in shared.enumerated() {
             let history = data.history(of: goal.id)
             let evaluation = GoalEvaluation(goal: goal, history: history, weekStart: boundary.weekStart, today: today)
             let checkIns = Dictionary(
@@ -55,6 +70,7 @@ public enum FeedDerivation {
             {
                 items.append(item)
             }
+            guard progress(index + 1, shared.count) else { return nil }
         }
         return items.sorted(by: FeedCursor.newerFirst)
     }
@@ -109,7 +125,20 @@ extension FeedReplica {
     public mutating func publish(
         _ data: DataSet, owner: String, boundary: DayBoundary, today: Day, clock: inout HybridClock, now: Int64
     ) throws(FeedError) -> Int {
-        let items = FeedDerivation.items(of: data, owner: owner, boundary: boundary, today: today)
+        try publish(
+            FeedDerivation.items(of: data, owner: owner, boundary: boundary, today: today), of: data, owner: owner,
+            today: today, clock: &clock, now: now)
+    }
+
+    /// Publishes `items`, which ``FeedDerivation`` derived from `data` as of `today` (perhaps
+    /// elsewhere: off the main actor, or before this replica last changed), with the visibility of
+    /// every goal of `data` that is not deleted (FEED-23). Returns how many writes it made.
+    ///
+    /// - Throws: the clock's errors (FEED-2); writes made before one stay.
+    @discardableResult
+    public mutating func publish(
+        _ items: [FeedItem], of data: DataSet, owner: String, today: Day, clock: inout HybridClock, now: Int64
+    ) throws(FeedError) -> Int {
         let visibility = Dictionary(
             data.sortedGoals.filter { !$0.deleted }.map { ($0.id.description, $0.visibility) },
             uniquingKeysWith: { a, _ in a })

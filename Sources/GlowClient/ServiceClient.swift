@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import GlowCore
 import GlowModel
@@ -138,6 +139,14 @@ public final class ServiceClient: Sendable {
     private let session: URLSession
     private let retries: Int
     private let backoff: Double
+    private let timeout: Double
+
+    /// The moment by which every call made in the task (and its child tasks) must be answered, or
+    /// nil for none: set it with `ServiceClient.$deadline.withValue(...)` around work that has a
+    /// budget (a background refresh's 30 seconds). A call waits for an answer no longer than the time
+    /// left, is not tried again when the wait before the next try would pass it, and is not sent at
+    /// all once it has passed: each fails with `network`, saying the deadline passed.
+    @TaskLocal public static var deadline: ContinuousClock.Instant?
 
     /// The calls that may be sent again after a network failure.
     static let idempotent: Set<String> = ["health", "relay", "sessions", "sync-push", "sync-pull"]
@@ -148,6 +157,7 @@ public final class ServiceClient: Sendable {
         self.base = base
         self.retries = max(retries, 0)
         self.backoff = max(backoff, 0)
+        self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpCookieAcceptPolicy = .never
@@ -193,7 +203,7 @@ public final class ServiceClient: Sendable {
         while true {
             let failure: ServiceFailure
             do {
-                return try await send(urlRequest, call)
+                return try await send(try bounded(urlRequest, name), call)
             } catch {
                 failure = error
             }
@@ -202,6 +212,8 @@ public final class ServiceClient: Sendable {
                 ? Self.idempotent.contains(name) : failure.status == 503 || failure.status == 429
             guard again, attempt < retries else { throw failure }
             let wait = failure.retryAfter ?? backoff * Double(1 << min(attempt, 16))
+            // A try that could only start after the deadline is not waited for.
+            if let deadline = Self.deadline, ContinuousClock.now + .seconds(wait) >= deadline { throw failure }
             attempt += 1
             do {
                 try await Task.sleep(nanoseconds: UInt64(min(wait, 60) * 1_000_000_000))
@@ -211,18 +223,73 @@ public final class ServiceClient: Sendable {
         }
     }
 
+    /// `request` waiting for its answer no longer than the task's ``deadline`` leaves.
+    ///
+    /// - Throws: ``ServiceFailure`` `network` when the deadline has passed: nothing is sent.
+    private func bounded(_ request: URLRequest, _ name: String) throws(ServiceFailure) -> URLRequest {
+        guard let deadline = Self.deadline else { return request }
+        let left = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+        guard seconds > 0.001 else {
+            throw ServiceFailure(.network, "the call's deadline passed before it could be sent", call: name)
+        }
+        var bounded = request
+        bounded.timeoutInterval = min(timeout, seconds)
+        return bounded
+    }
+
+    /// The answer's body and HTTP status (nil when the answer is not HTTP).
+    private typealias Answer = (data: Data, status: Int?)
+
+    /// Sends `request` and waits for its answer, no later than the task's ``deadline``: a
+    /// request's timeout is only as exact as the platform's timers, so past the deadline the
+    /// request is cancelled and the wait ends.
+    private func exchange(_ request: URLRequest) async throws -> Answer {
+        let session = session
+        guard let deadline = Self.deadline else {
+            let (data, response) = try await session.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode)
+        }
+        let task = Task<Answer, any Error> {
+            let (data, response) = try await session.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode)
+        }
+        let waiting = Locked<CheckedContinuation<Result<Answer, any Error>, Never>?>(nil)
+        let left = ContinuousClock.now.duration(to: deadline)
+        let nanoseconds =
+            min(left.components.seconds, 1_000_000) * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, any Error>, Never>) in
+                waiting.withLock { $0 = continuation }
+                // A dispatch timer, not a task: the deadline comes even when every thread of the
+                // task pool is busy.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: max(0, nanoseconds)))) {
+                    waiting.withLock { $0.take() }?.resume(returning: .failure(URLError(.timedOut)))
+                    task.cancel()
+                }
+                Task {
+                    let result = await task.result
+                    waiting.withLock { $0.take() }?.resume(returning: result)
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return try outcome.get()
+    }
+
     private func send(_ request: URLRequest, _ call: ServiceCall) async throws(ServiceFailure) -> ProtocolMessage {
         let data: Data
-        let response: URLResponse
+        let status: Int?
         do {
-            (data, response) = try await session.data(for: request)
+            (data, status) = try await exchange(request)
         } catch {
             throw ServiceFailure(.network, "the server did not answer: \(error.localizedDescription)", call: call.name)
         }
-        guard let http = response as? HTTPURLResponse else {
+        guard let status else {
             throw ServiceFailure(.malformedResponse, "the answer is not HTTP", call: call.name)
         }
-        let type = http.statusCode == 200 ? call.response : ProtocolSchema.type("ServiceError")
+        let type = status == 200 ? call.response : ProtocolSchema.type("ServiceError")
         guard let type else { preconditionFailure("ServiceError is declared") }
         let message: ProtocolMessage
         do {
@@ -230,14 +297,14 @@ public final class ServiceClient: Sendable {
         } catch {
             throw ServiceFailure(
                 .malformedResponse, "the answer is not a \(type.name): \(error)", call: call.name,
-                status: http.statusCode)
+                status: status)
         }
-        guard http.statusCode == 200 else {
+        guard status == 200 else {
             let wait = message.unsigned("retry_after_seconds")
             throw ServiceFailure(
-                ServiceFailure.Code(message.text("code") ?? "http_\(http.statusCode)"),
-                message.text("message") ?? "the server answered \(http.statusCode)", call: call.name,
-                status: http.statusCode, rule: message.text("rule"), retryAfter: wait > 0 ? Double(wait) : nil)
+                ServiceFailure.Code(message.text("code") ?? "http_\(status)"),
+                message.text("message") ?? "the server answered \(status)", call: call.name,
+                status: status, rule: message.text("rule"), retryAfter: wait > 0 ? Double(wait) : nil)
         }
         return message
     }

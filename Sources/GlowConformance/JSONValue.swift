@@ -71,6 +71,11 @@ package enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
         return nil
     }
 
+    package var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     package var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil

@@ -1,4 +1,5 @@
 import Foundation
+import GlowCore
 import GlowModel
 import GlowRitual
 import GlowStorage
@@ -43,12 +44,32 @@ enum DatabaseHarness {
             !FileManager.default.fileExists(atPath: path + "-wal")
                 && !FileManager.default.fileExists(atPath: path + "-shm"), "a read made a file beside the database")
         // An open for writing: refused with a typed error, or open with the same data as the read.
-        do {
-            let database = try RitualDatabase(path: path, create: false)
-            let data = try database.data
-            if let read { precondition(data == read, "the open's data differ from the read's") }
-        } catch {
-            // A typed refusal (the catch is typed: StoreError) is the expected answer to most inputs.
+        // The database works on its own executor; the harness's thread waits for it.
+        let opened = waiting { () async -> Result<DataSet, StoreError> in
+            do throws(StoreError) {
+                let database = try await RitualDatabase(path: path, create: false)
+                return .success(try await database.data)
+            } catch {
+                return .failure(error)
+            }
         }
+        // A typed refusal is the expected answer to most inputs.
+        if case .success(let data) = opened, let read {
+            precondition(data == read, "the open's data differ from the read's")
+        }
+    }
+
+    /// What `work` gives, waited for on this thread (the fuzzer's, never a task's).
+    static func waiting<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let result = Locked<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        guard let value = result.withLock({ $0 }) else { preconditionFailure("the work gave its value") }
+        return value
     }
 }

@@ -173,6 +173,8 @@ public final class FeedRelay: Sendable {
 
     /// How far apart pushes of one topic to one device are, in ms (REMIND-16).
     public let pushWindow: Int64
+    /// Whether the relay wakes people's devices with background pushes (REMIND-19 ... REMIND-21).
+    public let backgroundPushes: Bool
     /// The most registers a delta may hold (FEED-25).
     public let maxDeltaWrites: Int
     /// The most bytes an answer of changes holds, as a `RelayResponse`, unless one log entry's
@@ -182,13 +184,16 @@ public final class FeedRelay: Sendable {
     /// A relay over `store`, whose pushes of a topic to a device are at least `pushWindow` ms
     /// apart (15 minutes unless given), taking deltas of at most `maxDeltaWrites` registers
     /// (FEED-25's 1,000 unless given lower; a greater number is held to it), answering changes in
-    /// pages of about `maxAnswerBytes` (FEED-27).
+    /// pages of about `maxAnswerBytes` (FEED-27), and waking devices with background pushes when
+    /// `backgroundPushes` is true (REMIND-19; glow-server's default).
     public init(
         store: any FeedRelayStore = InMemoryFeedRelayStore(), pushWindow: Int64 = PushOutbox.standardWindow,
-        maxDeltaWrites: Int = FeedReplica.maxDeltaWrites, maxAnswerBytes: Int = 1 << 20
+        maxDeltaWrites: Int = FeedReplica.maxDeltaWrites, maxAnswerBytes: Int = 1 << 20,
+        backgroundPushes: Bool = false
     ) {
         self.store = store
         self.pushWindow = pushWindow
+        self.backgroundPushes = backgroundPushes
         self.maxDeltaWrites = Swift.max(1, Swift.min(maxDeltaWrites, FeedReplica.maxDeltaWrites))
         self.maxAnswerBytes = Swift.max(1, maxAnswerBytes)
     }
@@ -232,7 +237,8 @@ public final class FeedRelay: Sendable {
             (state) throws(FeedError) -> Accepted in
             try Self.checkOpen(state, person)
             try Self.checkStamps(delta, now: now)
-            return Self.merge(delta, from: person, now: now, into: &state, window: pushWindow)
+            return Self.merge(
+                delta, from: person, now: now, into: &state, window: pushWindow, background: backgroundPushes)
         }
         // The numbers as the store gave them.
         return answer.map {
@@ -289,7 +295,8 @@ public final class FeedRelay: Sendable {
             for (key, register) in written.reactions where register.value {
                 withdrawal.writeReaction(false, item: key.item, reactor: key.reactor, kind: key.kind, at: stamp)
             }
-            _ = Self.merge(withdrawal, from: person, now: now, into: &state, window: pushWindow)
+            _ = Self.merge(
+                withdrawal, from: person, now: now, into: &state, window: pushWindow, background: backgroundPushes)
             state.pushes.close(person)
         }
         return StoreReading.answer(unconfirmed: erased).sequence
@@ -299,7 +306,7 @@ public final class FeedRelay: Sendable {
     /// (REMIND-15): the one way a delta enters the relay.
     static func merge(
         _ delta: FeedReplica, from person: String, now: Int64, into state: inout FeedRelayState,
-        window pushWindow: Int64
+        window pushWindow: Int64, background: Bool
     ) -> Accepted {
         // Sequence numbers go in a fixed order (FEED-25): stances, items, visibility,
         // reactions, the seen marker, each by key, so receipt times do not depend on hashing.
@@ -364,7 +371,8 @@ public final class FeedRelay: Sendable {
         if state.log.count >= 2 * state.sequences.count + 64 { state.compactLog() }
         // REMIND-15: the events of the write wait in the outbox, in the same transaction.
         state.pushes.accept(
-            items: received, reactions: reactions, replica: state.replica, now: now, window: pushWindow)
+            items: received, reactions: reactions, replica: state.replica, now: now, window: pushWindow,
+            background: background)
         return Accepted(sequence: state.sequence, received: received, reactions: reactions)
     }
 
@@ -408,6 +416,20 @@ public final class FeedRelay: Sendable {
             try Self.checkOpen(state, device.person)
             return state.pushes.register(device, proof: proof, now: now)
         }
+    }
+
+    /// Notes that `person`'s sync log kept a push of `records` records made in `session`, at the
+    /// relay's time `now`: the person's devices registered in other sessions get a background
+    /// event (REMIND-19), when the relay sends background pushes; nothing otherwise.
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot keep the events.
+    public func noteSync(of person: String, session: String?, records: Int, now: Int64) throws(FeedError) {
+        guard backgroundPushes, records > 0 else { return }
+        let window = pushWindow
+        let kept: Void? = try run(.devices(of: person), writing: true) { (state) throws(FeedError) in
+            state.pushes.acceptSync(person: person, session: session, records: records, now: now, window: window)
+        }
+        StoreReading.answer(unconfirmed: kept)
     }
 
     /// Removes `person`'s device of `token` (whoever's when `person` is nil); a token registered

@@ -14,13 +14,18 @@ public struct PushDevice: Hashable, Sendable {
     public let boundary: DayBoundary
     /// When nothing may arrive, if ever.
     public let quietHours: PersonReminders.QuietHours?
+    /// The session the device was registered in, or nil for none: a sync pushed in it wakes the
+    /// person's other devices, not this one (REMIND-19).
+    public let session: String?
 
-    /// A device whose token is 1 ... 512 printable ASCII characters other than space.
+    /// A device whose token is 1 ... 512 printable ASCII characters other than space, registered in
+    /// `session`.
     ///
     /// - Throws: ``ModelError/Code/invalidReminder`` at `token`.
-    public init(token: String, person: String, timeZone: TimeZoneID, quietHours: PersonReminders.QuietHours? = nil)
-        throws(ModelError)
-    {
+    public init(
+        token: String, person: String, timeZone: TimeZoneID, quietHours: PersonReminders.QuietHours? = nil,
+        session: String? = nil
+    ) throws(ModelError) {
         let bytes = Array(token.utf8)
         guard (1...512).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw ModelError(
@@ -31,6 +36,7 @@ public struct PushDevice: Hashable, Sendable {
         self.person = person
         boundary = try DayBoundary(timeZone: timeZone)
         self.quietHours = quietHours
+        self.session = session
     }
 }
 
@@ -41,14 +47,14 @@ public struct Push: Hashable, Sendable {
     public let token: String
     /// The device's person.
     public let person: String
-    /// `friend/P` or `item/I` (REMIND-16), or `proof` (REMIND-14).
+    /// `friend/P` or `item/I` (REMIND-16), `proof` (REMIND-14), or `sync` (REMIND-20).
     public let topic: String
     /// `glow-` and 32 hexadecimal digits: a later push of the topic replaces this one on the device;
-    /// `glow-proof` for a proof push.
+    /// `glow-proof` for a proof push, `glow-sync` for a background push.
     public let collapseID: String
-    /// `alert`; `background` for a proof push, which shows nothing.
+    /// `alert`; `background` for a proof push and a background push, which show nothing.
     public var pushType = "alert"
-    /// 10, shown at once; 5 for a proof push.
+    /// 10, shown at once; 5 for a proof push and a background push.
     public var priority = 10
     /// Seconds since 1970 after which the service drops it undelivered.
     public let expiration: Int64
@@ -292,9 +298,13 @@ public struct PushOutbox: Sendable {
     /// reaction, the item owner's devices.
     public mutating func accept(
         items: [FeedItemID], reactions: [FeedReplica.ReactionKey], replica: FeedReplica, now: Int64,
-        window: Int64 = standardWindow
+        window: Int64 = standardWindow, background: Bool = false
     ) {
         let window = Swift.max(0, window)
+        // REMIND-19: each event also wakes its device, when the relay sends background pushes.
+        func wake(_ device: PushDevice) {
+            if background { join(device, topic: Self.backgroundTopic, now: now, window: window, quiet: false) { _ in } }
+        }
         for id in items {
             guard let item = replica.item(id) else { continue }
             for (person, held) in tokens
@@ -306,6 +316,7 @@ public struct PushOutbox: Sendable {
                     join(device, topic: "friend/" + item.owner, now: now, window: window) { group in
                         if !group.items.contains(id) { group.items.append(id) }
                     }
+                    wake(device)
                 }
             }
         }
@@ -317,13 +328,31 @@ public struct PushOutbox: Sendable {
                     group.reactions.removeAll { $0 == key }
                     group.reactions.append(key)
                 }
+                wake(device)
             }
         }
     }
 
-    /// Adds an event to `device`'s group of `topic`, opening the group when none waits (REMIND-16).
+    /// The topic of background pushes (REMIND-20).
+    public static let backgroundTopic = "sync"
+
+    /// Takes a push of `records` records to `person`'s sync log, kept at the relay's time `now`
+    /// from `session` (REMIND-19): every device of the person registered in another session, or in
+    /// none, gets a background event. Background pushes to one device are at least `window` ms
+    /// apart (REMIND-20).
+    public mutating func acceptSync(person: String, session: String?, records: Int, now: Int64, window: Int64) {
+        guard records > 0 else { return }
+        for token in (tokens[person] ?? []).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let device = devices[token], session == nil || device.session != session else { continue }
+            join(device, topic: Self.backgroundTopic, now: now, window: Swift.max(0, window), quiet: false) { _ in }
+        }
+    }
+
+    /// Adds an event to `device`'s group of `topic`, opening the group when none waits (REMIND-16):
+    /// its send time moved out of the device's quiet hours unless `quiet` is false (REMIND-20).
     private mutating func join(
-        _ device: PushDevice, topic: String, now: Int64, window: Int64, _ add: (inout Group) -> Void
+        _ device: PushDevice, topic: String, now: Int64, window: Int64, quiet: Bool = true,
+        _ add: (inout Group) -> Void
     ) {
         let key = GroupKey(token: device.token, topic: topic)
         if groups[key] == nil {
@@ -332,7 +361,7 @@ public struct PushOutbox: Sendable {
                 let (next, overflow) = last.addingReportingOverflow(window)
                 at = Swift.max(now, overflow ? Int64.max : next)
             }
-            groups[key] = Group(sendAt: Self.outOfQuiet(at, device))
+            groups[key] = Group(sendAt: quiet ? Self.outOfQuiet(at, device) : at)
         }
         add(&groups[key]!)
         changedRows.insert(Row.Key(.group, key))
@@ -386,6 +415,13 @@ public struct PushOutbox: Sendable {
         for (key, group) in ready {
             groups[key] = nil
             changedRows.insert(Row.Key(.group, key))
+            if key.topic == Self.backgroundTopic, let device = devices[key.token] {
+                // REMIND-21: never judged empty, and carries nothing.
+                lastPush[key] = now
+                changedRows.insert(Row.Key(.last, key))
+                pushes.append(Self.backgroundPush(device, now: now))
+                continue
+            }
             guard let device = devices[key.token],
                 let (textKey, arguments) = Self.text(group, for: device.person, replica: replica, names: names)
             else { continue }
@@ -453,6 +489,18 @@ public struct PushOutbox: Sendable {
             token: token, person: caller, topic: "proof", collapseID: "glow-proof",
             expiration: seconds.addingReportingOverflow(life).overflow ? Int64.max : seconds + life, key: "",
             arguments: [], badge: 0, payload: CanonicalJSON.bytes(ProofPayload(aps: .init(), proof: code)))
+        push.pushType = "background"
+        push.priority = 5
+        return push
+    }
+
+    /// A background push (REMIND-21): `{"aps": {"content-available": 1}}` and nothing else.
+    private static func backgroundPush(_ device: PushDevice, now: Int64) -> Push {
+        let (seconds, _) = Instant.floorDivide(now, 1000)
+        var push = Push(
+            token: device.token, person: device.person, topic: backgroundTopic, collapseID: "glow-sync",
+            expiration: seconds.addingReportingOverflow(3_600).overflow ? Int64.max : seconds + 3_600, key: "",
+            arguments: [], badge: 0, payload: CanonicalJSON.bytes(BackgroundPayload(aps: .init())))
         push.pushType = "background"
         push.priority = 5
         return push
@@ -529,7 +577,7 @@ public struct PushOutbox: Sendable {
                     DeviceRow(
                         person: device.person, timeZone: device.boundary.timeZone.identifier,
                         quietStart: device.quietHours?.start, quietEnd: device.quietHours?.end,
-                        registeredAt: registeredAt[key.key]))
+                        registeredAt: registeredAt[key.key], session: device.session))
             }
         case .group:
             return key.group.flatMap { groups[$0] }.map { group in
@@ -609,7 +657,8 @@ public struct PushOutbox: Sendable {
                 }
                 put(
                     try PushDevice(
-                        token: key.key, person: row.person, timeZone: TimeZoneID(row.timeZone), quietHours: quiet),
+                        token: key.key, person: row.person, timeZone: TimeZoneID(row.timeZone), quietHours: quiet,
+                        session: row.session),
                     token: key.key)
                 registeredAt[key.key] = row.registeredAt
             case .group:
@@ -656,6 +705,9 @@ public struct PushOutbox: Sendable {
         /// When the token was last registered; absent in a row an older version wrote (then 0:
         /// the first to give way).
         let registeredAt: Int64?
+        /// The session it was registered in (REMIND-19); absent for none, and in a row an older
+        /// version wrote.
+        let session: String?
     }
 
     struct GroupRow: Codable {
@@ -672,6 +724,11 @@ public struct PushOutbox: Sendable {
         let code: String
         let queuedAt: Int64
         let sent: Bool
+    }
+
+    /// The payload of a background push (REMIND-21): `{"aps": {"content-available": 1}}`.
+    struct BackgroundPayload: Encodable {
+        let aps: ProofPayload.APS
     }
 
     /// The payload of a proof push (REMIND-18): `{"aps": {"content-available": 1}, "glow-proof": CODE}`.

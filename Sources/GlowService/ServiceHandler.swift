@@ -241,11 +241,21 @@ public final class ServiceHandler: Sendable {
         _ token: SecretToken, confirmedBy confirms: ((StoreReading) -> Bool)? = nil,
         _ body: (AccountID, StoreReading?) throws(ServiceRefusal) -> T?
     ) throws(ServiceRefusal) -> T {
+        try asCaller(token, confirmedBy: confirms) { (person, _, reading) throws(ServiceRefusal) in
+            try body(person, reading)
+        }
+    }
+
+    /// ``asCaller(_:confirmedBy:_:)``, telling `body` the caller's session too (REMIND-19).
+    private func asCaller<T>(
+        _ token: SecretToken, confirmedBy confirms: ((StoreReading) -> Bool)? = nil,
+        _ body: (AccountID, String, StoreReading?) throws(ServiceRefusal) -> T?
+    ) throws(ServiceRefusal) -> T {
         let confirms = confirms ?? relay.confirms
         for attempt in 0..<Self.authentications {
-            let (person, reading): (AccountID, StoreReading?)
+            let (person, session, reading): (AccountID, String, StoreReading?)
             do throws(AuthError) {
-                (person, reading) = try accounts.authenticate(accessToken: token, fresh: attempt > 0)
+                (person, session, reading) = try accounts.authenticateSession(accessToken: token, fresh: attempt > 0)
             } catch {
                 // Records held since before the session began do not know it: only the
                 // database's say no.
@@ -254,15 +264,15 @@ public final class ServiceHandler: Sendable {
             }
             guard let reading else {
                 // The account store is alone with its records: they are current as they stand.
-                return try StoreReading.answer(unconfirmed: body(person, nil))
+                return try StoreReading.answer(unconfirmed: body(person, session, nil))
             }
             guard confirms(reading) else {
                 // The stores share no database, so no one transaction reads both: the token is
                 // judged on the records as the database holds them, and the call runs after.
                 if attempt == 0 { continue }
-                return try StoreReading.answer(unconfirmed: body(person, nil))
+                return try StoreReading.answer(unconfirmed: body(person, session, nil))
             }
-            if let answer = try body(person, reading) { return answer }
+            if let answer = try body(person, session, reading) { return answer }
         }
         throw ServiceRefusal(
             "storage_failed",
@@ -290,8 +300,10 @@ public final class ServiceHandler: Sendable {
         -> [UInt8]
     {
         let now = Int64(Self.milliseconds(clock.now()))
-        let registered = try asCaller(token) { (person, reading) throws(ServiceRefusal) -> Bool? in
-            let device = call.name == "register-device" ? try Self.device(message, person: person.rawValue) : nil
+        let registered = try asCaller(token) { (person, session, reading) throws(ServiceRefusal) -> Bool? in
+            let device =
+                call.name == "register-device"
+                ? try Self.device(message, person: person.rawValue, session: session) : nil
             do throws(FeedError) {
                 guard let device else {
                     return try relay.removeDevice(
@@ -319,7 +331,9 @@ public final class ServiceHandler: Sendable {
     private func syncAnswer(_ call: ServiceCall, _ message: ProtocolMessage, token: SecretToken)
         throws(ServiceRefusal) -> [UInt8]
     {
-        try asCaller(token, confirmedBy: sync.confirms) { (person, reading) throws(ServiceRefusal) -> [UInt8]? in
+        var pushed: (person: String, session: String, records: Int)?
+        let answer = try asCaller(token, confirmedBy: sync.confirms) {
+            (person, session, reading) throws(ServiceRefusal) -> [UInt8]? in
             do throws(SyncError) {
                 let now = Int64(Self.milliseconds(clock.now()))
                 switch call.name {
@@ -340,9 +354,12 @@ public final class ServiceHandler: Sendable {
                 }
                 if call.name == "sync-push" {
                     let records = message.byteList("records")
-                    return try sync.push(
-                        records, device: message.bytes("device"), of: person.rawValue, confirming: reading
-                    ).map { ProtocolMessage("SyncPushResponse").with("acknowledged", .unsigned($0)).wireEncoded() }
+                    let kept = try sync.push(
+                        records, device: message.bytes("device"), of: person.rawValue, confirming: reading)
+                    if kept != nil { pushed = (person.rawValue, session, records.count) }
+                    return kept.map {
+                        ProtocolMessage("SyncPushResponse").with("acknowledged", .unsigned($0)).wireEncoded()
+                    }
                 }
                 let maxBytes = Int(clamping: message.unsigned("max_bytes"))
                 return try sync.pull(
@@ -355,6 +372,18 @@ public final class ServiceHandler: Sendable {
                     location: error.record.map { "records[\($0)]" } ?? "")
             }
         }
+        // REMIND-19: the records kept wake the person's other devices. Should the outbox not keep
+        // the events, the push is refused as the store's failure: the device pushes again, which
+        // the log takes as kept (SYNC-9), and the events are queued then.
+        if let (person, session, records) = pushed {
+            do throws(FeedError) {
+                try relay.noteSync(
+                    of: person, session: session, records: records, now: Int64(Self.milliseconds(clock.now())))
+            } catch {
+                throw ServiceRefusal(error.code.description, error.message, rule: error.rule)
+            }
+        }
+        return answer
     }
 
     /// The bytes of a `SyncPullResponse` (SYNC-10) for `answer`.
@@ -370,7 +399,9 @@ public final class ServiceHandler: Sendable {
     }
 
     /// The device a `RegisterDeviceRequest` names (REMIND-14): both quiet minutes, or neither.
-    static func device(_ message: ProtocolMessage, person: String) throws(ServiceRefusal) -> PushDevice {
+    static func device(_ message: ProtocolMessage, person: String, session: String? = nil) throws(ServiceRefusal)
+        -> PushDevice
+    {
         do throws(ModelError) {
             let zone = try TimeZoneID(message.string("time_zone"))
             // Quiet hours are read on the zone's clock: a zone without rules here has none.
@@ -389,7 +420,8 @@ public final class ServiceHandler: Sendable {
                 throw ModelError(
                     .invalidReminder, "quiet hours need both a start and an end", path: "quietHours", rule: "REMIND-14")
             }
-            return try PushDevice(token: message.string("token"), person: person, timeZone: zone, quietHours: quiet)
+            return try PushDevice(
+                token: message.string("token"), person: person, timeZone: zone, quietHours: quiet, session: session)
         } catch {
             throw ServiceRefusal(
                 error.code.description, error.message, rule: error.rule, location: error.location ?? "")

@@ -63,6 +63,13 @@ package final class SQLiteConnection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
+    /// Closes the connection now rather than when it is freed: its locks and the file are let go.
+    /// Nothing may use it after (its owner refuses, as ``SQLiteStore/close()`` has it).
+    package func close() {
+        sqlite3_close_v2(handle)
+        handle = nil
+    }
+
     /// How long a statement waits for another connection's lock on the file before it fails
     /// `busy`: five seconds unless set.
     package func busyTimeout(milliseconds: Int32) {

@@ -28,6 +28,8 @@ package final class SQLiteStore<State: Sendable>: Sendable {
         var state: State?
         /// `data_version` when `state` was read.
         var version: Int64
+        /// Whether ``SQLiteStore/close()`` closed the connection.
+        var closed = false
     }
 
     /// Opens the database at `path` as `schema` describes it and reads its state.
@@ -68,6 +70,7 @@ package final class SQLiteStore<State: Sendable>: Sendable {
     package func read<T>(_ body: (State) throws(StoreError) -> T) throws(StoreError) -> T {
         let state = try held.withLock { (held) throws(StoreError) -> State in
             if let state = held.state { return state }
+            guard !held.closed else { throw closedError }
             let (state, version) = try Self.read(held.connection, load)
             (held.state, held.version) = (state, version)
             return state
@@ -75,12 +78,30 @@ package final class SQLiteStore<State: Sendable>: Sendable {
         return try body(state)
     }
 
+    /// What every call answers once the store was closed.
+    private var closedError: StoreError {
+        StoreError(.closed, "the database was closed: open it again to read or change it", path: path)
+    }
+
+    /// Closes the connection, letting go of the file: every later read or write is refused,
+    /// `closed`.
+    package func close() {
+        held.withLock { held in
+            held.connection.close()
+            held.state = nil
+            held.closed = true
+        }
+    }
+
     /// Runs `body` on the connection under the store's lock, outside any transaction (for checks
     /// such as `PRAGMA integrity_check`).
     package func withConnection<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
         // The result leaves through a variable of the caller's, not through the lock's return.
         var result: T?
-        try held.withLock { (held) throws(StoreError) in result = try body(held.connection) }
+        try held.withLock { (held) throws(StoreError) in
+            guard !held.closed else { throw closedError }
+            result = try body(held.connection)
+        }
         guard let result else { preconditionFailure("the body ran") }
         return result
     }
@@ -91,6 +112,7 @@ package final class SQLiteStore<State: Sendable>: Sendable {
     /// - Throws: ``StoreError``: the state is dropped, and read again by the next call.
     package func refresh() throws(StoreError) -> State? {
         try held.withLock { (held) throws(StoreError) -> State? in
+            guard !held.closed else { throw closedError }
             let current = try held.connection.dataVersion()
             guard held.state == nil || current != held.version else { return nil }
             held.state = nil
@@ -114,6 +136,7 @@ package final class SQLiteStore<State: Sendable>: Sendable {
     ) {
         var output: (result: T, reloaded: Bool, state: State)?
         try held.withLock { (held) throws(StoreError) in
+            guard !held.closed else { throw closedError }
             let connection = held.connection
             // Taken out of the store while it changes, so it is changed in place (not copied) and,
             // should anything fail, nothing half-changed is left behind.

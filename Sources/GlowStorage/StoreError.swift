@@ -63,4 +63,8 @@ extension ErrorCode where Domain == StoreError {
     /// A secret the database's state needs is not in its ``SecretStore``: the message names it and
     /// the store, and the database is as it was.
     public static var secretMissing: Self { Self("secret_missing") }
+    /// The task that asked was cancelled before the work was committed: nothing changed.
+    public static var cancelled: Self { Self("cancelled") }
+    /// The database was closed (its app's `close()`): open it again to go on.
+    public static var closed: Self { Self("closed") }
 }

@@ -47,18 +47,23 @@ public struct SyncOutbox: Hashable, Sendable {
     /// - Parameters:
     ///   - data: the device's data set, which holds every change noted.
     ///   - salt: the record key's salt; 16 random bytes unless given (tests give theirs).
+    ///   - progress: hears after each frame of the record's bundle is written (a first record, the
+    ///     whole data set, takes a while).
     /// - Throws: `sync_malformed` when the chain has more than 256 other devices, or is at its last
     ///   sequence (SYNC-2).
     public mutating func write(
         _ kind: SyncKind = .changes, from data: DataSet, chain: SyncChain, keys: SyncKeys, person: String,
-        at instant: Instant, salt: [UInt8]? = nil
+        at instant: Instant, salt: [UInt8]? = nil, progress: (_ written: Int, _ frames: Int) -> Void = { _, _ in }
     ) throws(SyncError) -> SyncRecord? {
         guard kind == .snapshot || !unsent.isEmpty else { return nil }
         guard sequence < UInt64.max else {
             throw SyncError(.malformed, "this device's chain is at its last sequence", rule: "SYNC-2")
         }
         let contents = kind == .snapshot ? data : data.restricted(to: unsent)
-        let plaintext = BundleWriter.bundle(contents, options: BundleOptions(createdAt: instant, deviceID: device))
+        var plaintext: [UInt8] = []
+        BundleWriter.write(
+            contents, options: BundleOptions(createdAt: instant, deviceID: device), to: { plaintext += $0 },
+            progress: progress)
         let header = SyncHeader(
             keyID: keys.keyID, device: device, sequence: sequence + 1, previous: lastHash,
             seen: chain.sortedHeads.filter { $0.device != device }, kind: kind,

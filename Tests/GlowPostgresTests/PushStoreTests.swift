@@ -52,6 +52,27 @@ enum PushFlow {
     }
 }
 
+extension PushFlow {
+    /// Background pushes (REMIND-19 ... REMIND-21) kept in the store: Bob's phone (session s1) and
+    /// tablet (s2) register through `first`; a sync pushed from s1, noted through `first`, wakes
+    /// the tablet once, sent by `second`; the next one, noted through `second`, waits out the
+    /// window, kept in the store meanwhile. Both relays send background pushes.
+    static func background(_ first: FeedRelay, _ second: FeedRelay) throws {
+        try first.register(try PushDevice(token: "bob-phone", person: "bob", timeZone: .utc, session: "s1"), now: 0)
+        try first.register(try PushDevice(token: "bob-tablet", person: "bob", timeZone: .utc, session: "s2"), now: 0)
+        #expect(try second.pushDevices().map(\.session) == ["s1", "s2"], "the session is kept with the device")
+        try first.noteSync(of: "bob", session: "s1", records: 2, now: 1_000)
+        let sent = try second.duePushes(at: 1_000) { _ in nil }
+        #expect(sent.map(\.token) == ["bob-tablet"] && sent.first?.topic == "sync")
+        #expect(sent.first.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"aps":{"content-available":1}}"#)
+        #expect(try first.duePushes(at: 2_000) { _ in nil }.isEmpty, "a push goes out from one process")
+        try second.noteSync(of: "bob", session: "s1", records: 1, now: 2_000)
+        #expect(try first.duePushes(at: 2_000) { _ in nil }.isEmpty, "the window holds it")
+        let later = try first.duePushes(at: 1_000 + PushOutbox.standardWindow) { _ in nil }
+        #expect(later.map(\.token) == ["bob-tablet"] && later.first?.pushType == "background")
+    }
+}
+
 /// Server files in temporary folders of their own.
 enum ServerFiles {
     /// The path of `server.sqlite` in a new folder named from `prefix`.
@@ -76,6 +97,15 @@ struct PushStoreTests {
         let first = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
         let second = FeedRelay(store: try SQLiteServerDatabase(path: path).relay)
         try PushFlow.run(first, second)
+    }
+
+    @Test("SQLite: a background push one store's note left waiting, another store sends once, after the window")
+    func background() throws {
+        let path = try ServerFiles.path("glow-push-background")
+        defer { ServerFiles.remove(path) }
+        let first = FeedRelay(store: try SQLiteServerDatabase(path: path).relay, backgroundPushes: true)
+        let second = FeedRelay(store: try SQLiteServerDatabase(path: path).relay, backgroundPushes: true)
+        try PushFlow.background(first, second)
     }
 
     @Test("SQLite: the outbox survives a restart, and a removed device stays removed")
@@ -137,5 +167,12 @@ extension PostgresStoreTests {
         let third = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay)
         #expect(try third.pushDevices().isEmpty)
         #expect(try third.duePushes(at: Int64.max / 2) { _ in nil }.isEmpty)
+    }
+
+    @Test("PostgreSQL: a background push one process noted, another sends once, after the window")
+    func backgroundPushes() throws {
+        let first = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay, backgroundPushes: true)
+        let second = FeedRelay(store: try PostgresServerDatabase(url: cluster.conninfo).relay, backgroundPushes: true)
+        try PushFlow.background(first, second)
     }
 }

@@ -34,10 +34,10 @@ struct SyncProcessTests {
         var clock: Instant
         var online = true
 
-        var data: DataSet { get throws { try database.data } }
+        var data: DataSet { get async throws { try await database.data } }
 
         /// The process killed and started again: a new database object on the file.
-        mutating func restart() throws { database = try RitualDatabase(path: path) }
+        mutating func restart() async throws { database = try await RitualDatabase(path: path) }
     }
 
     /// A transport that stops working after `budget` calls, as a device killed in the middle of a
@@ -92,15 +92,18 @@ struct SyncProcessTests {
                 try await clients[sessions.count % clients.count].signIn(
                     email: address, password: password, device: name))
         }
-        return try sessions.enumerated().map { index, session in
+        var devices: [Device] = []
+        for (index, session) in sessions.enumerated() {
             let path = folder + "/device-\(index).sqlite"
             let id = DeviceID(high: 0xDE, low: UInt64(index + 1))
-            let database = try RitualDatabase(path: path)
-            try database.enableSync(secret: secret, person: session.account, device: id)
-            return Device(
-                path: path, keeper: SessionKeeper(client: clients[index % clients.count], session: session), id: id,
-                database: database, clock: try created.adding(milliseconds: 3 * 86_400_000))
+            let database = try await RitualDatabase(path: path)
+            try await database.enableSync(secret: secret, person: session.account, device: id)
+            devices.append(
+                Device(
+                    path: path, keeper: SessionKeeper(client: clients[index % clients.count], session: session), id: id,
+                    database: database, clock: try created.adding(milliseconds: 3 * 86_400_000)))
         }
+        return devices
     }
 
     /// Plays a seeded run and returns the devices at the end, each synced twice round.
@@ -117,7 +120,7 @@ struct SyncProcessTests {
             let goal = try Goal(
                 id: id, title: "\(marker) goal \(index)", note: "\(marker) note \(index)", kind: kind,
                 schedule: try Schedule(.daily, from: start), startDay: start, createdAt: created, modifiedAt: created)
-            try devices[0].database.perform { try $0.add(goal) }
+            try await devices[0].database.perform { try $0.add(goal) }
         }
         var kills = 0
         var pages = 0
@@ -127,24 +130,25 @@ struct SyncProcessTests {
             device.clock = try device.clock.adding(milliseconds: Int64(random.next() % 10_800_000))
             // The laptop goes offline for a week of taps.
             if index == 2 { device.online = !(30..<110).contains(step) }
+            let editable = try await device.data.goals[goals[0]] != nil
             switch random.next() % 8 {
             case 0..<4:
                 let goal = goals[Int(random.next() % 3)]
-                guard try device.data.goals[goal] != nil else { break }
+                guard try await device.data.goals[goal] != nil else { break }
                 let day = boundary.day(containing: device.clock).advanced(by: -Int(random.next() % 2))
                 let key = CheckInKey(goalID: goal, day: day)
-                let before = Set(try device.data.checkIn(key)?.taps ?? [])
+                let before = Set(try await device.data.checkIn(key)?.taps ?? [])
                 let tap: CheckInTap = goal.low == 1 ? .count(1) : .done
                 let (clock, id) = (device.clock, device.id)
-                try device.database.perform {
+                try await device.database.perform {
                     try $0.tap(tap, goal: goal, on: day, at: clock, device: id, boundary: boundary)
                 }
-                for new in Set(try device.data.checkIn(key)?.taps ?? []).subtracting(before) {
+                for new in Set(try await device.data.checkIn(key)?.taps ?? []).subtracting(before) {
                     made.append(Made(key: key, tap: new))
                 }
-            case 4 where try device.data.goals[goals[0]] != nil:
+            case 4 where editable:
                 let (title, clock) = ("\(marker) goal 0 by \(index) at \(step)", device.clock)
-                try device.database.perform { try $0.editGoal(goals[0], at: clock) { $0.title = title } }
+                try await device.database.perform { try $0.editGoal(goals[0], at: clock) { $0.title = title } }
             case 5 where device.online:
                 // Killed in the middle of a round: the device comes back with what its file kept.
                 let dying = Dying(inner: device.keeper.syncTransport, budget: Int(random.next() % 3))
@@ -153,7 +157,7 @@ struct SyncProcessTests {
                 } catch is Dying.Killed {
                     kills += 1
                 }
-                try device.restart()
+                try await device.restart()
             case 6 where device.online:
                 try await device.database.syncData(
                     through: device.keeper.syncTransport, now: device.clock, maxBytes: 700, snapshotEvery: 8,
@@ -168,17 +172,18 @@ struct SyncProcessTests {
                 try await device.database.syncData(through: device.keeper.syncTransport, now: device.clock)
             }
         }
-        let phone = try devices[0].data
+        let phone = try await devices[0].data
         for device in devices {
-            #expect(try device.data == phone, "device \(device.id) differs from the phone")
-            #expect(try device.database.sync?.state.outbox.pending.isEmpty == true)
+            #expect(try await device.data == phone, "device \(device.id) differs from the phone")
+            #expect(try await device.database.sync?.state.outbox.pending.isEmpty == true)
             // What each device kept on disk is what it holds.
-            #expect(try RitualDatabase(path: device.path).data == phone)
+            #expect(try await RitualDatabase(path: device.path).data == phone)
         }
         for item in made {
             #expect(phone.checkIn(item.key)?.taps.contains(item.tap) == true, "a tap on \(item.key.day) was lost")
         }
-        let snapshots = try devices.map { try $0.database.sync?.snapshotAt ?? 0 }.filter { $0 > 0 }.count
+        var snapshots = 0
+        for device in devices where try await device.database.sync?.snapshotAt ?? 0 > 0 { snapshots += 1 }
         #expect(made.count > 20 && kills > 0 && pages > 10, "\(made.count) taps, \(kills) kills, \(pages) pages")
         #expect(snapshots > 0, "a device wrote a snapshot")
         return devices
@@ -234,14 +239,15 @@ struct SyncProcessTests {
             if let data = FileManager.default.contents(atPath: file) { bytes += Array(data) }
         }
         #expect(bytes.count > 10_000, "the server's file holds the log")
-        for secret in Self.secrets(try devices[0].data) {
+        for secret in Self.secrets(try await devices[0].data) {
             let held = Self.contains(bytes, secret)
             #expect(!held, "the server's file holds \(String(decoding: secret, as: UTF8.self))")
         }
         // The search finds what is there: a bundle of the data stored without compression holds
         // every secret.
-        let stored = BundleWriter.bundle(try devices[0].data, options: BundleOptions(level: 0, createdAt: Self.created))
-        let secrets = Self.secrets(try devices[0].data)
+        let stored = BundleWriter.bundle(
+            try await devices[0].data, options: BundleOptions(level: 0, createdAt: Self.created))
+        let secrets = Self.secrets(try await devices[0].data)
         let found = secrets.filter { Self.contains(stored, $0) }.count
         #expect(found == secrets.count && secrets.count > 20, "\(found) of \(secrets.count) found in a plain bundle")
     }
@@ -282,7 +288,7 @@ struct SyncProcessTests {
             }
         }
         #expect(records > 0, "the log keeps records")
-        for secret in Self.secrets(try devices[0].data) {
+        for secret in Self.secrets(try await devices[0].data) {
             let held = Self.contains(cells, secret)
             #expect(!held, "a row holds \(String(decoding: secret, as: UTF8.self))")
         }

@@ -23,13 +23,13 @@ struct ActivityStoreTests {
     }
 
     /// A database holding the sample person under user id `…a<index>`.
-    static func person(_ index: Int) throws -> RitualDatabase {
+    static func person(_ index: Int) async throws -> RitualDatabase {
         let url = DatabaseTests.root.appendingPathComponent("Spec/examples/sample.json")
         let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
             of: "01938a6e-7c00-7abc-8def-0000000000aa", with: "01938a6e-7c00-7abc-8def-0000000000a\(index)")
         let data = try GlowJSON.decode(DataSet.self, from: Data(text.utf8))
-        let database = try RitualDatabase(path: DatabaseTests.temporary())
-        try database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
+        let database = try await RitualDatabase(path: DatabaseTests.temporary())
+        try await database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
         return database
     }
 
@@ -46,13 +46,13 @@ struct ActivityStoreTests {
     func pagedSync() async throws {
         var learned: [[String]] = []
         for relay in [FeedRelay(), FeedRelay(maxAnswerBytes: 1)] {
-            let mia = try ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-phone")
-            let bob = try ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
-            try mia.act(.request, toward: "bob", now: Self.later(1))
+            let mia = try await ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-phone")
+            let bob = try await ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
+            try await mia.act(.request, toward: "bob", now: Self.later(1))
             try await mia.sync(through: Self.transport(relay, as: "mia"))
             try await bob.sync(through: Self.transport(relay, as: "bob"))
-            try bob.act(.accept, toward: "mia", now: Self.later(2))
-            try bob.publish(now: Self.later(3))
+            try await bob.act(.accept, toward: "mia", now: Self.later(2))
+            try await bob.publish(now: Self.later(3))
             try await bob.sync(through: Self.transport(relay, as: "bob"))
             try await mia.sync(through: Self.transport(relay, as: "mia"))
             #expect(mia.friends["bob"] == .friends)
@@ -65,18 +65,18 @@ struct ActivityStoreTests {
     @Test("friends made, items published and cheered, the badge read on one device and cleared on the other")
     func throughTheRelay() async throws {
         let relay = FeedRelay()
-        let miaDatabase = try Self.person(1)
-        let mia = try ActivityStore(database: miaDatabase, person: "mia", clockID: "mia-phone")
-        let bob = try ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
+        let miaDatabase = try await Self.person(1)
+        let mia = try await ActivityStore(database: miaDatabase, person: "mia", clockID: "mia-phone")
+        let bob = try await ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
         let toMia = Self.transport(relay, as: "mia")
         let toBob = Self.transport(relay, as: "bob")
 
-        try mia.act(.request, toward: "bob", now: Self.later(1))
+        try await mia.act(.request, toward: "bob", now: Self.later(1))
         try await mia.sync(through: toMia)
         try await bob.sync(through: toBob)
         #expect(bob.friends["mia"] == .incoming)
-        try bob.act(.accept, toward: "mia", now: Self.later(2))
-        try bob.publish(now: Self.later(3))
+        try await bob.act(.accept, toward: "mia", now: Self.later(2))
+        try await bob.publish(now: Self.later(3))
         try await bob.sync(through: toBob)
         let friendsHeard = Heard.watching { _ = mia.friends }
         try await mia.sync(through: toMia)
@@ -87,25 +87,27 @@ struct ActivityStoreTests {
         #expect(
             Set(fromBob.map(\.title)).isSubset(of: ["Meditate for 10 minutes", "Work out"]), "never a private goal")
         let cheered = try #require(fromBob.first)
-        try mia.react(.fire, on: cheered.key, now: Self.later(4))
+        try await mia.react(.fire, on: cheered.key, now: Self.later(4))
         #expect(mia.reactions[cheered.key]?.mine == [.fire])
-        #expect(throws: ActivityError.self) { try mia.react(.fire, on: FeedItemID("bob/nothing"), now: Self.later(5)) }
+        await #expect(throws: ActivityError.self) {
+            try await mia.react(.fire, on: FeedItemID("bob/nothing"), now: Self.later(5))
+        }
         try await mia.sync(through: toMia)
         try await bob.sync(through: toBob)
         #expect(bob.reactions[cheered.key]?.counts[.fire] == 1 && bob.reactions[cheered.key]?.mine.isEmpty == true)
 
         let badgeHeard = Heard.watching { _ = mia.badge }
         let friendsUntouched = Heard.watching { _ = mia.friends }
-        try mia.markSeen()
+        try await mia.markSeen()
         #expect(badgeHeard.fired && mia.badge == 0 && !friendsUntouched.fired)
         try await mia.sync(through: toMia)
         // Mia's second device learns all of it, her seen marker included.
-        let tablet = try ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-tablet")
+        let tablet = try await ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-tablet")
         try await tablet.sync(through: toMia)
         #expect(tablet.friends["bob"] == .friends && tablet.badge == 0)
         #expect(tablet.items == mia.items && tablet.reactions[cheered.key]?.mine == [.fire])
         // And the phone's store over its file opened again is where it was.
-        let reopened = try ActivityStore(
+        let reopened = try await ActivityStore(
             database: try RitualDatabase(path: miaDatabase.path), person: "mia", clockID: "mia-phone")
         #expect(reopened.items == mia.items && reopened.badge == 0 && reopened.friends == mia.friends)
     }
@@ -119,11 +121,11 @@ struct ActivityStoreTests {
     @Test("a sync's cursor is kept with the delta it follows, and the next sync asks from there")
     func cursorWithDelta() async throws {
         let relay = FeedRelay()
-        let bob = try ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
-        try bob.act(.request, toward: "mia", now: Self.later(1))
+        let bob = try await ActivityStore(database: try Self.person(2), person: "bob", clockID: "bob-phone")
+        try await bob.act(.request, toward: "mia", now: Self.later(1))
         try await bob.sync(through: Self.transport(relay, as: "bob"))
-        let database = try Self.person(1)
-        let mia = try ActivityStore(database: database, person: "mia", clockID: "mia-phone")
+        let database = try await Self.person(1)
+        let mia = try await ActivityStore(database: database, person: "mia", clockID: "mia-phone")
         let asked = Asked()
         let watched: RelayTransport = { bytes in
             if case .changes(let since) = try RelayRequest(wire: bytes) { asked.cursors.withLock { $0.append(since) } }
@@ -131,38 +133,41 @@ struct ActivityStoreTests {
         }
         try await mia.sync(through: watched)
         #expect(mia.friends["bob"] == .incoming)
-        let cursor = try #require(
-            try database.deviceValue("feed.cursor").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
+        let kept = try await database.deviceValue("feed.cursor")
+        let cursor = try #require(kept.flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
         #expect(cursor > 0)
         // Opened again, the store asks from the kept cursor, and an empty answer keeps it.
-        let reopened = try ActivityStore(
+        let reopened = try await ActivityStore(
             database: try RitualDatabase(path: database.path), person: "mia", clockID: "mia-phone")
         try await reopened.sync(through: watched)
         #expect(asked.cursors.withLock { $0 } == [0, cursor])
         #expect(reopened.friends["bob"] == .incoming)
 
         // Device values recorded with an empty delta are still written, and the log is not.
-        try database.recordFeed(FeedReplica(), deviceValues: ["probe": [7]])
-        let again = try RitualDatabase(path: database.path)
-        #expect(try again.deviceValue("probe") == [7] && again.feed == database.feed)
+        try await database.recordFeed(FeedReplica(), deviceValues: ["probe": [7]])
+        let again = try await RitualDatabase(path: database.path)
+        let (probe, feed, expected) = (
+            try await again.deviceValue("probe"), try await again.feed, try await database.feed
+        )
+        #expect(probe == [7] && feed == expected)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("what the feed refuses is a typed error, and nothing is recorded")
-    func refusals() throws {
-        let database = try Self.person(1)
-        let mia = try ActivityStore(database: database, person: "mia", clockID: "mia-phone")
-        #expect {
-            try mia.act(.accept, toward: "bob", now: Self.later(1))
+    func refusals() async throws {
+        let database = try await Self.person(1)
+        let mia = try await ActivityStore(database: database, person: "mia", clockID: "mia-phone")
+        await #expect {
+            try await mia.act(.accept, toward: "bob", now: Self.later(1))
         } throws: { error in
             guard case .feed(let feed) = error as? ActivityError else { return false }
             return feed.code == .invalidFriendAction
         }
-        #expect(try database.feed == FeedReplica())
-        try mia.publish(now: Self.later(2))
+        await #expect(try database.feed == FeedReplica())
+        try await mia.publish(now: Self.later(2))
         let own = try #require(mia.items.first)
-        #expect {
-            try mia.react(.heart, on: own.key, now: Self.later(3))
+        await #expect {
+            try await mia.react(.heart, on: own.key, now: Self.later(3))
         } throws: { error in
             guard case .feed(let feed) = error as? ActivityError else { return false }
             return feed.code == .ownItem
@@ -173,8 +178,8 @@ struct ActivityStoreTests {
     @Test("a relay's refusal reaches the app as the relay's code and rule")
     func relayRefusal() async throws {
         let relay = FeedRelay()
-        let mia = try ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-phone")
-        try mia.act(.request, toward: "bob", now: Self.later(1))
+        let mia = try await ActivityStore(database: try Self.person(1), person: "mia", clockID: "mia-phone")
+        try await mia.act(.request, toward: "bob", now: Self.later(1))
         // A transport that authenticates the wrong person: the relay refuses mia's writes.
         await #expect {
             try await mia.sync(through: Self.transport(relay, as: "eve"))

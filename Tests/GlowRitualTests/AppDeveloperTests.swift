@@ -21,9 +21,9 @@ struct AppDeveloperTests {
 
     /// An app over the sample person (goals, check-ins, a profile), watching its file often.
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
-    static func sampleApp(now: Instant = now) throws -> RitualApp {
-        let path = try StoreTests.sample().path
-        return try RitualApp(
+    static func sampleApp(now: Instant = now) async throws -> RitualApp {
+        let path = try await StoreTests.sample().path
+        return try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: now,
             watchInterval: .milliseconds(20))
     }
@@ -47,7 +47,7 @@ struct AppDeveloperTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("another process's tap reaches the app's stores and its change stream, with no refresh to call")
     func anotherProcessWithoutRefresh() async throws {
-        let app = try Self.sampleApp()
+        let app = try await Self.sampleApp()
         let title = try #require(app.goals.row(StoreTests.meditate)?.goal.title)
         #expect(app.goals.row(StoreTests.meditate)?.status == .pending)
         let changes = app.goals.changes()
@@ -66,13 +66,13 @@ struct AppDeveloperTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a draft's reminders are stored with the goal in one commit, planned, and kept current by taps")
     func remindersWithTheGoal() async throws {
-        let app = try Self.sampleApp()
+        let app = try await Self.sampleApp()
         let commits = Counter()
         let counting = app.database.observe { _ in commits.add() }
         let planned = app.reminders.changes()
         var draft = GoalDraft(title: "Evening walk", kind: .streak, schedule: .daily)
         draft.reminders = try GoalReminders(times: [18 * 60])
-        let walk = try app.addGoal(draft, at: Self.now)
+        let walk = try await app.addGoal(draft, at: Self.now)
         counting.cancel()
         #expect(commits.count == 1, "the goal and its reminders are one change")
         let added = try #require(await Self.first(of: planned))
@@ -84,7 +84,7 @@ struct AppDeveloperTests {
         // Done today: today's 18:00 is cancelled; the other Days stay.
         let today = try #require(
             app.reminders.plan.notifications.first { $0.goal == walk.id && $0.day == app.goals.day })
-        try app.goals.tap(.done, goal: walk.id, at: StoreTests.later(1))
+        try await app.goals.tap(.done, goal: walk.id, at: StoreTests.later(1))
         #expect(app.reminders.lastChange?.cancel.contains(today.id) == true)
         #expect(!app.reminders.plan.notifications.contains(today))
         #expect(app.reminders.plan.notifications.contains { $0.goal == walk.id && $0.day > app.goals.day })
@@ -92,23 +92,23 @@ struct AppDeveloperTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a snooze is kept in the database: the app opened again plans it as before")
-    func snoozeSurvivesRelaunch() throws {
-        let app = try Self.sampleApp()
+    func snoozeSurvivesRelaunch() async throws {
+        let app = try await Self.sampleApp()
         var draft = GoalDraft(title: "Stretch", kind: .streak, schedule: .daily)
         draft.reminders = try GoalReminders(times: [10 * 60 + 30])
-        let stretch = try app.addGoal(draft, at: Self.now)
+        let stretch = try await app.addGoal(draft, at: Self.now)
         let at = try Instant(rfc3339: "2026-11-28T10:30:00Z")
-        try app.reminders.snooze(stretch.id, at: at)
+        try await app.reminders.snooze(stretch.id, at: at)
         let snoozed = app.reminders.plan
         #expect(snoozed.notifications.contains { $0.goal == stretch.id && $0.kind == .snooze })
-        let again = try RitualApp(
+        let again = try await RitualApp(
             path: app.database.path, device: DatabaseTests.device,
             secrets: FileSecretStore(database: app.database.path), now: Self.now)
         #expect(again.reminders.plan == snoozed)
         // A kept snooze that does not read is an error, never a snooze silently lost.
-        try app.database.setDeviceValue(Array("not-a-goal 12".utf8), for: ReminderStore.snoozesKey)
-        #expect {
-            _ = try RitualApp(
+        try await app.database.setDeviceValue(Array("not-a-goal 12".utf8), for: ReminderStore.snoozesKey)
+        await #expect {
+            _ = try await RitualApp(
                 path: app.database.path, device: DatabaseTests.device,
                 secrets: FileSecretStore(database: app.database.path), now: Self.now)
         } throws: { error in
@@ -122,7 +122,7 @@ struct AppDeveloperTests {
         "export and import in both shapes carry the person whole, with progress",
         arguments: [false, true])
     func exportAndImport(encrypted: Bool) async throws {
-        let app = try Self.sampleApp()
+        let app = try await Self.sampleApp()
         let file = DatabaseTests.temporary() + ".glow"
         let frames = Counter()
         let protection: BundleProtection =
@@ -135,7 +135,7 @@ struct AppDeveloperTests {
         let head = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)).prefix(8))
         #expect(BundleEnvelope.isEncrypted(head: head) == encrypted)
 
-        let fresh = try RitualApp(
+        let fresh = try await RitualApp(
             path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(), now: Self.now
         )
         if encrypted {
@@ -163,7 +163,7 @@ struct AppDeveloperTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a cancelled export leaves no file, and a cancelled import changes nothing")
     func cancellation() async throws {
-        let app = try Self.sampleApp()
+        let app = try await Self.sampleApp()
         let file = DatabaseTests.temporary() + ".glow"
         let export = Task { @MainActor in
             withUnsafeCurrentTask { $0?.cancel() }
@@ -178,7 +178,7 @@ struct AppDeveloperTests {
         #expect(!FileManager.default.fileExists(atPath: file))
 
         try await app.export(to: file, now: Self.now)
-        let fresh = try RitualApp(
+        let fresh = try await RitualApp(
             path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(), now: Self.now
         )
         let importing = Task { @MainActor in
@@ -191,7 +191,7 @@ struct AppDeveloperTests {
             guard case .bundle(let bundle) = error as? RitualAppError else { return false }
             return bundle.code == .cancelled
         }
-        #expect(try fresh.database.data == DataSet())
+        await #expect(try fresh.database.data == DataSet())
         // A file that is not there is the store's error, naming it.
         await #expect {
             try await fresh.importBundle(from: file + ".missing")
@@ -204,13 +204,13 @@ struct AppDeveloperTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the app object is observable: a view that reads the feed hears it open at sign-in and close at sign-out")
     func observableApp() async throws {
-        let app = try Self.sampleApp()
+        let app = try await Self.sampleApp()
         #expect(app.activity == nil)
         let opened = Heard.watching { _ = app.activity }
-        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
+        try await app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(opened.fired && app.activity?.person == "mia")
         let closed = Heard.watching { _ = app.activity }
-        try app.signOutOfThisDevice()
+        try await app.signOutOfThisDevice()
         #expect(closed.fired && app.activity == nil)
     }
 
@@ -218,9 +218,9 @@ struct AppDeveloperTests {
     @Test(
         "reminders planned for a number of Days outside 1 ... 31 are refused with the model's error",
         arguments: [0, 32])
-    func reminderDaysOutOfRange(_ days: Int) throws {
-        #expect {
-            _ = try RitualApp(
+    func reminderDaysOutOfRange(_ days: Int) async throws {
+        await #expect {
+            _ = try await RitualApp(
                 path: DatabaseTests.temporary(), device: DatabaseTests.device, secrets: InMemorySecretStore(),
                 reminderDays: days)
         } throws: { error in
@@ -232,7 +232,7 @@ struct AppDeveloperTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("deleting an account with no session is a typed refusal, and nothing is erased")
     func deleteWithoutSession() async throws {
-        let app = try Self.sampleApp()
+        let app = try await Self.sampleApp()
         await #expect {
             try await app.deleteAccount()
         } throws: { error in

@@ -19,10 +19,10 @@ struct ConcurrencyTests {
     @Test("concurrent taps, imports and reads: no tap lost, no reader sees a half change")
     func stress() async throws {
         let path = DatabaseTests.temporary()
-        let database = try RitualDatabase(path: path)
+        let database = try await RitualDatabase(path: path)
         let goals = try (1...4).map { try DatabaseTests.goal($0) }
         for goal in goals {
-            try database.perform { (data) throws(ModelError) in try data.add(goal) }
+            try await database.perform { (data) throws(ModelError) in try data.add(goal) }
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let imports = try CrashTests.bundles(in: folder, count: 6)
@@ -36,7 +36,7 @@ struct ConcurrencyTests {
                         let instant = try Instant(
                             millisecondsSince1970: try Instant(rfc3339: "2026-11-20T08:00:00Z").millisecondsSince1970
                                 + Int64(index) * 60_000)
-                        try database.perform { (data) throws(ModelError) in
+                        try await database.perform { (data) throws(ModelError) in
                             try data.tap(
                                 .count(1), goal: goal.id, at: instant, device: DatabaseTests.device,
                                 boundary: DatabaseTests.boundary)
@@ -47,7 +47,7 @@ struct ConcurrencyTests {
             }
             group.addTask {
                 for bundle in imports {
-                    try database.importBundle(try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle.path))))
+                    try await database.importBundle(try [UInt8](Data(contentsOf: URL(fileURLWithPath: bundle.path))))
                 }
                 return 0
             }
@@ -57,7 +57,7 @@ struct ConcurrencyTests {
                 var reads = 0
                 var last: [GoalID: Int] = [:]
                 while !done.value.withLock({ $0 }) || reads == 0 {
-                    let data = try database.data
+                    let data = try await database.data
                     for bundle in imports {
                         let present = bundle.goals.map { data.goals[$0] != nil && data.history(of: $0).count == 200 }
                         #expect(present.allSatisfy { $0 } || present.allSatisfy { !$0 })
@@ -78,14 +78,14 @@ struct ConcurrencyTests {
                 if finished == 4 { done.value.withLock { $0 = true } }
             }
         }
-        let reopened = try RitualDatabase(path: path)
-        #expect(try reopened.integrityCheck())
-        #expect(try reopened.data == database.data)
+        let reopened = try await RitualDatabase(path: path)
+        await #expect(try reopened.integrityCheck())
+        await #expect(try reopened.data == database.data)
         for goal in goals.prefix(3) {
-            let taps = try reopened.data.history(of: goal.id).reduce(0) { $0 + $1.taps.count }
+            let taps = try await reopened.data.history(of: goal.id).reduce(0) { $0 + $1.taps.count }
             #expect(taps == tapsPerWriter, "\(goal.title): every tap of its writer")
         }
-        let stored = try reopened.data
+        let stored = try await reopened.data
         #expect(imports.allSatisfy { bundle in bundle.goals.allSatisfy { stored.goals[$0] != nil } })
     }
 }

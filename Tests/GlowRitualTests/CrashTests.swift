@@ -52,15 +52,15 @@ struct CrashTests {
     }
 
     @Test("killed at random moments, the database loses nothing it acknowledged and never holds half an import")
-    func killed() throws {
+    func killed() async throws {
         let runs = Int(ProcessInfo.processInfo.environment["GLOW_KILL_RUNS"] ?? "") ?? 20
         let path = DatabaseTests.temporary()
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            let database = try RitualDatabase(path: path)
+            let database = try await RitualDatabase(path: path)
             for number in 1...4 {
                 let goal = try DatabaseTests.goal(number)
-                try database.perform { (data) throws(ModelError) in try data.add(goal) }
+                try await database.perform { (data) throws(ModelError) in try data.add(goal) }
             }
         }
         let imports = try Self.bundles(in: folder, count: 40)
@@ -104,9 +104,9 @@ struct CrashTests {
                     break
                 }
             }
-            let reopened = try RitualDatabase(path: path)
-            #expect(try reopened.integrityCheck(), "run \(run)")
-            let data = try reopened.data
+            let reopened = try await RitualDatabase(path: path)
+            await #expect(try reopened.integrityCheck(), "run \(run)")
+            let data = try await reopened.data
             for (key, count) in taps {
                 let stored = data.checkIn(key)?.taps.count ?? 0
                 #expect(stored >= count, "run \(run): \(key) held \(count) taps when acknowledged, now \(stored)")
@@ -118,8 +118,8 @@ struct CrashTests {
             // A sync's delta and its cursor are there together or not at all: the people asked
             // are exactly p1 ... pCURSOR, and no acknowledged sync is missing.
             let cursor =
-                try reopened.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
-            let feed = try reopened.feed
+                try await reopened.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+            let feed = try await reopened.feed
             let asked = (1...(max(cursor, synced) + 1)).filter {
                 feed.friendState("child", "p\($0)") == .requested
             }

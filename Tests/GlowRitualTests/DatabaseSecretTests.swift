@@ -67,14 +67,14 @@ struct DatabaseSecretTests {
     }
 
     @Test("sync turned on: the secret is in the store, and neither it, its words nor its key in the file")
-    func secretNeverInTheFile() throws {
+    func secretNeverInTheFile() async throws {
         let path = DatabaseTests.temporary()
         let secrets = FileSecretStore(database: path)
-        let database = try RitualDatabase(path: path, secrets: secrets)
-        _ = try database.perform { try $0.add(DatabaseTests.goal(1)) }
-        try database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
-        _ = try database.perform { try $0.add(DatabaseTests.goal(2)) }
-        try database.writeSyncSnapshot()
+        let database = try await RitualDatabase(path: path, secrets: secrets)
+        _ = try await database.perform { try $0.add(DatabaseTests.goal(1)) }
+        try await database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
+        _ = try await database.perform { try $0.add(DatabaseTests.goal(2)) }
+        try await database.writeSyncSnapshot()
         #expect(try secrets.secret(.syncSecret) == Self.secret.bytes)
         let bytes = try Self.fileBytes(path)
         #expect(bytes.count > 4096, "the file and its log were read")
@@ -84,20 +84,20 @@ struct DatabaseSecretTests {
         // The scan finds what is there: the person's name, which is no secret.
         #expect(Self.contains(bytes, Array(Self.person.rawValue.utf8)))
         // Opened again, the sync reads its secret from the store.
-        let again = try RitualDatabase(path: path, secrets: secrets)
-        #expect(try again.sync?.syncSecret() == Self.secret)
+        let again = try await RitualDatabase(path: path, secrets: secrets)
+        await #expect(try again.sync?.syncSecret() == Self.secret)
     }
 
     @Test("an earlier file's secret moves to the store and is erased from the file, its log included")
-    func earlierFileMoves() throws {
+    func earlierFileMoves() async throws {
         let path = try Self.earlierFile()
         #expect(Self.contains(try Self.fileBytes(path), Self.secret.bytes), "the earlier file holds it")
         let secrets = InMemorySecretStore()
         do {
-            let database = try RitualDatabase(path: path, secrets: secrets)
-            let sync = try #require(try database.sync)
+            let database = try await RitualDatabase(path: path, secrets: secrets)
+            let sync = try await #require(try database.sync)
             #expect(sync.hasSecret && sync.person == Self.person.rawValue && sync.state.cursor == 7)
-            #expect(try database.data.goals.count == 1)
+            await #expect(try database.data.goals.count == 1)
         }
         #expect(try secrets.secret(.syncSecret) == Self.secret.bytes)
         for (what, trace) in Self.traces(of: Self.secret) {
@@ -117,19 +117,19 @@ struct DatabaseSecretTests {
     ]
 
     @Test("opened after a crash at any point of the move, the file and the store converge", arguments: 0..<3)
-    func convergesAfterCrash(_ index: Int) throws {
+    func convergesAfterCrash(_ index: Int) async throws {
         let (name, held, opens) = Self.moves[index]
         let path = try Self.earlierFile()
         let secrets = InMemorySecretStore()
         if let held { try secrets.setSecret(held, for: .syncSecret) }
         if opens {
-            _ = try RitualDatabase(path: path, secrets: secrets)
+            _ = try await RitualDatabase(path: path, secrets: secrets)
             #expect(try secrets.secret(.syncSecret) == Self.secret.bytes, "\(name)")
             #expect(!Self.contains(try Self.fileBytes(path), Self.secret.bytes), "\(name)")
             return
         }
-        #expect {
-            _ = try RitualDatabase(path: path, secrets: secrets)
+        await #expect {
+            _ = try await RitualDatabase(path: path, secrets: secrets)
         } throws: { error in
             (error as? StoreError)?.code == .corrupt && "\(error)".contains("another sync secret")
         }
@@ -140,7 +140,7 @@ struct DatabaseSecretTests {
         #expect(try row.step() && row.blob(0) == Self.secret.bytes)
         // Given a store of its own, it moves.
         let own = InMemorySecretStore()
-        #expect(try RitualDatabase(path: path, secrets: own).sync?.hasSecret == true)
+        await #expect(try RitualDatabase(path: path, secrets: own).sync?.hasSecret == true)
         #expect(try own.secret(.syncSecret) == Self.secret.bytes)
     }
 
@@ -151,38 +151,41 @@ struct DatabaseSecretTests {
 
     @Test(
         "a missing or unreadable secret is a typed error naming it, and the database stays as it was", arguments: 0..<3)
-    func missingOrCorrupt(_ index: Int) throws {
+    func missingOrCorrupt(_ index: Int) async throws {
         let (name, entry, code) = Self.entries[index]
         let path = DatabaseTests.temporary()
         do {
-            let database = try RitualDatabase(path: path, secrets: InMemorySecretStore())
-            _ = try database.perform { try $0.add(DatabaseTests.goal(1)) }
-            try database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
+            let database = try await RitualDatabase(path: path, secrets: InMemorySecretStore())
+            _ = try await database.perform { try $0.add(DatabaseTests.goal(1)) }
+            try await database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
         }
         let secrets = InMemorySecretStore()
         if let entry { try secrets.setSecret(entry, for: .syncSecret) }
-        let database = try RitualDatabase(path: path, secrets: secrets)
-        let sync = try #require(try database.sync)
+        let database = try await RitualDatabase(path: path, secrets: secrets)
+        let sync = try await #require(try database.sync)
         #expect(!sync.hasSecret, "\(name)")
-        let (data, pending) = (try database.data, sync.state.outbox.pending)
+        let (data, pending) = (try await database.data, sync.state.outbox.pending)
         func named(_ error: any Error) -> Bool {
             (error as? StoreError)?.code == code && "\(error)".contains("sync-secret")
                 && "\(error)".contains(secrets.location)
         }
-        #expect(performing: { _ = try database.perform { try $0.add(DatabaseTests.goal(2)) } }, throws: named)
-        #expect(performing: { _ = try database.sync?.syncSecret() }, throws: named)
-        #expect(try database.data == data && database.sync?.state.outbox.pending == pending, "\(name)")
-        #expect(try RitualDatabase(path: path, secrets: secrets).data == data)
+        await #expect(
+            performing: { _ = try await database.perform { try $0.add(DatabaseTests.goal(2)) } }, throws: named)
+        await #expect(performing: { _ = try await database.sync?.syncSecret() }, throws: named)
+        let (after, held) = (try await database.data, try await database.sync)
+        #expect(after == data && held?.state.outbox.pending == pending, "\(name)")
+        let reopened = try await RitualDatabase(path: path, secrets: secrets).data
+        #expect(reopened == data)
 
         // Another secret is refused against the records it would have sealed; the right one is
         // given back, and the device goes on.
-        let wrong = #expect(throws: StoreError.self) {
-            try database.restoreSyncSecret(RecoveryKey(bytes: [UInt8](repeating: 0x22, count: 32)))
+        let wrong = await #expect(throws: StoreError.self) {
+            try await database.restoreSyncSecret(RecoveryKey(bytes: [UInt8](repeating: 0x22, count: 32)))
         }
         #expect((wrong?.refusal as? SyncError)?.code == .wrongKey)
-        try database.restoreSyncSecret(Self.secret)
-        _ = try database.perform { try $0.add(DatabaseTests.goal(2)) }
-        #expect(try database.sync?.state.outbox.pending.count == pending.count + 1)
+        try await database.restoreSyncSecret(Self.secret)
+        _ = try await database.perform { try $0.add(DatabaseTests.goal(2)) }
+        await #expect(try database.sync?.state.outbox.pending.count == pending.count + 1)
         #expect(try secrets.secret(.syncSecret) == Self.secret.bytes)
     }
 
@@ -192,10 +195,10 @@ struct DatabaseSecretTests {
     func appSaysMissingSecret() async throws {
         let path = DatabaseTests.temporary()
         do {
-            let database = try RitualDatabase(path: path, secrets: InMemorySecretStore())
-            try database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
+            let database = try await RitualDatabase(path: path, secrets: InMemorySecretStore())
+            try await database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
         }
-        let app = try RitualApp(path: path, device: DatabaseSyncTests.me, secrets: InMemorySecretStore())
+        let app = try await RitualApp(path: path, device: DatabaseSyncTests.me, secrets: InMemorySecretStore())
         #expect(app.syncsData)
         guard case .store(let error)? = app.syncFailure else {
             Issue.record("no failure said: \(String(describing: app.syncFailure))")
@@ -205,20 +208,20 @@ struct DatabaseSecretTests {
     }
 
     @Test("turning sync off removes the secret from the store; turning it on twice is refused")
-    func disableRemoves() throws {
+    func disableRemoves() async throws {
         let path = DatabaseTests.temporary()
         let secrets = InMemorySecretStore()
-        let database = try RitualDatabase(path: path, secrets: secrets)
-        try database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
-        let twice = #expect(throws: StoreError.self) {
-            try database.enableSync(
+        let database = try await RitualDatabase(path: path, secrets: secrets)
+        try await database.enableSync(secret: Self.secret, person: Self.person, device: DatabaseSyncTests.me)
+        let twice = await #expect(throws: StoreError.self) {
+            try await database.enableSync(
                 secret: RecoveryKey(bytes: [UInt8](repeating: 3, count: 32)), person: Self.person,
                 device: DatabaseSyncTests.me)
         }
         #expect(twice?.code == .refused)
         #expect(try secrets.secret(.syncSecret) == Self.secret.bytes)
-        try database.disableSync()
+        try await database.disableSync()
         #expect(try secrets.secret(.syncSecret) == nil)
-        #expect(try database.sync == nil)
+        await #expect(try database.sync == nil)
     }
 }

@@ -41,13 +41,13 @@ struct DatabaseSyncTests {
     }
 
     @Test("local changes wait as sealed records, pulled pages merge, and a reopened file holds all of it")
-    func keptAcrossOpens() throws {
+    func keptAcrossOpens() async throws {
         let path = DatabaseTests.temporary()
-        var database = try RitualDatabase(path: path)
-        _ = try database.perform { try $0.add(Self.goal(1, "Mine before sync")) }
-        try database.enableSync(secret: Self.secret, person: Self.person, device: Self.me, now: Self.created)
-        _ = try database.perform { try $0.add(Self.goal(2, "Mine after")) }
-        let pending = try #require(try database.sync).state.outbox.pending
+        var database = try await RitualDatabase(path: path)
+        _ = try await database.perform { try $0.add(Self.goal(1, "Mine before sync")) }
+        try await database.enableSync(secret: Self.secret, person: Self.person, device: Self.me, now: Self.created)
+        _ = try await database.perform { try $0.add(Self.goal(2, "Mine after")) }
+        let pending = try await #require(try database.sync).state.outbox.pending
         #expect(pending.count == 2, "the data before sync, and the change after")
         // The records are this device's, sealed: they open to what was changed.
         let first = try SyncRecord(bytes: pending[0])
@@ -60,54 +60,54 @@ struct DatabaseSyncTests {
         let naming = try Self.record(
             Self.other, 2, after: theirs, goal: Self.goal(5, "Theirs again"),
             seen: [SyncHead(device: Self.third, sequence: 1, hash: withheld.hash)])
-        let changes = try database.applySync(
+        let changes = try await database.applySync(
             SyncPulled(page: SyncPage(records: [theirs.bytes, naming.bytes], heads: [:], more: true), cursor: 2))
         #expect(changes.goals.count == 2)
-        try database.acknowledgeSync(through: 1)
+        try await database.acknowledgeSync(through: 1)
 
-        database = try RitualDatabase(path: path)
-        let sync = try #require(try database.sync)
+        database = try await RitualDatabase(path: path)
+        let sync = try await #require(try database.sync)
         #expect(sync.state.cursor == 2)
         #expect(sync.state.outbox.pending == [pending[1]])
         #expect(sync.state.chain.heads[Self.other]?.hash == naming.hash)
         #expect(sync.state.chain.promised[Self.third] == 1)
-        #expect(try database.data.goals.count == 4)
+        await #expect(try database.data.goals.count == 4)
 
         // The pull's last page without the third device's record is refused (SYNC-7): nothing of it kept.
-        let before = try database.data
-        let refused = #expect(throws: StoreError.self) {
-            try database.applySync(
+        let before = try await database.data
+        let refused = await #expect(throws: StoreError.self) {
+            try await database.applySync(
                 SyncPulled(
                     page: SyncPage(records: [], heads: [Self.other: 2, Self.me: 1], more: false), cursor: 2))
         }
         #expect((refused?.refusal as? SyncError)?.code == .gap)
-        #expect(try database.data == before)
+        await #expect(try database.data == before)
         // With it, the pull ends.
-        try database.applySync(
+        try await database.applySync(
             SyncPulled(
                 page: SyncPage(
                     records: [withheld.bytes], heads: [Self.other: 2, Self.third: 1, Self.me: 1], more: false),
                 cursor: 3))
-        #expect(try database.data.goals.count == 5)
+        await #expect(try database.data.goals.count == 5)
     }
 
     @Test("a tampered page is refused whole with the reader's error, and disabling sync forgets it all")
-    func refusedAndDisabled() throws {
+    func refusedAndDisabled() async throws {
         let path = DatabaseTests.temporary()
-        let database = try RitualDatabase(path: path)
-        try database.enableSync(secret: Self.secret, person: Self.person, device: Self.me)
+        let database = try await RitualDatabase(path: path)
+        try await database.enableSync(secret: Self.secret, person: Self.person, device: Self.me)
         let good = try Self.record(Self.other, 1, after: nil, goal: Self.goal(1, "One"))
         var bad = try Self.record(Self.other, 2, after: good, goal: Self.goal(2, "Two")).bytes
         bad[bad.count - 3] ^= 1
-        let error = #expect(throws: StoreError.self) {
-            try database.applySync(
+        let error = await #expect(throws: StoreError.self) {
+            try await database.applySync(
                 SyncPulled(page: SyncPage(records: [good.bytes, bad], heads: [:], more: true), cursor: 2))
         }
         #expect((error?.refusal as? SyncError)?.code == .tampered)
-        #expect(try database.data.goals.isEmpty)
-        #expect(try database.sync?.state.cursor == 0)
-        try database.disableSync()
-        #expect(try database.sync == nil)
-        #expect(try RitualDatabase(path: path).sync == nil)
+        await #expect(try database.data.goals.isEmpty)
+        await #expect(try database.sync?.state.cursor == 0)
+        try await database.disableSync()
+        await #expect(try database.sync == nil)
+        await #expect(try RitualDatabase(path: path).sync == nil)
     }
 }

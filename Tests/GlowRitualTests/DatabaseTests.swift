@@ -50,91 +50,91 @@ struct DatabaseTests {
     static func instant(_ text: String) throws -> Instant { try Instant(rfc3339: text) }
 
     @Test("taps, edits and undos committed are there when the file opens again")
-    func reopen() throws {
+    func reopen() async throws {
         let path = Self.temporary()
         let goal = try Self.goal(1)
         do {
-            let database = try RitualDatabase(path: path)
-            try database.perform { (data) throws(ModelError) in try data.add(goal) }
+            let database = try await RitualDatabase(path: path)
+            try await database.perform { (data) throws(ModelError) in try data.add(goal) }
             for hour in 10...12 {
-                try database.perform { (data) throws(ModelError) in
+                try await database.perform { (data) throws(ModelError) in
                     try data.tap(
                         .count(1), goal: goal.id, at: try Instant(rfc3339: "2026-11-20T\(hour):00:00Z"),
                         device: Self.device, boundary: Self.boundary)
                 }
             }
-            try database.perform { (data) throws(ModelError) in
+            try await database.perform { (data) throws(ModelError) in
                 try data.editGoal(goal.id, at: try Instant(rfc3339: "2026-11-20T13:00:00Z")) { $0.title = "Water" }
             }
-            try database.perform { (data) throws(ModelError) in
+            try await database.perform { (data) throws(ModelError) in
                 try data.undo(
                     goal: goal.id, on: try Day(iso: "2026-11-20"), at: try Instant(rfc3339: "2026-11-20T14:00:00Z"),
                     device: Self.device)
             }
         }
-        let reopened = try RitualDatabase(path: path)
-        #expect(try reopened.integrityCheck())
-        let data = try reopened.data
+        let reopened = try await RitualDatabase(path: path)
+        await #expect(try reopened.integrityCheck())
+        let data = try await reopened.data
         #expect(data.goals[goal.id]?.title == "Water")
         let entry = try #require(data.checkIn(CheckInKey(goalID: goal.id, day: try Day(iso: "2026-11-20"))))
         #expect(entry.taps.count == 4 && entry.deleted, "three taps and the undo")
     }
 
     @Test("a refused change writes nothing, on disk or in memory")
-    func refused() throws {
+    func refused() async throws {
         let path = Self.temporary()
-        let database = try RitualDatabase(path: path)
+        let database = try await RitualDatabase(path: path)
         let goal = try Self.goal(1)
-        try database.perform { (data) throws(ModelError) in try data.add(goal) }
-        let before = try database.data
-        #expect(throws: StoreError.self) {
-            try database.perform { (data) throws(ModelError) in
+        try await database.perform { (data) throws(ModelError) in try data.add(goal) }
+        let before = try await database.data
+        await #expect(throws: StoreError.self) {
+            try await database.perform { (data) throws(ModelError) in
                 // A Day before the goal starts: the model refuses it.
                 try data.tap(
                     .count(1), goal: goal.id, on: try Day(iso: "2026-10-01"),
                     at: try Instant(rfc3339: "2026-11-20T10:00:00Z"), device: Self.device, boundary: Self.boundary)
             }
         }
-        #expect(try database.data == before)
-        #expect(try RitualDatabase(path: path).data == before)
+        await #expect(try database.data == before)
+        await #expect(try RitualDatabase(path: path).data == before)
     }
 
     @Test("a bundle imports whole, and the stored records keep fields this version does not know")
-    func importKeepsUnknownFields() throws {
+    func importKeepsUnknownFields() async throws {
         let sample = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Spec/examples/sample.glow")))
         let path = Self.temporary()
-        let result = try RitualDatabase(path: path).importBundle(sample)
+        let result = try await RitualDatabase(path: path).importBundle(sample)
         #expect(result.changes.checkInCount == 4_418)
-        let reopened = try RitualDatabase(path: path)
+        let reopened = try await RitualDatabase(path: path)
         let (expected, _) = try BundleReader().dataSet(sample)
-        #expect(try reopened.data == expected)
+        await #expect(try reopened.data == expected)
         // Re-exported, the same frames as the bundle that came in (BUNDLE-15): nothing was lost
         // on the way through the database, unknown fields and records of unknown types included.
         let options = BundleOptions(createdAt: try Instant(rfc3339: "2026-11-28T20:00:00Z"))
-        #expect(
+        await #expect(
             BundleWriter.frames(try reopened.data, options: options) == BundleWriter.frames(expected, options: options))
     }
 
     @Test("a bundle that does not verify imports nothing")
-    func badImport() throws {
+    func badImport() async throws {
         var sample = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Spec/examples/sample.glow")))
         sample[sample.count - 40] ^= 0x10
         let path = Self.temporary()
-        let database = try RitualDatabase(path: path)
-        #expect(throws: StoreError.self) { try database.importBundle(sample) }
-        #expect(try database.data.isEmpty)
-        #expect(try RitualDatabase(path: path).data.isEmpty)
+        let database = try await RitualDatabase(path: path)
+        await #expect(throws: StoreError.self) { try await database.importBundle(sample) }
+        await #expect(try database.data.isEmpty)
+        await #expect(try RitualDatabase(path: path).data.isEmpty)
     }
 
     @Test("a file of a newer schema, or not a Glow database, is refused and left byte for byte")
-    func refusesForeignFiles() throws {
+    func refusesForeignFiles() async throws {
         let newer = Self.temporary()
-        _ = try RitualDatabase(path: newer)
+        _ = try await RitualDatabase(path: newer)
         let connection = try SQLiteConnection(path: newer)
         try connection.execute("PRAGMA user_version = \(RitualDatabase.schemaVersion + 1)")
         let before = try Data(contentsOf: URL(fileURLWithPath: newer))
-        #expect {
-            _ = try RitualDatabase(path: newer)
+        await #expect {
+            _ = try await RitualDatabase(path: newer)
         } throws: { error in
             (error as? StoreError)?.code == .newerSchema
         }
@@ -144,8 +144,8 @@ struct DatabaseTests {
         let other = try SQLiteConnection(path: foreign)
         try other.execute("CREATE TABLE notes (text TEXT)")
         let foreignBefore = try Data(contentsOf: URL(fileURLWithPath: foreign))
-        #expect {
-            _ = try RitualDatabase(path: foreign)
+        await #expect {
+            _ = try await RitualDatabase(path: foreign)
         } throws: { error in
             (error as? StoreError)?.code == .corrupt
         }
@@ -153,7 +153,7 @@ struct DatabaseTests {
 
         let text = Self.temporary()
         try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: text))
-        #expect(throws: StoreError.self) { _ = try RitualDatabase(path: text) }
+        await #expect(throws: StoreError.self) { _ = try await RitualDatabase(path: text) }
     }
 
     @Test("a snapshot reads the data without a write: no file made, no migration run, foreign files refused")
@@ -192,7 +192,7 @@ struct DatabaseTests {
     }
 
     @Test("a file of every earlier schema opens migrated to the current one, its records kept")
-    func migrationsFromEveryVersion() throws {
+    func migrationsFromEveryVersion() async throws {
         let goal = try Self.goal(7)
         for version in 1..<RitualDatabase.schemaVersion {
             // A file as that version wrote it, before steps were recorded by name: its
@@ -206,18 +206,18 @@ struct DatabaseTests {
             try connection.execute("PRAGMA application_id = \(RitualDatabase.applicationID)")
             try connection.prepare("INSERT INTO goals (id, deleted, modified_at, record) VALUES (?, 0, 0, ?)")
                 .run([.blob(goal.id.bytes), .blob(goal.wireEncoded())])
-            let database = try RitualDatabase(path: path)
-            #expect(try database.data.goals[goal.id] == goal, "from schema \(version)")
+            let database = try await RitualDatabase(path: path)
+            await #expect(try database.data.goals[goal.id] == goal, "from schema \(version)")
             #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
-            try database.setDeviceValue([1, 2, 3], for: "probe")
-            #expect(try database.deviceValue("probe") == [1, 2, 3], "the newer tables are there")
+            try await database.setDeviceValue([1, 2, 3], for: "probe")
+            await #expect(try database.deviceValue("probe") == [1, 2, 3], "the newer tables are there")
         }
     }
 
     @Test("an empty file is migrated to the current schema, and opening again changes nothing")
-    func migration() throws {
+    func migration() async throws {
         let path = Self.temporary()
-        _ = try RitualDatabase(path: path)
+        _ = try await RitualDatabase(path: path)
         let connection = try SQLiteConnection(path: path)
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
         #expect(try connection.integer("PRAGMA application_id") == RitualDatabase.applicationID)
@@ -229,7 +229,7 @@ struct DatabaseTests {
                     "sync_heads", "sync_pending", "sync_promised", "sync_secret_leaving", "sync_state",
                 ])
         #expect(try connection.texts("PRAGMA journal_mode") == ["wal"])
-        _ = try RitualDatabase(path: path)
+        _ = try await RitualDatabase(path: path)
         #expect(try connection.integer("PRAGMA user_version") == Int64(RitualDatabase.schemaVersion))
     }
 }
@@ -238,16 +238,16 @@ struct DatabaseTests {
 @Suite("Profile photo")
 struct PhotoTests {
     @Test("a photo is written whole, becomes the profile's, and replaces the last one's file")
-    func save() throws {
+    func save() async throws {
         let path = DatabaseTests.temporary()
-        let database = try RitualDatabase(path: path)
+        let database = try await RitualDatabase(path: path)
         let sample = try [UInt8](
             Data(contentsOf: DatabaseTests.root.appendingPathComponent("Spec/examples/sample.glow")))
-        try database.importBundle(sample)
-        let first = try database.savePhoto(Array(repeating: 0xFF, count: 50_000))
-        let second = try database.savePhoto([0xFF, 0xD8, 0xFF, 0xE0])
+        try await database.importBundle(sample)
+        let first = try await database.savePhoto(Array(repeating: 0xFF, count: 50_000))
+        let second = try await database.savePhoto([0xFF, 0xD8, 0xFF, 0xE0])
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        #expect(try RitualDatabase(path: path).data.profile?.photoReference == second)
+        await #expect(try RitualDatabase(path: path).data.profile?.photoReference == second)
         #expect(try Data(contentsOf: folder.appendingPathComponent(second)) == Data([0xFF, 0xD8, 0xFF, 0xE0]))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(first).path))
         #expect(
@@ -257,10 +257,10 @@ struct PhotoTests {
     }
 
     @Test("without a profile, or without bytes, nothing is written")
-    func refused() throws {
-        let database = try RitualDatabase(path: DatabaseTests.temporary())
-        #expect(throws: StoreError.self) { try database.savePhoto([1, 2, 3]) }
-        #expect(throws: StoreError.self) { try database.savePhoto([]) }
+    func refused() async throws {
+        let database = try await RitualDatabase(path: DatabaseTests.temporary())
+        await #expect(throws: StoreError.self) { try await database.savePhoto([1, 2, 3]) }
+        await #expect(throws: StoreError.self) { try await database.savePhoto([]) }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: database.photoFolder.path)) ?? []
         #expect(left.isEmpty)
     }

@@ -34,12 +34,12 @@ struct ObservationTests {
         let counter = Counter()
         var observation: DatabaseObservation?
 
-        init(_ database: RitualDatabase) throws {
+        init(_ database: RitualDatabase) async throws {
             self.database = database
-            goals = try GoalStore(database: database, device: DatabaseTests.device, now: StoreTests.now)
-            profiles = try ProfileStore(database: database)
+            goals = try await GoalStore(database: database, device: DatabaseTests.device, now: StoreTests.now)
+            profiles = try await ProfileStore(database: database)
             themes = ThemeStore(profiles: profiles)
-            auth = try AuthStore(database: database)
+            auth = try await AuthStore(database: database)
             observation = database.observe { [counter] _ in counter.add() }
         }
 
@@ -51,8 +51,8 @@ struct ObservationTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a week-start edit through the profile store reaches the goal store: every row evaluated again, once")
-    func profileReachesGoals() throws {
-        let screen = try Screen(try StoreTests.sample())
+    func profileReachesGoals() async throws {
+        let screen = try await Screen(try StoreTests.sample())
         let before = screen.evaluations()
         let weekStart = try #require(screen.profiles.profile?.boundary.weekStart)
         let other: Weekday = weekStart == .monday ? .sunday : .monday
@@ -60,28 +60,28 @@ struct ObservationTests {
         let boundary = try #require(screen.profiles.profile?.boundary)
         let moved = try DayBoundary(
             timeZone: boundary.timeZone, dayStartMinutes: boundary.dayStartMinutes, weekStart: other)
-        try screen.profiles.edit(at: StoreTests.later(1)) { $0.boundary = moved }
+        try await screen.profiles.edit(at: StoreTests.later(1)) { $0.boundary = moved }
         #expect(rows.fired && screen.goals.boundary.weekStart == other)
         #expect(screen.evaluations() == before.mapValues { $0 + 1 }, "each row once")
         #expect(screen.counter.count == 1)
         // The Overview follows the new week start.
         let expected = OverviewQuery.items(
-            try screen.database.data, boundary: screen.goals.boundary, now: StoreTests.now, weeks: 4)
+            try await screen.database.data, boundary: screen.goals.boundary, now: StoreTests.now, weeks: 4)
         #expect(screen.goals.overview(weeks: 4) == expected)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a theme chosen through the profile store shows in the theme store already open")
-    func profileReachesTheme() throws {
-        let screen = try Screen(try StoreTests.sample())
+    func profileReachesTheme() async throws {
+        let screen = try await Screen(try StoreTests.sample())
         let heard = Heard.watching { _ = screen.themes.theme }
         let ocean: Slug
         do { ocean = try Slug("ocean") }
-        try screen.profiles.edit(at: StoreTests.later(1)) { $0.themeID = ocean }
+        try await screen.profiles.edit(at: StoreTests.later(1)) { $0.themeID = ocean }
         #expect(heard.fired && screen.themes.theme == .ocean && !screen.themes.fellBack)
         #expect(screen.themes.palette == Theme.ocean.palette(.light))
         let untouched = screen.evaluations()
-        try screen.themes.choose("sunset", at: StoreTests.later(2))
+        try await screen.themes.choose("sunset", at: StoreTests.later(2))
         #expect(screen.profiles.profile?.themeID.rawValue == "sunset" && screen.themes.theme == .sunset)
         // A profile change re-evaluates the rows (the week start may have moved), once each.
         #expect(screen.evaluations() == untouched.mapValues { $0 + 1 })
@@ -89,35 +89,35 @@ struct ObservationTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a second database object on the file: its change reaches the first one's stores at refresh, once")
-    func secondConnection() throws {
-        let screen = try Screen(try StoreTests.sample())
-        let other = try RitualDatabase(path: screen.database.path)
+    func secondConnection() async throws {
+        let screen = try await Screen(try StoreTests.sample())
+        let other = try await RitualDatabase(path: screen.database.path)
         let before = screen.evaluations()
-        try other.perform { (data) throws(ModelError) in
+        try await other.perform { (data) throws(ModelError) in
             try data.tap(
                 .done, goal: StoreTests.meditate, at: StoreTests.now, device: DatabaseTests.device,
                 boundary: data.dayBoundary)
         }
-        try other.setDeviceValues(["auth.flow": Array("pitch".utf8)])
+        try await other.setDeviceValues(["auth.flow": Array("pitch".utf8)])
         #expect(screen.goals.row(StoreTests.meditate)?.status == .pending, "not read before a refresh")
-        #expect(try screen.database.refresh())
+        await #expect(try screen.database.refresh())
         #expect(screen.goals.row(StoreTests.meditate)?.status == .done)
         #expect(screen.auth.flow == .pitch)
         #expect(screen.evaluations() == before.mapValues { $0 + 1 }, "each row once")
         #expect(screen.counter.count == 1)
-        #expect(try !screen.database.refresh(), "nothing new: nobody told again")
+        await #expect(try !screen.database.refresh(), "nothing new: nobody told again")
         #expect(screen.counter.count == 1)
         // A change through the first reads the second's first: nothing of it is lost or hidden.
-        try other.setDeviceValues(["auth.flow": Array("signInChoices".utf8)])
-        try screen.goals.tap(.done, goal: StoreTests.water, at: StoreTests.later(1))
+        try await other.setDeviceValues(["auth.flow": Array("signInChoices".utf8)])
+        try await screen.goals.tap(.done, goal: StoreTests.water, at: StoreTests.later(1))
         #expect(screen.auth.flow == .signInChoices)
         #expect(screen.counter.count == 3, "the other's change, then this one")
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("glow-tool store tap in another process reaches the open app's stores at refresh")
-    func anotherProcess() throws {
-        let screen = try Screen(try StoreTests.sample())
+    func anotherProcess() async throws {
+        let screen = try await Screen(try await StoreTests.sample())
         let title = try #require(screen.goals.row(StoreTests.meditate)?.goal.title)
         let tool = Process()
         tool.executableURL = CrashTests.products.appendingPathComponent("glow-tool")
@@ -130,7 +130,7 @@ struct ObservationTests {
         tool.waitUntilExit()
         #expect(tool.terminationStatus == 0, "\(printed)")
         let before = screen.evaluations()
-        #expect(try screen.database.refresh())
+        await #expect(try screen.database.refresh())
         #expect(screen.goals.row(StoreTests.meditate)?.status == .done)
         #expect(screen.evaluations() == before.mapValues { $0 + 1 })
         #expect(screen.counter.count == 1)
@@ -138,42 +138,42 @@ struct ObservationTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a write the file refuses is a typed error; every store and value stays as it was")
-    func refusedWrite() throws {
-        let screen = try Screen(try StoreTests.sample())
-        try screen.auth.startOnboarding()
+    func refusedWrite() async throws {
+        let screen = try await Screen(try StoreTests.sample())
+        try await screen.auth.startOnboarding()
         let refuse = try SQLiteConnection(path: screen.database.path, mode: .readWrite)
         try refuse.execute(
             "CREATE TRIGGER refuse BEFORE INSERT ON device_state BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
-        #expect {
-            try screen.auth.proceed()
+        await #expect {
+            try await screen.auth.proceed()
         } throws: { error in
             guard case .store(let stored) = error as? AuthStoreError else { return false }
             return stored.code == .writeFailed && stored.message.contains("disk trouble")
         }
         #expect(screen.auth.flow == .pitch)
-        #expect(try screen.database.deviceValue("auth.flow") == Array("pitch".utf8), "a value, not nil")
+        await #expect(try screen.database.deviceValue("auth.flow") == Array("pitch".utf8), "a value, not nil")
         try refuse.execute("DROP TRIGGER refuse")
-        try screen.auth.proceed()
+        try await screen.auth.proceed()
         #expect(screen.auth.flow == .signInChoices)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a feed log that no longer reads is an error at every read, never an empty feed or a signed-out device")
-    func unreadableFeed() throws {
-        let database = try StoreTests.sample()
-        try database.setDeviceValues(["auth.account": Array("mia".utf8), "feed.cursor": Array("12".utf8)])
+    func unreadableFeed() async throws {
+        let database = try await StoreTests.sample()
+        try await database.setDeviceValues(["auth.account": Array("mia".utf8), "feed.cursor": Array("12".utf8)])
         try SQLiteConnection(path: database.path, mode: .readWrite).execute(
             "INSERT INTO feed_log (delta) VALUES (x'ffffffff')")
-        #expect {
-            try database.refresh()
+        await #expect {
+            try await database.refresh()
         } throws: { error in
             (error as? StoreError)?.code == .corrupt
         }
-        #expect(throws: StoreError.self) { try database.deviceValue("auth.account") }
-        #expect(throws: StoreError.self) { try database.feed }
-        #expect(throws: StoreError.self) { _ = try RitualDatabase(path: database.path) }
-        #expect {
-            _ = try RitualApp(
+        await #expect(throws: StoreError.self) { try await database.deviceValue("auth.account") }
+        await #expect(throws: StoreError.self) { try await database.feed }
+        await #expect(throws: StoreError.self) { _ = try await RitualDatabase(path: database.path) }
+        await #expect {
+            _ = try await RitualApp(
                 path: database.path, device: DatabaseTests.device, secrets: FileSecretStore(database: database.path))
         } throws: { error in
             guard case .store(let stored) = error as? RitualAppError else { return false }

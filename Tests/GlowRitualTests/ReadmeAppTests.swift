@@ -56,30 +56,30 @@ struct ReadmeAppTests {
         let phone = DatabaseTests.device
         let water = try DatabaseTests.goal(1).id
         do {
-            let first = try RitualApp(
+            let first = try await RitualApp(
                 path: path, device: phone, secrets: FileSecretStore(database: path), now: Self.now)
-            try first.database.perform { data in try data.add(DatabaseTests.goal(1)) }
-            try first.auth.startOnboarding()
-            try first.auth.proceed()
+            try await first.database.perform { data in try data.add(DatabaseTests.goal(1)) }
+            try await first.auth.startOnboarding()
+            try await first.auth.proceed()
         }
         let http = HTTP(relay: FeedRelay(), person: "mia")
         let relayURL = URL(string: "https://glow.example.com/v1/relay")!
         // Commits from another connection on the file, as another process's would be, until the
         // block has heard one.
         let other = Task.detached {
-            let elsewhere = try RitualDatabase(path: path)
+            let elsewhere = try await RitualDatabase(path: path)
             for count in 1... {
                 try await Task.sleep(for: .milliseconds(100))
-                try elsewhere.setDeviceValue(Array("\(count)".utf8), for: "elsewhere")
+                try await elsewhere.setDeviceValue(Array("\(count)".utf8), for: "elsewhere")
             }
         }
         defer { other.cancel() }
         // A session a sign-in gave, with a server this test never calls.
         let (session, client) = (DatabaseTests.session("mia"), DatabaseTests.offline)
         // README: begin
-        let app = try RitualApp(path: path, device: phone, secrets: FileSecretStore(database: path))
-        try app.goals.tap(.count(1), goal: water)  // on disk when this returns
-        try app.signIn(session, client: client)  // the session a sign-in gave, from any screen
+        let app = try await RitualApp(path: path, device: phone, secrets: FileSecretStore(database: path))
+        try await app.goals.tap(.count(1), goal: water)  // on disk when this returns; the main actor never waits
+        try await app.signIn(session, client: client)  // the session a sign-in gave, from any screen
         try await app.activity?.sync(through: { bytes in try await http.post(relayURL, bytes) })
         for await _ in app.goals.changes() { break }  // the next commit, another process's too
         // README: end

@@ -60,17 +60,17 @@ struct RelaunchTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a relaunch is signed in exactly when the secret store keeps a live session", arguments: cases)
-    func relaunch(_ relaunch: Case) throws {
+    func relaunch(_ relaunch: Case) async throws {
         let path = DatabaseTests.temporary()
         let secrets = InMemorySecretStore()
         do {
-            let database = try RitualDatabase(path: path, secrets: secrets)
-            try database.setDeviceValues(
+            let database = try await RitualDatabase(path: path, secrets: secrets)
+            try await database.setDeviceValues(
                 AuthStore.values(flow: relaunch.recorded == nil ? .signedOut : .main, person: relaunch.recorded))
         }
         if let kept = try relaunch.kept() { try secrets.setSecret(kept, for: .session) }
-        let before = try RitualDatabase(path: path, secrets: InMemorySecretStore()).deviceValue("auth.account")
-        let app = try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
+        let before = try await RitualDatabase(path: path, secrets: InMemorySecretStore()).deviceValue("auth.account")
+        let app = try await RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
         #expect(app.account == relaunch.account && app.session?.account == relaunch.account)
         #expect(app.activity?.person == relaunch.account)
         #expect((app.account == nil) == (app.route == .signedOut))
@@ -86,45 +86,46 @@ struct RelaunchTests {
         }
         if relaunch.account == nil {
             // Signed out for a reason the store gave: the database is as it was.
-            #expect(try app.database.deviceValue("auth.account") == before)
+            await #expect(try app.database.deviceValue("auth.account") == before)
         } else {
-            #expect(try app.database.deviceValue("auth.account") == Array(relaunch.account!.rawValue.utf8))
+            await #expect(try app.database.deviceValue("auth.account") == Array(relaunch.account!.rawValue.utf8))
         }
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("signing in keeps the session in the store; signing out removes it first, and a relaunch is signed out")
-    func signInAndOut() throws {
+    func signInAndOut() async throws {
         let path = DatabaseTests.temporary()
         let secrets = FileSecretStore(database: path)
-        let app = try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
+        let app = try await RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
         #expect(app.protection == .completeUntilFirstUserAuthentication, "the default protection")
-        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
+        try await app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(try secrets.keptSession()?.session == DatabaseTests.session("mia"))
         #expect(try secrets.keptSession()?.server == DatabaseTests.offline.base)
-        #expect(try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets).account == "mia")
-        try app.signOutOfThisDevice()
+        await #expect(try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets).account == "mia")
+        try await app.signOutOfThisDevice()
         #expect(try secrets.keptSession() == nil && app.session == nil && app.account == nil)
-        let again = try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
+        let again = try await RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
         #expect(again.account == nil && again.sessionFailure == nil && again.route == .signedOut)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a change that cannot be sent because nobody is signed in is said, not skipped")
-    func pushNotSkipped() throws {
+    func pushNotSkipped() async throws {
         let path = DatabaseTests.temporary()
         let secrets = InMemorySecretStore()
-        try RitualDatabase(path: path, secrets: secrets).enableSync(
+        try await RitualDatabase(path: path, secrets: secrets).enableSync(
             secret: DatabaseSyncTests.secret, person: "mia", device: DatabaseTests.device)
-        let app = try RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
+        let app = try await RitualApp(path: path, device: DatabaseTests.device, secrets: secrets)
         #expect(app.syncsData && app.account == nil && app.syncFailure == nil)
-        let waiting = try #require(try app.database.sync).state.outbox.pending.count
-        try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
+        let waiting = try await #require(try app.database.sync).state.outbox.pending.count
+        try await app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
         guard case .service(let failure)? = app.syncFailure else {
             Issue.record("the change's push was skipped in silence")
             return
         }
         #expect(failure.code == .signedOut && failure.call == "sync-push")
-        #expect(try app.database.sync?.state.outbox.pending.count == waiting + 1, "the change waits in the outbox")
+        await #expect(
+            try app.database.sync?.state.outbox.pending.count == waiting + 1, "the change waits in the outbox")
     }
 }

@@ -15,35 +15,35 @@ struct RouteTests {
     @Test("signed out, onboarding, welcome, main: each move heard and kept")
     func newPerson() async throws {
         let path = DatabaseTests.temporary()
-        let app = try RitualApp(
+        let app = try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         #expect(app.route == .signedOut && app.activity == nil)
         let heard = Heard.watching { _ = app.route }
-        try app.auth.startOnboarding()
+        try await app.auth.startOnboarding()
         #expect(heard.fired && app.route == .onboarding(.pitch))
-        try app.auth.proceed()
-        try app.auth.back()
-        try app.auth.proceed()
+        try await app.auth.proceed()
+        try await app.auth.back()
+        try await app.auth.proceed()
         #expect(app.route == .onboarding(.signInChoices))
-        #expect {
-            try app.auth.createdFirstGoal()
+        await #expect {
+            try await app.auth.createdFirstGoal()
         } throws: { error in
             guard case .flow(let auth) = error as? AuthStoreError else { return false }
             return auth.code == .invalidTransition
         }
-        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
+        try await app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(app.route == .welcome && app.activity?.person == "mia")
-        try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
+        try await app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         #expect(app.route == .main(.today))
         app.auth.tab = .glow
         #expect(app.route == .main(.glow))
         // Opened again, the app is where it was, with mia's feed.
-        let again = try RitualApp(
+        let again = try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         #expect(again.route == .main(.today) && again.account == "mia" && again.activity?.person == "mia")
-        try again.signOutOfThisDevice()
+        try await again.signOutOfThisDevice()
         #expect(again.route == .signedOut && again.activity == nil && again.account == nil)
-        #expect(
+        await #expect(
             try RitualApp(
                 path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now
             ).route == .signedOut)
@@ -51,34 +51,34 @@ struct RouteTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a first goal whose move past the welcome was never stored still leads to the main screen")
-    func moveNotStored() throws {
+    func moveNotStored() async throws {
         let path = DatabaseTests.temporary()
-        let app = try RitualApp(
+        let app = try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
-        try app.auth.startOnboarding()
-        try app.auth.proceed()
-        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
-        try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
+        try await app.auth.startOnboarding()
+        try await app.auth.proceed()
+        try await app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
+        try await app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         // The file as a crash between the goal's commit and the move's would leave it.
-        try app.database.setDeviceValue(Array("welcome".utf8), for: "auth.flow")
-        let stuck = try AuthStore(database: app.database)
+        try await app.database.setDeviceValue(Array("welcome".utf8), for: "auth.flow")
+        let stuck = try await AuthStore(database: app.database)
         #expect(stuck.flow == .welcome, "the flow as stored")
-        let again = try RitualApp(
+        let again = try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
         #expect(again.route == .main(.today), "the route follows the goals")
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a person who has goals goes straight to the main screen")
-    func returningPerson() throws {
+    func returningPerson() async throws {
         let path = DatabaseTests.temporary()
-        try RitualDatabase(path: path).importBundle(
+        try await RitualDatabase(path: path).importBundle(
             try [UInt8](Data(contentsOf: DatabaseTests.root.appendingPathComponent("Spec/examples/sample.glow"))))
-        let app = try RitualApp(
+        let app = try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
-        try app.auth.startOnboarding()
-        try app.auth.proceed()
-        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
+        try await app.auth.startOnboarding()
+        try await app.auth.proceed()
+        try await app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(app.route == .main(.today))
     }
 
@@ -90,20 +90,20 @@ struct RouteTests {
         arguments: SignInFlow.allCases)
     func signInFromAnywhere(_ start: SignInFlow) async throws {
         let path = DatabaseTests.temporary()
-        let app = try RitualApp(
+        let app = try await RitualApp(
             path: path, device: DatabaseTests.device, secrets: FileSecretStore(database: path), now: Self.now)
-        try app.database.setDeviceValue(Array(start.rawValue.utf8), for: "auth.flow")
-        try app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
+        try await app.database.setDeviceValue(Array(start.rawValue.utf8), for: "auth.flow")
+        try await app.signIn(DatabaseTests.session("mia"), client: DatabaseTests.offline)
         #expect(app.route == .welcome && app.account == "mia" && app.activity?.person == "mia")
-        try app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
+        try await app.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily), at: Self.now)
         #expect(app.route == .main(.today))
-        try app.signOutOfThisDevice()
+        try await app.signOutOfThisDevice()
         #expect(app.route == .signedOut && app.account == nil && app.activity == nil)
         #expect(app.goals.rows.count == 1, "signing out keeps the person's goals")
         // Another person on the device reads their feed whole: the last one's position is gone.
-        try app.database.setDeviceValues(["feed.cursor": Array("41".utf8)])
-        try app.signIn(DatabaseTests.session("bob"), client: DatabaseTests.offline)
-        #expect(try app.database.deviceValue("feed.cursor") == [])
+        try await app.database.setDeviceValues(["feed.cursor": Array("41".utf8)])
+        try await app.signIn(DatabaseTests.session("bob"), client: DatabaseTests.offline)
+        await #expect(try app.database.deviceValue("feed.cursor") == [])
         #expect(app.route == .main(.today), "bob finds the device's goals")
     }
 }

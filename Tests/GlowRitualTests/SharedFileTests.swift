@@ -28,23 +28,26 @@ struct SharedFileTests {
     }
 
     /// A new file of `kind` at a temporary path.
-    static func make(_ kind: Kind) throws -> String {
+    static func make(_ kind: Kind) async throws -> String {
         let path = DatabaseTests.temporary()
         switch kind {
-        case .app: _ = try RitualDatabase(path: path)
+        case .app: _ = try await RitualDatabase(path: path)
         case .server: _ = try SQLiteStore(path: path, schema: .server) { _ throws(StoreError) in 0 }
         }
         return path
     }
 
     /// The changes of writer `name` the file at `path` holds, by number.
-    static func stored(_ kind: Kind, _ name: String, in path: String) throws -> Set<Int> {
+    static func stored(_ kind: Kind, _ name: String, in path: String) async throws -> Set<Int> {
         switch kind {
         case .app:
-            let database = try RitualDatabase(path: path, create: false)
-            #expect(try database.integrityCheck())
-            return Set(
-                (0..<writes).filter { index in (try? database.deviceValue("\(name).\(index)")) != nil })
+            let database = try await RitualDatabase(path: path, create: false)
+            await #expect(try database.integrityCheck())
+            var found: Set<Int> = []
+            for index in 0..<writes where try await database.deviceValue("\(name).\(index)") != nil {
+                found.insert(index)
+            }
+            return found
         case .server:
             let connection = try SQLiteConnection(path: path, mode: .readOnly)
             #expect(try connection.texts("PRAGMA integrity_check") == ["ok"])
@@ -59,9 +62,9 @@ struct SharedFileTests {
     @Test(
         "two writers and an outside client that opens and closes the file: no answered write is lost",
         arguments: Kind.allCases)
-    func outsideClient(_ kind: Kind) throws {
+    func outsideClient(_ kind: Kind) async throws {
         let sqlite3 = try #require(Self.sqlite3, "Debian's sqlite3 is missing: run Tools/install-packages.sh")
-        let path = try Self.make(kind)
+        let path = try await Self.make(kind)
         var writers: [(name: String, process: Process, output: Pipe)] = []
         for name in ["a", "b"] {
             let writer = Process()
@@ -94,7 +97,7 @@ struct SharedFileTests {
             let answered = Set(said.split(separator: "\n").compactMap { Int($0.dropFirst("wrote ".count)) })
             #expect(writer.process.terminationStatus == 0, "writer \(writer.name) failed")
             #expect(answered.count == Self.writes, "writer \(writer.name) answered \(answered.count) writes")
-            let lost = answered.subtracting(try Self.stored(kind, writer.name, in: path))
+            let lost = answered.subtracting(try await Self.stored(kind, writer.name, in: path))
             #expect(lost.isEmpty, "\(kind): \(lost.count) answered writes of \(writer.name) are gone")
         }
     }

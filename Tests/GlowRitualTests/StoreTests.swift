@@ -34,27 +34,27 @@ final class Heard: Sendable {
 @MainActor
 @Suite("Observable stores")
 struct StoreTests {
-    static let now = try! Instant(rfc3339: "2026-11-28T10:00:00Z")
-    static let meditate = try! GoalID("019376ef-1400-75d7-844c-3cd7f43c661c")
-    static let water = try! GoalID("019376ef-1400-75d8-a698-4080bab12a02")
+    nonisolated static let now = try! Instant(rfc3339: "2026-11-28T10:00:00Z")
+    nonisolated static let meditate = try! GoalID("019376ef-1400-75d7-844c-3cd7f43c661c")
+    nonisolated static let water = try! GoalID("019376ef-1400-75d8-a698-4080bab12a02")
 
     /// `milliseconds` after ``now``.
     static func later(_ milliseconds: Int64) -> Instant {
         try! Instant(millisecondsSince1970: now.millisecondsSince1970 + milliseconds)
     }
 
-    static func sample() throws -> RitualDatabase {
-        let database = try RitualDatabase(path: DatabaseTests.temporary())
-        try database.importBundle(
+    static func sample() async throws -> RitualDatabase {
+        let database = try await RitualDatabase(path: DatabaseTests.temporary())
+        try await database.importBundle(
             try [UInt8](Data(contentsOf: DatabaseTests.root.appendingPathComponent("Spec/examples/sample.glow"))))
         return database
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a tap notifies its goal's row, only the properties that changed, and re-evaluates no other goal")
-    func tapNotifiesItsRow() throws {
-        let database = try Self.sample()
-        let store = try GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
+    func tapNotifiesItsRow() async throws {
+        let database = try await Self.sample()
+        let store = try await GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
         let meditate = try #require(store.row(Self.meditate))
         let water = try #require(store.row(Self.water))
         #expect(meditate.status == .pending && meditate.isOnToday)
@@ -64,7 +64,7 @@ struct StoreTests {
         let goal = Heard.watching { _ = meditate.goal }
         let other = Heard.watching { _ = (water.status, water.currentStreak, water.thousandths, water.goal) }
         let lists = Heard.watching { _ = (store.rows, store.today, store.day) }
-        try store.tap(.done, goal: Self.meditate, at: Self.now)
+        try await store.tap(.done, goal: Self.meditate, at: Self.now)
         #expect(meditate.status == .done)
         #expect(status.fired && streak.fired)
         #expect(!goal.fired, "the goal itself did not change")
@@ -74,11 +74,11 @@ struct StoreTests {
             #expect(row.evaluations == evaluations[row.id]! + (row.id == Self.meditate ? 1 : 0), "\(row.goal.title)")
         }
         // The Overview is the Overview query's over the same data and Day.
-        let expected = OverviewQuery.items(try database.data, boundary: store.boundary, now: Self.now, weeks: 8)
+        let expected = OverviewQuery.items(try await database.data, boundary: store.boundary, now: Self.now, weeks: 8)
         #expect(store.overview(weeks: 8) == expected && expected.count == store.rows.count)
         // Committed: a store over the file opened again shows the tap.
-        let again = try GoalStore(
-            database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
+        let again = try await GoalStore(
+            database: try await RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
         #expect(again.row(Self.meditate)?.status == .done)
     }
 
@@ -97,21 +97,21 @@ struct StoreTests {
             // evaluate it from its start.
             (0, "done"), (0, "undo"), (2, "done"), (6, "skip"), (7, "done"), (9, "done"), (20, "done"), (3, "undo"),
         ])
-    func rowsFollowChanges(daysBack: Int, change: String) throws {
-        let database = try Self.sample()
-        let store = try GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
+    func rowsFollowChanges(daysBack: Int, change: String) async throws {
+        let database = try await Self.sample()
+        let store = try await GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
         let day = store.day.advanced(by: -daysBack)
         let strength = Heard.watching { _ = store.row(Self.meditate)?.strength }
         let before = store.row(Self.meditate)?.strength
         switch change {
-        case "done": try store.backfill(.done, goal: Self.meditate, on: day, at: Self.later(1000))
-        case "skip": try store.backfill(.skip, goal: Self.meditate, on: day, at: Self.later(1000))
+        case "done": try await store.backfill(.done, goal: Self.meditate, on: day, at: Self.later(1000))
+        case "skip": try await store.backfill(.skip, goal: Self.meditate, on: day, at: Self.later(1000))
         default:
-            try store.backfill(.done, goal: Self.meditate, on: day, at: Self.later(1000))
-            try store.undo(goal: Self.meditate, on: day, at: Self.later(2000))
+            try await store.backfill(.done, goal: Self.meditate, on: day, at: Self.later(1000))
+            try await store.undo(goal: Self.meditate, on: day, at: Self.later(2000))
         }
-        let fresh = try GoalStore(
-            database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
+        let fresh = try await GoalStore(
+            database: try await RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
         #expect(store.rows.map(Self.shown) == fresh.rows.map(Self.shown))
         #expect(store.row(Self.meditate)?.strength != nil, "a recurring goal shows a strength")
         #expect(strength.fired == (store.row(Self.meditate)?.strength != before))
@@ -119,70 +119,71 @@ struct StoreTests {
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a draft is checked field by field; adding, archiving and deleting change the lists")
-    func addArchiveDelete() throws {
-        let database = try Self.sample()
-        let store = try GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
+    func addArchiveDelete() async throws {
+        let database = try await Self.sample()
+        let store = try await GoalStore(database: database, device: DatabaseTests.device, now: Self.now)
         let count = store.rows.count
         let bad = GoalDraft(title: "", kind: .streak)
-        #expect {
-            try store.add(bad, at: Self.now)
+        await #expect {
+            try await store.add(bad, at: Self.now)
         } throws: { error in
             guard case .invalid(let issues) = error as? GoalStoreError else { return false }
             return Set(issues.map(\.field)).isSuperset(of: ["title", "schedule"])
         }
         #expect(store.rows.count == count)
         let lists = Heard.watching { _ = store.rows }
-        let goal = try store.add(
+        let goal = try await store.add(
             GoalDraft(title: "Stretch", emoji: "🧘‍♀️", kind: .streak, schedule: .daily), at: Self.now)
         #expect(lists.fired && store.rows.count == count + 1 && store.row(goal.id)?.isOnToday == true)
         let today = Heard.watching { _ = store.today }
-        try store.delete(goal.id, at: Self.later(1))
+        try await store.delete(goal.id, at: Self.later(1))
         #expect(today.fired && store.row(goal.id) == nil && store.rows.count == count)
         let archived = Heard.watching { _ = store.today }
-        try store.archive(Self.meditate, from: try Day(iso: "2026-11-28"), at: Self.later(2))
+        try await store.archive(Self.meditate, from: try Day(iso: "2026-11-28"), at: Self.later(2))
         #expect(archived.fired && !store.today.contains { $0.id == Self.meditate })
-        let reopened = try GoalStore(
-            database: try RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
+        let reopened = try await GoalStore(
+            database: try await RitualDatabase(path: database.path), device: DatabaseTests.device, now: Self.now)
         #expect(reopened.rows.count == count && reopened.row(goal.id) == nil)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a template adds its goal, as the person changed it")
-    func template() throws {
-        let store = try GoalStore(database: try Self.sample(), device: DatabaseTests.device, now: Self.now)
+    func template() async throws {
+        let store = try await GoalStore(database: try Self.sample(), device: DatabaseTests.device, now: Self.now)
         let template = GoalTemplate(
             id: try TemplateID("01938a6e-7c00-7abc-8def-0000000000f1"), interestID: try Slug("sleep"),
             draft: GoalDraft(title: "Lights out by 11", kind: .streak, schedule: .daily))
-        let goal = try store.add(template: template, at: Self.now) { $0.title = "Lights out by 10:30" }
+        let goal = try await store.add(template: template, at: Self.now) { $0.title = "Lights out by 10:30" }
         #expect(goal.title == "Lights out by 10:30" && goal.templateID == template.id)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("the profile and the theme: each change heard by its property, kept in the file")
-    func profileAndTheme() throws {
-        let database = try Self.sample()
-        let profiles = try ProfileStore(database: database)
+    func profileAndTheme() async throws {
+        let database = try await Self.sample()
+        let profiles = try await ProfileStore(database: database)
         let themes = ThemeStore(profiles: profiles, mode: .light)
         #expect(themes.theme == .standard && !themes.fellBack, "the sample person chose Default")
         let profile = Heard.watching { _ = profiles.profile }
-        try profiles.edit(at: Self.now) { $0.displayName = "Mia R." }
+        try await profiles.edit(at: Self.now) { $0.displayName = "Mia R." }
         #expect(profile.fired && profiles.profile?.displayName == "Mia R.")
         let palette = Heard.watching { _ = themes.palette }
         let theme = Heard.watching { _ = themes.theme }
         themes.mode = .dark
         #expect(palette.fired && !theme.fired && themes.palette == Theme.standard.palette(.dark))
-        try themes.choose("forest", at: Self.later(1))
-        let stored = try ProfileStore(database: try RitualDatabase(path: database.path)).profile?.themeID.rawValue
+        try await themes.choose("forest", at: Self.later(1))
+        let stored = try await ProfileStore(database: try await RitualDatabase(path: database.path)).profile?.themeID
+            .rawValue
         #expect(themes.theme == .forest && stored == "forest")
-        #expect {
-            try themes.choose("neon")
+        await #expect {
+            try await themes.choose("neon")
         } throws: { error in
             let error = error as? StoreError
             return error?.code == .refused && error?.message.contains("'neon'") == true && error?.path == database.path
         }
         #expect(themes.theme == .forest)
         let aurora = try Slug("aurora")
-        try profiles.edit(at: Self.later(2)) { $0.themeID = aurora }
+        try await profiles.edit(at: Self.later(2)) { $0.themeID = aurora }
         let unknown = ThemeStore(profiles: profiles)
         #expect(unknown.theme == .standard && unknown.fellBack, "an id this version does not know shows Default")
     }

@@ -14,11 +14,11 @@ import Testing
 struct TypedErrorTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a change the model refuses comes out of the durable store as the model's error, nothing stored")
-    func modelRefusal() throws {
-        let database = try RitualDatabase(path: DatabaseTests.temporary())
-        let before = try database.data
+    func modelRefusal() async throws {
+        let database = try await RitualDatabase(path: DatabaseTests.temporary())
+        let before = try await database.data
         do {
-            try database.perform { _ in
+            try await database.perform { _ in
                 throw ModelError(.invalidCheckIn, "a check-in needs a live goal", path: "goal", rule: "MODEL-20")
             }
             Issue.record("the refused change was kept")
@@ -27,15 +27,15 @@ struct TypedErrorTests {
             let model = try #require(error.refusal as? ModelError, "\(error)")
             #expect(model.code == .invalidCheckIn && model.path == "goal")
         }
-        #expect(try database.data == before)
+        await #expect(try database.data == before)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a bundle the import refuses comes out as the bundle's error, with its offset")
-    func bundleRefusal() throws {
-        let database = try RitualDatabase(path: DatabaseTests.temporary())
+    func bundleRefusal() async throws {
+        let database = try await RitualDatabase(path: DatabaseTests.temporary())
         do {
-            try database.importBundle(Array("not a bundle".utf8))
+            try await database.importBundle(Array("not a bundle".utf8))
             Issue.record("a text was imported")
         } catch {
             let bundle = try #require(error.refusal as? BundleError, "\(error)")
@@ -46,8 +46,8 @@ struct TypedErrorTests {
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("a sync whose server refuses carries the server's code and Retry-After, not a text")
     func serviceRefusal() async throws {
-        let database = try ActivityStoreTests.person(1)
-        let store = try ActivityStore(database: database, person: "mia", clockID: "mia-phone")
+        let database = try await ActivityStoreTests.person(1)
+        let store = try await ActivityStore(database: database, person: "mia", clockID: "mia-phone")
         let throttled = ServiceFailure(
             .throttled, "this client calls more often than the server takes", call: "relay", status: 429,
             rule: "SERVER-11", retryAfter: 3)

@@ -42,24 +42,24 @@ struct AppSyncTests {
         let address = "ivy-\(UUID().uuidString.prefix(6).lowercased())@example.com"
         let first = try await Self.person(server, client, address)
 
-        let phone = try RitualApp(
+        let phone = try await RitualApp(
             path: folder + "/phone.sqlite", device: DeviceID(high: 0xA1, low: 1), secrets: InMemorySecretStore())
-        try phone.signIn(first, client: client)
-        let stretch = try phone.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
-        try phone.goals.tap(.done, goal: stretch.id)
-        let secret = try phone.startSync()
+        try await phone.signIn(first, client: client)
+        let stretch = try await phone.addGoal(GoalDraft(title: "Stretch", kind: .streak, schedule: .daily))
+        try await phone.goals.tap(.done, goal: stretch.id)
+        let secret = try await phone.startSync()
         #expect(phone.syncsData)
         try await phone.syncData()
         let code = try await phone.offerPairing()
 
         // A new device: signed in, paired by the code, the data appears with progress.
-        let tablet = try RitualApp(
+        let tablet = try await RitualApp(
             path: folder + "/tablet.sqlite", device: DeviceID(high: 0xA1, low: 2), secrets: InMemorySecretStore())
         let second = try await client.signIn(email: address, password: Self.password, device: "tablet")
-        try tablet.signIn(second, client: client)
+        try await tablet.signIn(second, client: client)
         let heard = ProgressLog()
         try await tablet.pair(code: code.description.lowercased(), progress: { heard.add($0) })
-        #expect(try tablet.database.data == phone.database.data)
+        await #expect(try tablet.database.data == phone.database.data)
         #expect(tablet.goals.row(stretch.id)?.currentStreak == 1)
         #expect(heard.last?.records ?? 0 >= 1 && heard.last?.more == false)
         // The code works once.
@@ -71,20 +71,20 @@ struct AppSyncTests {
         #expect(failure.code.description == "sync_pairing_not_found")
 
         // A change on the tablet goes out in the background; the phone's next sync brings it.
-        let read = try tablet.addGoal(GoalDraft(title: "Read", kind: .streak, schedule: .daily))
+        let read = try await tablet.addGoal(GoalDraft(title: "Read", kind: .streak, schedule: .daily))
         await tablet.backgroundSyncFinished()
-        #expect(try tablet.database.sync?.state.outbox.pending.isEmpty == true)
+        await #expect(try tablet.database.sync?.state.outbox.pending.isEmpty == true)
         try await phone.syncData()
         #expect(phone.goals.row(read.id) != nil)
-        #expect(try phone.database.data == tablet.database.data)
+        await #expect(try phone.database.data == tablet.database.data)
 
         // A third device with nothing but the words.
-        let laptop = try RitualApp(
+        let laptop = try await RitualApp(
             path: folder + "/laptop.sqlite", device: DeviceID(high: 0xA1, low: 3), secrets: InMemorySecretStore())
         let third = try await client.signIn(email: address, password: Self.password, device: "laptop")
-        try laptop.signIn(third, client: client)
+        try await laptop.signIn(third, client: client)
         try await laptop.restoreSync(words: secret.words.joined(separator: " "))
-        #expect(try laptop.database.data == phone.database.data)
+        await #expect(try laptop.database.data == phone.database.data)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
@@ -102,23 +102,23 @@ struct AppSyncTests {
                 index == 0
                 ? try await Self.person(server, client, address)
                 : try await client.signIn(email: address, password: Self.password, device: name)
-            let app = try RitualApp(
+            let app = try await RitualApp(
                 path: folder + "/\(name).sqlite", device: DeviceID(high: 0xA3, low: UInt64(index)),
                 secrets: InMemorySecretStore())
-            try app.signIn(session, client: client)
+            try await app.signIn(session, client: client)
             apps.append(app)
         }
         let (phone, tablet, laptop) = (apps[0], apps[1], apps[2])
-        _ = try phone.addGoal(GoalDraft(title: "Journal", kind: .streak, schedule: .daily))
+        _ = try await phone.addGoal(GoalDraft(title: "Journal", kind: .streak, schedule: .daily))
         // README: begin
-        let secret = try phone.startSync()  // the first device: show secret.words to the person, once
+        let secret = try await phone.startSync()  // the first device: show secret.words to the person, once
         try await phone.syncData()  // its data goes up, sealed; later changes go in the background
         let code = try await phone.offerPairing()  // shown on the phone, typed on the tablet
         try await tablet.pair(code: code.description, progress: { shown in print(shown.records) })
         try await laptop.restoreSync(words: secret.words.joined(separator: " "))  // nothing but the words
         // README: end
-        #expect(try tablet.database.data == phone.database.data)
-        #expect(try laptop.database.data == phone.database.data)
+        await #expect(try tablet.database.data == phone.database.data)
+        await #expect(try laptop.database.data == phone.database.data)
     }
 
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
@@ -131,9 +131,9 @@ struct AppSyncTests {
         let client = ServiceClient(base: try #require(URL(string: server.url)))
         let session = try await Self.person(
             server, client, "ash-\(UUID().uuidString.prefix(6).lowercased())@example.com")
-        let app = try RitualApp(
+        let app = try await RitualApp(
             path: folder + "/a.sqlite", device: DeviceID(high: 0xA2, low: 1), secrets: InMemorySecretStore())
-        try app.signIn(session, client: client)
+        try await app.signIn(session, client: client)
         let offered = try await #require(throws: RitualAppError.self) { _ = try await app.offerPairing() }
         guard case .store = offered else {
             Issue.record("offering without sync failed as \(offered)")

@@ -173,10 +173,10 @@ struct ClientTests {
         }
         // Signed in again, the person deletes the account: the server forgets them, the device too.
         let again = try await client.signIn(email: "zoe@example.com", password: Self.password)
-        try app.signIn(again, client: client)
+        try await app.signIn(again, client: client)
         try await app.deleteAccount()
         #expect(app.route == .signedOut && app.account == nil && app.goals.rows.isEmpty)
-        #expect(try app.database.data == DataSet() && app.profile.profile == nil)
+        await #expect(try app.database.data == DataSet() && app.profile.profile == nil)
         do {
             _ = try await client.signIn(email: "zoe@example.com", password: Self.password)
             Issue.record("a deleted account signed in")
@@ -212,21 +212,21 @@ struct ClientTests {
         async throws -> (app: RitualApp, client: ServiceClient, other: ClientSession)
     {
         let (client, first) = try await account(name, on: server)
-        let app = try RitualApp(path: try samplePath(), device: DeviceID(UUID()), secrets: secrets)
-        try app.signIn(try await client.signIn(email: "\(name)@example.com", password: password), client: client)
+        let app = try await RitualApp(path: try samplePath(), device: DeviceID(UUID()), secrets: secrets)
+        try await app.signIn(try await client.signIn(email: "\(name)@example.com", password: password), client: client)
         try await app.sync()
         return (app, client, first)
     }
 
     /// The sample person, as a database a RitualApp opens.
-    static func samplePath() throws -> String {
+    static func samplePath() async throws -> String {
         let root = ServerConformanceTests.root
         let data = try GlowJSON.decode(
             DataSet.self, from: Data(contentsOf: root.appendingPathComponent("Spec/examples/sample.json")))
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("glow-app-\(UUID().uuidString).sqlite")
             .path
-        let database = try RitualDatabase(path: path)
-        try database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
+        let database = try await RitualDatabase(path: path)
+        try await database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
         return path
     }
 
@@ -238,28 +238,30 @@ struct ClientTests {
         defer { server.stop() }
         let (miaClient, miaSession) = try await Self.account("mia", on: server)
         let (bobClient, bobSession) = try await Self.account("bob", on: server)
-        let mia = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
-        let bob = try RitualApp(path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
+        let mia = try await RitualApp(
+            path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
+        let bob = try await RitualApp(
+            path: try Self.samplePath(), device: DeviceID(UUID()), secrets: InMemorySecretStore())
         // Signed in from the screen the app is on, with no onboarding steps first (issue 45).
-        try mia.signIn(miaSession, client: miaClient)
-        try bob.signIn(bobSession, client: bobClient)
+        try await mia.signIn(miaSession, client: miaClient)
+        try await bob.signIn(bobSession, client: bobClient)
         #expect(mia.route == .main(.today))
         let miaFeed = try #require(mia.activity)
         let bobFeed = try #require(bob.activity)
 
-        try miaFeed.act(.request, toward: bobSession.account)
+        try await miaFeed.act(.request, toward: bobSession.account)
         try await mia.sync()
         try await bob.sync()
         #expect(bobFeed.friends[miaSession.account] == .incoming)
-        try bobFeed.act(.accept, toward: miaSession.account)
+        try await bobFeed.act(.accept, toward: miaSession.account)
         try await bob.sync()
         try await mia.sync()
         #expect(miaFeed.friends[bobSession.account] == .friends)
         let fromBob = miaFeed.items.filter { $0.owner == bobSession.account.rawValue }
         #expect(!fromBob.isEmpty && miaFeed.badge >= fromBob.count)
         let cheered = try #require(fromBob.first)
-        try miaFeed.react(.heart, on: cheered.key)
-        try miaFeed.markSeen()
+        try await miaFeed.react(.heart, on: cheered.key)
+        try await miaFeed.markSeen()
         #expect(miaFeed.badge == 0)
         try await mia.sync()
         try await bob.sync()

@@ -36,8 +36,8 @@ struct ExampleAppTests {
         let stretch = try #require(data.goals.values.first { $0.title == "Stretch" })
         #expect(stretch.reminders?.times == [18 * 60 + 30])
         #expect(data.checkIns(of: stretch.id).count == 1)
-        let reopened = try RitualDatabase(path: database)
-        #expect(try reopened.deviceValue("feed.cursor").map { !$0.isEmpty } == true)
+        let reopened = try await RitualDatabase(path: database)
+        await #expect(try reopened.deviceValue("feed.cursor").map { !$0.isEmpty } == true)
         // The backup opens with its passphrase and holds the same person.
         let backup = try [UInt8](Data(contentsOf: URL(fileURLWithPath: database + ".backup.glow")))
         let plain = try BundleEnvelope.open(backup, secret: .passphrase("a long passphrase"))

@@ -35,13 +35,13 @@ final class TestServer: Sendable {
     init(
         trustForwardedFor: Bool = true, limits: HTTPLimits = HTTPLimits(),
         configuration: AccountConfiguration = TestServer.configuration, clock: any AuthClock = SystemAuthClock(),
-        clientLimit: ClientLimit = .standard
+        clientLimit: ClientLimit = .standard, backgroundPushes: Bool = false
     ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-service-\(UUID().uuidString)").path
         mailFolder = folder + "/mail"
         try FileManager.default.createDirectory(atPath: mailFolder, withIntermediateDirectories: true)
         database = try SQLiteServerDatabase(path: folder + "/server.sqlite")
-        relay = FeedRelay(store: database.relay)
+        relay = FeedRelay(store: database.relay, backgroundPushes: backgroundPushes)
         sync = SyncLog(store: database.sync)
         mailer = ServiceMailer(
             destination: .directory(mailFolder), outbox: try SQLiteMailOutbox(path: folder + "/server.sqlite"),

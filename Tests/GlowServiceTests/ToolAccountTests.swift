@@ -156,20 +156,20 @@ struct ToolAccountTests {
     }
 
     @Test("a session an earlier glow-tool kept in the database moves to the secret store and leaves the file")
-    func earlierSessionMoves() throws {
+    func earlierSessionMoves() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let (database, _) = try Self.person("dee", server, server.folder)
         let secrets = FileSecretStore(database: database)
         let kept = try #require(try secrets.keptSession())
         // As an earlier version kept it: in the database's device values, the store empty.
-        try RitualDatabase(path: database, secrets: InMemorySecretStore()).setDeviceValue(
+        try await RitualDatabase(path: database, secrets: InMemorySecretStore()).setDeviceValue(
             Array(try JSONEncoder().encode(kept.session)), for: "server.session")
         try secrets.removeSecret(.session)
         let sessions = try Self.tool(["account", "sessions", "--db", database])
         #expect(sessions.0 == 0 && sessions.1.contains("(this one)"), "\(sessions)")
         #expect(try secrets.keptSession()?.session.account == kept.session.account)
-        #expect(try RitualDatabase(path: database).deviceValue("server.session") == [])
+        #expect(try await RitualDatabase(path: database).deviceValue("server.session") == [])
     }
 
     @Test("a wrong password, an empty one, a missing option and a server that is not a URL are each refused")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes Spec/corpus/reminders/push.json: friends' activity as pushes (REMIND-14 ... REMIND-18).
+"""Writes Spec/corpus/reminders/push.json: friends' activity as pushes (REMIND-14 ... REMIND-18),
+and background pushes that wake a person's devices (REMIND-19 ... REMIND-21).
 
 Each case is a relay script (`reminders.push`, Spec/reminders.md 10.6): people make friends and
 publish or react through `submit` steps, devices register, and `send` steps ask for the pushes due.
@@ -61,8 +62,10 @@ def reaction(item_, reactor, kind, n, on=True):
             "stamp": stamp(n, reactor + "1")}
 
 
-def device(token, person, zone="Europe/London", quiet=None, now=None, proof=None):
+def device(token, person, zone="Europe/London", quiet=None, now=None, proof=None, session=None):
     step = {"do": "device", "token": token, "person": person, "timeZone": zone}
+    if session is not None:
+        step["session"] = session
     if quiet:
         step["quietHours"] = {"start": quiet[0], "end": quiet[1]}
     if now is not None:
@@ -78,6 +81,17 @@ def proof_push(token, caller, queued):
     return {"token": token, "person": caller, "topic": "proof", "collapseId": "glow-proof", "pushType": "background",
             "priority": 5, "expiration": queued // 1000 + 600,
             "payload": {"aps": {"content-available": 1}, "glow-proof": "code"}}
+
+
+def sync(person, session, now, records):
+    """The sync log kept a push of `records` records from `person` in `session` (REMIND-19)."""
+    return {"do": "sync", "person": person, "session": session, "now": now, "records": records}
+
+
+def wake(token, person, at):
+    """A background push as REMIND-21 states it, sent at `at` (ms): nothing but content-available."""
+    return {"token": token, "person": person, "topic": "sync", "collapseId": "glow-sync", "pushType": "background",
+            "priority": 5, "expiration": at // 1000 + 3600, "payload": {"aps": {"content-available": 1}}}
 
 
 def send(now, pushes=()):
@@ -118,12 +132,14 @@ def expected_of(steps, errors):
     return answers
 
 
-def case(comment, rules, steps, window=None, names=NAMES, errors=None):
+def case(comment, rules, steps, window=None, names=NAMES, errors=None, background=False):
     steps = [s for part in steps for s in (part if isinstance(part, list) else [part])]
     expected = expected_of(steps, errors or {})
     input_ = {"names": names, "steps": steps}
     if window is not None:
         input_["window"] = window
+    if background:
+        input_["background"] = True
     return {"comment": comment, "rules": rules, "flags": [], "input": input_, "result": "valid",
             "expected": {"steps": expected}}
 
@@ -350,8 +366,77 @@ cases.append(case(
      send(NOON + 12 * MIN, [proof_push("tok-bob", "zed", NOON + 11 * MIN)])],
     errors={1: "token_held", 2: "token_held", 3: "token_held", 4: "token_held", 6: "token_held"}))
 
+# REMIND-19: Bob's phone pushed three records in its session s1: his tablet (session s2) and his
+# watch (registered in no session) are woken at once, in token order; the phone is not.
+cases.append(case(
+    "a sync push wakes the person's other devices, not the one that pushed", ["REMIND-19", "REMIND-21"],
+    [device("tok-phone", "bob", session="s1"), device("tok-tablet", "bob", session="s2"),
+     device("tok-watch", "bob"), sync("bob", "s1", NOON, 3),
+     send(NOON, [wake("tok-tablet", "bob", NOON), wake("tok-watch", "bob", NOON)])],
+    background=True))
+
+# REMIND-19: a push the log kept with no record in it is no event.
+cases.append(case(
+    "a sync push of no records wakes nobody", ["REMIND-19"],
+    [device("tok-phone", "bob", session="s1"), device("tok-tablet", "bob", session="s2"), sync("bob", "s1", NOON, 0),
+     send(NOON)],
+    background=True))
+
+# A relay not set to send background pushes (10.6) queues none.
+cases.append(case(
+    "a relay not set to send background pushes wakes nobody", ["REMIND-19"],
+    [device("tok-phone", "bob", session="s1"), device("tok-tablet", "bob", session="s2"), sync("bob", "s1", NOON, 2),
+     send(NOON)]))
+
+# REMIND-20: the tablet's quiet hours (22:00 ... 07:00 in London) do not hold a background push
+# back: the first sync at 23:00 wakes it at once. The next two, a minute and two minutes on, wait
+# in one group until the window has passed since that push, and are one push then.
+cases.append(case(
+    "background events coalesce per device within the window, quiet hours or not", ["REMIND-20", "REMIND-21"],
+    [device("tok-phone", "bob", session="s1"), device("tok-tablet", "bob", session="s2", quiet=(1320, 420)),
+     sync("bob", "s1", night, 1), send(night, [wake("tok-tablet", "bob", night)]),
+     sync("bob", "s1", night + MIN, 1), sync("bob", "s1", night + 2 * MIN, 4), send(night + WINDOW - 1),
+     send(night + WINDOW, [wake("tok-tablet", "bob", night + WINDOW)])],
+    background=True))
+
+# REMIND-19: Ana's item is an item event for Bob's device, so it also wakes it; its alert and its
+# background push share a send time and go in topic order (REMIND-17). Ana's own device, whose
+# person submitted, gets nothing.
+cases.append(case(
+    "a friend's item wakes the friend's devices beside its alert", ["REMIND-19", "REMIND-20", "REMIND-21"],
+    [device("tok-ana", "ana", session="a1"), device("tok-bob", "bob", session="b1"), ana_bob("g1"),
+     submit("ana", NOON, [item("ana", "g1", 3)]),
+     send(NOON, [push("tok-bob", "bob", "friend/ana", "push.item.checkIn", CHECK_IN, 1, NOON),
+                 wake("tok-bob", "bob", NOON)])],
+    background=True))
+
+# REMIND-19: a cheer on Bob's item wakes Bob's device too; a sync of Bob's a minute on joins the
+# background group that the window holds back, which then goes once.
+cases.append(case(
+    "a reaction wakes the owner's devices, and a sync after it joins the waiting group",
+    ["REMIND-19", "REMIND-20"],
+    [device("tok-bob", "bob", session="b1"),
+     friends("bob", "ana", NOON - MIN, [visibility("bob", "b1", "friends", 3), item("bob", "b1", 4)]),
+     submit("ana", NOON, [reaction(bob_item, "ana", "heart", 5)]),
+     send(NOON, [push("tok-bob", "bob", "item/" + bob_item, "push.reaction", ["Ana", "\u2665", "Meditate", "0"], 0, NOON),
+                 wake("tok-bob", "bob", NOON)]),
+     sync("bob", "b2", NOON + MIN, 2), send(NOON + 2 * MIN),
+     send(NOON + WINDOW, [wake("tok-bob", "bob", NOON + WINDOW)])],
+    background=True))
+
+# REMIND-21 with REMIND-14: a removed device's waiting background group goes with it.
+cases.append(case(
+    "a removed device's waiting background push goes with it", ["REMIND-21", "REMIND-14"],
+    [device("tok-phone", "bob", session="s1"), device("tok-tablet", "bob", session="s2"),
+     sync("bob", "s1", NOON, 1), send(NOON, [wake("tok-tablet", "bob", NOON)]),
+     sync("bob", "s1", NOON + MIN, 1), {"do": "remove", "token": "tok-tablet"}, send(NOON + WINDOW)],
+    background=True))
+
 write_cases("reminders", "push.json", "reminders.push",
-            "Friends' activity as pushes (REMIND-14 ... REMIND-18): relay scripts with devices and sends; "
+            "Friends' activity as pushes (REMIND-14 ... REMIND-18) and background pushes (REMIND-19 ... REMIND-21): "
+            "relay scripts with devices, syncs and sends; `background: true` sets the relay to send background "
+            "pushes, and a `sync` step says the sync log kept a push of `records` records from the person's "
+            "`session` (answered `{}`); "
             "`erase` deletes a person's account at the relay (FEED-31) and answers the relay's sequence. A `device` "
             "step registers at the relay's time `now` (0 when absent) with `proof` when given: `sent` stands for "
             "the code of the last proof push a send gave to that token for that person, any other text for "

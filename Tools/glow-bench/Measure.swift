@@ -44,6 +44,37 @@ struct Timing: Encodable {
             })
     }
 
+    /// Times `body` on a fresh value from `setup` each sample, awaiting both: making the value is
+    /// not timed.
+    static func measure<Value>(
+        samples: Int, warmups: Int = 1, setup: () async -> Value, _ body: (Value) async -> Void
+    ) async -> Timing {
+        let clock = ContinuousClock()
+        var seconds: [Double] = []
+        for sample in 0..<(warmups + samples) {
+            let value = await setup()
+            let start = clock.now
+            await body(value)
+            let elapsed = clock.now - start
+            if sample >= warmups { seconds.append(elapsed.seconds) }
+            blackHole(value)
+        }
+        return Timing(samples: seconds)
+    }
+
+    /// Times `body`, awaiting it: warm-ups, then samples.
+    static func measure(samples: Int, warmups: Int = 1, _ body: () async -> Void) async -> Timing {
+        for _ in 0..<warmups { await body() }
+        let clock = ContinuousClock()
+        var seconds: [Double] = []
+        for _ in 0..<samples {
+            let start = clock.now
+            await body()
+            seconds.append((clock.now - start).seconds)
+        }
+        return Timing(samples: seconds)
+    }
+
     /// Times two bodies meant to cost the same, alternating them sample by sample (each sample
     /// runs its body `repeats` times), so that a drift in the machine's speed falls on both alike.
     static func pair(samples: Int, repeats: Int = 1, _ first: () -> Void, _ second: () -> Void) -> (Timing, Timing) {
@@ -81,6 +112,11 @@ struct Timing: Encodable {
     enum Keys: String, CodingKey {
         case median, min, max, samples
     }
+}
+
+extension Duration {
+    /// The span in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Keeps the optimiser from removing work whose result is unused.

@@ -84,7 +84,7 @@ enum StoreBench {
         say("store    one account-store update (a commit each): \(figures.joined(separator: "; "))")
     }
 
-    static func run() {
+    static func run() async {
         say("\n== store: the heavy person in a durable database (SQLite, WAL, synchronous commits)")
         let (data, water, today) = person()
         let bundle = BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch))
@@ -95,11 +95,11 @@ enum StoreBench {
 
         // Importing the heavy bundle into an empty database.
         var databases = 0
-        let importing = Timing.measure(samples: 5) {
+        let importing = await Timing.measure(samples: 5) {
             databases += 1
-            return try! RitualDatabase(path: work.appendingPathComponent("import-\(databases).sqlite").path)
+            return try! await RitualDatabase(path: work.appendingPathComponent("import-\(databases).sqlite").path)
         } _: { database in
-            blackHole(try! database.importBundle(bundle))
+            blackHole(try! await database.importBundle(bundle))
         }
         let json = work.appendingPathComponent("person.json")
         let importingJSON = Timing.measure(samples: 5) {
@@ -114,9 +114,10 @@ enum StoreBench {
 
         // Opening the database and answering Today.
         let path = work.appendingPathComponent("import-1.sqlite").path
-        let opening = Timing.measure(samples: 7) {
-            let database = try! RitualDatabase(path: path)
-            blackHole(TodayQuery.evaluations(try! database.data, weekStart: .monday, today: today).filter(\.isOnToday))
+        let opening = await Timing.measure(samples: 7) {
+            let database = try! await RitualDatabase(path: path)
+            blackHole(
+                TodayQuery.evaluations(try! await database.data, weekStart: .monday, today: today).filter(\.isOnToday))
         }
         let openingJSON = Timing.measure(samples: 5) {
             let read = try! JSONDecoder().decode(DataSet.self, from: Data(contentsOf: json))
@@ -128,20 +129,20 @@ enum StoreBench {
         )
 
         // Taps, each durable before the next: the median and the 99th percentile.
-        let database = try! RitualDatabase(path: path)
+        let database = try! await RitualDatabase(path: path)
         let clock = ContinuousClock()
         var wall = boundary.firstInstant(of: today)!.millisecondsSince1970 + 3_600_000
-        let taps: [Double] = (0..<300).map { _ in
+        var taps: [Double] = []
+        for _ in 0..<300 {
             wall += 1
             let now = try! Instant(millisecondsSince1970: wall)
-            let elapsed = clock.measure {
-                try! database.perform { (data) throws(ModelError) in
-                    try data.tap(.count(1), goal: water, at: now, device: device, boundary: boundary)
-                }
+            let start = clock.now
+            try! await database.perform { (data) throws(ModelError) in
+                try data.tap(.count(1), goal: water, at: now, device: device, boundary: boundary)
             }
-            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            taps.append((clock.now - start).seconds)
         }
-        var held = try! database.data
+        var held = try! await database.data
         let tapsJSON = Timing.measure(samples: 5) {
             wall += 1
             _ = try! held.tap(

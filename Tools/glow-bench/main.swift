@@ -39,7 +39,7 @@ if arguments.first == "--resident", arguments.count == 3 {
 let usage = """
     usage: glow-bench [--json] [--only NAME] [--set NAME] [--samples N] [--no-baselines] [--against BENCH]
       --only      encode, decode, size, bundle, encrypted, levels, merge, streaks, reminders, memory, auth, feed, store,
-                  report, server, crypto or sync
+                  report, server, crypto, sync or app
       --set       typical, heavy or extreme
       --samples   samples per measurement after the warm-up (at least 1)
       --against   another tree's glow-bench (an executable): streaks, Today and the Overview are
@@ -47,7 +47,7 @@ let usage = """
     """
 let measurementNames = [
     "encode", "decode", "size", "bundle", "encrypted", "levels", "merge", "streaks", "reminders", "memory", "auth",
-    "feed", "store", "report", "server", "crypto", "sync",
+    "feed", "store", "report", "server", "crypto", "sync", "app",
 ]
 let setNames = [DataSets.typical, DataSets.heavy, DataSets.extreme].map(\.name)
 
@@ -528,12 +528,17 @@ if wanted("feed") && (onlySet == nil || only == "feed") {
 
 // The durable store's, on the heavy person (StoreBench.swift).
 if wanted("store") && (onlySet == nil || only == "store") {
-    StoreBench.run()
+    await StoreBench.run()
 }
 
 // A person's own data between their devices, on the heavy person (SyncBench.swift).
 if wanted("sync") && (onlySet == nil || only == "sync") {
     SyncBench.run()
+}
+
+// The app object on the main actor, on the heavy person (AppBench.swift).
+if wanted("app") && (onlySet == nil || only == "app") {
+    await AppBench.run()
 }
 
 // The HTML report, on the heavy person (ReportBench.swift).

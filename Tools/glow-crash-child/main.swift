@@ -45,12 +45,12 @@ struct Generator {
 
 do {
     var generator = Generator(state: seed | 1)
-    let database = try RitualDatabase(path: arguments[1])
+    let database = try await RitualDatabase(path: arguments[1])
     let boundary = try DayBoundary(timeZone: .utc)
     let device = try DeviceID("01938a6e-7c00-7abc-8def-00000000c0de")
     let today = try Day(iso: "2026-11-30")
     // The goals counted in glasses are the child's to tap and edit; the imports bring others.
-    let goals = try database.data.sortedGoals.filter { goal in
+    let goals = try await database.data.sortedGoals.filter { goal in
         if case .tally(let tally) = goal.kind { return tally.unit == "glasses" && !goal.deleted }
         return false
     }.map(\.id)
@@ -58,7 +58,7 @@ do {
     var clock = start + Int64(seed % 1_000) * 1_000_000
     var nextImport = imports.isEmpty ? 0 : generator.next(imports.count)
     var imported = 0
-    var synced = try database.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+    var synced = try await database.deviceValue("feed.cursor").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     while true {
         clock += 1
         let now = try Instant(millisecondsSince1970: clock)
@@ -70,29 +70,29 @@ do {
             imported += 1
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: imports[index])))
             say("importing \(index)")
-            try database.importBundle(bytes)
+            try await database.importBundle(bytes)
             say("import \(index)")
         case 2:
             synced += 1
             var delta = FeedReplica()
             delta.writeStance(
                 .want, from: "child", to: "p\(synced)", at: try Stamp(wall: clock, counter: 0, device: "child"))
-            try database.recordFeed(delta, deviceValues: ["feed.cursor": Array(String(synced).utf8)])
+            try await database.recordFeed(delta, deviceValues: ["feed.cursor": Array(String(synced).utf8)])
             say("sync \(synced)")
         case 1:
             // The clock only grows, from run to run too (each seed starts 1,000,000 ms later):
             // titles numbered by it say which edit is the later.
             let number = Int(clock - start)
-            try database.perform { (data) throws(ModelError) in
+            try await database.perform { (data) throws(ModelError) in
                 try data.editGoal(goal, at: now) { (draft) throws(ModelError) in draft.title = "Goal \(number)" }
             }
             say("edit \(goal) \(number)")
         default:
             let day = try today.adding(days: -generator.next(30))
-            let changes = try database.perform { (data) throws(ModelError) in
+            let changes = try await database.perform { (data) throws(ModelError) in
                 try data.tap(.count(1), goal: goal, on: day, at: now, device: device, boundary: boundary)
             }
-            let count = try database.data.checkIn(CheckInKey(goalID: goal, day: day))?.taps.count ?? 0
+            let count = try await database.data.checkIn(CheckInKey(goalID: goal, day: day))?.taps.count ?? 0
             precondition(!changes.isEmpty)
             say("tap \(goal) \(day) \(count)")
         }

@@ -31,7 +31,8 @@ let usage = """
                        [--client-interval MS] [--client-burst N]
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL] [--push-command COMMAND]
-                       [--push-window SECONDS] [--sync-quota-mib N] [--sign-ups-per-hour N]
+                       [--push-window SECONDS] [--no-background-pushes] [--sync-quota-mib N]
+                       [--sign-ups-per-hour N]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
       --database        postgres://USER@HOST/DB for a deployment of several processes over one
                         PostgreSQL, or the SQLite file of a single process (default
@@ -80,6 +81,9 @@ let usage = """
                         input, one JSON line each (SERVER-12); without it they are printed to
                         standard error
       --push-window     seconds between two pushes of one topic to one device (default 900)
+      --no-background-pushes
+                        do not wake a person's other devices when one syncs or a friend's item
+                        reaches them (REMIND-19; sent unless this is given)
       --sync-quota-mib  the most MiB of sealed records a person's sync log keeps (default 64)
       --sign-ups-per-hour
                         sign-ups taken from everyone together in an hour; past it 507
@@ -119,6 +123,8 @@ struct Configuration {
     var clientLimit = ClientLimit.standard
     var pushCommand: String?
     var pushWindowMilliseconds = PushOutbox.standardWindow
+    /// Whether devices are woken by background pushes (REMIND-19).
+    var backgroundPushes = true
     /// The bytes of records a person's sync log keeps at most (SYNC-9).
     var syncQuota: Int64 = 64 << 20
     var signUpsPerHour = AccountConfiguration().signUpsPerHour
@@ -221,6 +227,7 @@ struct Configuration {
         }
         if let count = try parser.integer("--sign-ups-per-hour", atLeast: 1) { signUpsPerHour = count }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
+        backgroundPushes = !parser.flag("--no-background-pushes")
         // Behind a proxy every connection is the proxy's: capping its address would cap everyone.
         limits.connectionsPerClient = perClient ?? (settings.trustForwardedFor ? 0 : limits.connectionsPerClient)
         for (name, base) in [("google", IdentityProvider.google), ("apple", IdentityProvider.apple)] {
@@ -322,7 +329,9 @@ struct Stores {
 
 /// The service over the stores, its mail and pushes started.
 func makeService(_ stores: Stores) throws -> Service {
-    let relay = FeedRelay(store: stores.relay, pushWindow: configuration.pushWindowMilliseconds)
+    let relay = FeedRelay(
+        store: stores.relay, pushWindow: configuration.pushWindowMilliseconds,
+        backgroundPushes: configuration.backgroundPushes)
     let sync = SyncLog(store: stores.sync, quota: configuration.syncQuota)
     // Every mail goes into the database's outbox first, and out from there.
     let mailer = ServiceMailer(

@@ -54,10 +54,10 @@ enum AccountCommand {
     }
 
     /// The server's URL: `--server`, else the one the database's session is with.
-    static func server(_ explicit: String?, _ database: RitualDatabase?) throws -> ServiceClient {
+    static func server(_ explicit: String?, _ database: RitualDatabase?) async throws -> ServiceClient {
         var text = explicit
         if text == nil, let database {
-            text = try database.deviceValue("server.url").map { String(decoding: $0, as: UTF8.self) }
+            text = try await database.deviceValue("server.url").map { String(decoding: $0, as: UTF8.self) }
         }
         guard let text else { throw UsageErrorInRun(message: "give --server URL (no session names one)") }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
@@ -66,10 +66,10 @@ enum AccountCommand {
         return ServiceClient(base: url)
     }
 
-    static func open(_ path: String?) throws -> RitualDatabase {
+    static func open(_ path: String?) async throws -> RitualDatabase {
         let path = StoreCommand.path(path)
         do {
-            return try RitualDatabase(path: path, create: false)
+            return try await RitualDatabase(path: path, create: false)
         } catch {
             throw DataFailure(message: "\(error) (glow-tool store init makes a database)")
         }
@@ -78,9 +78,9 @@ enum AccountCommand {
     /// The session kept in the secret store of `database`, or a failure saying to sign in. A
     /// session an earlier version kept in the database itself (`server.session`) is moved into the
     /// secret store first, and erased from the database.
-    static func session(_ database: RitualDatabase) throws -> ClientSession {
+    static func session(_ database: RitualDatabase) async throws -> ClientSession {
         if let kept = try database.secrets.keptSession() { return kept.session }
-        guard let bytes = try database.deviceValue("server.session"), !bytes.isEmpty else {
+        guard let bytes = try await database.deviceValue("server.session"), !bytes.isEmpty else {
             throw DataFailure(message: "nobody is signed in on this database: glow-tool account sign-in")
         }
         let session: ClientSession
@@ -89,19 +89,21 @@ enum AccountCommand {
         } catch {
             throw DataFailure(message: "the session kept in the database does not read: \(error)")
         }
-        let server = try database.deviceValue("server.url").flatMap { URL(string: String(decoding: $0, as: UTF8.self)) }
+        let server = try await database.deviceValue("server.url").flatMap {
+            URL(string: String(decoding: $0, as: UTF8.self))
+        }
         guard let server else { throw DataFailure(message: "the database's server.url does not read") }
         try database.secrets.keep(session, server: server)
-        try database.setDeviceValue([], for: "server.session")
+        try await database.setDeviceValue([], for: "server.session")
         return session
     }
 
     /// Keeps `session` (nil: forgets it) in the secret store of `database`, and in the database
     /// the server it is with and whom the feed is of.
-    nonisolated static func keep(_ session: ClientSession?, server: URL, in database: RitualDatabase) throws {
+    static func keep(_ session: ClientSession?, server: URL, in database: RitualDatabase) async throws {
         try database.secrets.keep(session, server: server)
         if let session {
-            try database.setDeviceValues([
+            try await database.setDeviceValues([
                 "server.url": Array(server.absoluteString.utf8), "auth.account": Array(session.account.rawValue.utf8),
             ])
         }
@@ -115,9 +117,12 @@ enum AccountCommand {
         async throws -> T
     {
         let failures = Failures()
-        let keeper = SessionKeeper(client: client, session: try session(database)) { renewed in
+        let secrets = database.secrets
+        // A renewed pair is the same session's, with the same server and person: only the secret
+        // store changes.
+        let keeper = SessionKeeper(client: client, session: try await session(database)) { renewed in
             do {
-                try keep(renewed, server: client.base, in: database)
+                try secrets.keep(renewed, server: client.base)
             } catch {
                 failures.note("\(error)")
             }
@@ -133,28 +138,28 @@ enum AccountCommand {
     static func run(_ options: Options) async throws -> Int32 {
         switch options.action {
         case .signUp(let email):
-            let client = try server(options.server, nil)
+            let client = try await server(options.server, nil)
             try await call { try await client.signUp(email: email, password: try password()) }
             print("a confirmation mail is on its way to \(email): glow-tool account confirm --token TOKEN")
         case .confirm(let token):
-            let database = try open(options.database)
-            let client = try server(options.server, database)
+            let database = try await open(options.database)
+            let client = try await server(options.server, database)
             let session = try await call {
                 try await client.confirmSignUp(token: token, password: try password(), device: options.device)
             }
-            try keep(session, server: client.base, in: database)
+            try await keep(session, server: client.base, in: database)
             print("signed up and in as \(session.account) (session \(session.id))")
         case .signIn(let email):
-            let database = try open(options.database)
-            let client = try server(options.server, database)
+            let database = try await open(options.database)
+            let client = try await server(options.server, database)
             let session = try await call {
                 try await client.signIn(email: email, password: try password(), device: options.device)
             }
-            try keep(session, server: client.base, in: database)
+            try await keep(session, server: client.base, in: database)
             print("signed in as \(session.account) (session \(session.id))")
         case .sessions:
-            let database = try open(options.database)
-            let list = try await withKeeper(database, try server(options.server, database)) { keeper in
+            let database = try await open(options.database)
+            let list = try await withKeeper(database, try await server(options.server, database)) { keeper in
                 try await call { try await keeper.sessions() }
             }
             for entry in list {
@@ -164,24 +169,24 @@ enum AccountCommand {
                 )
             }
         case .signOut:
-            let database = try open(options.database)
-            try await withKeeper(database, try server(options.server, database)) { keeper in
+            let database = try await open(options.database)
+            try await withKeeper(database, try await server(options.server, database)) { keeper in
                 try await call { try await keeper.signOut() }
             }
             print("signed out")
         case .sync(let start):
-            let database = try open(options.database)
-            try await withKeeper(database, try server(options.server, database)) { keeper in
+            let database = try await open(options.database)
+            try await withKeeper(database, try await server(options.server, database)) { keeper in
                 try await syncData(database, keeper, start: start)
             }
         case .pair:
-            let database = try open(options.database)
-            guard let sync = try database.sync else {
+            let database = try await open(options.database)
+            guard let sync = try await database.sync else {
                 throw DataFailure(
                     message: "this database does not sync: glow-tool account sync --new, --pair or --words")
             }
             let secret = try sync.syncSecret()
-            let code = try await withKeeper(database, try server(options.server, database)) { keeper in
+            let code = try await withKeeper(database, try await server(options.server, database)) { keeper in
                 try await call { try await keeper.offerPairing(of: secret) }
             }
             print("type this code on the new device within ten minutes: \(code)")
@@ -192,8 +197,8 @@ enum AccountCommand {
     /// `account sync`: turns sync on when asked, then one round of it.
     static func syncData(_ database: RitualDatabase, _ keeper: SessionKeeper, start: Options.Start?) async throws {
         guard let session = keeper.session else { preconditionFailure("a keeper holds a session") }
-        let device = try deviceID(database)
-        switch (start, try database.sync) {
+        let device = try await deviceID(database)
+        switch (start, try await database.sync) {
         case (nil, nil):
             throw DataFailure(
                 message: "this database does not sync yet: --new on the person's first device, else --pair CODE "
@@ -203,7 +208,7 @@ enum AccountCommand {
                 message: "this database syncs already: glow-tool account sync, without --new, --pair or --words")
         case (.new?, nil):
             let secret = RecoveryKey.random()
-            try database.enableSync(secret: secret, person: session.account, device: device)
+            try await database.enableSync(secret: secret, person: session.account, device: device)
             print("sync is on; keep these recovery words, which restore everything if every device is lost:")
             print(secret.words.joined(separator: " "))
         case (.pair(let code)?, nil):
@@ -213,13 +218,14 @@ enum AccountCommand {
             } catch {
                 throw DataFailure(message: "\(error)")
             }
-            try database.enableSync(secret: secret, person: session.account, device: device)
+            try await database.enableSync(secret: secret, person: session.account, device: device)
         case (.words?, nil):
             guard let line = readLine(strippingNewline: true) else {
                 throw UsageErrorInRun(message: "--words reads the recovery words from standard input's first line")
             }
             do {
-                try database.enableSync(secret: try RecoveryKey(words: line), person: session.account, device: device)
+                try await database.enableSync(
+                    secret: try RecoveryKey(words: line), person: session.account, device: device)
             } catch let error as BundleError {
                 throw DataFailure(message: "\(error)")
             }
@@ -232,15 +238,15 @@ enum AccountCommand {
         } catch {
             throw DataFailure(message: "the sync failed: \(error)")
         }
-        let pending = try database.sync?.state.outbox.pending.count ?? 0
+        let pending = try await database.sync?.state.outbox.pending.count ?? 0
         print(
             "synced: \(changes.goals.count) goals and \(changes.checkInCount) check-ins came from other devices; "
                 + "\(pending) records wait to be sent")
     }
 
     /// This database's device: its device value `sync.device`, made once.
-    static func deviceID(_ database: RitualDatabase) throws -> DeviceID {
-        if let bytes = try database.deviceValue("sync.device") {
+    static func deviceID(_ database: RitualDatabase) async throws -> DeviceID {
+        if let bytes = try await database.deviceValue("sync.device") {
             do {
                 return try DeviceID(String(decoding: bytes, as: UTF8.self))
             } catch {
@@ -248,7 +254,7 @@ enum AccountCommand {
             }
         }
         let made = DeviceID(UUID())
-        try database.setDeviceValue(Array(made.description.utf8), for: "sync.device")
+        try await database.setDeviceValue(Array(made.description.utf8), for: "sync.device")
         return made
     }
 
@@ -259,12 +265,12 @@ enum AccountCommand {
             throw DataFailure(
                 message: "glow-tool store sync needs macOS 14 or later (the activity store's Observation)")
         }
-        let database = try open(path)
-        return try await withKeeper(database, try self.server(server, database)) { keeper in
+        let database = try await open(path)
+        return try await withKeeper(database, try await self.server(server, database)) { keeper in
             guard let person = keeper.session?.account else { preconditionFailure("a keeper holds a session") }
             let store: ActivityStore
             do {
-                store = try ActivityStore(database: database, person: person, clockID: "glow-tool")
+                store = try await ActivityStore(database: database, person: person, clockID: "glow-tool")
             } catch {
                 throw DataFailure(message: "\(error)")
             }

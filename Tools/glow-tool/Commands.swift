@@ -58,8 +58,8 @@ enum Commands {
             try FeedCommand.run(options, secrets: secrets)
         case .account:
             preconditionFailure("an account command waits for its server: main.swift runs it")
-        case .store(let options):
-            try StoreCommand.run(options, secrets: secrets)
+        case .store:
+            preconditionFailure("a store command waits for its database's executor: main.swift runs it")
         case .report(let options):
             try ReportCommand.run(options, secrets: secrets)
         case .reminders(let options):

@@ -81,7 +81,7 @@ enum StoreCommand {
         }
     }
 
-    static func run(_ options: Options, secrets: Secrets) throws {
+    static func run(_ options: Options, secrets: Secrets) async throws {
         try check(options, secrets.options)
         let path = Self.path(options.database)
         let creates = Self.creates(options.action)
@@ -145,34 +145,34 @@ enum StoreCommand {
             return
         }
         let database: RitualDatabase
-        do { database = try RitualDatabase(path: path, create: creates) } catch { throw failure(error) }
+        do { database = try await RitualDatabase(path: path, create: creates) } catch { throw failure(error) }
         let device = try! DeviceID("01938a6e-7c00-7abc-8def-0000000007ee")
         do {
-            let boundary = try database.data.dayBoundary
+            let boundary = try await database.data.dayBoundary
             let day = try parseDay(options.day) ?? boundary.day(containing: .now)
             switch options.action {
             case .initialise:
-                print("ok: \(path) holds \(try database.data.goals.count) goals")
+                print("ok: \(path) holds \(try await database.data.goals.count) goals")
             case .importBundle(let input):
                 guard let incoming else { preconditionFailure("an import reads its bundle before the database") }
-                let result = try database.importBundle(incoming)
+                let result = try await database.importBundle(incoming)
                 print(
                     "imported \(input): \(result.changes.goals.count) goals and \(result.changes.checkInCount) check-ins changed"
                 )
             case .tap(let name, let choice):
-                let goal = try Self.goal(named: name, in: try database.data)
+                let goal = try Self.goal(named: name, in: try await database.data)
                 let tap = try Self.tap(choice)
                 let now = Instant.now
-                try database.perform { (data) throws(ModelError) in
+                try await database.perform { (data) throws(ModelError) in
                     day == boundary.day(containing: now)
                         ? try data.tap(tap, goal: goal.id, at: now, device: device, boundary: boundary)
                         : try data.tap(tap, goal: goal.id, on: day, at: now, device: device, boundary: boundary)
                 }
-                let taps = try database.data.checkIn(CheckInKey(goalID: goal.id, day: day))?.taps.count ?? 0
+                let taps = try await database.data.checkIn(CheckInKey(goalID: goal.id, day: day))?.taps.count ?? 0
                 print("\(goal.title) on \(day): \(taps) tap\(taps == 1 ? "" : "s")")
             case .undo(let name):
-                let goal = try Self.goal(named: name, in: try database.data)
-                try database.perform { (data) throws(ModelError) in
+                let goal = try Self.goal(named: name, in: try await database.data)
+                try await database.perform { (data) throws(ModelError) in
                     try data.undo(goal: goal.id, on: day, at: .now, device: device)
                 }
                 print("\(goal.title) on \(day): undone")
@@ -184,24 +184,25 @@ enum StoreCommand {
                 try FeedCommand.check(limit: limit)
                 // The person's items as their device publishes them (FEED-22, FEED-23), beside
                 // what the feed log already holds from the relay.
-                let who = try person ?? database.deviceValue("auth.account").map { String(decoding: $0, as: UTF8.self) }
+                let kept = try await database.deviceValue("auth.account")
+                let who = person ?? kept.map { String(decoding: $0, as: UTF8.self) }
                 guard let who, !who.isEmpty else {
                     throw UsageErrorInRun(message: "nobody is signed in on this database: give --person ID")
                 }
                 let now = boundary.firstInstant(of: day).map { max($0, .now) } ?? .now
-                var replica = try database.feed
+                var replica = try await database.feed
                 var clock = HybridClock(device: "glow-tool")
                 if let latest = replica.latestStamp { try? clock.receive(latest, now: 0) }
                 let before = replica.latestStamp
                 do {
                     try replica.publish(
-                        try database.data, owner: who, boundary: boundary, today: day, clock: &clock,
+                        try await database.data, owner: who, boundary: boundary, today: day, clock: &clock,
                         now: now.millisecondsSince1970)
                 } catch {
                     throw DataFailure(message: "\(error)")
                 }
-                try database.recordFeed(replica.changes(since: before))
-                let view = try FeedCommand.view(of: try database.feed, for: who, day: day, limit: limit)
+                try await database.recordFeed(replica.changes(since: before))
+                let view = try FeedCommand.view(of: try await database.feed, for: who, day: day, limit: limit)
                 print(options.json ? Report.json(view) : FeedCommand.text(view), terminator: "")
             }
         } catch let error as StoreError {

@@ -48,7 +48,8 @@ case .success(let invocation):
             if case .sync(let server) = options.action {
                 status = try await AccountCommand.sync(database: options.database, server: server)
             } else {
-                status = try Commands.run(invocation, secrets: secrets)
+                try await StoreCommand.run(options, secrets: secrets)
+                status = 0
             }
         default: status = try Commands.run(invocation, secrets: secrets)
         }

@@ -448,11 +448,23 @@ public final class AccountService: Sendable {
     public func authenticate(accessToken: SecretToken, fresh: Bool) throws(AuthError) -> (
         account: AccountID, reading: StoreReading?
     ) {
-        let now = clock.now()
-        let (account, reading) = try store.read(fresh: fresh) { (records) throws(AuthError) in
-            try self.family(accessToken, at: now, in: records).account
-        }
+        let (account, _, reading) = try authenticateSession(accessToken: accessToken, fresh: fresh)
         return (account, reading)
+    }
+
+    /// ``authenticate(accessToken:fresh:)``, with the session the token is of: its family's
+    /// private id, the same across refreshes, never shown to its holder (a device's pushes are
+    /// registered in it, REMIND-19).
+    ///
+    /// - Throws: as ``authenticate(accessToken:fresh:)``.
+    public func authenticateSession(accessToken: SecretToken, fresh: Bool) throws(AuthError) -> (
+        account: AccountID, session: String, reading: StoreReading?
+    ) {
+        let now = clock.now()
+        let (family, reading) = try store.read(fresh: fresh) { (records) throws(AuthError) in
+            try self.family(accessToken, at: now, in: records)
+        }
+        return (family.account, family.id, reading)
     }
 
     /// The next session of a family, for its current refresh token: the token is used up, and a

@@ -15,10 +15,12 @@ package enum ReminderOperations {
         "reminders.push": { input in try push(input) },
     ]
 
-    /// `reminders.push`: a relay script with devices and sends (REMIND-14 ... REMIND-18).
+    /// `reminders.push`: a relay script with devices, syncs and sends (REMIND-14 ... REMIND-21).
     static func push(_ input: JSONValue) throws -> JSONValue {
         // The relay's own outbox, as a server keeps it: events wait in the relay's write.
-        let relay = FeedRelay(pushWindow: Int64(input["window"]?.int ?? Int(PushOutbox.standardWindow)))
+        let relay = FeedRelay(
+            pushWindow: Int64(input["window"]?.int ?? Int(PushOutbox.standardWindow)),
+            backgroundPushes: input["background"]?.bool ?? false)
         var names: [String: String] = [:]
         if case .object(let members)? = input["names"] {
             for (person, name) in members { names[person] = name.string }
@@ -51,7 +53,7 @@ package enum ReminderOperations {
                     let registered = try relay.register(
                         try PushDevice(
                             token: token, person: person, timeZone: try TimeZoneID(try step.string("timeZone")),
-                            quietHours: quiet), proof: proof, now: now)
+                            quietHours: quiet, session: step["session"]?.string), proof: proof, now: now)
                     results.append(.object(registered ? [:] : ["error": .string("token_held")]))
                 } catch let error as ModelError {
                     results.append(.object(["error": .string(error.code.description)]))
@@ -62,6 +64,13 @@ package enum ReminderOperations {
                 // FEED-31: the person's account deleted; their devices go with it.
                 let sequence = try relay.erase(try step.string("person"), now: now)
                 results.append(.object(["sequence": .int(Int(sequence))]))
+            case "sync":
+                // REMIND-19: the sync log kept a push of `records` records from the session.
+                try relay.noteSync(
+                    of: try step.string("person"), session: try step.string("session"),
+                    records: try step.int("records"),
+                    now: now)
+                results.append(.object([:]))
             case "remove":
                 try relay.removeDevice(token: try step.string("token"), of: nil)
                 results.append(.object([:]))

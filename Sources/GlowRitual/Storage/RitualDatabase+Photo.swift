@@ -17,9 +17,18 @@ extension RitualDatabase {
     /// - Throws: ``StoreError``: `refused` when there is no profile or the photo is empty,
     ///   `write_failed` when the file cannot be written; the profile keeps its photo then.
     @discardableResult
-    public func savePhoto(_ bytes: [UInt8], at instant: Instant = .now) throws(StoreError) -> String {
+    public func savePhoto(_ bytes: [UInt8], at instant: Instant = .now) async throws(StoreError) -> String {
+        try await runShown { (database) throws(StoreError) in try database.savePhoto(bytes, at: instant) }
+    }
+
+}
+
+extension RitualDatabase.Job {
+    /// ``savePhoto(_:at:)``, on the executor.
+    @discardableResult
+    func savePhoto(_ bytes: [UInt8], at instant: Instant) throws(StoreError) -> String {
         guard !bytes.isEmpty else { throw StoreError(.refused, "a photo needs its bytes", path: path) }
-        guard try data.profile != nil else {
+        guard try held(\.data.profile) != nil else {
             throw StoreError(.refused, "there is no profile to give a photo", path: path)
         }
         let name = "photo-\(UUID().uuidString.lowercased()).jpg"

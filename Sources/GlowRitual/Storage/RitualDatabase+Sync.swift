@@ -53,7 +53,7 @@ extension RitualDatabase {
     /// - Throws: ``StoreError`` only when a failed change left the state to be read again and
     ///   that read fails.
     public var sync: DeviceSync? {
-        get throws(StoreError) { try store.read { $0.sync } }
+        get async throws(StoreError) { try await run { (database) throws(StoreError) in try database.held(\.sync) } }
     }
 
     /// Turns on sync of the person's own data for `person` with `secret` on `device` (section 11):
@@ -65,31 +65,19 @@ extension RitualDatabase {
     /// the database's write lock, then the state is committed, so a crash between the two leaves
     /// a secret nothing uses rather than a state without its secret.
     ///
+    /// The first record seals the whole data set, on the database's executor: `progress` hears
+    /// after each of its frames, and returns whether to go on; when it returns false, or the task
+    /// is cancelled, nothing is committed.
+    ///
     /// - Throws: ``StoreError``: `refused` when sync is on already (turn it off first, or give
-    ///   back a missing secret with ``restoreSyncSecret(_:)``); the secret store's error; a
-    ///   storage error. The database is as it was then.
-    public func enableSync(secret: RecoveryKey, person: PersonID, device: DeviceID, now: Instant = .now)
-        throws(StoreError)
-    {
-        let (path, secrets) = (path, secrets)
-        try change { (state, connection) throws(StoreError) -> ((), Touched) in
-            guard state.sync == nil else {
-                throw StoreError(.refused, "sync is on already for this database: turn it off first", path: path)
-            }
-            try secrets.setSecret(secret.bytes, for: .syncSecret)
-            var sync = DeviceSync(
-                secret: .success(secret), person: person.rawValue, state: SyncState(device: device), snapshotAt: 0)
-            var everything = DataSet.Changes()
-            everything.profile = state.data.profile != nil
-            everything.goals = Set(state.data.goals.keys)
-            for checkIn in state.data.checkIns {
-                everything.insert(CheckInKey(goalID: checkIn.goalID, day: checkIn.day))
-            }
-            everything.otherRecords = state.data.otherRecordCount
-            sync.state.outbox.note(everything)
-            try Self.writeRecord(&sync, data: state.data, at: now, on: connection, before: nil)
-            state.sync = sync
-            return ((), Touched(deviceValues: [Self.syncKey]))
+    ///   back a missing secret with ``restoreSyncSecret(_:)``); `cancelled`; the secret store's
+    ///   error; a storage error. The database is as it was then.
+    public func enableSync(
+        secret: RecoveryKey, person: PersonID, device: DeviceID, now: Instant = .now,
+        progress: @escaping @Sendable (WorkProgress) -> Bool = { _ in true }
+    ) async throws(StoreError) {
+        try await runShown { (database) throws(StoreError) in
+            try database.enableSync(secret: secret, person: person, device: device, now: now, progress: progress)
         }
     }
 
@@ -99,13 +87,8 @@ extension RitualDatabase {
     ///
     /// - Throws: ``StoreError``: a storage error, and nothing changed; or the secret store's
     ///   error after sync was turned off.
-    public func disableSync() throws(StoreError) {
-        try change { (state, connection) throws(StoreError) -> ((), Touched) in
-            for table in Self.syncTables { try connection.execute("DELETE FROM \(table)") }
-            state.sync = nil
-            return ((), Touched(deviceValues: [Self.syncKey]))
-        }
-        try secrets.removeSecret(.syncSecret)
+    public func disableSync() async throws(StoreError) {
+        try await runShown { (database) throws(StoreError) in try database.disableSync() }
     }
 
     /// The name observers hear when the sync state changed (``DatabaseChange/deviceValueChanged(_:)``).
@@ -116,15 +99,8 @@ extension RitualDatabase {
     /// Takes the server's answer to a push: every record up to `acknowledged` is kept there.
     ///
     /// - Throws: ``StoreError``; nothing changed then.
-    public func acknowledgeSync(through acknowledged: UInt64) throws(StoreError) {
-        try change { (state, connection) throws(StoreError) -> ((), Touched) in
-            guard var sync = state.sync else { return ((), Touched()) }
-            let before = sync
-            sync.state.acknowledge(through: acknowledged)
-            try Self.keep(sync, before: before, on: connection)
-            state.sync = sync
-            return ((), Touched(deviceValues: [Self.syncKey]))
-        }
+    public func acknowledgeSync(through acknowledged: UInt64) async throws(StoreError) {
+        try await runShown { (database) throws(StoreError) in try database.acknowledgeSync(through: acknowledged) }
     }
 
     /// Merges a pulled page, all or nothing (SYNC-8): the records it brings and the device's place
@@ -135,29 +111,8 @@ extension RitualDatabase {
     /// - Throws: ``StoreError``: `refused` with the ``SyncError`` of a page the reader refuses (then
     ///   nothing changed), or a storage error.
     @discardableResult
-    public func applySync(_ pulled: SyncPulled) throws(StoreError) -> DataSet.Changes {
-        let path = path
-        return try change { (state, connection) throws(StoreError) -> (Result<DataSet.Changes, StoreError>, Touched) in
-            guard var sync = state.sync else {
-                return (
-                    .failure(StoreError(.refused, "sync is not turned on for this database", path: path)), Touched()
-                )
-            }
-            let before = sync
-            var data = state.data
-            let changes: DataSet.Changes
-            let keys = try sync.keys()
-            do throws(SyncError) {
-                changes = try sync.state.apply(pulled, to: &data, keys: keys, person: sync.person)
-            } catch {
-                return (.failure(StoreError(.refused, "\(error)", path: path, refusal: error)), Touched())
-            }
-            try Self.write(changes, of: data, to: connection)
-            try Self.keep(sync, before: before, on: connection)
-            state.data = data
-            state.sync = sync
-            return (.success(changes), Touched(data: changes, deviceValues: [Self.syncKey]))
-        }.get()
+    public func applySync(_ pulled: SyncPulled) async throws(StoreError) -> DataSet.Changes {
+        try await runShown { (database) throws(StoreError) in try database.applySync(pulled) }
     }
 
     /// Writes a snapshot of the data as the next record to send (SYNC-5), so the server can drop
@@ -167,24 +122,8 @@ extension RitualDatabase {
     /// - Returns: whether one was written.
     /// - Throws: ``StoreError``; nothing changed then.
     @discardableResult
-    public func writeSyncSnapshot(now: Instant = .now) throws(StoreError) -> Bool {
-        try change { (state, connection) throws(StoreError) -> (Bool, Touched) in
-            guard var sync = state.sync, sync.state.outbox.pending.isEmpty, sync.state.outbox.unsent.isEmpty else {
-                return (false, Touched())
-            }
-            let before = sync
-            let keys = try sync.keys()
-            do throws(SyncError) {
-                _ = try sync.state.outbox.write(
-                    .snapshot, from: state.data, chain: sync.state.chain, keys: keys, person: sync.person, at: now)
-            } catch {
-                throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
-            }
-            sync.snapshotAt = sync.state.outbox.sequence
-            try Self.keep(sync, before: before, on: connection)
-            state.sync = sync
-            return (true, Touched(deviceValues: [Self.syncKey]))
-        }
+    public func writeSyncSnapshot(now: Instant = .now) async throws(StoreError) -> Bool {
+        try await runShown { (database) throws(StoreError) in try database.writeSyncSnapshot(now: now) }
     }
 
     /// Takes back a pending snapshot the server refused as stale (SYNC-9): it never kept it.
@@ -192,15 +131,8 @@ extension RitualDatabase {
     /// - Returns: whether there was one.
     /// - Throws: ``StoreError``; nothing changed then.
     @discardableResult
-    public func withdrawSyncSnapshot() throws(StoreError) -> Bool {
-        try change { (state, connection) throws(StoreError) -> (Bool, Touched) in
-            guard var sync = state.sync else { return (false, Touched()) }
-            let before = sync
-            guard sync.state.outbox.withdrawSnapshot() else { return (false, Touched()) }
-            try Self.keep(sync, before: before, on: connection)
-            state.sync = sync
-            return (true, Touched(deviceValues: [Self.syncKey]))
-        }
+    public func withdrawSyncSnapshot() async throws(StoreError) -> Bool {
+        try await runShown { (database) throws(StoreError) in try database.withdrawSyncSnapshot() }
     }
 
     /// Notes a change made on this device and writes it as the next record to send, inside the
@@ -216,13 +148,14 @@ extension RitualDatabase {
     }
 
     /// Writes the record of the noted changes and keeps the state.
-    private static func writeRecord(
-        _ next: inout DeviceSync, data: DataSet, at now: Instant, on connection: SQLiteConnection, before: DeviceSync?
+    fileprivate static func writeRecord(
+        _ next: inout DeviceSync, data: DataSet, at now: Instant, on connection: SQLiteConnection, before: DeviceSync?,
+        progress: (_ written: Int, _ frames: Int) -> Void = { _, _ in }
     ) throws(StoreError) {
         let keys = try next.keys()
         do throws(SyncError) {
             _ = try next.state.outbox.write(
-                from: data, chain: next.state.chain, keys: keys, person: next.person, at: now)
+                from: data, chain: next.state.chain, keys: keys, person: next.person, at: now, progress: progress)
         } catch {
             throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
         }
@@ -339,15 +272,17 @@ extension RitualDatabase {
         through transport: any SyncTransport, now: Instant = .now, maxBytes: Int = 0,
         snapshotEvery: UInt64 = RitualDatabase.snapshotInterval, progress: (SyncProgress) -> Void = { _ in }
     ) async throws -> DataSet.Changes {
-        guard try sync != nil else { throw StoreError(.refused, "sync is not turned on for this database", path: path) }
+        guard try await sync != nil else {
+            throw StoreError(.refused, "sync is not turned on for this database", path: path)
+        }
         try await pushSync(through: transport)
         var changes = DataSet.Changes()
         var seen = SyncProgress()
-        while let sync = try sync {
+        while let sync = try await sync {
             try Task.checkCancellation()
             let pulled = try await transport.pull(
                 device: sync.state.device, after: sync.state.cursor, maxBytes: maxBytes)
-            changes.formUnion(try applySync(pulled))
+            changes.formUnion(try await applySync(pulled))
             seen.pages += 1
             seen.records += pulled.page.records.count
             seen.bytes += pulled.page.records.reduce(0) { $0 + $1.count }
@@ -355,8 +290,8 @@ extension RitualDatabase {
             progress(seen)
             if !pulled.page.more { break }
         }
-        if let sync = try sync, sync.state.outbox.sequence >= sync.snapshotAt &+ Swift.max(1, snapshotEvery),
-            try writeSyncSnapshot(now: now)
+        if let sync = try await sync, sync.state.outbox.sequence >= sync.snapshotAt &+ Swift.max(1, snapshotEvery),
+            try await writeSyncSnapshot(now: now)
         {
             try await pushSync(through: transport)
         }
@@ -365,14 +300,134 @@ extension RitualDatabase {
 
     /// Pushes the records waiting; a snapshot the server finds stale is taken back.
     private func pushSync(through transport: any SyncTransport) async throws {
-        guard let sync = try sync, !sync.state.outbox.pending.isEmpty else { return }
+        guard let sync = try await sync, !sync.state.outbox.pending.isEmpty else { return }
         let acknowledged: UInt64
         do {
             acknowledged = try await transport.push(sync.state.outbox.pending, device: sync.state.device)
         } catch let error as SyncError where error.code == .snapshotStale {
-            guard try withdrawSyncSnapshot() else { throw error }
+            guard try await withdrawSyncSnapshot() else { throw error }
             return try await pushSync(through: transport)
         }
-        try acknowledgeSync(through: acknowledged)
+        try await acknowledgeSync(through: acknowledged)
+    }
+}
+
+extension RitualDatabase.Job {
+    /// ``enableSync(secret:person:device:now:progress:)``, on the executor.
+    func enableSync(
+        secret: RecoveryKey, person: PersonID, device: DeviceID, now: Instant, progress: (WorkProgress) -> Bool
+    ) throws(StoreError) {
+        let (path, secrets) = (path, secrets)
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            guard state.sync == nil else {
+                throw StoreError(.refused, "sync is on already for this database: turn it off first", path: path)
+            }
+            let stopped = StoreError(.cancelled, "sync was not turned on: its task was cancelled", path: path)
+            guard progress(WorkProgress(done: 0, total: 1)) else { throw stopped }
+            try secrets.setSecret(secret.bytes, for: .syncSecret)
+            var sync = DeviceSync(
+                secret: .success(secret), person: person.rawValue, state: SyncState(device: device), snapshotAt: 0)
+            var everything = DataSet.Changes()
+            everything.profile = state.data.profile != nil
+            everything.goals = Set(state.data.goals.keys)
+            for checkIn in state.data.checkIns {
+                everything.insert(CheckInKey(goalID: checkIn.goalID, day: checkIn.day))
+            }
+            everything.otherRecords = state.data.otherRecordCount
+            sync.state.outbox.note(everything)
+            var goOn = true
+            try RitualDatabase.writeRecord(&sync, data: state.data, at: now, on: connection, before: nil) {
+                written, frames in
+                goOn = goOn && progress(WorkProgress(done: written, total: frames))
+            }
+            // Sealed whole; stopped meanwhile, it is rolled back with the transaction.
+            guard goOn else { throw stopped }
+            state.sync = sync
+            return ((), Touched(deviceValues: [RitualDatabase.syncKey]))
+        }
+    }
+
+    /// ``disableSync()``, on the executor.
+    func disableSync() throws(StoreError) {
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            for table in RitualDatabase.syncTables { try connection.execute("DELETE FROM \(table)") }
+            state.sync = nil
+            return ((), Touched(deviceValues: [RitualDatabase.syncKey]))
+        }
+        try secrets.removeSecret(.syncSecret)
+    }
+
+    /// ``acknowledgeSync(through:)``, on the executor.
+    func acknowledgeSync(through acknowledged: UInt64) throws(StoreError) {
+        try change { (state, connection) throws(StoreError) -> ((), Touched) in
+            guard var sync = state.sync else { return ((), Touched()) }
+            let before = sync
+            sync.state.acknowledge(through: acknowledged)
+            try RitualDatabase.keep(sync, before: before, on: connection)
+            state.sync = sync
+            return ((), Touched(deviceValues: [RitualDatabase.syncKey]))
+        }
+    }
+
+    /// ``applySync(_:)``, on the executor.
+    @discardableResult
+    func applySync(_ pulled: SyncPulled) throws(StoreError) -> DataSet.Changes {
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<DataSet.Changes, StoreError>, Touched) in
+            guard var sync = state.sync else {
+                return (
+                    .failure(StoreError(.refused, "sync is not turned on for this database", path: path)), Touched()
+                )
+            }
+            let before = sync
+            var data = state.data
+            let changes: DataSet.Changes
+            let keys = try sync.keys()
+            do throws(SyncError) {
+                changes = try sync.state.apply(pulled, to: &data, keys: keys, person: sync.person)
+            } catch {
+                return (.failure(StoreError(.refused, "\(error)", path: path, refusal: error)), Touched())
+            }
+            try RitualDatabase.write(changes, of: data, to: connection)
+            try RitualDatabase.keep(sync, before: before, on: connection)
+            state.data = data
+            state.sync = sync
+            return (.success(changes), Touched(data: changes, deviceValues: [RitualDatabase.syncKey]))
+        }.get()
+    }
+
+    /// ``writeSyncSnapshot(now:)``, on the executor.
+    @discardableResult
+    func writeSyncSnapshot(now: Instant) throws(StoreError) -> Bool {
+        try change { (state, connection) throws(StoreError) -> (Bool, Touched) in
+            guard var sync = state.sync, sync.state.outbox.pending.isEmpty, sync.state.outbox.unsent.isEmpty else {
+                return (false, Touched())
+            }
+            let before = sync
+            let keys = try sync.keys()
+            do throws(SyncError) {
+                _ = try sync.state.outbox.write(
+                    .snapshot, from: state.data, chain: sync.state.chain, keys: keys, person: sync.person, at: now)
+            } catch {
+                throw StoreError(.refused, "\(error)", path: connection.path, refusal: error)
+            }
+            sync.snapshotAt = sync.state.outbox.sequence
+            try RitualDatabase.keep(sync, before: before, on: connection)
+            state.sync = sync
+            return (true, Touched(deviceValues: [RitualDatabase.syncKey]))
+        }
+    }
+
+    /// ``withdrawSyncSnapshot()``, on the executor.
+    @discardableResult
+    func withdrawSyncSnapshot() throws(StoreError) -> Bool {
+        try change { (state, connection) throws(StoreError) -> (Bool, Touched) in
+            guard var sync = state.sync else { return (false, Touched()) }
+            let before = sync
+            guard sync.state.outbox.withdrawSnapshot() else { return (false, Touched()) }
+            try RitualDatabase.keep(sync, before: before, on: connection)
+            state.sync = sync
+            return (true, Touched(deviceValues: [RitualDatabase.syncKey]))
+        }
     }
 }

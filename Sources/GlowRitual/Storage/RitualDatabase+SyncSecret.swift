@@ -11,27 +11,8 @@ extension RitualDatabase {
     /// - Throws: ``StoreError``: `refused` when sync is off, or with ``SyncError`` `sync_wrong_key`
     ///   when the records waiting were sealed under another secret; the secret store's error.
     ///   Nothing changed then.
-    public func restoreSyncSecret(_ secret: RecoveryKey) throws(StoreError) {
-        let (path, secrets) = (path, secrets)
-        try change { (state, _) throws(StoreError) -> ((), Touched) in
-            guard var sync = state.sync else {
-                throw StoreError(.refused, "sync is not turned on for this database", path: path)
-            }
-            let keys = SyncKeys(secret: secret)
-            for bytes in sync.state.outbox.pending {
-                do throws(SyncError) {
-                    try keys.checkKey(of: try SyncRecord(bytes: bytes))
-                } catch {
-                    throw StoreError(
-                        .refused, "the records waiting to be sent were sealed under another secret: \(error)",
-                        path: path, refusal: error)
-                }
-            }
-            try secrets.setSecret(secret.bytes, for: .syncSecret)
-            sync.secret = .success(secret)
-            state.sync = sync
-            return ((), Touched(deviceValues: [Self.syncKey]))
-        }
+    public func restoreSyncSecret(_ secret: RecoveryKey) async throws(StoreError) {
+        try await runShown { (database) throws(StoreError) in try database.restoreSyncSecret(secret) }
     }
 
     /// The sync secret `secrets` holds, or the error that names what is missing or does not read.
@@ -50,6 +31,33 @@ extension RitualDatabase {
                 .secretCorrupt(.syncSecret, in: secrets, "\(bytes.count) bytes, where a sync secret has 32"))
         }
         return .success(RecoveryKey(bytes: bytes))
+    }
+
+}
+
+extension RitualDatabase.Job {
+    /// ``restoreSyncSecret(_:)``, on the executor.
+    func restoreSyncSecret(_ secret: RecoveryKey) throws(StoreError) {
+        let (path, secrets) = (path, secrets)
+        try change { (state, _) throws(StoreError) -> ((), Touched) in
+            guard var sync = state.sync else {
+                throw StoreError(.refused, "sync is not turned on for this database", path: path)
+            }
+            let keys = SyncKeys(secret: secret)
+            for bytes in sync.state.outbox.pending {
+                do throws(SyncError) {
+                    try keys.checkKey(of: try SyncRecord(bytes: bytes))
+                } catch {
+                    throw StoreError(
+                        .refused, "the records waiting to be sent were sealed under another secret: \(error)",
+                        path: path, refusal: error)
+                }
+            }
+            try secrets.setSecret(secret.bytes, for: .syncSecret)
+            sync.secret = .success(secret)
+            state.sync = sync
+            return ((), Touched(deviceValues: [RitualDatabase.syncKey]))
+        }
     }
 
     /// Moves a sync secret that an earlier version kept in the file (`sync_secret_leaving`, where
@@ -92,7 +100,7 @@ extension RitualDatabase {
                 sync.secret = .success(RecoveryKey(bytes: bytes))
                 state.sync = sync
             }
-            return ((), Touched(deviceValues: [Self.syncKey]))
+            return ((), Touched(deviceValues: [RitualDatabase.syncKey]))
         }
         try store.withConnection { (connection) throws(StoreError) in
             _ = try connection.texts("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import GlowBundle
 import GlowCore
 import GlowFeed
@@ -15,10 +16,13 @@ import GlowWire
 /// columns that key them, so fields a newer version wrote survive: the profile, each goal, each
 /// goal's check-ins as one `CheckInBlock`, and records of types this version does not know.
 ///
-/// One writer at a time, readers from any task. What ``data`` and ``feed`` return is what the
-/// file held at the last change or ``refresh()``; a change made through another connection (a
-/// second database object on the file, another process) is read at the next change or refresh,
-/// and every observer (``observe(_:)``) hears each committed change once.
+/// Every read and write runs on the database's own serial executor (issue 58), never on the
+/// caller's thread: the caller awaits the result, so the main actor hands a change over and goes
+/// on drawing while the commit waits for another process's lock on the file. What ``data`` and
+/// ``feed`` return is what the file held at the last change or ``refresh()``; a change made
+/// through another connection (a second database object on the file, another process) is read at
+/// the next change or refresh, and every observer (``observe(_:)``) hears each committed change
+/// once, in commit order.
 public final class RitualDatabase: Sendable {
     /// The schema this version writes; a file with a greater one is refused, never altered.
     public static let schemaVersion = schema.version
@@ -29,8 +33,15 @@ public final class RitualDatabase: Sendable {
     public let path: String
     /// Where the device's secrets are (the sync secret; the app's session): never in the file.
     public let secrets: any SecretStore
+    /// The serial queue every read and write of the file runs on.
+    let executor: DatabaseExecutor
+    /// The store: touched only by jobs of ``executor``.
     let store: SQLiteStore<State>
     let observers = ChangeObservers<DatabaseChange>()
+    /// The committed changes as the main actor's stores take them in.
+    let main = MainChanges()
+    /// How other processes on the file hear of this one's commits, and this one of theirs.
+    let notice: FileChangeNotice
 
     struct State: Sendable {
         var data: DataSet
@@ -44,21 +55,29 @@ public final class RitualDatabase: Sendable {
         var sync: DeviceSync? = nil
     }
 
-    /// Opens the database at `path`, its secrets in `secrets`, and reads the data; a missing file
-    /// is created when `create` is true (the default), and refused otherwise. A sync secret an
-    /// earlier version kept in the file is moved into `secrets` and erased from the file.
+    /// Opens the database at `path`, its secrets in `secrets`, and reads the data, on the
+    /// database's executor; a missing file is created when `create` is true (the default), and
+    /// refused otherwise. A sync secret an earlier version kept in the file is moved into
+    /// `secrets` and erased from the file.
     ///
     /// - Throws: ``StoreError``: `newer_schema` for a file written by a newer version (left as it
     ///   was), `corrupt` for a file that is not a Glow database (left as it was) or whose records
     ///   do not read, `cannot_open` when the file cannot be opened or created; the secret store's
-    ///   errors while a sync secret is moved out of the file.
-    public init(path: String, secrets: any SecretStore, create: Bool = true) throws(StoreError) {
+    ///   errors while a sync secret is moved out of the file; `cancelled` when the task was
+    ///   cancelled before the file was opened.
+    public init(path: String, secrets: any SecretStore, create: Bool = true) async throws(StoreError) {
+        let executor = DatabaseExecutor(label: "glow.database")
         self.path = path
         self.secrets = secrets
-        store = try SQLiteStore(path: path, schema: Self.schema, create: create) { (connection) throws(StoreError) in
-            try Self.load(connection, secrets: secrets)
+        self.executor = executor
+        notice = FileChangeNotice(path: path)
+        store = try await executor.run(cancelled: { Self.cancelled(path) }) {
+            () throws(StoreError) -> SQLiteStore<State> in
+            try SQLiteStore(path: path, schema: Self.schema, create: create) {
+                (connection) throws(StoreError) in try Self.load(connection, secrets: secrets)
+            }
         }
-        try moveSyncSecretOut()
+        try await run { (database) throws(StoreError) in try database.moveSyncSecretOut() }
     }
 
     /// Opens the database at `path` with its secrets in files beside it
@@ -66,13 +85,14 @@ public final class RitualDatabase: Sendable {
     /// on an Apple platform gives its Keychain store to ``init(path:secrets:create:)``.
     ///
     /// - Throws: what ``init(path:secrets:create:)`` throws.
-    public convenience init(path: String, create: Bool = true) throws(StoreError) {
-        try self.init(path: path, secrets: FileSecretStore(database: path), create: create)
+    public convenience init(path: String, create: Bool = true) async throws(StoreError) {
+        try await self.init(path: path, secrets: FileSecretStore(database: path), create: create)
     }
 
     /// The data in the database at `path`, read without writing anything: no file is created,
     /// no migration runs, and the file is left byte for byte (for tools that only look, such as a
-    /// report).
+    /// report). It reads on the caller's thread, with no database object: a tool's one look, not
+    /// an app's (an app reads ``data``).
     ///
     /// - Throws: ``StoreError``: `cannot_open` when there is no such file, `newer_schema` for a
     ///   file of a newer version, `corrupt` for a file that is not a Glow database, holds none of
@@ -80,6 +100,56 @@ public final class RitualDatabase: Sendable {
     public static func snapshot(path: String) throws(StoreError) -> DataSet {
         // The person's records only: a file of an earlier schema lacks the later tables.
         try SQLiteStore(path: path, schema: schema, readOnly: true, load: loadData).read { $0 }
+    }
+
+    /// The error of work its task cancelled before it started.
+    static func cancelled(_ path: String) -> StoreError {
+        StoreError(.cancelled, "the task was cancelled before the database's work began: nothing changed", path: path)
+    }
+
+    /// The database as a job of its executor sees it: the one way to its reads and writes, which
+    /// block their thread while SQLite works (and waits for another process's lock). Only
+    /// ``RitualDatabase/run(_:)`` makes one, for the body it runs on the executor; it is not
+    /// `Sendable`, so it never leaves that body.
+    struct Job {
+        /// The database.
+        let database: RitualDatabase
+
+        fileprivate init(_ database: RitualDatabase) {
+            self.database = database
+        }
+
+        /// The database's path.
+        var path: String { database.path }
+        /// The database's secrets.
+        var secrets: any SecretStore { database.secrets }
+        /// The store, which only a job touches.
+        var store: SQLiteStore<State> { database.store }
+        /// The folder of the profile photos.
+        var photoFolder: URL { database.photoFolder }
+
+        typealias State = RitualDatabase.State
+        typealias Touched = RitualDatabase.Touched
+    }
+
+    /// Runs `body` on the database's executor, after every job given before it.
+    ///
+    /// - Throws: what `body` throws; `cancelled` when the task was cancelled before it began.
+    func run<T: Sendable>(_ body: @escaping @Sendable (Job) throws(StoreError) -> T) async throws(StoreError) -> T {
+        let path = path
+        return try await executor.run(cancelled: { Self.cancelled(path) }) { () throws(StoreError) -> T in
+            try body(Job(self))
+        }
+    }
+
+    /// Runs `body` on the executor, then waits until the main actor's stores show every change
+    /// told by then: a change made through the database, a store's own or anyone's, shows in the
+    /// app's stores when its method returns.
+    func runShown<T: Sendable>(_ body: @escaping @Sendable (Job) throws(StoreError) -> T) async throws(StoreError) -> T
+    {
+        let result = try await run(body)
+        await main.settled()
+        return result
     }
 
     // MARK: Schema
@@ -127,22 +197,25 @@ public final class RitualDatabase: Sendable {
     /// - Throws: ``StoreError`` only when a failed change left the data to be read again from
     ///   the file and that read fails.
     public var data: DataSet {
-        get throws(StoreError) { try store.read { $0.data } }
+        get async throws(StoreError) { try await run { (database) throws(StoreError) in try database.held(\.data) } }
     }
 
     /// SQLite's own check of the file: true when `PRAGMA integrity_check` finds nothing wrong.
-    public func integrityCheck() throws(StoreError) -> Bool {
-        try store.withConnection { (connection) throws(StoreError) -> Bool in
-            try connection.texts("PRAGMA integrity_check") == ["ok"]
+    public func integrityCheck() async throws(StoreError) -> Bool {
+        try await run { (database) throws(StoreError) -> Bool in
+            try database.store.withConnection { (connection) throws(StoreError) -> Bool in
+                try connection.texts("PRAGMA integrity_check") == ["ok"]
+            }
         }
     }
 
     // MARK: Observing
 
-    /// Starts telling `observer` of every change committed to the file, once each, after it is
-    /// committed: this object's own changes as they are made, another connection's when a change
-    /// or ``refresh()`` reads them. The observer runs on the thread that made or found the change,
-    /// and is given the data as committed, so it never has to read the database to catch up.
+    /// Starts telling `observer` of every change committed to the file, once each and in commit
+    /// order, after it is committed: this object's own changes as they are made, another
+    /// connection's when a change or ``refresh()`` reads them. The observer runs on the database's
+    /// executor, and is given the data as committed, so it never has to read the database to catch
+    /// up; it must not wait for the database.
     ///
     /// - Returns: the registration; the observer hears changes until it is cancelled or freed.
     public func observe(_ observer: @escaping @Sendable (DatabaseChange) -> Void) -> DatabaseObservation {
@@ -161,10 +234,14 @@ public final class RitualDatabase: Sendable {
     /// - Returns: whether anything had changed.
     /// - Throws: ``StoreError`` when the file cannot be read; the data is read again next time.
     @discardableResult
-    public func refresh() throws(StoreError) -> Bool {
-        guard let state = try store.refresh() else { return false }
-        observers.notify(DatabaseChange(external: state))
-        return true
+    public func refresh() async throws(StoreError) -> Bool {
+        try await runShown { (database) throws(StoreError) -> Bool in try database.refresh() }
+    }
+
+    /// Tells the observers, and the main actor's stores, of a committed change.
+    func tell(_ change: DatabaseChange) {
+        observers.notify(change)
+        main.take(change)
     }
 
     /// What a change through this object touched.
@@ -174,51 +251,21 @@ public final class RitualDatabase: Sendable {
         var deviceValues: Set<String> = []
     }
 
-    /// Runs one change through the store and tells the observers what it changed (first
-    /// everything, when another connection's commit was read before it).
-    func change<T>(_ body: (inout State, SQLiteConnection) throws(StoreError) -> (T, Touched)) throws(StoreError)
-        -> T
-    {
-        let ((result, touched), reloaded, state) = try store.write(body)
-        if reloaded { observers.notify(DatabaseChange(external: state)) }
-        if !touched.data.isEmpty || touched.feed || !touched.deviceValues.isEmpty {
-            observers.notify(
-                DatabaseChange(
-                    changes: touched.data, feedChanged: touched.feed, deviceKeys: touched.deviceValues, state: state))
-        }
-        return result
-    }
-
     // MARK: Changing
 
-    /// Makes one change, durably: `edit` runs on a copy of the data and says what it changed
-    /// (the model's edits return exactly that, MODEL-62), the changed records are written and
-    /// committed in one transaction, and only then does ``data`` show the change.
+    /// Makes one change, durably, on the database's executor: `edit` runs on a copy of the data
+    /// and says what it changed (the model's edits return exactly that, MODEL-62), the changed
+    /// records are written and committed in one transaction, and only then does ``data`` show the
+    /// change.
     ///
     /// - Returns: what changed.
     /// - Throws: ``StoreError``: `refused` with the model's error when `edit` throws, or a
     ///   storage error; in both cases nothing changed, on disk or in ``data``.
     @discardableResult
-    public func perform(_ edit: (inout DataSet) throws -> DataSet.Changes) throws(StoreError)
+    public func perform(_ edit: @escaping @Sendable (inout DataSet) throws -> DataSet.Changes) async throws(StoreError)
         -> DataSet.Changes
     {
-        let path = path
-        return try change { (state, connection) throws(StoreError) -> (Result<DataSet.Changes, StoreError>, Touched) in
-            var next = state.data
-            let changes: DataSet.Changes
-            do {
-                changes = try edit(&next)
-            } catch {
-                // Refused before anything was written: the transaction commits nothing.
-                return (
-                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? any CodedError)), Touched()
-                )
-            }
-            try Self.write(changes, of: next, to: connection)
-            try Self.noteForSync(changes, of: next, state: &state, on: connection)
-            state.data = next
-            return (.success(changes), Touched(data: changes))
-        }.get()
+        try await runShown { (database) throws(StoreError) in try database.perform(edit) }
     }
 
     /// Imports a bundle, all or nothing (BUNDLE-19): read and verified whole, merged into a copy,
@@ -228,8 +275,10 @@ public final class RitualDatabase: Sendable {
     ///   to merge into its feed replica.
     /// - Throws: ``StoreError``: `refused` with the bundle's error, or a storage error.
     @discardableResult
-    public func importBundle(_ bytes: [UInt8]) throws(StoreError) -> ImportResult {
-        try importBundle(reading: BundleReader.chunks(bytes), totalBytes: bytes.count)
+    public func importBundle(_ bytes: [UInt8]) async throws(StoreError) -> ImportResult {
+        try await runShown { (database) throws(StoreError) in
+            try database.importBundle(reading: BundleReader.chunks(bytes), totalBytes: bytes.count)
+        }
     }
 
     /// Writes the records `changes` names, as `data` holds them, inside the caller's transaction.
@@ -309,4 +358,59 @@ public struct DatabaseChange: Sendable {
 
     /// Whether the device value of `key` changed, or may have.
     public func deviceValueChanged(_ key: String) -> Bool { deviceKeys?.contains(key) ?? true }
+}
+
+extension RitualDatabase.Job {
+    /// Reads the state held, on the executor.
+    ///
+    /// - Throws: ``StoreError`` only when a failed change left the state to be read again from the
+    ///   file and that read fails.
+    func held<T>(_ read: (State) -> T) throws(StoreError) -> T {
+        return try store.read { state in read(state) }
+    }
+
+    /// ``refresh()``, on the executor.
+    func refresh() throws(StoreError) -> Bool {
+        guard let state = try store.refresh() else { return false }
+        database.tell(DatabaseChange(external: state))
+        return true
+    }
+
+    /// Runs one change through the store and tells the observers what it changed (first
+    /// everything, when another connection's commit was read before it).
+    func change<T>(_ body: (inout State, SQLiteConnection) throws(StoreError) -> (T, Touched)) throws(StoreError)
+        -> T
+    {
+        let ((result, touched), reloaded, state) = try store.write(body)
+        if reloaded { database.tell(DatabaseChange(external: state)) }
+        if !touched.data.isEmpty || touched.feed || !touched.deviceValues.isEmpty {
+            database.notice.post()
+            database.tell(
+                DatabaseChange(
+                    changes: touched.data, feedChanged: touched.feed, deviceKeys: touched.deviceValues, state: state))
+        }
+        return result
+    }
+
+    /// ``perform(_:)``, on the executor.
+    @discardableResult
+    func perform(_ edit: (inout DataSet) throws -> DataSet.Changes) throws(StoreError) -> DataSet.Changes {
+        let path = path
+        return try change { (state, connection) throws(StoreError) -> (Result<DataSet.Changes, StoreError>, Touched) in
+            var next = state.data
+            let changes: DataSet.Changes
+            do {
+                changes = try edit(&next)
+            } catch {
+                // Refused before anything was written: the transaction commits nothing.
+                return (
+                    .failure(StoreError(.refused, "\(error)", path: path, refusal: error as? any CodedError)), Touched()
+                )
+            }
+            try RitualDatabase.write(changes, of: next, to: connection)
+            try RitualDatabase.noteForSync(changes, of: next, state: &state, on: connection)
+            state.data = next
+            return (.success(changes), Touched(data: changes))
+        }.get()
+    }
 }

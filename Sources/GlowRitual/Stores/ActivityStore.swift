@@ -1,6 +1,7 @@
 import Foundation
 import GlowActivity
 import GlowClient
+import GlowCore
 import GlowFeed
 import GlowModel
 import GlowProtocol
@@ -31,7 +32,8 @@ public enum ActivityError: Error, Hashable, Sendable {
 
 /// The Glow tab (issue 17): the person's feed, unread badge, friends and reactions, from the
 /// device's replica in the database, and the actions on them; ``sync(through:now:)`` exchanges
-/// writes with the relay. Every write is recorded durably before the method returns.
+/// writes with the relay. Every write is made on the database's executor, stamped by the device's
+/// clock there, and recorded durably (and shown) before the method returns.
 @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class ActivityStore {
@@ -52,7 +54,8 @@ public final class ActivityStore {
     public static let pageSize = 50
 
     @ObservationIgnored private let database: RitualDatabase
-    @ObservationIgnored private var clock: HybridClock
+    /// The device's clock: moved only by jobs of the database's executor, and by a sync's pages.
+    @ObservationIgnored private let clock: Locked<HybridClock>
     /// The replica as last committed.
     @ObservationIgnored private var feed: FeedReplica
     @ObservationIgnored private var observation: DatabaseObservation?
@@ -62,17 +65,24 @@ public final class ActivityStore {
     /// hears every committed change to the feed, whoever made it.
     ///
     /// - Throws: ``StoreError`` when the database's feed cannot be read.
-    public convenience init(database: RitualDatabase, person: PersonID, device: DeviceID) throws(StoreError) {
-        try self.init(database: database, person: person, clockID: device.description)
+    public convenience init(database: RitualDatabase, person: PersonID, device: DeviceID) async throws(StoreError) {
+        try await self.init(database: database, person: person, clockID: device.description)
     }
 
     /// The feed of `person` with the clock id `clockID` (a tool's name, when it is no device).
-    package init(database: RitualDatabase, person: PersonID, clockID: String) throws(StoreError) {
+    package convenience init(database: RitualDatabase, person: PersonID, clockID: String) async throws(StoreError) {
+        self.init(database: database, person: person, clockID: clockID, from: try await database.mainState())
+    }
+
+    /// The feed as of `latest`, the state the main actor's stores were last given.
+    init(database: RitualDatabase, person: PersonID, clockID: String, from latest: DatabaseChange) {
         self.database = database
         self.person = person
-        clock = HybridClock(device: clockID)
-        feed = try database.feed
-        if let latest = feed.latestStamp { try? clock.receive(latest, now: 0) }
+        var clock = HybridClock(device: clockID)
+        feed = latest.feed
+        // A stamp outside the clock's range is refused at the next tick as well, as a typed error.
+        if let stamp = feed.latestStamp { try? clock.receive(stamp, now: 0) }
+        self.clock = Locked(clock)
         refresh()
         observation = database.observeOnMain { [weak self] change in
             guard let self, change.feedChanged else { return }
@@ -92,9 +102,9 @@ public final class ActivityStore {
     // MARK: Writes
 
     /// A friend action toward `other` (FEED-5).
-    public func act(_ action: FriendAction, toward other: PersonID, now: Instant = .now) throws(ActivityError) {
+    public func act(_ action: FriendAction, toward other: PersonID, now: Instant = .now) async throws(ActivityError) {
         let person = person.rawValue
-        try write { (replica, clock) throws(FeedError) in
+        try await write { (replica, clock) throws(FeedError) in
             try replica.act(
                 action, from: person, toward: other.rawValue, at: try clock.tick(now: now.millisecondsSince1970))
         }
@@ -102,52 +112,77 @@ public final class ActivityStore {
 
     /// Turns a reaction on or off (FEED-10, FEED-11).
     public func react(_ kind: ReactionKind, on item: FeedItemID, _ on: Bool = true, now: Instant = .now)
-        throws(ActivityError)
+        async throws(ActivityError)
     {
         let person = person.rawValue
-        try write { (replica, clock) throws(FeedError) in
+        try await write { (replica, clock) throws(FeedError) in
             try replica.react(kind, on: item, by: person, on, at: try clock.tick(now: now.millisecondsSince1970))
         }
     }
 
     /// Marks everything received so far as seen (FEED-14).
-    public func markSeen() throws(ActivityError) {
+    public func markSeen() async throws(ActivityError) {
         guard let newest = feed.receipts.values.max(), newest > (feed.seen[person.rawValue] ?? .min) else { return }
         var delta = FeedReplica()
         delta.markSeen(person.rawValue, upTo: newest)
-        try record(delta)
+        try await record(delta)
     }
 
-    /// Publishes the items the person's data gives as of `now` (FEED-22, FEED-23).
-    public func publish(now: Instant = .now) throws(ActivityError) {
+    /// Publishes the items the person's data gives as of `now` (FEED-22, FEED-23). Deriving them
+    /// evaluates every shared goal: it runs off the main actor and off the database's executor,
+    /// telling `progress` after each goal; cancelling the task stops it, and nothing is written.
+    ///
+    /// - Throws: ``ActivityError``: `store` with `cancelled` when the task was cancelled, the
+    ///   feed's refusal, or the storage error.
+    public func publish(now: Instant = .now, progress: @escaping @Sendable (WorkProgress) -> Void = { _ in })
+        async throws(ActivityError)
+    {
         let data: DataSet
-        do { data = try database.data } catch { throw .store(error) }
+        do { data = try await database.data } catch { throw .store(error) }
         guard let profile = data.profile else { return }
         let person = person.rawValue
-        let boundary = profile.boundary
-        try write { (replica, clock) throws(FeedError) in
+        let today = profile.boundary.day(containing: now)
+        let derived = await offMain {
+            FeedDerivation.items(of: data, owner: person, boundary: profile.boundary, today: today) { done, total in
+                progress(WorkProgress(done: done, total: total))
+                return !Task.isCancelled
+            }
+        }
+        guard let derived, !Task.isCancelled else {
+            throw .store(
+                StoreError(.cancelled, "the feed was not published: its task was cancelled", path: database.path))
+        }
+        try await write { (replica, clock) throws(FeedError) in
             try replica.publish(
-                data, owner: person, boundary: boundary, today: boundary.day(containing: now), clock: &clock,
-                now: now.millisecondsSince1970)
+                derived, of: data, owner: person, today: today, clock: &clock, now: now.millisecondsSince1970)
         }
     }
 
-    /// Makes a change on a copy of the replica, stamped by the device's clock, and records what
-    /// it wrote; a refused change leaves the replica and the clock as they were.
-    private func write(_ change: (inout FeedReplica, inout HybridClock) throws(FeedError) -> Void)
-        throws(ActivityError)
+    /// Makes a change to the replica as committed, on the database's executor, stamped by the
+    /// device's clock, and records what it wrote; a refused change leaves the replica and the
+    /// clock as they were. The store shows it before this returns.
+    private func write(_ change: @escaping @Sendable (inout FeedReplica, inout HybridClock) throws(FeedError) -> Void)
+        async throws(ActivityError)
     {
-        let before = feed
-        var after = before
-        var clock = self.clock
-        do { try change(&after, &clock) } catch { throw .feed(error) }
-        try record(after.changes(since: before.latestStamp))
-        self.clock = clock
+        let clock = clock
+        do {
+            try await database.runShown { (database) throws(StoreError) in try database.changeFeed(clock: clock, change)
+            }
+        } catch {
+            if let refusal = error.refusal as? FeedError { throw .feed(refusal) }
+            throw .store(error)
+        }
     }
 
-    private func record(_ delta: FeedReplica, keeping values: [String: [UInt8]] = [:]) throws(ActivityError) {
+    private func record(_ delta: FeedReplica, keeping values: [String: [UInt8]] = [:]) async throws(ActivityError) {
         // The store hears the committed feed, and shows it, before this returns.
-        do { try database.recordFeed(delta, deviceValues: values) } catch { throw .store(error) }
+        do {
+            try await database.runShown { (database) throws(StoreError) in
+                try database.recordFeed(delta, deviceValues: values)
+            }
+        } catch {
+            throw .store(error)
+        }
     }
 
     // MARK: Sync
@@ -156,16 +191,16 @@ public final class ActivityStore {
     /// (FEED-24 ... FEED-29): two requests through `transport`. What arrives is recorded with the
     /// relay's next cursor in one transaction, so a sync cut short is simply done again.
     public func sync(through transport: RelayTransport, now: Instant = .now) async throws(ActivityError) {
-        let sent = try value("feed.sent").map { (bytes) throws(ActivityError) in try self.stamp(from: bytes) }
+        let sent = try await value("feed.sent").map { (bytes) throws(ActivityError) in try self.stamp(from: bytes) }
         // In pieces a relay takes (FEED-25), oldest first, each kept as sent once the relay has it.
         for piece in feed.authoredPieces(by: person.rawValue, since: sent) {
             guard case .submitted = try await exchange(.submit(piece.delta), transport) else {
                 throw .transport("the relay did not answer the submit")
             }
-            if let through = piece.through { try keep(Self.bytes(of: through), "feed.sent") }
+            if let through = piece.through { try await keep(Self.bytes(of: through), "feed.sent") }
         }
         var cursor =
-            try value("feed.cursor").map { (bytes) throws(ActivityError) -> UInt64 in
+            try await value("feed.cursor").map { (bytes) throws(ActivityError) -> UInt64 in
                 guard let cursor = UInt64(String(decoding: bytes, as: UTF8.self)) else {
                     throw .store(StoreError(.corrupt, "the stored feed cursor does not read", path: database.path))
                 }
@@ -179,11 +214,13 @@ public final class ActivityStore {
             else {
                 throw .transport("the relay did not answer the changes")
             }
-            try record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
+            try await record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
             // The clock refuses a time outside FEED-1's range, which the next write's tick refuses
             // too, as a typed error; and a counter at its end, which only a forged stamp has. Either
             // way nothing is lost by not taking the stamp in: the page is recorded already.
-            if let latest = delta.latestStamp { try? clock.receive(latest, now: now.millisecondsSince1970) }
+            if let latest = delta.latestStamp {
+                clock.withLock { clock in _ = try? clock.receive(latest, now: now.millisecondsSince1970) }
+            }
             // A page that does not move the cursor would be asked for again for ever.
             more = hasMore && next > cursor
             cursor = next
@@ -211,12 +248,14 @@ public final class ActivityStore {
 
     /// A device value, nil when it was never set or was emptied (a sign-out forgets the sync's
     /// position so), or the storage error.
-    private func value(_ key: String) throws(ActivityError) -> [UInt8]? {
-        do { return try database.deviceValue(key).flatMap { $0.isEmpty ? nil : $0 } } catch { throw .store(error) }
+    private func value(_ key: String) async throws(ActivityError) -> [UInt8]? {
+        do { return try await database.deviceValue(key).flatMap { $0.isEmpty ? nil : $0 } } catch {
+            throw .store(error)
+        }
     }
 
-    private func keep(_ value: [UInt8], _ key: String) throws(ActivityError) {
-        do { try database.setDeviceValue(value, for: key) } catch { throw .store(error) }
+    private func keep(_ value: [UInt8], _ key: String) async throws(ActivityError) {
+        do { try await database.setDeviceValue(value, for: key) } catch { throw .store(error) }
     }
 
     /// A stamp as the device keeps it: `wall counter device`.

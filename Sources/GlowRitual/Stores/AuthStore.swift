@@ -52,9 +52,14 @@ public final class AuthStore {
     /// The flow as the device left it (signed out on a new device).
     ///
     /// - Throws: ``StoreError`` when the device's values cannot be read.
-    public init(database: RitualDatabase) throws(StoreError) {
+    public convenience init(database: RitualDatabase) async throws(StoreError) {
+        self.init(database: database, from: try await database.mainState())
+    }
+
+    /// The flow as of `latest`, the state the main actor's stores were last given.
+    init(database: RitualDatabase, from latest: DatabaseChange) {
         self.database = database
-        (flow, account) = Self.read(try database.deviceValue("auth.flow"), try database.deviceValue("auth.account"))
+        (flow, account) = Self.read(latest.deviceValues["auth.flow"], latest.deviceValues["auth.account"])
         observation = database.observeOnMain { [weak self] change in
             guard let self, change.deviceValueChanged("auth.flow") || change.deviceValueChanged("auth.account")
             else { return }
@@ -93,24 +98,25 @@ public final class AuthStore {
     }
 
     /// Starts onboarding from the signed-out screen.
-    public func startOnboarding() throws(AuthStoreError) { try move(.startOnboarding) }
+    public func startOnboarding() async throws(AuthStoreError) { try await move(.startOnboarding) }
     /// Goes on from the pitch to the sign-in choices.
-    public func proceed() throws(AuthStoreError) { try move(.continue) }
+    public func proceed() async throws(AuthStoreError) { try await move(.continue) }
     /// Goes back from the sign-in choices to the pitch.
-    public func back() throws(AuthStoreError) { try move(.back) }
+    public func back() async throws(AuthStoreError) { try await move(.back) }
     /// Leaves onboarding.
-    public func cancelOnboarding() throws(AuthStoreError) { try move(.cancelOnboarding) }
+    public func cancelOnboarding() async throws(AuthStoreError) { try await move(.cancelOnboarding) }
 
     /// The person made their first goal on the welcome screen.
-    public func createdFirstGoal() throws(AuthStoreError) { try move(.createdFirstGoal) }
+    public func createdFirstGoal() async throws(AuthStoreError) { try await move(.createdFirstGoal) }
 
     /// One move of the flow, stored before it shows.
-    private func move(_ event: SignInFlow.Event) throws(AuthStoreError) {
+    private func move(_ event: SignInFlow.Event) async throws(AuthStoreError) {
         let next: SignInFlow
         do { next = try flow.after(event) } catch { throw .flow(error) }
+        let values = Self.values(flow: next, person: account)
         do {
             // The store hears the committed values, and shows them, before this returns.
-            try database.setDeviceValues(Self.values(flow: next, person: account))
+            try await database.runShown { (database) throws(StoreError) in try database.setDeviceValues(values) }
         } catch {
             throw .store(error)
         }

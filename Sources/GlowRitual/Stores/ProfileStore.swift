@@ -4,8 +4,9 @@ import GlowThemes
 import Observation
 
 /// The person's profile (issue 17): name, photo, interests, time zone, day start and week start,
-/// each a property an observer hears alone, each change committed before the method returns. The
-/// store hears every committed change to the profile, whoever made it.
+/// each a property an observer hears alone, each change committed on the database's executor, and
+/// shown, before the method returns. The store hears every committed change to the profile,
+/// whoever made it.
 @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
 @Observable @MainActor
 public final class ProfileStore {
@@ -19,9 +20,14 @@ public final class ProfileStore {
     /// The profile of `database`.
     ///
     /// - Throws: ``StoreError`` when the database's data cannot be read.
-    public init(database: RitualDatabase) throws(StoreError) {
+    public convenience init(database: RitualDatabase) async throws(StoreError) {
+        self.init(database: database, from: try await database.mainState())
+    }
+
+    /// The profile as of `latest`, the state the main actor's stores were last given.
+    init(database: RitualDatabase, from latest: DatabaseChange) {
         self.database = database
-        profile = try database.data.profile
+        profile = latest.data.profile
         observation = database.observeOnMain { [weak self] change in
             guard let self, change.profileChanged else { return }
             if self.profile != change.data.profile { self.profile = change.data.profile }
@@ -34,21 +40,25 @@ public final class ProfileStore {
     public func changes() -> AsyncStream<DatabaseChange> { heard.stream() }
 
     /// Makes the person's first profile (onboarding).
-    public func create(_ profile: Profile) throws(StoreError) {
-        try database.perform { (data) throws(ModelError) in try data.setProfile(profile) }
+    public func create(_ profile: Profile) async throws(StoreError) {
+        _ = try await database.runShown { (database) throws(StoreError) in
+            try database.perform { (data) throws(ModelError) in try data.setProfile(profile) }
+        }
     }
 
     /// Changes the profile (MODEL-61): the display name, interests, theme, time zone, day start
-    /// or week start.
-    public func edit(at instant: Instant = .now, _ change: (inout Profile.Changes) throws -> Void)
-        throws(StoreError)
+    /// or week start; `change` runs on the database's executor, on the profile as committed.
+    public func edit(at instant: Instant = .now, _ change: @escaping @Sendable (inout Profile.Changes) throws -> Void)
+        async throws(StoreError)
     {
-        try database.perform { (data) throws(ModelError) in try data.editProfile(at: instant, change) }
+        _ = try await database.runShown { (database) throws(StoreError) in
+            try database.perform { (data) throws(ModelError) in try data.editProfile(at: instant, change) }
+        }
     }
 
     /// Sets the photo, written atomically beside the database.
-    public func setPhoto(_ bytes: [UInt8], at instant: Instant = .now) throws(StoreError) {
-        try database.savePhoto(bytes, at: instant)
+    public func setPhoto(_ bytes: [UInt8], at instant: Instant = .now) async throws(StoreError) {
+        _ = try await database.runShown { (database) throws(StoreError) in try database.savePhoto(bytes, at: instant) }
     }
 }
 
@@ -96,12 +106,12 @@ public final class ThemeStore {
     ///
     /// - Throws: ``StoreError/Code/refused`` for an id that names no theme, or when there is no
     ///   profile yet.
-    public func choose(_ id: String, at instant: Instant = .now) throws(StoreError) {
+    public func choose(_ id: String, at instant: Instant = .now) async throws(StoreError) {
         let refusal = StoreError(.refused, "there is no theme '\(id)'", path: profiles.database.path)
         guard !Theme.resolve(id: id).fellBack else { throw refusal }
         let slug: Slug
         do { slug = try Slug(id) } catch { throw refusal }
-        try profiles.edit(at: instant) { $0.themeID = slug }
+        try await profiles.edit(at: instant) { $0.themeID = slug }
     }
 
     /// Shows the theme `id` names, setting each property only when it changes.

@@ -22,9 +22,14 @@ extension RitualApp {
     ///
     /// - Throws: ``RitualAppError/store(_:)`` when the session or the sign-in cannot be kept;
     ///   nobody is signed in then.
-    public func signIn(_ session: ClientSession, client: ServiceClient) throws(RitualAppError) {
-        do { try secrets.keep(session, server: client.base) } catch { throw .store(error) }
-        try recordSignIn(of: session.account)
+    public func signIn(_ session: ClientSession, client: ServiceClient) async throws(RitualAppError) {
+        let (secrets, server) = (secrets, client.base)
+        do {
+            try await database.run { _ throws(StoreError) in try secrets.keep(session, server: server) }
+        } catch {
+            throw .store(error)
+        }
+        try await recordSignIn(of: session.account)
         self.session = keeper(of: session, client: client)
         sessionFailure = nil
     }
@@ -33,9 +38,12 @@ extension RitualApp {
     /// access token expired meanwhile. A session whose refresh token expired, one the store lost
     /// while the database says someone is signed in, or one that does not read leaves the app
     /// signed out with ``sessionFailure`` saying why, and the database as it was.
-    func restoreSession(now: Instant) throws(RitualAppError) {
+    func restoreSession(now: Instant) async throws(RitualAppError) {
+        let secrets = secrets
         let kept: KeptSession?
-        do { kept = try secrets.keptSession() } catch {
+        do {
+            kept = try await database.run { _ throws(StoreError) in try secrets.keptSession() }
+        } catch {
             sessionFailure = .store(error)
             return
         }
@@ -56,32 +64,36 @@ extension RitualApp {
                         + "sign in again", call: "refresh", rule: "AUTH-37"))
             return
         }
-        try recordSignIn(of: kept.session.account)
+        try await recordSignIn(of: kept.session.account)
         session = keeper(of: kept.session, client: ServiceClient(base: kept.server))
     }
 
     /// Records in the database that `person` is signed in (when it does not say so already), and
     /// opens their feed.
-    private func recordSignIn(of person: PersonID) throws(RitualAppError) {
+    private func recordSignIn(of person: PersonID) async throws(RitualAppError) {
+        var values: [String: [UInt8]] = [:]
+        if auth.account != person {
+            values = AuthStore.values(flow: goals.rows.isEmpty ? .welcome : .main, person: person)
+            values.merge(Self.forgottenFeedPosition) { _, forgotten in forgotten }
+        } else if auth.flow != .main {
+            values = AuthStore.values(flow: goals.rows.isEmpty ? .welcome : .main, person: person)
+        }
+        let latest: DatabaseChange
         do {
-            if auth.account != person {
-                var values = AuthStore.values(flow: goals.rows.isEmpty ? .welcome : .main, person: person)
-                values.merge(Self.forgottenFeedPosition) { _, forgotten in forgotten }
-                try database.setDeviceValues(values)
-            } else if auth.flow != .main {
-                try database.setDeviceValues(
-                    AuthStore.values(flow: goals.rows.isEmpty ? .welcome : .main, person: person))
-            }
-            // Another person's sync secret and chain are not this one's.
-            if let sync = try database.sync, sync.person != person.rawValue {
+            let disabled = try await database.runShown { [values] (database) throws(StoreError) -> Bool in
+                if !values.isEmpty { try database.setDeviceValues(values) }
+                // Another person's sync secret and chain are not this one's.
+                guard let sync = try database.held(\.sync), sync.person != person.rawValue else { return false }
                 try database.disableSync()
-                syncsData = false
+                return true
             }
-            if activity?.person != person {
-                activity = try ActivityStore(database: database, person: person, device: device)
-            }
+            if disabled { syncsData = false }
+            latest = try await database.mainState()
         } catch {
             throw .store(error)
+        }
+        if activity?.person != person {
+            activity = ActivityStore(database: database, person: person, clockID: device.description, from: latest)
         }
     }
 
@@ -108,10 +120,10 @@ extension RitualApp {
 
     /// After a call failed: when the server ended the session (the keeper holds none), the person
     /// is signed out on this device and ``sessionFailure`` says why.
-    func noteSessionEnd(_ failure: RitualAppError) {
+    func noteSessionEnd(_ failure: RitualAppError) async {
         guard let session, session.session == nil else { return }
         do {
-            try signOutOfThisDevice()
+            try await signOutOfThisDevice()
             sessionFailure = failure
         } catch {
             sessionFailure = error
@@ -138,7 +150,7 @@ extension RitualApp {
                 throw .service(error)
             }
         }
-        try signOutOfThisDevice()
+        try await signOutOfThisDevice()
     }
 
     /// Signs out on this device only, without asking the server (when it cannot be reached; the
@@ -146,15 +158,25 @@ extension RitualApp {
     /// relaunch is signed out whatever else a crash leaves.
     ///
     /// - Throws: ``RitualAppError/store(_:)`` when the sign-out cannot be kept.
-    public func signOutOfThisDevice() throws(RitualAppError) {
-        do { try secrets.removeSecret(.session) } catch { throw .store(error) }
+    public func signOutOfThisDevice() async throws(RitualAppError) {
+        let secrets = secrets
+        do {
+            try await database.run { _ throws(StoreError) in try secrets.removeSecret(.session) }
+        } catch {
+            throw .store(error)
+        }
         let ending = session
         session = nil
         activity = nil
         ending?.end()
         var values = AuthStore.values(flow: .signedOut, person: nil)
         values.merge(Self.forgottenFeedPosition) { _, forgotten in forgotten }
-        do { try database.setDeviceValues(values) } catch { throw .store(error) }
+        do {
+            try await database.runShown { [values] (database) throws(StoreError) in try database.setDeviceValues(values)
+            }
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// Deletes the account, from any screen: the server erases the person's data (AUTH-42), then
@@ -171,12 +193,16 @@ extension RitualApp {
         do {
             try await session.deleteAccount()
         } catch {
-            noteSessionEnd(.service(error))
+            await noteSessionEnd(.service(error))
             throw .service(error)
         }
         self.session = nil
         activity = nil
         syncsData = false
-        do { try database.eraseAll() } catch { throw .store(error) }
+        do {
+            try await database.runShown { (database) throws(StoreError) in try database.eraseAll() }
+        } catch {
+            throw .store(error)
+        }
     }
 }

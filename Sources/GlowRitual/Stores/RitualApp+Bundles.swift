@@ -47,24 +47,27 @@ extension RitualApp {
         progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }
     ) async throws(RitualAppError) -> Int {
         let data: DataSet
-        do { data = try database.data } catch { throw .store(error) }
-        let social = activity.map { SocialData(of: $0.person.rawValue, in: $0.replica) }
+        do { data = try await database.data } catch {
+            throw error.code == .cancelled ? .bundle(Self.cancelled("export")) : .store(error)
+        }
+        let feed = activity.map { ($0.person.rawValue, $0.replica) }
         let options = BundleOptions(createdAt: now, deviceID: device)
-        return try await Self.write(data, social: social, options: options, protection, to: path, progress: progress)
+        return try await Self.write(data, feed: feed, options: options, protection, to: path, progress: progress)
     }
 
-    /// Writes the bundle off the main actor.
+    /// Writes the bundle, with the social data of `feed`'s person, off the main actor.
     nonisolated private static func write(
-        _ data: DataSet, social: SocialData?, options: BundleOptions, _ protection: BundleProtection, to path: String,
-        progress: @escaping @Sendable (ExportProgress) -> Void
+        _ data: DataSet, feed: (person: String, replica: FeedReplica)?, options: BundleOptions,
+        _ protection: BundleProtection, to path: String, progress: @escaping @Sendable (ExportProgress) -> Void
     ) async throws(RitualAppError) -> Int {
+        let social = feed.map { SocialData(of: $0.person, in: $0.replica) }
         var sealer: EnvelopeSealer?
         if case .passphrase(let passphrase, let key, let kdf) = protection {
             do { sealer = try EnvelopeSealer(passphrase: passphrase, recoveryKey: key, kdf: kdf) } catch {
                 throw .bundle(error)
             }
         }
-        let cancelled = BundleError(.cancelled, .stream, at: 0, "the export was cancelled")
+        let cancelled = Self.cancelled("export")
         var file: [UInt8] = []
         var shown = ExportProgress(frames: 0, totalFrames: 0, bytes: 0)
         do {
@@ -118,22 +121,44 @@ extension RitualApp {
         from path: String, secret: BundleSecret? = nil, memoryBudgetKiB: Int = BundleEnvelope.maximumMemoryKiB,
         progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
     ) async throws(RitualAppError) -> ImportResult {
-        let result = try await Self.read(
-            path, secret: secret, memoryBudgetKiB: memoryBudgetKiB, into: database, progress: progress)
-        if let social = result.social, let activity, social.person == activity.person.rawValue {
-            do { try database.recordFeed(social.registers) } catch { throw .store(error) }
+        let person = activity?.person.rawValue
+        let database = database
+        let outcome = await withCancellationFlag { cancelled -> Result<ImportResult, RitualAppError> in
+            do throws(StoreError) {
+                return try await database.runShown { (database) throws(StoreError) in
+                    let read = Self.read(
+                        path, secret: secret, memoryBudgetKiB: memoryBudgetKiB, into: database,
+                        progress: { step in
+                            progress(step)
+                            return !cancelled()
+                        })
+                    // The person's own social data goes to their feed, in a transaction of its own.
+                    if case .success(let result) = read, let social = result.social, social.person == person {
+                        try database.recordFeed(social.registers)
+                    }
+                    return read
+                }
+            } catch {
+                return .failure(error.code == .cancelled ? .bundle(Self.cancelled("import")) : .store(error))
+            }
         }
-        return result
+        return try outcome.get()
     }
 
-    /// Reads and imports the bundle off the main actor.
+    /// The error of an export or import (`work`) its task cancelled.
+    nonisolated static func cancelled(_ work: String) -> BundleError {
+        BundleError(.cancelled, .stream, at: 0, "the \(work) was cancelled")
+    }
+
+    /// Reads the bundle at `path` and imports it, on the database's executor: `progress` hears
+    /// after each chunk, and returns whether to go on.
     nonisolated private static func read(
-        _ path: String, secret: BundleSecret?, memoryBudgetKiB: Int, into database: RitualDatabase,
-        progress: @escaping @Sendable (ImportProgress) -> Void
-    ) async throws(RitualAppError) -> ImportResult {
+        _ path: String, secret: BundleSecret?, memoryBudgetKiB: Int, into database: RitualDatabase.Job,
+        progress: (ImportProgress) -> Bool
+    ) -> Result<ImportResult, RitualAppError> {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
-            throw .store(StoreError(.cannotOpen, "the bundle cannot be opened: \(error)", path: path))
+            return .failure(.store(StoreError(.cannotOpen, "the bundle cannot be opened: \(error)", path: path)))
         }
         defer {
             // A handle opened for reading: closing it cannot lose anything.
@@ -147,11 +172,11 @@ extension RitualApp {
             head = [UInt8](try handle.read(upToCount: BundleEnvelope.magic.count) ?? Data())
             try handle.seek(toOffset: 0)
         } catch {
-            throw .store(StoreError(.cannotOpen, "the bundle cannot be read: \(error)", path: path))
+            return .failure(.store(StoreError(.cannotOpen, "the bundle cannot be read: \(error)", path: path)))
         }
         var opener: EnvelopeOpener?
         if BundleEnvelope.isEncrypted(head: head) {
-            guard let secret else { throw .encrypted(path: path) }
+            guard let secret else { return .failure(.encrypted(path: path)) }
             opener = EnvelopeOpener(secret: secret, memoryBudgetKiB: memoryBudgetKiB)
         }
         // The envelope's own error, kept whole: the import sees only that reading failed.
@@ -180,14 +205,12 @@ extension RitualApp {
         }
         do {
             // The plain bundle's size when it is plain; an envelope's overhead is small beside it.
-            return try database.importBundle(reading: next, totalBytes: Int(clamping: size)) { step in
-                progress(step)
-                return !Task.isCancelled
-            }
+            return .success(
+                try database.importBundle(reading: next, totalBytes: Int(clamping: size), progress: progress))
         } catch {
-            if let opened { throw .bundle(opened) }
-            if let refusal = error.refusal as? BundleError { throw .bundle(refusal) }
-            throw .store(error)
+            if let opened { return .failure(.bundle(opened)) }
+            if let refusal = error.refusal as? BundleError { return .failure(.bundle(refusal)) }
+            return .failure(.store(error))
         }
     }
 }

@@ -22,10 +22,10 @@ extension RitualApp {
         }
         if syncsData { try await syncData(now: now) }
         do {
-            try activity.publish(now: now)
+            try await activity.publish(now: now)
             try await activity.sync(through: session.relayTransport, now: now)
         } catch {
-            noteSessionEnd(.activity(error))
+            await noteSessionEnd(.activity(error))
             throw .activity(error)
         }
     }
@@ -35,14 +35,35 @@ extension RitualApp {
     /// everything on a new device if every device is lost. The data so far goes to the server at
     /// the next sync, sealed: the server never sees the secret, nor anything it protects.
     ///
+    /// Sealing the data so far runs on the database's executor, telling `progress` after each
+    /// frame of the first record; cancelling the task stops it, and sync stays off.
+    ///
     /// - Returns: the secret.
-    /// - Throws: ``RitualAppError``: `service` with `signed_out` when nobody is signed in; `store`.
+    /// - Throws: ``RitualAppError``: `service` with `signed_out` when nobody is signed in;
+    ///   `cancelled`; `store`.
     @discardableResult
-    public func startSync(secret: RecoveryKey = .random(), now: Instant = .now) throws(RitualAppError) -> RecoveryKey {
+    public func startSync(
+        secret: RecoveryKey = .random(), now: Instant = .now,
+        progress: @escaping @Sendable (WorkProgress) -> Void = { _ in }
+    ) async throws(RitualAppError) -> RecoveryKey {
         guard let person = account else {
             throw .service(ServiceFailure(.signedOut, "sign in before turning sync on", call: "sync-push"))
         }
-        do { try database.enableSync(secret: secret, person: person, device: device, now: now) } catch {
+        let device = device
+        let outcome = await withCancellationFlag { cancelled -> Result<Void, StoreError> in
+            do throws(StoreError) {
+                try await self.database.runShown { (database) throws(StoreError) in
+                    try database.enableSync(secret: secret, person: person, device: device, now: now) { step in
+                        progress(step)
+                        return !cancelled()
+                    }
+                }
+                return Result<Void, StoreError>.success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        do { try outcome.get() } catch  where error.code == .cancelled { throw .cancelled } catch {
             throw .store(error)
         }
         syncsData = true
@@ -61,14 +82,16 @@ extension RitualApp {
         let secret: RecoveryKey
         do { secret = try RecoveryKey(words: words) } catch { throw .bundle(error) }
         let held: DeviceSync?
-        do { held = try database.sync } catch { throw .store(error) }
+        do { held = try await database.sync } catch { throw .store(error) }
         if let held, !held.hasSecret {
             // The secret store lost the secret while the database syncs: the words give it back,
             // and the device goes on where it was.
-            do { try database.restoreSyncSecret(secret) } catch { throw Self.syncFailure(error, call: "sync-pull") }
+            do { try await database.restoreSyncSecret(secret) } catch {
+                throw Self.syncFailure(error, call: "sync-pull")
+            }
             syncFailure = nil
         } else {
-            try startSync(secret: secret, now: now)
+            try await startSync(secret: secret, now: now)
         }
         try await syncData(now: now, progress: progress)
     }
@@ -85,7 +108,7 @@ extension RitualApp {
             throw .service(ServiceFailure(.signedOut, "no one is signed in on this device", call: "sync-pair-offer"))
         }
         let held: DeviceSync?
-        do { held = try database.sync } catch { throw .store(error) }
+        do { held = try await database.sync } catch { throw .store(error) }
         guard let sync = held else {
             throw .store(StoreError(.refused, "sync is not turned on on this device", path: database.path))
         }
@@ -94,7 +117,7 @@ extension RitualApp {
         do {
             return try await session.offerPairing(of: secret)
         } catch {
-            noteSessionEnd(.service(error))
+            await noteSessionEnd(.service(error))
             throw .service(error)
         }
     }
@@ -115,10 +138,10 @@ extension RitualApp {
         do {
             secret = try await session.takePairing(code: text)
         } catch {
-            noteSessionEnd(Self.syncFailure(error, call: "sync-pair-take"))
+            await noteSessionEnd(Self.syncFailure(error, call: "sync-pair-take"))
             throw Self.syncFailure(error, call: "sync-pair-take")
         }
-        try startSync(secret: secret, now: now)
+        try await startSync(secret: secret, now: now)
         try await syncData(now: now, progress: progress)
     }
 
@@ -145,7 +168,7 @@ extension RitualApp {
             syncFailure = nil
         } catch {
             syncFailure = error
-            noteSessionEnd(error)
+            await noteSessionEnd(error)
             throw error
         }
     }

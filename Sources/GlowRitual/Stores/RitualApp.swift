@@ -33,9 +33,15 @@ public enum RitualAppError: Error, Hashable, Sendable {
 /// The app: one object an app makes at launch and hands to its views (issue 45). It holds the
 /// person's durable database and every store over it: goals with Today, the Overview, streaks
 /// and strength; the profile and theme; reminders kept current by the incremental keeper; the
-/// Glow feed of whoever is signed in; and the account. Every change is committed before its
-/// method returns, and every store shows every committed change, another process's included
-/// (the app watches the file), with no `refresh()` to call.
+/// Glow feed of whoever is signed in; and the account. Every change is committed, on the
+/// database's executor, before its method returns, and every store shows every committed change,
+/// another process's included (the app watches the file), with no `refresh()` to call.
+///
+/// The app object lives on the main actor, and the main actor never waits for the file (issue 58):
+/// a change hands its work to the database's executor and awaits it, so the screen keeps drawing
+/// while a commit waits for another process's lock; work over the whole data set (evaluating every
+/// goal, planning reminders, sealing for sync, publishing the feed, export and import) runs off
+/// the main actor, which gets the results and the changes.
 ///
 /// Sign-in, sign-out and account deletion work from any screen. The session a sign-in gives is
 /// kept in the app's ``SecretStore`` (never the database), so a relaunch is signed in already;
@@ -72,7 +78,7 @@ public final class RitualApp {
     /// Nil once they sign in again.
     public internal(set) var sessionFailure: RitualAppError?
     /// The last failure to read another process's commits, or nil; the next look tries again.
-    public private(set) var watchFailure: StoreError?
+    public internal(set) var watchFailure: StoreError?
 
     /// The device the app runs on: its check-ins and feed writes carry it.
     public let device: DeviceID
@@ -90,41 +96,58 @@ public final class RitualApp {
     @ObservationIgnored var background: Task<Void, Never>?
     /// Whether a change came while the background round ran: it runs once more.
     @ObservationIgnored var backgroundAgain = false
-    @ObservationIgnored private var watch: DatabaseObservation? = nil
-    @ObservationIgnored private var observation: DatabaseObservation? = nil
+    /// Whether the app watches the file for other processes' commits (``pauseWatching()``).
+    public internal(set) var isWatching = false
+    /// Whether ``close()`` closed the app: its database refuses every read and change, `closed`.
+    public internal(set) var isClosed = false
+    @ObservationIgnored var watch: DatabaseObservation? = nil
+    @ObservationIgnored let watchInterval: Duration
+    @ObservationIgnored var observation: DatabaseObservation? = nil
     @ObservationIgnored private let heard = ChangeObservers<DatabaseChange>()
 
     /// The app over the database at `path` (made when missing) on the device `device`, its
     /// secrets (the session, the sync secret) in `secrets` and never in the file, as of `now`, its
     /// reminders planned `reminderDays` Days ahead (1 ... 31). The file is watched for other
-    /// processes' commits every `watchInterval`.
+    /// processes' commits: on Darwin as each is posted (notify(3)), elsewhere every `watchInterval`.
     ///
     /// An app on an Apple platform keeps its secrets in the Keychain (``KeychainSecretStore``), a
     /// program on Linux in files beside the database (``FileSecretStore/init(database:)``). The
     /// database's files (and their folder) take `protection` where the platform has such classes:
     /// by default readable once the device was unlocked after it started, as background work needs.
     ///
+    /// The file is opened and read, every goal evaluated and the reminders planned off the main
+    /// actor: the app awaits the object while the launch screen draws.
+    ///
     /// - Throws: ``RitualAppError/store(_:)``: the database's error when it cannot be opened or
     ///   read, or `refused` with the model's `invalid_reminder` for `reminderDays` outside 1 ... 31.
     public init(
         path: String, device: DeviceID, secrets: any SecretStore, protection: FileProtection = .default,
         mode: Mode = .light, now: Instant = .now, reminderDays: Int = 7, watchInterval: Duration = .milliseconds(250)
-    ) throws(RitualAppError) {
+    ) async throws(RitualAppError) {
         self.protection = protection
+        self.watchInterval = watchInterval
+        let database: RitualDatabase
+        let latest: DatabaseChange
+        let sync: DeviceSync?
         do {
-            let database = try RitualDatabase(path: path, secrets: secrets)
-            _ = try protection.apply(toDatabaseAt: path)
-            self.database = database
-            self.device = device
-            goals = try GoalStore(database: database, device: device, now: now)
-            profile = try ProfileStore(database: database)
-            theme = ThemeStore(profiles: profile, mode: mode)
-            auth = try AuthStore(database: database)
+            database = try await RitualDatabase(path: path, secrets: secrets)
+            sync = try await database.run { (database) throws(StoreError) -> DeviceSync? in
+                _ = try protection.apply(toDatabaseAt: path)
+                return try database.held(\.sync)
+            }
+            latest = try await database.mainState()
         } catch {
             throw .store(error)
         }
+        self.database = database
+        self.device = device
+        // The stores start from one state, on the main actor, and hear every change after it.
+        goals = GoalStore(database: database, device: device, now: now, from: latest)
+        profile = ProfileStore(database: database, from: latest)
+        theme = ThemeStore(profiles: profile, mode: mode)
+        auth = AuthStore(database: database, from: latest)
         do {
-            reminders = try ReminderStore(goals: goals, database: database, days: reminderDays)
+            reminders = try ReminderStore(goals: goals, database: database, days: reminderDays, from: latest)
         } catch {
             switch error {
             case .store(let error): throw .store(error)
@@ -132,16 +155,10 @@ public final class RitualApp {
                 throw .store(StoreError(.refused, error.description, path: path, refusal: error))
             }
         }
-        do {
-            let sync = try database.sync
-            syncsData = sync != nil
-            // Sync is on but its secret is missing from the secret store, or does not read: said at
-            // once, so the app can ask for the recovery words before a change is refused for it.
-            if case .failure(let error)? = sync?.secret { syncFailure = .store(error) }
-        } catch {
-            throw .store(error)
-        }
-        try restoreSession(now: now)
+        syncsData = sync != nil
+        // Sync is on but its secret is missing from the secret store, or does not read: said at
+        // once, so the app can ask for the recovery words before a change is refused for it.
+        if case .failure(let error)? = sync?.secret { syncFailure = .store(error) }
         observation = database.observeOnMain { [weak self] change in
             self?.heard.notify(change)
             // A change made on this device goes to the others in the background.
@@ -149,9 +166,10 @@ public final class RitualApp {
                 self?.scheduleDataSync()
             }
         }
-        watch = database.watchOtherWriters(every: watchInterval) { [weak self] failure in
-            Task { @MainActor in self?.watchFailure = failure }
-        }
+        try await restoreSession(now: now)
+        await goals.lane.idle()
+        await reminders.lane.idle()
+        startWatching()
     }
 
     /// Every committed change from now on, another process's included, each after the goal,
@@ -182,14 +200,15 @@ public final class RitualApp {
     ///
     /// - Throws: ``GoalStoreError``: `invalid` with every issue of the draft, or `store`.
     @discardableResult
-    public func addGoal(_ draft: GoalDraft, at instant: Instant = .now) throws(GoalStoreError) -> Goal {
-        try goals.add(draft, at: instant)
+    public func addGoal(_ draft: GoalDraft, at instant: Instant = .now) async throws(GoalStoreError) -> Goal {
+        try await goals.add(draft, at: instant)
     }
 
     /// Moves every store to the Day and time `now` (the app calls this when it comes to the
     /// foreground, and when a new Day begins): Today and the Overview as of that Day, and the
-    /// reminders the clock has passed dropped.
-    public func refresh(now: Instant = .now) {
-        reminders.refresh(now: now)
+    /// reminders the clock has passed dropped; a new Day's evaluations and plan are made off the
+    /// main actor.
+    public func refresh(now: Instant = .now) async {
+        await reminders.refresh(now: now)
     }
 }
