@@ -16,6 +16,14 @@ of the one whose last registration is the oldest (the token first as UTF-8 bytes
 waited for it.
 An `erase` step (FEED-31) erases a person in the relay, removes their devices with what waited for
 them, and refuses their devices from then on with `person_erased` (after the device's own checks).
+
+Section 10.6, background pushes (REMIND-19 ... REMIND-21), when the operation's `background` is true:
+a registration notes its `session` (none when absent; the last registration of a token counts); a
+`sync` step of at least one record from p in session s gives each device p holds then whose session
+is not s a background event, and each item and reaction event gives its device one too. They wait in
+one group per device of the topic `sync`, coalesced with REMIND-16's window after the device's last
+background push but never moved by quiet hours, never judged empty, and sent in REMIND-17's order as
+a content-free background push. A removed or moved token's group goes with it (`forget`).
 """
 import hashlib
 import secrets
@@ -27,6 +35,8 @@ from .reminders import invalid, minute, quiet_minute
 
 WINDOW = 15 * 60 * 1000                 # REMIND-16: 15 minutes unless the relay is set otherwise
 EXPIRY = 86400                          # REMIND-18: seconds after t
+SYNC = 'sync'                           # REMIND-20: the topic of a device's background group
+SYNC_EXPIRY = 3600                      # REMIND-21: a background push's expiry, seconds after t
 MAX_TOKEN = 512                         # REMIND-14
 CUT = 64                                # REMIND-18: every loc-arg cut to 64 Unicode scalars
 PROOF_AGE = 10 * 60 * 1000              # REMIND-14: a code is taken for 10 minutes, this age included
@@ -65,12 +75,14 @@ def cut(value):
 
 
 class PushScript(feed.RelayScript):
-    """feed.relay's `submit` and `erase` steps, plus `device`, `remove` and `send` (reminders.md 10.6)."""
+    """feed.relay's `submit` and `erase` steps, plus `device`, `remove`, `sync` and `send` (reminders.md 10.7)."""
 
-    def __init__(self, window, names):
+    def __init__(self, window, names, background=False):
         super().__init__()
         self.window, self.names = window, names
-        self.devices = {}       # token -> {'person', 'zone', 'quiet', 'at': time of its last registration}
+        self.background = background    # 10.6: whether the relay sends background pushes
+        self.devices = {}       # token -> {'person', 'zone', 'quiet', 'at': time of its last registration,
+                                #           'session': the session it was made in, or None (REMIND-19)}
         self.outbox = {}        # (token, topic) -> {'send': ms, 'events': [...]}
         self.last = {}          # (token, topic) -> time of the device's last push of the topic
         self.arrivals = 0       # the order in which events arrive
@@ -117,6 +129,9 @@ class PushScript(feed.RelayScript):
         zone = m.check_zone(step.get('timeZone'))
         quiet = read_quiet(step.get('quietHours'))
         now = 0 if step.get('now') is None else feed.relay_time(step)   # push.json: 0 when absent
+        session = step.get('session')                         # REMIND-19: none when absent
+        if session is not None and not isinstance(session, str):
+            raise feed.bad_input('session is text')
         proof = step.get('proof')
         if proof is not None and not isinstance(proof, str):
             raise feed.bad_input('proof is text')
@@ -137,7 +152,7 @@ class PushScript(feed.RelayScript):
                 raise Failure('token_held', 'another person holds this token', rule='REMIND-14')
             self.forget(token)                                # what waited dropped, the code used up
         self.make_room(person, token)                         # at most ten devices a person
-        self.devices[token] = {'person': person, 'zone': zone, 'quiet': quiet, 'at': now}
+        self.devices[token] = {'person': person, 'zone': zone, 'quiet': quiet, 'at': now, 'session': session}
         return {}
 
     def remove(self, step):
@@ -197,6 +212,37 @@ class PushScript(feed.RelayScript):
             self.event(item['owner'], 'item/' + item_id, ('reaction', item_id, reactor, kind), now)
         return {'sequence': sequence}
 
+    # REMIND-19: background events of a sync push
+
+    def sync(self, step):
+        """The sync log kept a `sync-push` of `records` records from `person` made in `session`
+        (SYNC-9): with at least one record, each device the person has registered now whose session
+        is not that one (one registered in no session included) gets a background event."""
+        person, session, now = feed.text(step, 'person'), feed.text(step, 'session'), feed.relay_time(step)
+        records = step.get('records')
+        if not feed.is_int(records) or records < 0:
+            raise feed.bad_input('records is a count, 0 or more')
+        if records >= 1:
+            for token in sorted(self.devices, key=lambda t: t.encode('utf-8')):
+                device = self.devices[token]
+                if device['person'] == person and device['session'] != session:
+                    self.wake(token, now)
+        return {}
+
+    def wake(self, token, at):
+        """REMIND-20: a background event joins the device's waiting `sync` group without moving its
+        send time; else the group's send time is the later of the event's time and the device's last
+        background push plus the window. Quiet hours do not move it."""
+        if not self.background:
+            return
+        key = (token, SYNC)
+        if key in self.outbox:
+            return
+        send = at
+        if key in self.last:
+            send = max(send, self.last[key] + self.window)
+        self.outbox[key] = {'send': send, 'events': []}
+
     # REMIND-16: coalescing
 
     def event(self, person, topic, event, at):
@@ -205,6 +251,7 @@ class PushScript(feed.RelayScript):
             device = self.devices[token]
             if device['person'] != person:
                 continue
+            self.wake(token, at)                              # REMIND-19: each event wakes its device too
             key = (token, topic)
             group = self.outbox.get(key)
             if group is None:
@@ -243,6 +290,14 @@ class PushScript(feed.RelayScript):
             group = self.outbox.pop(key)
             token, topic = key
             person = self.devices[token]['person']
+            if topic == SYNC:                                 # REMIND-21: never judged empty
+                self.last[key] = t
+                pushes.append({
+                    'token': token, 'person': person, 'topic': SYNC, 'collapseId': 'glow-sync',
+                    'pushType': 'background', 'priority': 5, 'expiration': t // 1000 + SYNC_EXPIRY,
+                    'payload': {'aps': {'content-available': 1}},
+                })
+                continue
             alert = self.alert(person, topic, group['events'])
             if alert is None:
                 continue
@@ -327,11 +382,13 @@ class PushScript(feed.RelayScript):
             return self.erase(step)
         if do == 'send':
             return self.send(step)
+        if do == 'sync':
+            return self.sync(step)
         raise feed.bad_input(f'no step {do!r}')
 
 
 def push_operation(input):
-    """reminders.push: `submit` and `erase` answer `{"sequence": N}`, `device` and `remove` `{}`,
+    """reminders.push: `submit` and `erase` answer `{"sequence": N}`, `device`, `remove` and `sync` `{}`,
     `send` the pushes; errors as `{"error": CODE}` (a token another person holds `token_held`)."""
     window = input.get('window', WINDOW)
     if window is None:
@@ -341,7 +398,12 @@ def push_operation(input):
     names = input.get('names') or {}
     if not isinstance(names, dict):
         raise feed.bad_input('names maps people to names')
-    return feed.run_steps(PushScript(window, names), input)
+    background = input.get('background', False)
+    if background is None:
+        background = False
+    if not isinstance(background, bool):
+        raise feed.bad_input('background is true or false')
+    return feed.run_steps(PushScript(window, names, background), input)
 
 
 OPERATIONS = {
