@@ -83,9 +83,12 @@ struct MainActorTests {
         let delays = await probe.value
         // Still held: the tap waits on the executor, not on the main actor.
         #expect(app.goals.row(StoreTests.meditate)?.status == .pending, "nothing committed while the lock is held")
-        #expect(rounds > 50 && slowest < .milliseconds(250), "\(rounds) rounds, the slowest \(slowest)")
+        // A call that waited on the lock would take the rest of its 2 s; one that did not takes
+        // what a busy machine gives it. The bound tells the two apart on 2 cores running the
+        // whole suite, where a scheduling delay of a few hundred milliseconds is no wait on the file.
+        #expect(rounds > 20 && slowest < .milliseconds(900), "\(rounds) rounds, the slowest \(slowest)")
         let latest = try #require(delays.max())
-        #expect(delays.count > 50 && latest < .milliseconds(250), "\(delays.count) jobs, the latest ran \(latest) late")
+        #expect(delays.count > 20 && latest < .milliseconds(900), "\(delays.count) jobs, the latest ran \(latest) late")
         let committed = try await tap.value
         #expect(committed - start >= .milliseconds(1500), "the tap was committed once the lock was let go")
         #expect(await Self.line(from: output.fileHandleForReading) == "released")
