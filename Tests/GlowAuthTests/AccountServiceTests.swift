@@ -318,9 +318,10 @@ struct AccountServiceTests {
         _ = try? world.service.signIn(email: "eve@example.com", password: "x", clientKey: "c")
         #expect(try world.service.purgeExpired() == 0)
         world.clock.advance(86_400)
-        // The sign-up, the reset, two throttles (address and client) and three mail windows (two
-        // addresses and the client) are past; the session is not.
-        #expect(try world.service.purgeExpired() == 7)
+        // The sign-up, the reset, two throttles (address and client), three mail windows (two
+        // addresses and the client), the window of everyone's sign-ups (AUTH-36) and the sign-in
+        // client's (AUTH-39) are past; the session is not.
+        #expect(try world.service.purgeExpired() == 9)
         _ = try world.service.refresh(refreshToken: session.refreshToken)
         world.clock.advance(30 * 86_400)
         #expect(try world.service.purgeExpired() == 1)
