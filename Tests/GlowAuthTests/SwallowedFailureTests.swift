@@ -42,8 +42,7 @@ struct SwallowedFailureTests {
     static func service(_ store: any AccountStore, mailer: Mailer = Mailer(), eraserFails: Bool = false) throws
         -> AccountService
     {
-        var configuration = AccountConfiguration()
-        configuration.hashing = AccountServiceTests.tiny
+        let configuration = AccountServiceTests.configuration
         return try AccountService(
             store: store, configuration: configuration, clock: Clock(), mailer: mailer,
             eraser: Eraser(fails: eraserFails), revoker: Revoker())

@@ -26,6 +26,7 @@ enum ConfirmedReadingFlow {
         init(accounts store: any AccountStore, relay relayStore: any FeedRelayStore) throws {
             var configuration = AccountConfiguration()
             configuration.hashing = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+            configuration.hashingGate = HashingGate(concurrent: 1, wait: 120)
             relay = FeedRelay(store: relayStore)
             accounts = try AccountService(
                 store: store, configuration: configuration, mailer: mailer, eraser: RelayEraser(relay: relay),

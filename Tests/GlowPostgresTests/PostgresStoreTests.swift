@@ -28,10 +28,18 @@ final class PostgresStoreTests {
         func send(_ mail: AuthMail) { sent.withLock { $0.append(mail) } }
     }
 
+    /// The spec's defaults, hashing through a gate of this suite whose line waits as long as it
+    /// takes: beside the whole test process's suites, the process's own gate may answer `busy`.
+    static let configuration: AccountConfiguration = {
+        var configuration = AccountConfiguration()
+        configuration.hashingGate = HashingGate(concurrent: 1, wait: 120)
+        return configuration
+    }()
+
     func service(_ database: PostgresServerDatabase, _ mailer: Mailer) throws -> AccountService {
         let relay = FeedRelay(store: database.relay)
         return try AccountService(
-            store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
+            store: database.accounts, configuration: Self.configuration, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
     }
 
     @Test("a fresh database takes the schema once; every process after that opens it as it is")
@@ -294,7 +302,8 @@ final class PostgresStoreTests {
             let sync = SyncLog(store: database.sync)
             let mailer = ServiceMailer(destination: .directory(folder), report: { Issue.record("\($0)") })
             let accounts = try AccountService(
-                store: database.accounts, mailer: mailer, eraser: RelayEraser(relay: relay, sync: sync),
+                store: database.accounts, configuration: Self.configuration, mailer: mailer,
+                eraser: RelayEraser(relay: relay, sync: sync),
                 revoker: UnconfiguredRevoker())
             var settings = ServiceHandler.Settings()
             settings.trustForwardedFor = true

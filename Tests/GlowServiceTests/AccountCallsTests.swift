@@ -61,7 +61,7 @@ struct AccountCallsTests {
     @Test("an account's life through typed calls and the mailed links alone")
     func accountLife() async throws {
         let clock = ClientTests.StepClock()
-        let server = try TestServer(configuration: AccountConfiguration(), clock: clock)
+        let server = try TestServer(configuration: TestServer.configuration, clock: clock)
         defer { server.stop() }
         let client = ServiceClient(base: try #require(URL(string: server.url)))
         #expect(try await client.health().status == "ok")

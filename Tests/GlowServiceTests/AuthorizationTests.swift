@@ -25,7 +25,7 @@ struct AuthorizationTests {
         let mailbox = Mailbox()
 
         init() throws {
-            var configuration = AccountConfiguration()
+            var configuration = TestServer.configuration
             configuration.hashing = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
             let relay = FeedRelay()
             let accounts = try AccountService(

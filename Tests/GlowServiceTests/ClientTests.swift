@@ -79,7 +79,7 @@ struct ClientTests {
         // The server's clock moves only when the test moves it, so the renewed token cannot expire
         // in turn on a machine too busy to send the second call within a wall-clock lifetime.
         let clock = StepClock()
-        let server = try TestServer(configuration: AccountConfiguration(), clock: clock)
+        let server = try TestServer(configuration: TestServer.configuration, clock: clock)
         defer { server.stop() }
         let (client, session) = try await Self.account("bo", on: server)
         let kept = Locked<[ClientSession?]>([])

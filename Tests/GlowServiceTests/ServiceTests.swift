@@ -81,7 +81,7 @@ struct ServiceTests {
             func now() -> Double { time.withLock { $0 } }
         }
         let clock = Clock()
-        var configuration = AccountConfiguration()
+        var configuration = TestServer.configuration
         configuration.hashing = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
         let server = try TestServer(configuration: configuration, clock: clock)
         defer { server.stop() }

@@ -27,6 +27,7 @@ struct AccountStoreTests {
     static func service(_ store: any AccountStore, _ mailer: Mailer) throws -> AccountService {
         var configuration = AccountConfiguration()
         configuration.hashing = Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1)
+        configuration.hashingGate = HashingGate(concurrent: 1, wait: 120)
         return try AccountService(
             store: store, configuration: configuration, mailer: mailer, eraser: Eraser(), revoker: Revoker())
     }
