@@ -44,6 +44,8 @@ extension ErrorCode where Domain == FeedError {
     public static var stampAhead: Self { Self("stamp_ahead") }
     /// A delta sent to the relay with more registers than one delta may hold (FEED-25).
     public static var tooManyWrites: Self { Self("too_many_writes") }
+    /// A delta sent to the relay with a register longer than one may be (FEED-25).
+    public static var registerTooLarge: Self { Self("register_too_large") }
     /// An item whose fields break FEED-6.
     public static var invalidItem: Self { Self("invalid_item") }
     /// A write, read or device of a person the relay erased when their account was deleted

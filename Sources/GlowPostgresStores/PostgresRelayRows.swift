@@ -217,25 +217,6 @@ final class PostgresRelayRows: RelayRowSource {
         try registers("kind = 'reaction' AND party = $1 AND other = $2", [[.text(owner), .text(reactor)]])
     }
 
-    func floors(of numbers: [UInt64], after cursor: UInt64) throws(FeedError) -> [UInt64: UInt64] {
-        guard !numbers.isEmpty else { return [:] }
-        let bound = try list(numbers.map { "\(Int64(clamping: $0))" })[0] + [.int(Int64(clamping: cursor))]
-        return try reading { () throws(StoreError) in
-            let result = try query(
-                "SELECT number, coalesce((SELECT max(sequence) FROM relay_registers WHERE sequence < number "
-                    + "AND sequence > $2), 0) AS floor FROM (SELECT number::bigint AS number FROM "
-                    + "jsonb_array_elements_text(($1::text)::jsonb) AS number) AS numbers", bound)
-            var floors: [UInt64: UInt64] = [:]
-            for index in 0..<result.rows.count {
-                let (number, floor) = try PostgresFeedRelayStore.postgres(
-                    { () throws(PostgresError) in (try result.int(index, "number"), try result.int(index, "floor")) },
-                    name)
-                if floor > 0 { floors[UInt64(clamping: number)] = UInt64(clamping: floor) }
-            }
-            return floors
-        }
-    }
-
     /// The push rows `clause` selects, once for each of `bindings`.
     private func pushRows(_ clause: String, _ bindings: [[PostgresValue]]) throws(FeedError) -> [(
         key: PushOutbox.Row.Key, value: [UInt8]

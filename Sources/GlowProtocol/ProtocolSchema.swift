@@ -203,10 +203,18 @@ public enum ProtocolSchema {
         // The oneof members of the relay's messages are fields with presence.
         ProtocolMessageType(
             "RelayRequest",
-            [.init("submit", 1, .message("FeedDelta")), .init("changes_since", 2, .uint64, optional: true)]),
+            [
+                .init("submit", 1, .message("FeedDelta")), .init("changes_since", 2, .uint64, optional: true),
+                .init("changes_page", 3, .message("RelayPage")),
+            ]),
+        ProtocolMessageType(
+            "RelayPage", [.init("since", 1, .uint64), .init("after", 2, .uint64), .init("until", 3, .uint64)]),
         ProtocolMessageType(
             "RelayChanges",
-            [.init("delta", 1, .message("FeedDelta")), .init("cursor", 2, .uint64), .init("more", 3, .bool)]),
+            [
+                .init("delta", 1, .message("FeedDelta")), .init("cursor", 2, .uint64), .init("more", 3, .bool),
+                .init("next", 4, .message("RelayPage")),
+            ]),
         ProtocolMessageType(
             "RelayError", [.init("code", 1, .string), .init("message", 2, .string), .init("rule", 3, .string)]),
         ProtocolMessageType(

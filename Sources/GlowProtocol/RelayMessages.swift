@@ -9,11 +9,14 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
     case submit(FeedReplica)
     /// The changes for the asker since a cursor (FEED-27).
     case changes(since: UInt64)
+    /// The next page of an answer, as the page before it gave it (FEED-27).
+    case page(RelayPage)
 
     package func encodeFields(to writer: inout WireWriter) {
         switch self {
         case .submit(let delta): writer.message(RelayRequestField.submit) { delta.encodeFields(to: &$0) }
         case .changes(let cursor): writer.presentUInt(RelayRequestField.changesSince, cursor)
+        case .page(let page): writer.message(RelayRequestField.changesPage) { page.encodeFields(to: &$0) }
         }
     }
 
@@ -30,13 +33,19 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
                 delta.merge(try r.readDelta(f))
                 request = .submit(delta)
             case .changesSince: request = .changes(since: try r.readUInt(f))
+            case .changesPage:
+                // A oneof member given twice as a message merges (WIRE-6).
+                var page = RelayPage(since: 0, after: 0, until: 0)
+                if case .page(let earlier) = request { page = earlier }
+                try page.merge(from: &r, f)
+                request = .page(page)
             case nil: return false
             }
             return true
         }
         guard let request else {
             throw WireError(
-                .invalidValue, at: start, "a relay request is either submit or changes_since", rule: "FEED-29")
+                .invalidValue, at: start, "a relay request is submit, changes_since or changes_page", rule: "FEED-29")
         }
         return request
     }
@@ -46,9 +55,9 @@ public enum RelayRequest: Hashable, Sendable, WireRecord {
 public enum RelayResponse: Hashable, Sendable, WireRecord {
     /// The writes were accepted; the last sequence number given.
     case submitted(UInt64)
-    /// The changes for the asker and the cursor to ask from next time; `more` when they are a
-    /// page of them, with more after the cursor to ask for at once (FEED-27).
-    case changes(FeedReplica, cursor: UInt64, more: Bool = false)
+    /// The changes for the asker and the cursor to ask from next time; on a page of them with
+    /// more after it, `next`, the page to ask for at once (FEED-27).
+    case changes(FeedReplica, cursor: UInt64, next: RelayPage? = nil)
     /// The request was refused, and why: a feed error's or a wire error's code, its message and
     /// the rule it breaks.
     case error(code: String, message: String, rule: String)
@@ -56,11 +65,12 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
     package func encodeFields(to writer: inout WireWriter) {
         switch self {
         case .submitted(let sequence): writer.presentUInt(RelayResponseField.submitted, sequence)
-        case .changes(let delta, let cursor, let more):
+        case .changes(let delta, let cursor, let next):
             writer.message(RelayResponseField.changes) { w in
                 w.message(RelayChangesField.delta) { delta.encodeFields(to: &$0) }
                 w.uint(RelayChangesField.cursor, cursor)
-                w.bool(RelayChangesField.more, more)
+                w.bool(RelayChangesField.more, next != nil)
+                if let next { w.message(RelayChangesField.next) { next.encodeFields(to: &$0) } }
             }
         case .error(let code, let message, let rule):
             writer.message(RelayResponseField.error) { w in
@@ -80,9 +90,11 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
             case .submitted: response = .submitted(try r.readUInt(f))
             case .changes:
                 try r.expect(f, .lengthDelimited)
-                var (delta, cursor, more) = (FeedReplica(), UInt64(0), false)
-                if case .changes(let earlier, let at, let earlierMore) = response {
-                    (delta, cursor, more) = (earlier, at, earlierMore)
+                // `more` is written for readers that know no `next`: this one reads the page to ask
+                // for from `next` alone (FEED-29).
+                var (delta, cursor, next) = (FeedReplica(), UInt64(0), RelayPage?.none)
+                if case .changes(let earlier, let at, let earlierNext) = response {
+                    (delta, cursor, next) = (earlier, at, earlierNext)
                 }
                 try r.nested { (m: inout WireReader) throws(WireError) in
                     var skipped: [UInt8] = []
@@ -90,13 +102,17 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
                         switch RelayChangesField(rawValue: f.number) {
                         case .delta: delta.merge(try r.readDelta(f))
                         case .cursor: cursor = try r.readUInt(f)
-                        case .more: more = try r.readBool(f)
+                        case .more: _ = try r.readBool(f)
+                        case .next:
+                            var page = next ?? RelayPage(since: 0, after: 0, until: 0)
+                            try page.merge(from: &r, f)
+                            next = page
                         case nil: return false
                         }
                         return true
                     }
                 }
-                response = .changes(delta, cursor: cursor, more: more)
+                response = .changes(delta, cursor: cursor, next: next)
             case .error:
                 try r.expect(f, .lengthDelimited)
                 var (code, message, rule) = ("", "", "")
@@ -128,10 +144,58 @@ public enum RelayResponse: Hashable, Sendable, WireRecord {
     }
 }
 
+/// A page of the answer to `changes_since` (FEED-27): the registers of the answer since `since`,
+/// as if the relay's log ended at `until`, numbered after `after`. A `changes` answer gives it as
+/// the page to ask for next; a device sends it back as it came.
+public struct RelayPage: Hashable, Sendable {
+    /// The cursor the answer is since.
+    public var since: UInt64
+    /// The greatest sequence number of the pages before this one.
+    public var after: UInt64
+    /// The relay's last sequence number when the answer began.
+    public var until: UInt64
+
+    /// The page of the answer since `since` as if the log ended at `until`, after `after`.
+    public init(since: UInt64, after: UInt64, until: UInt64) {
+        (self.since, self.after, self.until) = (since, after, until)
+    }
+
+    func encodeFields(to writer: inout WireWriter) {
+        writer.uint(RelayPageField.since, since)
+        writer.uint(RelayPageField.after, after)
+        writer.uint(RelayPageField.until, until)
+    }
+
+    /// Reads a `RelayPage` field into this one, its members merged as WIRE-6 merges them.
+    mutating func merge(from reader: inout WireReader, _ field: WireReader.Field) throws(WireError) {
+        try reader.expect(field, .lengthDelimited)
+        try reader.nested { (m: inout WireReader) throws(WireError) in
+            var skipped: [UInt8] = []
+            try m.forEachField(unknown: &skipped) { (r, f) throws(WireError) in
+                switch RelayPageField(rawValue: f.number) {
+                case .since: since = try r.readUInt(f)
+                case .after: after = try r.readUInt(f)
+                case .until: until = try r.readUInt(f)
+                case nil: return false
+                }
+                return true
+            }
+        }
+    }
+}
+
 /// `RelayRequest`'s oneof members (FEED-29).
 private enum RelayRequestField: UInt32, FeedWireField {
     case submit = 1
     case changesSince = 2
+    case changesPage = 3
+}
+
+/// `RelayPage`.
+private enum RelayPageField: UInt32, FeedWireField {
+    case since = 1
+    case after = 2
+    case until = 3
 }
 
 /// `RelayResponse`'s oneof members (FEED-29).
@@ -146,6 +210,7 @@ private enum RelayChangesField: UInt32, FeedWireField {
     case delta = 1
     case cursor = 2
     case more = 3
+    case next = 4
 }
 
 /// `RelayError`.

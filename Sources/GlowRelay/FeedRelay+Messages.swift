@@ -44,13 +44,20 @@ extension FeedRelay {
                 return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
             }
         case .changes(let cursor):
-            do {
-                return try changes(for: person, since: cursor, confirming: reading).map {
-                    .changes($0.delta, cursor: $0.cursor, more: $0.more)
-                }
-            } catch {
-                return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
+            return answer { () throws(FeedError) in
+                try changes(for: person, asking: .since(cursor), confirming: reading)
             }
+        case .page(let page):
+            return answer { () throws(FeedError) in try changes(for: person, asking: .page(page), confirming: reading) }
+        }
+    }
+
+    /// A `changes` response with the answer `body` gives, or the `error` it throws.
+    private func answer(_ body: () throws(FeedError) -> RelayAnswer?) -> RelayResponse? {
+        do {
+            return try body().map { .changes($0.delta, cursor: $0.cursor, next: $0.next) }
+        } catch {
+            return .error(code: error.code.description, message: error.message, rule: error.rule ?? "")
         }
     }
 }

@@ -27,11 +27,6 @@ public struct FeedRelayState: Sendable {
     /// For each visibility register, the sequence numbers at which it last stopped being public
     /// and last stopped being shared (FEED-25), which FEED-27 reads.
     public var ends: [FeedReplica.GoalKey: VisibilityEnds] = [:]
-    /// In a part of the relay read for a viewer (``RelayLoad``), for each sequence number it holds
-    /// after the cursor, the greatest number of the whole relay below it and after the cursor,
-    /// when that is none of the part's: where a page may end between two of the part's numbers
-    /// (FEED-27). Empty for the whole relay, and for a part that holds every number after the cursor.
-    public var floors: [UInt64: UInt64] = [:]
 
     /// Keeps the indexes for a changed register.
     mutating func index(_ key: RelayKey) {
@@ -86,6 +81,25 @@ public struct VisibilityEnds: Hashable, Sendable {
         if old == .public && new != .public { publicUntil = sequence }
         if old != .private && new == .private { sharedUntil = sequence }
     }
+}
+
+/// The relay's answer to a viewer's request for changes (FEED-27): what they may learn, the cursor
+/// to keep, and on a page with more after it, the page to ask for at once.
+public struct RelayAnswer: Sendable, Equatable {
+    /// The registers the viewer may learn.
+    public var delta: FeedReplica
+    /// The cursor to ask from next time: on a page, the one asked from, kept until the last page.
+    public var cursor: UInt64
+    /// The page to ask for at once, on a page with more after it.
+    public var next: RelayPage?
+
+    /// An answer of `delta`, with `cursor` to keep and `next` to ask for.
+    public init(delta: FeedReplica, cursor: UInt64, next: RelayPage?) {
+        (self.delta, self.cursor, self.next) = (delta, cursor, next)
+    }
+
+    /// Whether this is a page with more after it.
+    public var more: Bool { next != nil }
 }
 
 /// A register of the relay's replica, by kind and key.
@@ -490,67 +504,124 @@ public final class FeedRelay: Sendable {
     }
 
     /// What `viewer` may learn since `cursor` (FEED-27), and the cursor to ask from next time;
-    /// `more` when the answer is a page, past ``maxAnswerBytes``, with more to ask for at once.
+    /// past ``maxAnswerBytes``, a page of it, with `next`, the page to ask for at once.
     ///
     /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read: never an empty
     ///   answer with the same cursor, which would look like "nothing new".
-    public func changes(for viewer: String, since cursor: UInt64) throws(FeedError) -> (
-        delta: FeedReplica, cursor: UInt64, more: Bool
-    ) {
-        try StoreReading.answer(unconfirmed: changes(for: viewer, since: cursor, confirming: nil))
+    public func changes(for viewer: String, since cursor: UInt64) throws(FeedError) -> RelayAnswer {
+        try StoreReading.answer(unconfirmed: changes(for: viewer, asking: .since(cursor), confirming: nil))
     }
 
-    /// ``changes(for:since:)`` in a transaction that confirms `reading` first: nil when the
-    /// reading no longer holds (``FeedRelayStore/update(confirming:_:)``).
-    func changes(for viewer: String, since cursor: UInt64, confirming reading: StoreReading?) throws(FeedError) -> (
-        delta: FeedReplica, cursor: UInt64, more: Bool
-    )? {
+    /// The page of an answer to `viewer` that the page before it gave as its `next` (FEED-27).
+    ///
+    /// - Throws: ``FeedError/Code/storageFailed`` when the store cannot be read.
+    public func changes(for viewer: String, page: RelayPage) throws(FeedError) -> RelayAnswer {
+        try StoreReading.answer(unconfirmed: changes(for: viewer, asking: .page(page), confirming: nil))
+    }
+
+    /// What a viewer asks for: the changes since a cursor, or a page of an answer.
+    enum Asking {
+        case since(UInt64)
+        case page(RelayPage)
+    }
+
+    /// ``changes(for:since:)`` or ``changes(for:page:)`` in a transaction that confirms `reading`
+    /// first: nil when the reading no longer holds (``FeedRelayStore/update(confirming:_:)``).
+    func changes(for viewer: String, asking: Asking, confirming reading: StoreReading?) throws(FeedError)
+        -> RelayAnswer?
+    {
         let cap = maxAnswerBytes
-        return try run(.changes(viewer: viewer, since: cursor), writing: false, confirming: reading) {
-            (state) throws(FeedError) in
+        let load: RelayLoad =
+            switch asking {
+            case .since(let cursor): .changes(viewer: viewer, since: cursor)
+            case .page(let page): .changes(viewer: viewer, since: page.since, until: page.until)
+            }
+        return try run(load, writing: false, confirming: reading) { (state) throws(FeedError) in
             try Self.checkOpen(state, viewer)
-            // A cursor the relay never gave starts the viewer over (FEED-27).
-            return Self.page(state, to: viewer, since: cursor > state.sequence ? 0 : cursor, cap: cap)
+            let last = state.sequence
+            switch asking {
+            case .since(let cursor):
+                // A cursor the relay never gave starts the viewer over (FEED-27).
+                return Self.page(
+                    state, to: viewer, RelayPage(since: cursor > last ? 0 : cursor, after: 0, until: last), cap: cap,
+                    fresh: true)
+            case .page(let page) where page.since <= page.until && page.after <= page.until && page.until <= last:
+                return Self.page(state, to: viewer, page, cap: cap, fresh: false)
+            case .page:
+                // Nor does a page the relay never gave.
+                return Self.page(state, to: viewer, RelayPage(since: 0, after: 0, until: last), cap: cap, fresh: true)
+            }
         }
     }
 
-    /// FEED-27's answer, in pages of at most `cap` bytes as a `RelayResponse`: the changes of the
-    /// log's entries after `cursor` up to the greatest sequence number whose answer fits (the
-    /// first entry's alone when none does), found by halving, so a page costs a few fan-outs of
-    /// at most its own entries.
-    static func page(_ state: FeedRelayState, to viewer: String, since cursor: UInt64, cap: Int) -> (
-        delta: FeedReplica, cursor: UInt64, more: Bool
-    ) {
-        func size(_ delta: FeedReplica, _ through: UInt64) -> Int {
-            RelayResponse.changes(delta, cursor: through, more: true).wireEncoded().count
+    /// FEED-27's answer, in pages of at most `cap` bytes as a `RelayResponse`: the registers of the
+    /// answer since `asked.since` as if the log ended at `asked.until`, those numbered after
+    /// `asked.after`, up to the greatest number whose page fits (the least when none does), found
+    /// by halving. A fresh request whose whole answer fits, or holds one number, is answered whole.
+    static func page(_ state: FeedRelayState, to viewer: String, _ asked: RelayPage, cap: Int, fresh: Bool)
+        -> RelayAnswer
+    {
+        let whole = fanOut(state, to: viewer, since: asked.since, through: asked.until)
+        func size(_ delta: FeedReplica) -> Int {
+            RelayResponse.changes(delta, cursor: asked.until, next: asked).wireEncoded().count
         }
-        let whole = fanOut(state, to: viewer, since: cursor)
-        // The registers' sequence numbers after the cursor: the log's entries that are current
-        // (an entry whose register changed again since is waiting to be compacted away). In a part
-        // of the relay, a page may also end at a number of the whole between two of the part's, or
-        // at the relay's last: its answer is that of the part's number before it.
-        var numbers: [UInt64] = []
-        for entry in state.log[state.log.partitioningIndex { $0.sequence > cursor }...]
-        where state.sequences[entry.key] == entry.sequence {
-            if let floor = state.floors[entry.sequence], floor > (numbers.last ?? cursor) { numbers.append(floor) }
-            numbers.append(entry.sequence)
+        // Each register of the answer at its current number (one numbered after `until` is in no
+        // page: it comes with the answer from `until`).
+        func number(_ key: RelayKey) -> UInt64 { state.sequences[key] ?? asked.until }
+        let numbers = Set(
+            whole.stances.keys.map { number(.stance($0)) } + whole.items.keys.map { number(.item($0)) }
+                + whole.visibility.keys.map { number(.visibility($0)) }
+                + whole.reactions.keys.map { number(.reaction($0)) }
+        ).filter { $0 > asked.after && $0 <= asked.until }.sorted()
+        if fresh, numbers.count <= 1 || size(whole) <= cap {
+            return RelayAnswer(delta: whole, cursor: asked.until, next: nil)
         }
-        if state.sequence > (numbers.last ?? cursor) { numbers.append(state.sequence) }
-        guard numbers.count > 1, size(whole, state.sequence) > cap else { return (whole, state.sequence, false) }
-        // The most numbers whose answer fits, at least one: `low` fits (or is the first), `high` does not.
+        /// The answer's registers numbered in (after, through], each item with its receipt time,
+        /// and the viewer's seen marker.
+        func part(through: UInt64) -> FeedReplica {
+            func inPage(_ key: RelayKey) -> Bool {
+                let at = number(key)
+                return at > asked.after && at <= through
+            }
+            var delta = FeedReplica()
+            for (key, register) in whole.stances where inPage(.stance(key)) { delta.mergeStance(register, for: key) }
+            for (id, register) in whole.items where inPage(.item(id)) {
+                delta.writeItem(register.value, id: id, at: register.stamp)
+                if let receipt = whole.receipts[id] { delta.receive(item: id, at: receipt) }
+            }
+            for (key, register) in whole.visibility where inPage(.visibility(key)) {
+                delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
+            }
+            for (key, register) in whole.reactions where inPage(.reaction(key)) {
+                delta.writeReaction(
+                    register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
+            }
+            for (person, mark) in whole.seen { delta.markSeen(person, upTo: mark) }
+            return delta
+        }
+        guard let greatest = numbers.last else {
+            return RelayAnswer(delta: part(through: asked.until), cursor: asked.until, next: nil)
+        }
+        let all = part(through: greatest)
+        if numbers.count == 1 || size(all) <= cap {
+            return RelayAnswer(delta: all, cursor: asked.until, next: nil)
+        }
+        // The most numbers whose page fits, at least one: `low` fits (or is the first), `high` does not.
         var (low, high) = (1, numbers.count)
         var best: FeedReplica?
         while high - low > 1 {
             let middle = (low + high) / 2
-            let delta = fanOut(state, to: viewer, since: cursor, through: numbers[middle - 1])
-            if size(delta, numbers[middle - 1]) <= cap {
+            let delta = part(through: numbers[middle - 1])
+            if size(delta) <= cap {
                 (low, best) = (middle, delta)
             } else {
                 high = middle
             }
         }
         let through = numbers[low - 1]
-        return (best ?? fanOut(state, to: viewer, since: cursor, through: through), through, true)
+        return RelayAnswer(
+            delta: best ?? part(through: through), cursor: asked.since,
+            next: RelayPage(since: asked.since, after: through, until: asked.until))
     }
 
     /// A copy of the relay's replica, for tests and inspection.
@@ -584,12 +655,20 @@ public final class FeedRelay: Sendable {
             rule: "FEED-25")
     }
 
-    /// FEED-25: at most `limit` registers, then every write the sender's own.
+    /// FEED-25: at most `limit` registers, none longer than a register may be, then every write
+    /// the sender's own.
     static func checkAuthor(_ delta: FeedReplica, _ person: String, limit: Int) throws(FeedError) {
         let count = delta.registerCount
         guard count <= limit else {
             throw FeedError(
                 .tooManyWrites, "a delta holds at most \(limit) registers, not \(count): send them in pieces",
+                rule: "FEED-25")
+        }
+        if let (name, bytes) = delta.registerLonger(than: FeedReplica.maxRegisterBytes) {
+            // The name says which register, not what it holds: the message goes back to its sender.
+            throw FeedError(
+                .registerTooLarge,
+                "\(name.prefix(200)) takes \(bytes) bytes; a register takes at most \(FeedReplica.maxRegisterBytes)",
                 rule: "FEED-25")
         }
         let foreign =

@@ -36,9 +36,6 @@ public protocol RelayRowSource {
     func reactions(by reactor: String) throws(FeedError) -> [FeedRelayState.StoredRegister]
     /// Every reaction register by `reactor` on an item of `owner`.
     func reactions(by reactor: String, onItemsOf owner: String) throws(FeedError) -> [FeedRelayState.StoredRegister]
-    /// For each of `numbers`, the greatest sequence number a register holds that is below it and
-    /// after `cursor`; numbers with none are left out.
-    func floors(of numbers: [UInt64], after cursor: UInt64) throws(FeedError) -> [UInt64: UInt64]
     /// The push outbox's rows of `people`: their devices and whether they are closed, and the
     /// groups, last pushes and proofs of those devices' tokens.
     func pushRows(of people: Set<String>) throws(FeedError) -> [(key: PushOutbox.Row.Key, value: [UInt8])]
@@ -59,8 +56,8 @@ public protocol RelayRowSource {
 public enum RelayLoad: Sendable {
     /// Everything (inspection and tests).
     case whole
-    /// FEED-27's answer to a viewer since a cursor.
-    case changes(viewer: String, since: UInt64)
+    /// FEED-27's answer to a viewer since a cursor, or a page of it as if the log ended at `until`.
+    case changes(viewer: String, since: UInt64, until: UInt64? = nil)
     /// Accepting a person's delta (FEED-25, FEED-26, REMIND-15).
     case accept(FeedReplica, from: String)
     /// Erasing a person (FEED-31).
@@ -141,22 +138,19 @@ extension FeedRelayState {
         _ load: RelayLoad, from source: some RelayRowSource, logReadLimit: Int = logReadLimit
     ) throws(FeedError) -> FeedRelayState {
         var gathering = Gathering()
-        var floors: [UInt64: UInt64] = [:]
         switch load {
         case .whole:
             gathering.add(try source.registers(after: 0))
             gathering.add(try source.allPushRows())
-        case .changes(let viewer, let since):
+        case .changes(let viewer, let since, let until):
             let last = try source.lastSequence()
-            // A cursor the relay never gave starts the viewer over (FEED-27).
-            let cursor = since > last ? 0 : since
+            // A cursor, or a page, the relay never gave starts the viewer over (FEED-27).
+            let cursor = since > last || (until ?? since) > last || since > (until ?? since) ? 0 : since
             gathering.add(try source.pushRows(of: [viewer]))
             if cursor > 0, try source.changedCount(after: cursor, atMost: logReadLimit + 1) <= logReadLimit {
                 try gatherLog(of: viewer, since: cursor, from: source, into: &gathering)
             } else {
                 try gatherViewer(viewer, since: cursor, from: source, into: &gathering)
-                let numbers = gathering.registers.values.map(\.sequence).filter { $0 > cursor }.sorted()
-                floors = try source.floors(of: numbers, after: cursor)
             }
         case .accept(let delta, let person):
             try gatherAccept(delta, from: person, source: source, into: &gathering)
@@ -186,7 +180,6 @@ extension FeedRelayState {
         }
         var state = FeedRelayState(restoring: Array(gathering.registers.values), lastReceipt: try source.lastReceipt())
         state.sequence = Swift.max(state.sequence, try source.lastSequence())
-        state.floors = floors
         for (key, value) in gathering.rows {
             do {
                 try state.pushes.apply(key, value: value)
@@ -450,15 +443,6 @@ public struct StateRowSource: RelayRowSource {
             if case .reaction(let key) = row.key { return key.reactor == reactor && key.item.owner == owner }
             return false
         }
-    }
-
-    /// The greatest number below each of `numbers` and after `cursor`.
-    public func floors(of numbers: [UInt64], after cursor: UInt64) -> [UInt64: UInt64] {
-        var floors: [UInt64: UInt64] = [:]
-        for number in numbers {
-            if let floor = rows.map(\.sequence).filter({ $0 > cursor && $0 < number }).max() { floors[number] = floor }
-        }
-        return floors
     }
 
     /// The rows of `people` and their tokens.

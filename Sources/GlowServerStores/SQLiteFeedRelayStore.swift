@@ -303,21 +303,6 @@ final class SQLiteRelayRows: RelayRowSource {
         try registers("kind = 'reaction' AND party = ? AND other = ?", [[.text(owner), .text(reactor)]])
     }
 
-    func floors(of numbers: [UInt64], after cursor: UInt64) throws(FeedError) -> [UInt64: UInt64] {
-        try reading { () throws(StoreError) in
-            let statement = try connection.prepare(
-                "SELECT max(sequence) FROM relay_registers WHERE sequence < ? AND sequence > ?")
-            var floors: [UInt64: UInt64] = [:]
-            for number in numbers {
-                try statement.bind([.integer(Int64(clamping: number)), .integer(Int64(clamping: cursor))])
-                if try statement.step(), !statement.isNull(0) {
-                    floors[number] = UInt64(clamping: statement.integer(0))
-                }
-            }
-            return floors
-        }
-    }
-
     /// The push rows `clause` selects, once for each of `bindings`.
     private func pushRows(_ clause: String, _ bindings: [[Statement.Value]]) throws(FeedError) -> [(
         key: PushOutbox.Row.Key, value: [UInt8]

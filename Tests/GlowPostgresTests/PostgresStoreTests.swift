@@ -39,7 +39,8 @@ final class PostgresStoreTests {
     func service(_ database: PostgresServerDatabase, _ mailer: Mailer) throws -> AccountService {
         let relay = FeedRelay(store: database.relay)
         return try AccountService(
-            store: database.accounts, configuration: Self.configuration, mailer: mailer, eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
+            store: database.accounts, configuration: Self.configuration, mailer: mailer,
+            eraser: RelayEraser(relay: relay), revoker: UnconfiguredRevoker())
     }
 
     @Test("a fresh database takes the schema once; every process after that opens it as it is")

@@ -2,6 +2,7 @@ import Foundation
 import GlowCore
 import GlowFeed
 import GlowModel
+import GlowProtocol
 import Testing
 
 @testable import GlowRelay
@@ -161,19 +162,32 @@ struct RelayStoreTests {
         #expect(last > 50)
         for viewer in Self.people + ["eve"] {
             for cursor in stride(from: UInt64(0), through: last + 3, by: 5) {
-                let answer = Result { () throws(FeedError) in try part.changes(for: viewer, since: cursor) }
-                let expected = Result { () throws(FeedError) in try whole.changes(for: viewer, since: cursor) }
-                switch (answer, expected) {
-                case (.success(let answer), .success(let expected)):
-                    #expect(
-                        answer.delta == expected.delta && answer.cursor == expected.cursor
-                            && answer.more == expected.more,
-                        "\(viewer) from \(cursor): cursors \(answer.cursor), \(expected.cursor)")
-                case (.failure(let answer), .failure(let expected)):
-                    #expect(answer.code == expected.code)
-                default:
-                    Issue.record("\(viewer) from \(cursor): \(answer) against \(expected)")
-                }
+                // The answer and each page after it, as a device asks for them.
+                var page: RelayPage?
+                repeat {
+                    let asked = page
+                    let answer = Result { () throws(FeedError) in
+                        if let asked { return try part.changes(for: viewer, page: asked) }
+                        return try part.changes(for: viewer, since: cursor)
+                    }
+                    let expected = Result { () throws(FeedError) in
+                        if let asked { return try whole.changes(for: viewer, page: asked) }
+                        return try whole.changes(for: viewer, since: cursor)
+                    }
+                    page = nil
+                    switch (answer, expected) {
+                    case (.success(let answer), .success(let expected)):
+                        #expect(
+                            answer == expected,
+                            "\(viewer) from \(cursor), \(String(describing: asked)): cursors \(answer.cursor), \(expected.cursor)"
+                        )
+                        page = expected.next
+                    case (.failure(let answer), .failure(let expected)):
+                        #expect(answer.code == expected.code)
+                    default:
+                        Issue.record("\(viewer) from \(cursor): \(answer) against \(expected)")
+                    }
+                } while page != nil
             }
         }
     }
@@ -211,8 +225,10 @@ struct RelayStoreTests {
         #expect(state.sequences.count == 2_400)
         #expect(first.sequences.count < 60 && accept.sequences.count < 40)
         #expect(
-            FeedRelay.page(first, to: "p7", since: 0, cap: 1 << 20).delta
-                == FeedRelay.page(state, to: "p7", since: 0, cap: 1 << 20).delta)
+            FeedRelay.page(
+                first, to: "p7", RelayPage(since: 0, after: 0, until: first.sequence), cap: 1 << 20, fresh: true)
+                == FeedRelay.page(
+                    state, to: "p7", RelayPage(since: 0, after: 0, until: state.sequence), cap: 1 << 20, fresh: true))
     }
 
     @Test("one row per register, whatever the number of writes; a foreign file is refused untouched")

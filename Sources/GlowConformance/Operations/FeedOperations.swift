@@ -1,6 +1,7 @@
 import GlowActivity
 import GlowFeed
 import GlowModel
+import GlowProtocol
 import GlowRelay
 import GlowWire
 
@@ -263,6 +264,7 @@ extension FeedOperations {
                 maxDeltaWrites: input["maxDeltaWrites"]?.int ?? FeedReplica.maxDeltaWrites,
                 maxAnswerBytes: input["maxAnswerBytes"]?.int ?? 1 << 20)
             var cursors: [String: UInt64] = [:]
+            var pages: [String: RelayPage] = [:]
             var results: [JSONValue] = []
             for step in input["steps"]?.array ?? [] {
                 do throws(FeedError) {
@@ -295,15 +297,36 @@ extension FeedOperations {
                         results.append(.object(["sequence": .int(Int(sequence))]))
                     case "fetch":
                         let viewer = step["viewer"]?.string ?? ""
-                        let since = step["since"]?.int.map(UInt64.init) ?? cursors[viewer] ?? 0
-                        let (delta, cursor, more) = try relay.changes(for: viewer, since: since)
-                        cursors[viewer] = cursor
-                        // `more` only on a page with more after it, so whole answers read as before.
-                        guard more, case .object(var members) = summary(delta, cursor: cursor) else {
-                            results.append(summary(delta, cursor: cursor))
+                        // A step's own `page` or `since`; else the page the viewer's last fetch
+                        // gave to ask for next, or the cursor it gave (FEED-27).
+                        let answer: RelayAnswer
+                        if case .object(let page) = step["page"] {
+                            let number = { (name: String) in UInt64(clamping: page[name]?.int ?? 0) }
+                            answer = try relay.changes(
+                                for: viewer,
+                                page: RelayPage(since: number("since"), after: number("after"), until: number("until")))
+                        } else if let since = step["since"]?.int {
+                            answer = try relay.changes(for: viewer, since: UInt64(clamping: since))
+                        } else if let page = pages[viewer] {
+                            answer = try relay.changes(for: viewer, page: page)
+                        } else {
+                            answer = try relay.changes(for: viewer, since: cursors[viewer] ?? 0)
+                        }
+                        cursors[viewer] = answer.cursor
+                        pages[viewer] = answer.next
+                        // `more` and `next` only on a page with more after it, so whole answers read
+                        // as before.
+                        guard let next = answer.next,
+                            case .object(var members) = summary(answer.delta, cursor: answer.cursor)
+                        else {
+                            results.append(summary(answer.delta, cursor: answer.cursor))
                             continue
                         }
                         members["more"] = .bool(true)
+                        members["next"] = .object([
+                            "since": .int(Int(clamping: next.since)), "after": .int(Int(clamping: next.after)),
+                            "until": .int(Int(clamping: next.until)),
+                        ])
                         results.append(.object(members))
                     default:
                         results.append(.object(["error": .string("unknown_step")]))

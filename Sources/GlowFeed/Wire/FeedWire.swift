@@ -534,3 +534,48 @@ extension ReactionKind: FeedWireCase {
         }
     }
 }
+
+extension FeedReplica {
+    /// The most bytes one register of a delta may take (FEED-25): written alone as a `FeedDelta`,
+    /// with nothing else in it. No honest register comes near (FEED-6 bounds an item's texts), and
+    /// so no one register is past a page of the relay's answers (FEED-27).
+    public static let maxRegisterBytes = 4_096
+
+    /// The first register of this replica, in FEED-28's order, that is longer than `limit` bytes
+    /// written alone as a `FeedDelta`, and its length; nil when none is.
+    package func registerLonger(than limit: Int) -> (name: String, bytes: Int)? {
+        func alone(_ write: (inout FeedReplica) -> Void) -> Int {
+            var one = FeedReplica()
+            write(&one)
+            return one.wireEncoded().count
+        }
+        for (key, register) in stances.sorted(by: { Self.precedes(($0.key.from, $0.key.to), ($1.key.from, $1.key.to)) })
+        {
+            let bytes = alone { $0.stances[key] = register }
+            if bytes > limit { return ("the stance of \(key.from) toward \(key.to)", bytes) }
+        }
+        for (id, register) in items.sorted(by: { $0.key < $1.key }) {
+            let bytes = alone { $0.items[id] = register }
+            if bytes > limit { return ("the item \(id.text)", bytes) }
+        }
+        for (key, register) in visibility.sorted(by: {
+            Self.precedes(($0.key.owner, $0.key.goal), ($1.key.owner, $1.key.goal))
+        }) {
+            let bytes = alone { $0.visibility[key] = register }
+            if bytes > limit { return ("the visibility of \(key.owner)'s goal \(key.goal)", bytes) }
+        }
+        for (key, register) in reactions {
+            let bytes = alone { $0.reactions[key] = register }
+            if bytes > limit { return ("a reaction of \(key.reactor) on \(key.item.text)", bytes) }
+        }
+        for (person, mark) in seen {
+            let bytes = alone { $0.seen[person] = mark }
+            if bytes > limit { return ("the seen marker of \(person)", bytes) }
+        }
+        for (id, time) in receipts {
+            let bytes = alone { $0.receipts[id] = time }
+            if bytes > limit { return ("the receipt time of \(id.text)", bytes) }
+        }
+        return nil
+    }
+}

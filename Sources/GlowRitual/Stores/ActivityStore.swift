@@ -199,31 +199,31 @@ public final class ActivityStore {
             }
             if let through = piece.through { try await keep(Self.bytes(of: through), "feed.sent") }
         }
-        var cursor =
+        let cursor =
             try await value("feed.cursor").map { (bytes) throws(ActivityError) -> UInt64 in
                 guard let cursor = UInt64(String(decoding: bytes, as: UTF8.self)) else {
                     throw .store(StoreError(.corrupt, "the stored feed cursor does not read", path: database.path))
                 }
                 return cursor
             } ?? 0
-        // Page by page while the relay says there is more (FEED-27), each kept with its cursor.
-        var more = true
-        while more {
-            guard
-                case .changes(let delta, let next, let hasMore) = try await exchange(.changes(since: cursor), transport)
-            else {
+        // Page by page while the relay gives a next page (FEED-27), each kept as it comes; the
+        // cursor the last page gives is kept with it, so a sync cut short starts the answer over.
+        var request = RelayRequest.changes(since: cursor)
+        var after: UInt64?
+        while true {
+            guard case .changes(let delta, let given, let next) = try await exchange(request, transport) else {
                 throw .transport("the relay did not answer the changes")
             }
-            try await record(delta, keeping: ["feed.cursor": Array(String(next).utf8)])
+            try await record(delta, keeping: ["feed.cursor": Array(String(given).utf8)])
             // The clock refuses a time outside FEED-1's range, which the next write's tick refuses
             // too, as a typed error; and a counter at its end, which only a forged stamp has. Either
             // way nothing is lost by not taking the stamp in: the page is recorded already.
             if let latest = delta.latestStamp {
                 clock.withLock { clock in _ = try? clock.receive(latest, now: now.millisecondsSince1970) }
             }
-            // A page that does not move the cursor would be asked for again for ever.
-            more = hasMore && next > cursor
-            cursor = next
+            // A page that does not move on would be asked for again for ever.
+            guard let next, after.map({ next.after > $0 }) ?? true else { break }
+            (after, request) = (next.after, .page(next))
         }
     }
 
