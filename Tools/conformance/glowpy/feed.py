@@ -20,7 +20,8 @@ Written from the spec text alone, with the standard library only:
   `model.day_of` (MODEL-10);
 - the relay (FEED-25 ... FEED-27): a replica whose registers carry the sequence number of their
   last change; it refuses a delta of more registers than it takes (1,000 unless set to fewer)
-  before anything else (`too_many_writes`), and accepts a person's own writes only (`not_author`,
+  before anything else (`too_many_writes`), then one holding a register longer than 4,096 bytes
+  written alone as a `FeedDelta` (`register_too_large`), and accepts a person's own writes only (`not_author`,
   `own_item`; a refused delta leaves nothing) stamped neither more than an hour ahead nor with a
   counter past 2^24 (`stamp_ahead`), judges its reactions after its other writes are merged (one
   turned on whose reactor may not see the item, or on an item id it holds nothing of, taken in
@@ -31,7 +32,9 @@ Written from the spec text alone, with the standard library only:
   sequence numbers at which it last stopped being `public`, and `friends` or `public`, compared
   with the cursor, or with 0 for an affected owner), in
   pages when the whole answer, as a `RelayResponse`, is longer than the relay's bound (1 MiB
-  unless set otherwise), each as if the log ended at its cursor;
+  unless set otherwise): the answer as if the log ended at L, the relay's last sequence number
+  when it began, paged by the registers' own numbers, each register once, each page but the last
+  naming the next (since, after, until; FEED-29's `changes_page`) and the last giving the cursor L;
 - erasure (FEED-31): a person's items withdrawn, stances set to `none` and reactions turned off
   in one change, as a delta accepted from them stamped (max(now, w + 1), 0, `glow-server`), and the
   person closed: their submits (after the count and authorship checks) and fetches are
@@ -57,6 +60,7 @@ MAX_AHEAD = 3_600_000                   # FEED-2, FEED-25: an hour of clock skew
 MAX_TAKEN_COUNTER = 2 ** 16             # FEED-2: the greatest remote counter a clock takes in
 MAX_ACCEPTED_COUNTER = 2 ** 24          # FEED-25: the greatest counter the relay accepts
 MAX_COUNT = 2 ** 32 - 1                                    # FEED-6: a streak or milestone in Days
+MAX_LABEL = 64                                             # FEED-6: the most bytes of an emoji or a goal kind
 KINDS = ('checkIn', 'milestone', 'goalStarted', 'goalCompleted')     # FEED-6
 STREAK_KINDS = ('checkIn', 'milestone')                             # FEED-6: the kinds that carry a streak
 STANCES = ('none', 'want', 'block')                                  # FEED-3
@@ -75,6 +79,7 @@ ACTIONS = {                                                          # FEED-5: a
 DEFAULT_LIMIT, MAX_LIMIT = 20, 100                                   # FEED-17
 MAX_CURSOR = 1024                                                    # FEED-19
 MAX_DELTA_WRITES = 1000                 # FEED-25: the most registers a delta may hold (a relay may take fewer)
+MAX_REGISTER_BYTES = 4096               # FEED-25: the longest register a delta may hold, written alone as a FeedDelta
 MAX_ANSWER_BYTES = 1 << 20              # FEED-27: the bound on an answer's RelayResponse (a relay may be set otherwise)
 
 
@@ -495,6 +500,8 @@ def parse_item(value):
         item[key] = value.get(key, '')
         if not isinstance(item[key], str):
             raise Failure('invalid_item', f'{key} is text')
+        if len(item[key].encode('utf-8')) > MAX_LABEL:
+            raise Failure('invalid_item', f'{key} is at most 64 bytes')
     if 'streak' in value and kind in STREAK_KINDS:
         if not is_int(value['streak']) or not 0 <= value['streak'] <= MAX_COUNT:
             raise Failure('invalid_item', 'a streak is a length in Days, 0 ... 2^32 - 1')
@@ -724,6 +731,9 @@ def goal_of(item_id):
     return parts[2] if len(parts) > 2 else None
 
 
+PAGED = ('stance', 'items', 'visibility', 'reactions')    # FEED-27: the tables of the registers paged (1 to 5)
+
+
 class Relay:
     """The server's logic over one replica: every register it holds has the sequence number of its
     last change (FEED-25), and each item id the receipt time of its first write (FEED-26)."""
@@ -751,6 +761,18 @@ class Relay:
         if count > self.max_writes:
             raise Failure('too_many_writes', f'a delta of {count} registers, more than '
                           f'{self.max_writes}', rule='FEED-25')
+
+    @staticmethod
+    def check_lengths(delta):
+        """FEED-25: a delta holding a register longer than 4,096 bytes written alone as a `FeedDelta`
+        (FEED-28) is refused whole, `register_too_large`, after the count and before authorship, so
+        that no one register is past a page of FEED-27. Every register counts: stances (with their
+        last "no"), items, visibility, reactions, seen markers and receipt times."""
+        from . import feedwire          # feedwire builds on this module
+        for (table, key), length in feedwire.register_lengths(delta).items():
+            if length > MAX_REGISTER_BYTES:
+                raise Failure('register_too_large', f'a {table} register of {length} bytes, more than '
+                              f'{MAX_REGISTER_BYTES}', rule='FEED-25')
 
     def check_author(self, person, delta):
         """FEED-25: every write is the person's own, else `not_author`; a reaction by the person on
@@ -785,10 +807,12 @@ class Relay:
             raise Failure('person_erased', 'this person\'s account was deleted', rule='FEED-31')
 
     def submit(self, person, delta, now):
-        """FEED-25: a delta of at most the relay's bound of registers (checked first), of the
-        person's own writes, from a person not closed (FEED-31), merged; the answer is the last
-        sequence number given. Erasure (FEED-31) is the relay's own change and not bounded."""
+        """FEED-25: a delta of at most the relay's bound of registers (checked first), none of them
+        longer than 4,096 bytes alone, of the person's own writes, from a person not closed
+        (FEED-31), merged; the answer is the last sequence number given. Erasure (FEED-31) is the
+        relay's own change and not bounded."""
         self.check_count(delta)
+        self.check_lengths(delta)
         self.check_author(person, delta)
         self.check_open(person)
         self.check_stamps(delta, now)
@@ -925,51 +949,81 @@ class Relay:
 
     def changes(self, viewer, since):
         """FEED-27: what the viewer learns of the changes after the cursor `since`, as its state is
-        now, as a delta (a replica of the registers sent), the cursor to ask from next time, and
-        whether more follows (FEED-29's `more`). A cursor greater than the relay's last sequence
-        number is not one the relay gave (FEED-27): it is answered as the cursor 0 is, so the
-        device catches up.
-
-        FEED-27's pages: when the whole answer, as a `RelayResponse` (`feedwire`'s own encoding),
-        is longer than the relay's bound and more than one entry of the log (the registers'
-        sequence numbers) lies after the cursor, the answer is the one as if the log ended at s,
-        the greatest entry after the cursor whose answer (with `more` set) fits, or the first
-        entry after it when none does; its cursor is s, with `more`. What is sent only grows as s
-        does (every condition of FEED-27 is one of registers changed, or owners made affected, up
-        to s), and so does the cursor, so the answers' lengths do too, and s is found by halving."""
+        now: (delta, cursor, next), the delta a replica of the registers sent and `next` the page to
+        ask for at once as (since, after, until) on a page with more after it (FEED-29's `more` and
+        `next`), else None. A cursor greater than the relay's last sequence number is not one the
+        relay gave (FEED-27): it is answered as the cursor 0 is, so the device catches up. The
+        relay fixes L, its last sequence number now, and answers the first page of the answer from
+        the cursor as if its log ended at L: the whole answer with the cursor L when it fits the
+        bound or holds one sequence number only."""
         self.check_open(viewer)
         if since > self.sequence:
             since = 0
-        whole = self.answer(viewer, since, self.sequence)
-        entries = sorted({n for n in self.numbers.values() if n > since})
-        if len(entries) <= 1 or self.answer_size(whole, self.sequence, False) <= self.max_answer:
-            return whole, self.sequence, False
-        # The last entry is the whole answer, which does not fit: the greatest fitting entry
-        # before it, else the first.
-        lo, hi, s, page = 0, len(entries) - 2, entries[0], None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            answer = self.answer(viewer, since, entries[mid])
-            if self.answer_size(answer, entries[mid], True) <= self.max_answer:
-                s, page, lo = entries[mid], answer, mid + 1
-            else:
-                hi = mid - 1
-        if page is None:
-            page = self.answer(viewer, since, s)
-        return page, s, True
+        return self.page(viewer, since, 0, self.sequence)
 
-    @staticmethod
-    def answer_size(delta, cursor, more):
-        """FEED-27: the length of an answer encoded as a `RelayResponse` (FEED-29)."""
+    def changes_page(self, viewer, since, after, until):
+        """FEED-27, FEED-29's `changes_page`: the page after `after` of the answer from `since` as if
+        the relay's log ended at `until`, as `changes` answers. One whose numbers are not since <=
+        until, after <= until and until <= the relay's last sequence number is not one the relay
+        gave (its state was restored from an older copy): it is answered as the cursor 0 is."""
+        self.check_open(viewer)
+        if not since <= until or not after <= until or not until <= self.sequence:
+            return self.changes(viewer, 0)
+        return self.page(viewer, since, after, until)
+
+    def page(self, viewer, since, after, until):
+        """FEED-27's pages, by the registers' own sequence numbers: of the answer from `since` as if
+        the log ended at `until` (L), the registers (1 to 5) numbered after `after`, each item with
+        its receipt time, and the viewer's seen marker on every page. The page holds those
+        numbered up to s, the greatest of their numbers whose page, as a `RelayResponse`, fits the
+        relay's bound, or the least when none does. A page with more after it is answered with the
+        cursor `since` and `next` = (since, s, until); the page that holds the answer's greatest
+        number with the cursor `until` and no `next`. Each register has one number (its current
+        one), so each is sent once, old ones (numbered at or before `since`, sent because their
+        owner is affected) paged like new ones.
+
+        The lengths are exact without writing every page: a `FeedDelta` is its registers' fields one
+        after another, so its length is the sum of each register's length written alone
+        (`feedwire.register_lengths`), and the page's `RelayResponse` around it follows
+        (`feedwire.page_length`)."""
         from . import feedwire          # feedwire builds on this module
-        return feedwire.changes_size(delta, cursor, more)
+        whole = self.answer(viewer, since, until)
+        lengths = feedwire.register_lengths(whole)
+        entries = sorted((self.numbers[(table, key)], table, key) for table, key in lengths
+                         if table in PAGED and self.numbers[(table, key)] > after)
+        fixed = sum(lengths[('seen', who)] for who in whole.seen)
+        chosen, total = 0, fixed
+        for index, (number, table, key) in enumerate(entries):
+            total += lengths[(table, key)]
+            if table == 'items' and key in whole.receipts:
+                total += lengths[('receipts', key)]
+            last = index == len(entries) - 1
+            following = None if last else (since, number, until)
+            if feedwire.page_length(total, until if last else since, following) <= self.max_answer:
+                chosen = index + 1
+        chosen = max(chosen, min(1, len(entries)))      # the least after `after` when none fits
+        page = Replica()
+        for _, table, key in entries[:chosen]:
+            getattr(page, table)[key] = getattr(whole, table)[key]
+            if table == 'stance' and key in whole.last_no:
+                page.last_no[key] = whole.last_no[key]
+            if table == 'items' and key in whole.receipts:
+                page.receipts[key] = whole.receipts[key]
+        page.seen = dict(whole.seen)
+        if chosen == len(entries):
+            return page, until, None
+        return page, since, (since, entries[chosen - 1][0], until)
 
     def answer(self, viewer, since, upto):
-        """FEED-27's answer to the viewer, as a delta, as if the relay's log ended at `upto`: the
-        registers as they are now, only those numbered after `since` and up to `upto` counting as
-        changed, and only they making owners affected."""
+        """FEED-27's answer to the viewer, as a delta, as if the relay's log ended at `upto` (L):
+        the registers as they are now, only those numbered after `since` and up to `upto` counting
+        as changed, and only they making owners affected; one numbered after `upto` is in no page,
+        whatever else would send it (an affected owner, a reaction's stance)."""
         def changed(table, key):
             return since < self.numbers.get((table, key), 0) <= upto
+
+        def counted(table, key):
+            return self.numbers.get((table, key), 0) <= upto
         r, delta = self.replica, Replica()
         affected = set()
         for (a, b) in r.stance:
@@ -986,13 +1040,13 @@ class Relay:
                 if not r.may_see(viewer, item):
                     continue
                 visible[item_id] = item
-                if changed('items', item_id) or item['owner'] in affected:
+                if counted('items', item_id) and (changed('items', item_id) or item['owner'] in affected):
                     delta.items[item_id] = r.items[item_id]
                     if item_id in r.receipts:
                         delta.receipts[item_id] = r.receipts[item_id]
             else:
                 owner = owner_of(item_id)
-                if ((changed('items', item_id) or owner in affected)
+                if (counted('items', item_id) and (changed('items', item_id) or owner in affected)
                         and r.may_see_goal(viewer, owner, goal_of(item_id))):
                     delta.items[item_id] = r.items[item_id]
 
@@ -1003,12 +1057,12 @@ class Relay:
             item = visible.get(item_id)
             if item is None:
                 continue
-            sent = (changed('reactions', key)
-                    or changed('items', item_id) or item['owner'] in affected)
+            sent = counted('reactions', key) and (
+                changed('reactions', key) or changed('items', item_id) or item['owner'] in affected)
             if sent:
                 delta.reactions[key] = write
             for pair in ((item['owner'], reactor), (reactor, item['owner'])):
-                if pair in r.stance and (sent or changed('stance', pair)):
+                if pair in r.stance and counted('stance', pair) and (sent or changed('stance', pair)):
                     stances.add(pair)
         for pair in r.stance:
             if viewer in pair and changed('stance', pair):
@@ -1021,6 +1075,8 @@ class Relay:
         # 5, 6: goal visibility (of the goals the viewer may see, and of those whose items their
         # device may hold), and the viewer's seen marker.
         for (owner, goal), write in r.visibility.items():
+            if not counted('visibility', (owner, goal)):
+                continue
             if not (changed('visibility', (owner, goal)) or owner in affected):
                 continue
             if (r.may_see_goal(viewer, owner, goal)
@@ -1047,9 +1103,10 @@ class Relay:
         return r.friend_state(viewer, owner) == 'friends' and shared > floor
 
 
-def fetch_json(delta, cursor, viewer, more=False):
+def fetch_json(delta, cursor, viewer, following=None):
     """feed.relay's `fetch` answer: a summary of what the relay sends (FEED-27), in UTF-8 order,
-    with `"more": true` on a page with more after it (FEED-27, FEED-29) only."""
+    with `"more": true` and `"next"`, the page to ask for as `since`, `after` and `until`, on a page
+    with more after it (FEED-27, FEED-29) only."""
     items = sorted(delta.items, key=lambda i: utf8(i))
     out = {
         'cursor': cursor,
@@ -1063,8 +1120,9 @@ def fetch_json(delta, cursor, viewer, more=False):
                       in sorted(delta.reactions.items(), key=lambda x: utf8(*x[0]))],
         'seen': delta.seen.get(viewer),
     }
-    if more:
+    if following is not None:
         out['more'] = True
+        out['next'] = dict(zip(('since', 'after', 'until'), following))
     return out
 
 
@@ -1108,13 +1166,25 @@ def relay_answer_bound(input):
     return bound
 
 
+def relay_page(value):
+    """feed.relay's `page`: a page of FEED-27 as `{"since", "after", "until"}`, sequence numbers."""
+    if not isinstance(value, dict):
+        raise bad_input('a page is {"since", "after", "until"}')
+    numbers = tuple(value.get(key) for key in ('since', 'after', 'until'))
+    if not all(is_int(n) and n >= 0 for n in numbers):
+        raise bad_input('a page\'s since, after and until are sequence numbers')
+    return numbers
+
+
 class RelayScript:
     """feed.relay's steps over one relay: `submit` answers `{"sequence": N}`, `fetch` what the
-    viewer learns (from the viewer's last cursor unless `since` is given), `erase` (FEED-31) the
-    relay's last sequence number after the erasure."""
+    viewer learns (since `since`, or on the page `page`; with neither, on the `next` page of the
+    viewer's last fetch when it had one, else since its cursor), `erase` (FEED-31) the relay's last
+    sequence number after the erasure."""
 
     def __init__(self, max_writes=MAX_DELTA_WRITES, max_answer=MAX_ANSWER_BYTES):
         self.relay, self.cursors = Relay(max_writes, max_answer), {}
+        self.pages = {}                 # viewer -> the `next` page of their last fetch, when it had one
 
     def run(self, step):
         do = step.get('do')
@@ -1131,12 +1201,21 @@ class RelayScript:
             return {'sequence': self.relay.submit(person, script.only, now)}
         if do == 'fetch':
             viewer = text(step, 'viewer')
-            since = step.get('since', self.cursors.get(viewer, 0))
-            if not is_int(since) or since < 0:
-                raise bad_input('a cursor is a sequence number')
-            delta, cursor, more = self.relay.changes(viewer, since)
+            if 'since' in step and 'page' in step:
+                raise bad_input('a fetch is since a cursor or on a page, not both')
+            page = relay_page(step['page']) if 'page' in step else None
+            if page is None and 'since' not in step:
+                page = self.pages.get(viewer)
+            if page is not None:
+                delta, cursor, following = self.relay.changes_page(viewer, *page)
+            else:
+                since = step.get('since', self.cursors.get(viewer, 0))
+                if not is_int(since) or since < 0:
+                    raise bad_input('a cursor is a sequence number')
+                delta, cursor, following = self.relay.changes(viewer, since)
             self.cursors[viewer] = cursor
-            return fetch_json(delta, cursor, viewer, more)
+            self.pages[viewer] = following
+            return fetch_json(delta, cursor, viewer, following)
         if do == 'erase':
             return {'sequence': self.relay.erase(text(step, 'person'), relay_time(step))}
         raise bad_input(f'no step {do!r}')

@@ -25,9 +25,9 @@ Choices where the text leaves room (none of them is exercised by the corpus):
 - an `invalid_value` that the wire itself finds (a `uint32` or `sint32` beyond its width) names
   WIRE-16 in the relay's error, an enum that is not an int32 WIRE-7, and everything FEED-28 lists
   FEED-28;
-- a closed person's `submit` (after FEED-25's count and authorship checks) or `changes_since` is answered
-  `error` `person_erased` naming FEED-31, the rule that refuses it (FEED-29 names FEED-25's codes
-  only).
+- a closed person's `submit` (after FEED-25's count, length and authorship checks), `changes_since`
+  or `changes_page` is answered `error` `person_erased` naming FEED-31, the rule that refuses it
+  (FEED-29 names FEED-25's codes only).
 """
 from . import feed
 from . import model
@@ -66,8 +66,12 @@ SCHEMA = {                                                  # Spec/glow.proto, t
     'FeedSocial': [Field(1, 'person', 'string'), Field(2, 'registers', 'FeedDelta')],
     'RelayRequest': [
         Field(1, 'submit', 'FeedDelta', 'oneof', 'request'),
-        Field(2, 'changes_since', 'uint64', 'oneof', 'request')],
-    'RelayChanges': [Field(1, 'delta', 'FeedDelta'), Field(2, 'cursor', 'uint64'), Field(3, 'more', 'bool')],
+        Field(2, 'changes_since', 'uint64', 'oneof', 'request'),
+        Field(3, 'changes_page', 'RelayPage', 'oneof', 'request')],
+    'RelayPage': [Field(1, 'since', 'uint64'), Field(2, 'after', 'uint64'), Field(3, 'until', 'uint64')],
+    'RelayChanges': [
+        Field(1, 'delta', 'FeedDelta'), Field(2, 'cursor', 'uint64'), Field(3, 'more', 'bool'),
+        Field(4, 'next', 'RelayPage', 'optional')],
     'RelayError': [Field(1, 'code', 'string'), Field(2, 'message', 'string'), Field(3, 'rule', 'string')],
     'RelayResponse': [
         Field(1, 'submitted', 'uint64', 'oneof', 'response'),
@@ -336,8 +340,8 @@ def respond(relay, person, data, now):
         request = protowire.decode(SCHEMA, 'RelayRequest', data)
         if 'submit' in request:
             delta = read_delta(request['submit'])
-        elif 'changes_since' not in request:
-            raise Failure('invalid_value', 'a request with neither member', rule='FEED-29')
+        elif 'changes_since' not in request and 'changes_page' not in request:
+            raise Failure('invalid_value', 'a request with no member', rule='FEED-29')
     except Failure as failure:                     # bytes that are not a request, or a bad delta
         return error_response(failure, failure.rule)
     if 'submit' in request:
@@ -346,23 +350,53 @@ def respond(relay, person, data, now):
         except Failure as failure:                 # FEED-25's (and FEED-31's) refusals change nothing
             return error_response(failure, failure.rule or 'FEED-25')
     try:
-        delta, cursor, more = relay.changes(person, request['changes_since'])
+        if 'changes_page' in request:
+            page = request['changes_page']
+            delta, cursor, following = relay.changes_page(
+                person, page.get('since', 0), page.get('after', 0), page.get('until', 0))
+        else:
+            delta, cursor, following = relay.changes(person, request['changes_since'])
     except Failure as failure:                     # a closed person's request (FEED-31)
         return error_response(failure, failure.rule)
-    return changes_response(delta, cursor, more)
+    return changes_response(delta, cursor, following)
 
 
-def changes_response(delta, cursor, more):
+def changes_response(delta, cursor, following):
     """FEED-29: the `RelayResponse` of FEED-27's answer (as a message): `changes` with its delta
-    (always written), its cursor and `more` on a page with more after it (canonical: written only
-    when true, proto3's default omitted)."""
-    return {'changes': {'delta': delta_message(delta), 'cursor': cursor, 'more': more}}
+    (always written), its cursor, and on a page with more after it `more` and `next`, the page to
+    ask for, (since, after, until) as a `RelayPage` (canonical: `more` written only when true,
+    proto3's default omitted, and `next` only on such a page)."""
+    changes = {'delta': delta_message(delta), 'cursor': cursor, 'more': following is not None}
+    if following is not None:
+        changes['next'] = dict(zip(('since', 'after', 'until'), following))
+    return {'changes': changes}
 
 
-def changes_size(delta, cursor, more):
-    """FEED-27: the length of an answer's `RelayResponse`, this module's canonical encoding, which
-    the relay holds to its bound."""
-    return len(protowire.encode(SCHEMA, 'RelayResponse', changes_response(delta, cursor, more)))
+def page_length(delta_length, cursor, following):
+    """FEED-27: the length of an answer's `RelayResponse` (this module's canonical encoding, which
+    the relay holds to its bound) whose `FeedDelta` is `delta_length` bytes long: the answer with an
+    empty delta, whose delta field is its tag and a length of 0, with that field grown to hold
+    `delta_length` bytes (the tags of `changes` and `delta` are one byte each)."""
+    empty = len(protowire.encode(SCHEMA, 'RelayChanges', changes_response(feed.Replica(), cursor, following)['changes']))
+    body = empty - 2 + 1 + len(protowire.varint(delta_length)) + delta_length
+    return 1 + len(protowire.varint(body)) + body
+
+
+def register_lengths(replica):
+    """FEED-25, FEED-27: the length of each register of a replica written alone as a `FeedDelta`
+    (FEED-28), keyed by (table, key) as `feed.Relay` numbers them: a stance with its last "no", an
+    item (its receipt time apart, as `('receipts', id)`), a visibility, a reaction, a seen marker
+    (`('seen', person)`). A `FeedDelta` is its registers' fields one after another, so the length
+    of a delta is the sum of its registers' lengths."""
+    lengths = {}
+    for table in ('stance', 'items', 'visibility', 'reactions', 'seen', 'receipts'):
+        for key, value in getattr(replica, table).items():
+            alone = feed.Replica()
+            getattr(alone, table)[key] = value
+            if table == 'stance' and key in replica.last_no:
+                alone.last_no[key] = replica.last_no[key]
+            lengths[(table, key)] = len(encode_delta(alone))
+    return lengths
 
 
 def error_response(failure, rule):
