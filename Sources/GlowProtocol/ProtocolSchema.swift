@@ -213,7 +213,7 @@ public enum ProtocolSchema {
             "RelayChanges",
             [
                 .init("delta", 1, .message("FeedDelta")), .init("cursor", 2, .uint64), .init("more", 3, .bool),
-                .init("next", 4, .message("RelayPage")),
+                .init("next", 4, .message("RelayPage"), optional: true),
             ]),
         ProtocolMessageType(
             "RelayError", [.init("code", 1, .string), .init("message", 2, .string), .init("rule", 3, .string)]),

@@ -562,8 +562,11 @@ public final class FeedRelay: Sendable {
         -> RelayAnswer
     {
         let whole = fanOut(state, to: viewer, since: asked.since, through: asked.until)
-        func size(_ delta: FeedReplica) -> Int {
-            RelayResponse.changes(delta, cursor: asked.until, next: asked).wireEncoded().count
+        /// The length of the response that answers `delta` as the last page, or as a page through `through`.
+        func size(_ delta: FeedReplica, through: UInt64? = nil) -> Int {
+            let next = through.map { RelayPage(since: asked.since, after: $0, until: asked.until) }
+            return RelayResponse.changes(delta, cursor: next == nil ? asked.until : asked.since, next: next)
+                .wireEncoded().count
         }
         // Each register of the answer at its current number (one numbered after `until` is in no
         // page: it comes with the answer from `until`).
@@ -606,13 +609,14 @@ public final class FeedRelay: Sendable {
         if numbers.count == 1 || size(all) <= cap {
             return RelayAnswer(delta: all, cursor: asked.until, next: nil)
         }
-        // The most numbers whose page fits, at least one: `low` fits (or is the first), `high` does not.
+        // The most numbers whose page (one with a next page, which grows with its numbers) fits, at
+        // least one and not all: `low` fits (or is the first), `high` does not.
         var (low, high) = (1, numbers.count)
         var best: FeedReplica?
         while high - low > 1 {
             let middle = (low + high) / 2
             let delta = part(through: numbers[middle - 1])
-            if size(delta) <= cap {
+            if size(delta, through: numbers[middle - 1]) <= cap {
                 (low, best) = (middle, delta)
             } else {
                 high = middle
