@@ -65,28 +65,26 @@ enum AppBench {
         var mainActor: [Double] = []
     }
 
-    static func run() async {
+    static func run() async throws {
         guard #available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *) else {
             say("app      skipped: the app object needs macOS 14")
             return
         }
-        await measureApp()
+        try await measureApp()
     }
 
     /// The measurements, where the app object is.
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
-    static func measureApp() async {
+    static func measureApp() async throws {
         say("\n== app: the heavy person's app object on the main actor (1,000 calls each; p50, p99, max)")
-        let (data, water, today) = StoreBench.person()
-        let work = StoreBench.folder()
-        defer { try? FileManager.default.removeItem(at: work) }
+        let (data, water, today) = try StoreBench.person()
+        let work = try StoreBench.folder()
+        defer { removeTemporary(work, section: "app") }
         let path = work.appendingPathComponent("app.sqlite").path
+        // The person imported; the database closes at the end of the block, before the app opens it.
         do {
             let database = try await RitualDatabase(path: path, secrets: InMemorySecretStore())
             try await database.importBundle(BundleWriter.bundle(data, options: BundleOptions(createdAt: .epoch)))
-        } catch {
-            say("app      failed: \(error)")
-            return
         }
         let probe = Probe()
         defer { probe.stop() }
@@ -101,24 +99,18 @@ enum AppBench {
             "app      the main actor idle, a block's delay: \(milliseconds(StoreBench.percentile(idle, 0.5))), \(milliseconds(StoreBench.percentile(idle, 0.99))), \(milliseconds(idle.max() ?? 0)) (this machine's own wake-up and scheduling)"
         )
         let start = data.dayBoundary.firstInstant(of: today)!.millisecondsSince1970 + 12 * 3_600_000
-        let now = try! Instant(millisecondsSince1970: start)
+        let now = try Instant(millisecondsSince1970: start)
         let clock = ContinuousClock()
         _ = probe.take()
         let opening = clock.now
-        let app: RitualApp
-        do {
-            app = try await RitualApp(
-                path: path, device: StoreBench.device, secrets: InMemorySecretStore(), now: now,
-                watchInterval: .seconds(3600))
-            try await app.signIn(
-                ClientSession(
-                    account: "bench", id: "bench", accessToken: "a", refreshToken: "r", accessExpiry: now,
-                    refreshExpiry: try now.adding(milliseconds: 86_400_000)),
-                client: ServiceClient(base: URL(string: "http://127.0.0.1:9")!, retries: 0))
-        } catch {
-            say("app      failed: \(error)")
-            return
-        }
+        let app = try await RitualApp(
+            path: path, device: StoreBench.device, secrets: InMemorySecretStore(), now: now,
+            watchInterval: .seconds(3600))
+        try await app.signIn(
+            ClientSession(
+                account: "bench", id: "bench", accessToken: "a", refreshToken: "r", accessExpiry: now,
+                refreshExpiry: try now.adding(milliseconds: 86_400_000)),
+            client: ServiceClient(base: URL(string: "http://127.0.0.1:9")!, retries: 0))
         let opened = (clock.now - opening).seconds
         say(
             "app      opening the app object (and signing in): \(milliseconds(opened)), the main actor busy at most \(milliseconds(probe.take())) at a stretch"
@@ -126,32 +118,30 @@ enum AppBench {
         record("app", "open", opened)
 
         var wall = start
-        func later() -> Instant {
+        func later() throws -> Instant {
             wall += 1
-            return try! Instant(millisecondsSince1970: wall)
+            return try Instant(millisecondsSince1970: wall)
         }
         var results: [(String, Figures)] = []
         /// Times `calls` calls of `body`, each awaited on the main actor, each after `before` (not
-        /// timed).
+        /// timed). A failure of either ends the run, thrown with the method's name.
         func measure(
             _ name: String, calls: Int = 1_000, before: (Int) async throws -> Void = { _ in },
             _ body: (Int) async throws -> Void
-        ) async {
+        ) async throws {
             var figures = Figures()
             for index in 0..<calls {
                 do {
                     try await before(index)
                 } catch {
-                    say("app      \(name) failed: \(error)")
-                    return
+                    throw BenchFailure("\(name): \(error)")
                 }
                 _ = probe.take()
                 let asked = clock.now
                 do {
                     try await body(index)
                 } catch {
-                    say("app      \(name) failed: \(error)")
-                    return
+                    throw BenchFailure("\(name): \(error)")
                 }
                 figures.returns.append((clock.now - asked).seconds)
                 // The probe's block asked for meanwhile runs before this goes on: a call that never
@@ -165,10 +155,10 @@ enum AppBench {
         let goals = app.goals
         let row = goals.row(water)!
         // Reads: from the stores' memory.
-        await measure("goals.row(_:)") { _ in blackHole(goals.row(water)) }
-        await measure("goals.overview(weeks: 12)") { _ in blackHole(goals.overview(weeks: 12)) }
-        await measure("app.route") { _ in blackHole(app.route) }
-        await measure("reminders.plan") { _ in blackHole(app.reminders.plan.notifications.count) }
+        try await measure("goals.row(_:)") { _ in blackHole(goals.row(water)) }
+        try await measure("goals.overview(weeks: 12)") { _ in blackHole(goals.overview(weeks: 12)) }
+        try await measure("app.route") { _ in blackHole(app.route) }
+        try await measure("reminders.plan") { _ in blackHole(app.reminders.plan.notifications.count) }
         // A tap's way to a view: the row's observers hear it (Observation's onChange), and a
         // loop over the store's changes() is given it.
         let heardAt = Locked<ContinuousClock.Instant?>(nil)
@@ -188,12 +178,7 @@ enum AppBench {
             }
             let count = arrivals.withLock { $0.count }
             let tapped = clock.now
-            do {
-                try await goals.tap(.count(1), goal: water, at: later())
-            } catch {
-                say("app      a tap failed: \(error)")
-                return
-            }
+            try await goals.tap(.count(1), goal: water, at: later())
             if let heard = heardAt.withLock({ $0 }) { observed.append((heard - tapped).seconds) }
             while arrivals.withLock({ $0.count }) == count { await Task.yield() }
             streamed.append((arrivals.withLock { $0[count] } - tapped).seconds)
@@ -211,57 +196,57 @@ enum AppBench {
         )
 
         // Changes: committed on the executor and shown before they return.
-        await measure("goals.tap(_:goal:at:)") { _ in try await goals.tap(.count(1), goal: water, at: later()) }
+        try await measure("goals.tap(_:goal:at:)") { _ in try await goals.tap(.count(1), goal: water, at: later()) }
         // An undo takes back the Day's entry: a tap (not timed) gives each one an entry to undo.
-        await measure(
+        try await measure(
             "goals.undo(goal:on:at:)", before: { _ in try await goals.tap(.count(1), goal: water, at: later()) }
         ) {
             _ in try await goals.undo(goal: water, at: later())
         }
         // A goal with five years of history, filled in on the last four weeks' Days.
         let kept = data.sortedGoals[0].id
-        await measure("goals.backfill(_:goal:on:at:)") { index in
+        try await measure("goals.backfill(_:goal:on:at:)") { index in
             try await goals.backfill(.skip, goal: kept, on: today.advanced(by: -(index % 28)), at: later())
         }
-        await measure("goals.edit(_:at:_:)") { index in
+        try await measure("goals.edit(_:at:_:)") { index in
             try await goals.edit(water, at: later()) { $0.title = "Water \(index)" }
         }
         // A snooze an hour after the last: a day keeps a day's snoozes, as a person's would.
-        await measure("reminders.snooze(_:at:)") { index in
+        try await measure("reminders.snooze(_:at:)") { index in
             try await app.reminders.snooze(water, at: try now.adding(milliseconds: Int64(index) * 3_600_000))
         }
-        await measure("profile.edit(at:_:)") { index in
+        try await measure("profile.edit(at:_:)") { index in
             try await app.profile.edit(at: later()) { $0.displayName = "Bench \(index)" }
         }
-        await measure("theme.choose(_:at:)") { index in
+        try await measure("theme.choose(_:at:)") { index in
             try await app.theme.choose(index % 2 == 0 ? "ocean" : "forest", at: later())
         }
-        await measure("activity.act(_:toward:now:)") { index in
+        try await measure("activity.act(_:toward:now:)") { index in
             try await app.activity?.act(.request, toward: PersonID("friend-\(index)"), now: later())
         }
         // To tomorrow and back, so the changes after it stay on today.
-        await measure("app.refresh(now:), a new Day each") { index in
-            await app.refresh(now: index % 2 == 0 ? try now.adding(milliseconds: 86_400_000) : later())
+        try await measure("app.refresh(now:), a new Day each") { index in
+            try await app.refresh(now: index % 2 == 0 ? now.adding(milliseconds: 86_400_000) : later())
         }
         var added: [GoalID] = []
-        await measure("app.addGoal(_:at:)") { index in
+        try await measure("app.addGoal(_:at:)") { index in
             added.append(
                 try await app.addGoal(GoalDraft(title: "Added \(index)", kind: .streak, schedule: .daily), at: later())
                     .id)
         }
-        await measure("goals.delete(_:at:)") { index in try await goals.delete(added[index], at: later()) }
+        try await measure("goals.delete(_:at:)") { index in try await goals.delete(added[index], at: later()) }
 
         // Whole-data-set work, a few times each: how long it takes, and how long the main actor
         // was busy meanwhile.
         let bundle = work.appendingPathComponent("export.glow").path
-        await measure("app.export(to:) (whole data set)", calls: 5) { _ in try await app.export(to: bundle) }
-        await measure("activity.publish(now:) (whole data set)", calls: 5) { _ in
+        try await measure("app.export(to:) (whole data set)", calls: 5) { _ in try await app.export(to: bundle) }
+        try await measure("activity.publish(now:) (whole data set)", calls: 5) { _ in
             try await app.activity?.publish(now: later())
         }
-        await measure("app.importBundle(from:) (whole data set)", calls: 5) { _ in
+        try await measure("app.importBundle(from:) (whole data set)", calls: 5) { _ in
             try await app.importBundle(from: bundle)
         }
-        await measure("app.startSync() (whole data set)", calls: 1) { _ in try await app.startSync() }
+        try await measure("app.startSync() (whole data set)", calls: 1) { _ in try await app.startSync() }
 
         for (name, figures) in results {
             let main = StoreBench.percentile(figures.mainActor, 0.99)

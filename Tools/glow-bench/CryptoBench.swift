@@ -8,23 +8,23 @@ import GlowCryptoOracle
 /// account's parameters, AES-256-GCM beside libcrypto, and the extreme person's encrypted bundle
 /// opened with the own AES-GCM beside the same chunks opened by libcrypto.
 enum CryptoBench {
-    static func run(samples: Int) {
+    static func run(samples: Int) throws {
         let salt = [UInt8](repeating: 7, count: 16)
         let password = Array("correct horse battery staple".utf8)
         for (name, key, memory, passes) in [
             ("an encrypted bundle's (64 MiB, 3 passes, 1 lane)", "bundle", 65_536, 3),
             ("an account's (19 MiB, 2 passes, 1 lane)", "account", 19_456, 2),
         ] {
-            let (ours, reference) = Timing.pair(samples: samples) {
+            let (ours, reference) = try Timing.pair(samples: samples) {
                 blackHole(
-                    required("Argon2id") {
+                    try required("Argon2id") {
                         try Crypto.argon2id(
                             password: password, salt: salt, memoryKiB: memory, iterations: passes, parallelism: 1,
                             tagLength: 32)
                     })
             } _: {
                 blackHole(
-                    required("libargon2") {
+                    try required("libargon2") {
                         try CryptoOracle.argon2id(
                             password: password, salt: salt, memoryKiB: memory, iterations: passes, parallelism: 1,
                             tagLength: 32)
@@ -43,22 +43,23 @@ enum CryptoBench {
         let associated = [UInt8](repeating: 5, count: 32)
         let plaintext = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let sealed = Crypto.aes256GCMSeal(key: key, nonce: nonce, plaintext: plaintext, associated: associated)
-        func referenceSeal() -> [UInt8] {
-            required("libcrypto's seal") {
+        func referenceSeal() throws -> [UInt8] {
+            try required("libcrypto's seal") {
                 try CryptoOracle.seal(key: key, nonce: nonce, plaintext: plaintext, associated: associated)
             }
         }
-        precondition(referenceSeal() == sealed, "libcrypto sealed other bytes")
-        let (seal, sealReference) = Timing.pair(samples: samples) {
+        let referenceSealed = try referenceSeal()
+        precondition(referenceSealed == sealed, "libcrypto sealed other bytes")
+        let (seal, sealReference) = try Timing.pair(samples: samples) {
             blackHole(Crypto.aes256GCMSeal(key: key, nonce: nonce, plaintext: plaintext, associated: associated))
         } _: {
-            blackHole(referenceSeal())
+            blackHole(try referenceSeal())
         }
-        let (open, openReference) = Timing.pair(samples: samples) {
+        let (open, openReference) = try Timing.pair(samples: samples) {
             blackHole(Crypto.aes256GCMOpen(key: key, nonce: nonce, sealed: sealed, associated: associated))
         } _: {
             blackHole(
-                required("libcrypto's open") {
+                try required("libcrypto's open") {
                     try CryptoOracle.open(key: key, nonce: nonce, sealed: sealed, associated: associated)
                 })
         }
@@ -75,10 +76,10 @@ enum CryptoBench {
     /// The extreme person's bundle, sealed once with the smallest key derivation: opened through
     /// `EnvelopeOpener` (the own AES-GCM), beside the same chunks opened by libcrypto as the
     /// opener did before (the header's key derivation, the same for both, is left out).
-    static func openExtreme(_ bundle: [UInt8], samples: Int) {
+    static func openExtreme(_ bundle: [UInt8], samples: Int) throws {
         let salt = [UInt8](repeating: 1, count: 16)
         let fileKey = [UInt8](repeating: 2, count: 32)
-        let sealed = required("sealing the bundle") {
+        let sealed = try required("sealing the bundle") {
             var sealer = try EnvelopeSealer(
                 passphrase: "benchmark", recoveryKey: nil,
                 kdf: EnvelopeKDF(memoryKiB: 8, iterations: 1, parallelism: 1), salt: salt, fileKey: fileKey)
@@ -95,14 +96,14 @@ enum CryptoBench {
         func nonce(_ index: Int, last: Bool) -> [UInt8] {
             (0..<11).reversed().map { UInt8(truncatingIfNeeded: index >> (8 * $0)) } + [last ? 1 : 0]
         }
-        let (ours, reference) = Timing.pair(samples: samples) {
+        let (ours, reference) = try Timing.pair(samples: samples) {
             var opener = EnvelopeOpener(secret: .passphrase("benchmark"))
-            blackHole(required("opening the bundle") { try opener.open(sealed) + opener.finish() })
+            blackHole(try required("opening the bundle") { try opener.open(sealed) + opener.finish() })
         } _: {
             var plain: [UInt8] = []
             plain.reserveCapacity(bundle.count)
             for (index, chunk) in chunks.enumerated() {
-                let opened = required("libcrypto's open") {
+                let opened = try required("libcrypto's open") {
                     try CryptoOracle.open(
                         key: payloadKey, nonce: nonce(index, last: index == chunks.count - 1), sealed: chunk,
                         associated: headerMAC)
@@ -120,14 +121,14 @@ enum CryptoBench {
         )
     }
 
-    /// What `body` gives, or the run stops saying what failed (a derivation whose memory could not
-    /// be had, say): a figure of something that did not run would be worse than none.
-    static func required<T>(_ what: String, _ body: () throws -> T) -> T {
+    /// What `body` gives, or its failure thrown saying what failed (a derivation whose memory
+    /// could not be had, say), to end the run: a figure of something that did not run would be
+    /// worse than none.
+    static func required<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {
-            FileHandle.standardError.write(Data("glow-bench: crypto: \(what) failed: \(error)\n".utf8))
-            exit(1)
+            throw BenchFailure("\(what) failed: \(error)")
         }
     }
 }

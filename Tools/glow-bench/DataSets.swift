@@ -20,14 +20,13 @@ enum DataSets {
     static let heavy = Spec(name: "heavy", goals: 50, days: 5 * 365, seed: 2)
     static let extreme = Spec(name: "extreme", goals: 581, days: 1826, seed: 3)  // ≈ 1,000,000 check-ins
 
-    static let london = try! TimeZoneID("Europe/London")
-    static let lisbon = try! TimeZoneID("Europe/Lisbon")
-
-    static func make(_ spec: Spec) -> DataSet {
+    static func make(_ spec: Spec) throws -> DataSet {
+        let london = try TimeZoneID("Europe/London")
+        let lisbon = try TimeZoneID("Europe/Lisbon")
         var random = SeededRandom(seed: spec.seed)
-        let created = try! Instant(millisecondsSince1970: 1_600_000_000_000)
+        let created = try Instant(millisecondsSince1970: 1_600_000_000_000)
         var ids = UUIDv7Generator(clock: { created }, random: SeededRandom(seed: spec.seed &* 31))
-        let start = try! Day(iso: "2021-01-04")
+        let start = try Day(iso: "2021-01-04")
         let devices: [DeviceID] = [ids.next(), ids.next()]
         let templates = InspirationCatalogue.interests.flatMap(\.templates)
         var goals: [Goal] = []
@@ -39,7 +38,7 @@ enum DataSets {
             draft.title += index >= templates.count ? " \(index / templates.count + 1)" : ""
             if !draft.kind.isRecurring { draft.kind = .streak }
             draft.schedule = .daily
-            let goal = try! draft.makeGoal(id: ids.next(), today: start, now: created)
+            let goal = try draft.makeGoal(id: ids.next(), today: start, now: created)
             goals.append(goal)
             let hour = 6 + random.below(16)
             let rate = 90 + random.below(10)
@@ -48,25 +47,25 @@ enum DataSets {
                 let day = start.advanced(by: offset)
                 minute = max(0, min(119, minute + random.below(21) - 10))  // habits drift slowly
                 let seconds = Int64(day.daysSince1970) * 86_400 + Int64(hour * 3600 + minute * 60 + random.below(60))
-                let at = try! Instant(millisecondsSince1970: seconds * 1000)
+                let at = try Instant(millisecondsSince1970: seconds * 1000)
                 let tap: CheckInTap
                 switch goal.kind {
                 case .tally(let config): tap = .count(max(1, config.dailyTarget - random.below(3)))
-                case .value: tap = .value(try! Amount(thousandths: Int64(7000 + random.below(2000) / 250 * 250)))
+                case .value: tap = .value(try Amount(thousandths: Int64(7000 + random.below(2000) / 250 * 250)))
                 case .subgoals(let config): tap = .check(Set(config.items.map(\.id)))
                 default: tap = random.below(40) == 0 ? .skip : .done
                 }
                 let zone = offset % 365 < 10 ? lisbon : london
                 checkIns.append(
-                    try! CheckIn.record(
+                    try CheckIn.record(
                         tap, for: goal, on: day, at: at, timeZone: zone,
                         deviceID: devices[random.below(10) == 0 ? 1 : 0]))
             }
         }
-        let profile = try! Profile(
+        let profile = try Profile(
             userID: ids.next(), displayName: "Bench", interests: InspirationCatalogue.interests.map(\.id),
-            boundary: try! DayBoundary(timeZone: london), createdAt: created, modifiedAt: created)
-        return try! DataSet(profile: profile, goals: goals, checkIns: checkIns)
+            boundary: try DayBoundary(timeZone: london), createdAt: created, modifiedAt: created)
+        return try DataSet(profile: profile, goals: goals, checkIns: checkIns)
     }
 }
 

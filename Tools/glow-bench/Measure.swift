@@ -17,15 +17,15 @@ struct Timing: Encodable {
     var spread: Double { median == 0 ? 0 : (max - min) / median }
 
     /// Times `body` on a fresh value from `setup` each sample: making the value and dropping it
-    /// afterwards are not timed.
+    /// afterwards are not timed. A failure of either ends the measurement and is thrown.
     static func measure<Value>(
-        samples: Int, warmups: Int = 1, setup: () -> Value, _ body: (inout Value) -> Void
-    ) -> Timing {
+        samples: Int, warmups: Int = 1, setup: () throws -> Value, _ body: (inout Value) throws -> Void
+    ) rethrows -> Timing {
         let clock = ContinuousClock()
         var seconds: [Double] = []
         for sample in 0..<(warmups + samples) {
-            var value = setup()
-            let elapsed = clock.measure { body(&value) }
+            var value = try setup()
+            let elapsed = try clock.measure { try body(&value) }
             if sample >= warmups {
                 seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             }
@@ -34,27 +34,28 @@ struct Timing: Encodable {
         return Timing(samples: seconds)
     }
 
-    static func measure(samples: Int, warmups: Int = 1, _ body: () -> Void) -> Timing {
-        for _ in 0..<warmups { body() }
+    /// Times `body`: warm-ups, then samples. A failure ends the measurement and is thrown.
+    static func measure(samples: Int, warmups: Int = 1, _ body: () throws -> Void) rethrows -> Timing {
+        for _ in 0..<warmups { try body() }
         let clock = ContinuousClock()
         return Timing(
-            samples: (0..<samples).map { _ in
-                let elapsed = clock.measure(body)
+            samples: try (0..<samples).map { _ in
+                let elapsed = try clock.measure(body)
                 return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             })
     }
 
     /// Times `body` on a fresh value from `setup` each sample, awaiting both: making the value is
-    /// not timed.
+    /// not timed. A failure of either ends the measurement and is thrown.
     static func measure<Value>(
-        samples: Int, warmups: Int = 1, setup: () async -> Value, _ body: (Value) async -> Void
-    ) async -> Timing {
+        samples: Int, warmups: Int = 1, setup: () async throws -> Value, _ body: (Value) async throws -> Void
+    ) async rethrows -> Timing {
         let clock = ContinuousClock()
         var seconds: [Double] = []
         for sample in 0..<(warmups + samples) {
-            let value = await setup()
+            let value = try await setup()
             let start = clock.now
-            await body(value)
+            try await body(value)
             let elapsed = clock.now - start
             if sample >= warmups { seconds.append(elapsed.seconds) }
             blackHole(value)
@@ -62,14 +63,15 @@ struct Timing: Encodable {
         return Timing(samples: seconds)
     }
 
-    /// Times `body`, awaiting it: warm-ups, then samples.
-    static func measure(samples: Int, warmups: Int = 1, _ body: () async -> Void) async -> Timing {
-        for _ in 0..<warmups { await body() }
+    /// Times `body`, awaiting it: warm-ups, then samples. A failure ends the measurement and is
+    /// thrown.
+    static func measure(samples: Int, warmups: Int = 1, _ body: () async throws -> Void) async rethrows -> Timing {
+        for _ in 0..<warmups { try await body() }
         let clock = ContinuousClock()
         var seconds: [Double] = []
         for _ in 0..<samples {
             let start = clock.now
-            await body()
+            try await body()
             seconds.append((clock.now - start).seconds)
         }
         return Timing(samples: seconds)
@@ -77,12 +79,15 @@ struct Timing: Encodable {
 
     /// Times two bodies meant to cost the same, alternating them sample by sample (each sample
     /// runs its body `repeats` times), so that a drift in the machine's speed falls on both alike.
-    static func pair(samples: Int, repeats: Int = 1, _ first: () -> Void, _ second: () -> Void) -> (Timing, Timing) {
-        first()
-        second()
+    /// A failure of either ends the measurement and is thrown.
+    static func pair(
+        samples: Int, repeats: Int = 1, _ first: () throws -> Void, _ second: () throws -> Void
+    ) rethrows -> (Timing, Timing) {
+        try first()
+        try second()
         let clock = ContinuousClock()
-        func once(_ body: () -> Void) -> Double {
-            let elapsed = clock.measure { for _ in 0..<repeats { body() } }
+        func once(_ body: () throws -> Void) rethrows -> Double {
+            let elapsed = try clock.measure { for _ in 0..<repeats { try body() } }
             return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                 / Double(repeats)
         }
@@ -91,11 +96,11 @@ struct Timing: Encodable {
         for sample in 0..<samples {
             // Which body goes first alternates too.
             if sample % 2 == 0 {
-                a.append(once(first))
-                b.append(once(second))
+                a.append(try once(first))
+                b.append(try once(second))
             } else {
-                b.append(once(second))
-                a.append(once(first))
+                b.append(try once(second))
+                a.append(try once(first))
             }
         }
         return (Timing(samples: a), Timing(samples: b))
@@ -132,6 +137,8 @@ func rate(_ count: Int, _ seconds: Double) -> String {
 
 /// The peak resident memory of this process so far, from /proc (Linux), in bytes.
 func peakResidentBytes() -> Int? {
+    // Optional by design: /proc exists on Linux only, and without it there is no figure (nil), not
+    // a failed run.
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
         let digits = line.filter(\.isNumber)
@@ -146,6 +153,7 @@ func residentBytes() -> Int? {
     // glibc's malloc_trim, found at run time: Swift's Glibc module does not export it.
     typealias Trim = @convention(c) (Int) -> Int32
     if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
+    // Optional by design, as in peakResidentBytes(): no /proc, no figure.
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         return Int(line.filter(\.isNumber)).map { $0 * 1024 }
@@ -161,51 +169,55 @@ enum ResidentMemory {
 
     /// Imports the bundle at `path` and prints the check-in count and the resident bytes that
     /// holding the data as `shape` adds: a `DataSet` (columnar histories), the same check-ins as
-    /// `[CheckIn]`, or Codable structs decoded from JSON as an app would write them.
-    static func child(shape: String, path: String) -> Int32 {
-        guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return 1 }
+    /// `[CheckIn]`, or Codable structs decoded from JSON as an app would write them. A bundle that
+    /// cannot be read or decoded, or JSON that cannot be written or read back, is thrown.
+    static func child(shape: String, path: String) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         switch shape {
         case "dataset":
             let before = residentBytes() ?? 0
-            guard let (data, _) = try? BundleReader().dataSet(bytes) else { return 1 }
+            let (data, _) = try BundleReader().dataSet(bytes)
             let after = residentBytes() ?? 0
             withExtendedLifetime(data) { print("\(data.checkInCount) \(after - before)") }
         case "checkins":
-            guard let (data, _) = try? BundleReader().dataSet(bytes) else { return 1 }
+            let (data, _) = try BundleReader().dataSet(bytes)
             let before = residentBytes() ?? 0
             let list = data.checkIns
             let after = residentBytes() ?? 0
             withExtendedLifetime(list) { print("\(list.count) \(after - before)") }
         case "codable":
-            guard let (data, _) = try? BundleReader().dataSet(bytes) else { return 1 }
+            let (data, _) = try BundleReader().dataSet(bytes)
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .millisecondsSince1970
-            guard let json = try? encoder.encode(AppModel.export(data)) else { return 1 }
+            let json = try encoder.encode(AppModel.export(data))
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .millisecondsSince1970
             let before = residentBytes() ?? 0
-            guard let decoded = try? decoder.decode(AppModel.Export.self, from: json) else { return 1 }
+            let decoded = try decoder.decode(AppModel.Export.self, from: json)
             let after = residentBytes() ?? 0
             withExtendedLifetime((json, decoded)) { print("\(decoded.checkIns.count) \(after - before)") }
         default:
-            return 2
+            throw BenchFailure("--resident: no shape '\(shape)' (\(shapes.joined(separator: ", ")))")
         }
-        return 0
     }
 
     /// Runs the child for `shape` on the bundle at `path`: the check-ins held and the resident
-    /// bytes they cost, or nil when the child failed.
-    static func measure(shape: String, path: String) -> (checkIns: Int, bytes: Int)? {
+    /// bytes they cost. A child that does not start, fails (it says why on standard error) or
+    /// prints no figures is thrown.
+    static func measure(shape: String, path: String) throws -> (checkIns: Int, bytes: Int) {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = ["--resident", shape, path]
         let pipe = Pipe()
         child.standardOutput = pipe
-        guard (try? child.run()) != nil else { return nil }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try child.run()
+        let output = String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
         child.waitUntilExit()
         let fields = output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard child.terminationStatus == 0, fields.count == 2 else { return nil }
+        guard child.terminationStatus == 0, fields.count == 2 else {
+            throw BenchFailure(
+                "holding the history as \(shape): the child exited \(child.terminationStatus) with '\(output)'")
+        }
         return (fields[0], fields[1])
     }
 }

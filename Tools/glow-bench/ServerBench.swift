@@ -34,9 +34,11 @@ enum ServerBench {
         init(accounts store: any AccountStore, relay relayStore: any FeedRelayStore, hashing: Argon2Parameters) throws {
             var configuration = AccountConfiguration()
             configuration.hashing = hashing
-            // The devices all come from 127.0.0.1: the per-client limits would stop the setup.
+            // The devices all come from 127.0.0.1: the per-client limits would stop the setup, and so
+            // would the cap on everyone's sign-ups an hour (AUTH-36), the fan-out's 1,000 friends.
             configuration.mailsPerClient = 1_000_000
             configuration.mailsPerAddress = 1_000_000
+            configuration.signUpsPerHour = 1_000_000
             let mail = MailBox()
             let relay = FeedRelay(store: relayStore)
             let accounts = try AccountService(
@@ -305,7 +307,7 @@ enum ServerBench {
     static func signIns() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { remove(folder) }
+        defer { removeTemporary(folder, section: "server") }
         let database = try SQLiteServerDatabase(path: folder.appendingPathComponent("server.sqlite").path)
         let running = try Running(accounts: database.accounts, relay: database.relay, hashing: .owasp)
         defer { running.server.stop() }
@@ -323,40 +325,30 @@ enum ServerBench {
         )
     }
 
-    /// Removes a temporary folder, saying so when it cannot.
-    static func remove(_ folder: URL) {
-        do { try FileManager.default.removeItem(at: folder) } catch { say("server   \(folder.path) stays: \(error)") }
-    }
-
-    static func run() async {
+    static func run() async throws {
         say("\n== server: glow-server's handler over HTTP on loopback (one process)")
-        do {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "glow-bench-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { remove(folder) }
-            let database = try SQLiteServerDatabase(path: folder.appendingPathComponent("server.sqlite").path)
-            let sqlite = try Running(accounts: database.accounts, relay: database.relay, hashing: cheap)
-            try await syncs("SQLite", sqlite)
-            try await fanOut(sqlite)
-            try clocks(path: database.path, sqlite)
-            sqlite.server.stop()
-            if ThrowawayPostgres.binaries != nil {
-                let cluster = try ThrowawayPostgres()
-                defer {
-                    do { try cluster.stop() } catch { say("server   the throwaway cluster did not stop: \(error)") }
-                }
-                let postgres = try PostgresServerDatabase(url: cluster.url)
-                let running = try Running(accounts: postgres.accounts, relay: postgres.relay, hashing: cheap)
-                try await syncs("PostgreSQL", running)
-                running.server.stop()
-            } else {
-                say("server   PostgreSQL: not installed (Debian's postgresql), not measured")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glow-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { removeTemporary(folder, section: "server") }
+        let database = try SQLiteServerDatabase(path: folder.appendingPathComponent("server.sqlite").path)
+        let sqlite = try Running(accounts: database.accounts, relay: database.relay, hashing: cheap)
+        try await syncs("SQLite", sqlite)
+        try await fanOut(sqlite)
+        try clocks(path: database.path, sqlite)
+        sqlite.server.stop()
+        if ThrowawayPostgres.binaries != nil {
+            let cluster = try ThrowawayPostgres()
+            defer {
+                do { try cluster.stop() } catch { say("server   the throwaway cluster did not stop: \(error)") }
             }
-            await inProcess()
-            try await signIns()
-        } catch {
-            say("server   failed: \(error)")
+            let postgres = try PostgresServerDatabase(url: cluster.url)
+            let running = try Running(accounts: postgres.accounts, relay: postgres.relay, hashing: cheap)
+            try await syncs("PostgreSQL", running)
+            running.server.stop()
+        } else {
+            say("server   PostgreSQL: not installed (Debian's postgresql), not measured")
         }
+        await inProcess()
+        try await signIns()
     }
 }

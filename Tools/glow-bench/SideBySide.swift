@@ -66,7 +66,13 @@ enum SideBySide {
             say("against  \(executable) did not start: \(error)")
             return nil
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data: Data
+        do {
+            data = try output.fileHandleForReading.readToEnd() ?? Data()
+        } catch {
+            say("against  \(executable)'s output could not be read: \(error)")
+            return nil
+        }
         process.waitUntilExit()
         let parsed: Any
         do {

@@ -16,7 +16,8 @@ enum SyncBench {
     static let keys = SyncKeys(secret: RecoveryKey(bytes: [UInt8](repeating: 0x46, count: 32)))
     static let phone = DeviceID(high: 0xBE, low: 1)
     static let laptop = DeviceID(high: 0xBE, low: 2)
-    static let now = try! Instant(millisecondsSince1970: 1_750_000_000_000)
+    /// 1,750,000,000,000 ms after the epoch (2025-06-15T15:06:40Z).
+    static let now = Instant(Date(timeIntervalSince1970: 1_750_000_000))
 
     /// A `sync-pull` answer's bytes for `records`, as glow-server writes it.
     static func pullAnswer(_ records: [[UInt8]], heads: [SyncHead]) -> [UInt8] {
@@ -24,19 +25,19 @@ enum SyncBench {
             SyncPullAnswer(records: records, heads: heads, cursor: UInt64(records.count), more: false))
     }
 
-    static func run() {
-        let data = DataSets.make(DataSets.heavy)
+    static func run() throws {
+        let data = try DataSets.make(DataSets.heavy)
         say("sync     the heavy person: \(data.checkInCount) check-ins of \(data.goals.count) goals")
-        restore(data)
-        tap(data)
-        serverCost()
+        try restore(data)
+        try tap(data)
+        try serverCost()
     }
 
     /// A new device's restore: one snapshot against a change set a day, bytes and local work.
-    static func restore(_ data: DataSet) {
+    static func restore(_ data: DataSet) throws {
         var writer = SyncOutbox(device: phone)
         let chain = SyncChain(device: phone)
-        let snapshot = try! writer.write(.snapshot, from: data, chain: chain, keys: keys, person: person, at: now)!
+        let snapshot = try writer.write(.snapshot, from: data, chain: chain, keys: keys, person: person, at: now)!
         let snapshotAnswer = pullAnswer(
             [snapshot.bytes], heads: [SyncHead(device: phone, sequence: 1, hash: snapshot.hash)])
         // The same history as the phone would have pushed it without snapshots: a change set a day.
@@ -50,18 +51,18 @@ enum SyncBench {
         first.goals = Set(data.goals.keys)
         first.otherRecords = data.otherRecordCount
         daily.note(first)
-        var log: [[UInt8]] = [try! daily.write(from: data, chain: chain, keys: keys, person: person, at: now)!.bytes]
+        var log: [[UInt8]] = [try daily.write(from: data, chain: chain, keys: keys, person: person, at: now)!.bytes]
         for day in byDay.keys.sorted() {
             daily.note(byDay[day]!)
-            log.append(try! daily.write(from: data, chain: chain, keys: keys, person: person, at: now)!.bytes)
+            log.append(try daily.write(from: data, chain: chain, keys: keys, person: person, at: now)!.bytes)
         }
         let logBytes = log.reduce(0) { $0 + $1.count }
         let heads = [SyncHead(device: phone, sequence: daily.sequence, hash: daily.lastHash)]
         let reader = SyncReader(keys: keys, person: person)
-        func readAll(_ pages: [SyncPage]) -> DataSet {
+        func readAll(_ pages: [SyncPage]) throws -> DataSet {
             var chain = SyncChain(device: laptop)
             var restored = DataSet()
-            for page in pages { _ = try! reader.read(page, chain: &chain, into: &restored) }
+            for page in pages { _ = try reader.read(page, chain: &chain, into: &restored) }
             return restored
         }
         let snapshotPage = SyncPage(records: [snapshot.bytes], heads: [phone: 1], more: false)
@@ -79,10 +80,12 @@ enum SyncBench {
             size += record.count
         }
         logPages.append(SyncPage(records: current, heads: [phone: daily.sequence], more: false))
-        precondition(readAll([snapshotPage]) == data, "a restore from the snapshot lost data")
-        precondition(readAll(logPages) == data, "a restore from the log lost data")
-        let (fromSnapshot, fromLog) = Timing.pair(
-            samples: 5, { blackHole(readAll([snapshotPage])) }, { blackHole(readAll(logPages)) })
+        for (pages, source) in [([snapshotPage], "the snapshot"), (logPages, "the log")] {
+            let restored = try readAll(pages)
+            precondition(restored == data, "a restore from \(source) lost data")
+        }
+        let (fromSnapshot, fromLog) = try Timing.pair(
+            samples: 5, { blackHole(try readAll([snapshotPage])) }, { blackHole(try readAll(logPages)) })
         let logAnswers = logPages.reduce(0) { $0 + pullAnswer($1.records, heads: heads).count }
         record("heavy", "syncSnapshotBytes", Double(snapshotAnswer.count))
         record("heavy", "syncLogBytes", Double(logAnswers))
@@ -97,22 +100,22 @@ enum SyncBench {
     }
 
     /// A tap after five years: its change set, the push request's bytes, and the time to write it.
-    static func tap(_ data: DataSet) {
+    static func tap(_ data: DataSet) throws {
         var data = data
         let goal = data.sortedGoals.first { !$0.deleted && $0.kind == .streak }!
         let day = data.checkIns.filter { $0.goalID == goal.id }.map(\.day).max()!.advanced(by: 1)
-        let changes = try! data.tap(
-            .done, goal: goal.id, on: day, at: try! now.adding(milliseconds: 86_400_000 * 2000), device: phone,
+        let changes = try data.tap(
+            .done, goal: goal.id, on: day, at: try now.adding(milliseconds: 86_400_000 * 2000), device: phone,
             boundary: .utc)
         var outbox = SyncOutbox(device: phone)
         let chain = SyncChain(device: phone)
-        let writing = Timing.measure(samples: 9) {
+        let writing = try Timing.measure(samples: 9) {
             var copy = outbox
             copy.note(changes)
-            blackHole(try! copy.write(from: data, chain: chain, keys: keys, person: person, at: now))
+            blackHole(try copy.write(from: data, chain: chain, keys: keys, person: person, at: now))
         }
         outbox.note(changes)
-        let written = try! outbox.write(from: data, chain: chain, keys: keys, person: person, at: now)!
+        let written = try outbox.write(from: data, chain: chain, keys: keys, person: person, at: now)!
         let request = ProtocolMessage("SyncPushRequest").with("device", .bytes(phone.bytes))
             .with("records", .list([.bytes(written.bytes)])).wireEncoded()
         record("heavy", "syncTapPushBytes", Double(request.count))
@@ -123,50 +126,50 @@ enum SyncBench {
     }
 
     /// The server's cost per push on the SQLite default, a log of 10 records against one of 20,000.
-    static func serverCost() {
+    static func serverCost() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "glow-bench-sync-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let log = SyncLog(store: try! SQLiteServerDatabase(path: folder.appendingPathComponent("s.sqlite").path).sync)
-        func chain(_ count: Int, salt: UInt8) -> [[UInt8]] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { removeTemporary(folder, section: "sync") }
+        let log = SyncLog(store: try SQLiteServerDatabase(path: folder.appendingPathComponent("s.sqlite").path).sync)
+        func chain(_ count: Int, salt: UInt8) throws -> [[UInt8]] {
             var outbox = SyncOutbox(device: phone)
             var data = DataSet()
-            let goal = try! Goal(
+            let goal = try Goal(
                 id: GoalID(high: 0xBE, low: UInt64(salt)), title: "Water", kind: .streak,
                 schedule: Schedule(.daily, from: Day(iso: "2020-01-01")), startDay: Day(iso: "2020-01-01"),
                 createdAt: now, modifiedAt: now)
-            outbox.note(try! data.add(goal))
-            return (0..<count).map { index in
+            outbox.note(try data.add(goal))
+            return try (0..<count).map { index in
                 if index > 0 {
                     outbox.note(
-                        try! data.tap(
-                            .done, goal: goal.id, on: try! Day(iso: "2020-01-01").advanced(by: index % 1_500),
-                            at: try! now.adding(milliseconds: Int64(index)), device: phone, boundary: .utc))
+                        try data.tap(
+                            .done, goal: goal.id, on: try Day(iso: "2020-01-01").advanced(by: index % 1_500),
+                            at: try now.adding(milliseconds: Int64(index)), device: phone, boundary: .utc))
                 }
-                return try! outbox.write(
+                return try outbox.write(
                     from: data, chain: SyncChain(device: phone), keys: keys, person: person, at: now,
                     salt: [UInt8](repeating: salt, count: 16))!.bytes
             }
         }
-        let short = chain(10 + 1_000, salt: 1)
-        let long = chain(20_000 + 1_000, salt: 2)
+        let short = try chain(10 + 1_000, salt: 1)
+        let long = try chain(20_000 + 1_000, salt: 2)
         for (name, records, count) in [("short", short, 10), ("long", long, 20_000)] {
             for start in stride(from: 0, to: count, by: 500) {
-                _ = try! log.push(
+                _ = try log.push(
                     Array(records[start..<Swift.min(count, start + 500)]), device: phone.bytes, of: name,
                     confirming: nil)
             }
         }
         var next = (short: 10, long: 20_000)
-        let (few, many) = Timing.pair(
+        let (few, many) = try Timing.pair(
             samples: 40, repeats: 10,
             {
-                blackHole(try! log.push([short[next.short]], device: phone.bytes, of: "short", confirming: nil))
+                blackHole(try log.push([short[next.short]], device: phone.bytes, of: "short", confirming: nil))
                 next.short += 1
             },
             {
-                blackHole(try! log.push([long[next.long]], device: phone.bytes, of: "long", confirming: nil))
+                blackHole(try log.push([long[next.long]], device: phone.bytes, of: "long", confirming: nil))
                 next.long += 1
             })
         record("server", "syncPushShortLog", few.median)
