@@ -221,6 +221,7 @@ func runGroup(
             let connection = LoopbackConnection(port: ports[(index + 1) % ports.count])
             defer { connection.close() }
             var cursor = cursors[index]
+            var page: RelayPage?
             Thread.sleep(until: start.addingTimeInterval(Double.random(in: 0...max(think, 0.01), using: &random)))
             while Date() < deadline {
                 let began = DispatchTime.now().uptimeNanoseconds
@@ -228,10 +229,11 @@ func runGroup(
                 do {
                     let (status, answer) = try connection.post(
                         "/v1/relay", token: member.readToken, from: member.client,
-                        body: RelayRequest.changes(since: cursor).wireEncoded())
+                        body: (page.map { .page($0) } ?? RelayRequest.changes(since: cursor)).wireEncoded())
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
-                    if status == 200, case .changes(_, let next, _) = try RelayResponse(wire: answer) {
-                        cursor = next
+                    if status == 200, case .changes(_, let given, let next) = try RelayResponse(wire: answer) {
+                        // A page's next page is asked for next (FEED-27).
+                        (cursor, page) = (given, next)
                         if counted { tally.syncs.append(elapsed) }
                     } else if counted {
                         tally.errors["sync: HTTP \(status)", default: 0] += 1

@@ -42,10 +42,12 @@ final class AttackTally: Sendable {
 /// - spread: the slowloris from 40 addresses, 30 connections each;
 /// - signins: one client signing in with its own right password as fast as it is answered;
 /// - ownlog: one client pulling a sync log of tiny records of its own device (20,000 unless
-///   `--own-log` says), from the start again and again.
+///   `--own-log` says), from the start again and again;
+/// - pages: one account's 3,000 public items near the register bound, its goal made public again
+///   after each batch, and first syncs from the start by an account of its own, page by page.
 /// The attacks `--hostile` runs, by name.
 enum Attack: String, CaseIterable, Comparable {
-    case slowloris, flood, keys, spread, signins, ownlog
+    case slowloris, flood, keys, spread, signins, ownlog, pages
 
     static func < (a: Attack, b: Attack) -> Bool {
         allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
@@ -88,6 +90,10 @@ func attack(
                 waitFor(
                     startAll(ownLogPull(port: ports[0], records: ownLog, mail: folder, until: deadline, tally: tally)))
             })
+    }
+    if attacks.contains(.pages) {
+        threads.append(
+            Thread { waitFor(startAll(pageBlowUp(port: ports[0], mail: folder, until: deadline, tally: tally))) })
     }
     for lane in 0..<2 where attacks.contains(.flood) {
         threads.append(

@@ -49,7 +49,9 @@ let usage = """
       --attacks    the attacks of --hostile to run, of slowloris, flood, keys (issue 44) and
                    spread (40 addresses trickling 30 connections each), signins (one client
                    signing in with its right password as fast as answered), ownlog (one client
-                   pulling a sync log of 20,000 tiny records of its own) (default all)
+                   pulling a sync log of 20,000 tiny records of its own), pages (one account's
+                   3,000 large public items, its goal made public after each batch, and first
+                   syncs of them page by page) (default all)
       --each       with --hostile: a calm run first, then one run per attack alone, each beside
                    the calm one in the same invocation
       --own-log    the records of the ownlog attack's log (default 20000)
@@ -336,6 +338,8 @@ func run(
             let connection = LoopbackConnection(
                 port: ports[index % ports.count], source: ownAddresses ? deviceSource(index) : nil)
             var cursor = held[index].cursor
+            // The next page of an answer, while one is being read (FEED-27).
+            var page: RelayPage?
             var serial: Int64 = 0
             var friendsItems: [FeedItemID] = []
             // What the device holds, as an app's replica: its reactions are written on it.
@@ -355,7 +359,8 @@ func run(
                         let stamp = try Stamp(
                             wall: Int64(Date().timeIntervalSince1970 * 1_000), counter: serial, device: device.name)
                         if roll >= writes * 3 {
-                            request = .changes(since: cursor)
+                            // The next page of an answer first, as a device asks for it at once.
+                            request = page.map { .page($0) } ?? .changes(since: cursor)
                         } else if roll < writes * 2 || friendsItems.isEmpty {
                             var replica = FeedReplica()
                             let day = try Day(daysSince1970: 20_000 + Int(serial % 30))
@@ -399,7 +404,10 @@ func run(
                                 tally.writes.append(elapsed)
                             } else if request != nil {
                                 tally.syncs.append(elapsed)
+                                // A page of a first sync counts with it.
                                 if case .changes(since: 0) = request {
+                                    tally.firstSyncs.append(elapsed)
+                                } else if case .page(let asked) = request, asked.since == 0 {
                                     tally.firstSyncs.append(elapsed)
                                 } else {
                                     tally.smallSyncs.append(elapsed)
@@ -407,8 +415,9 @@ func run(
                             }
                         }
                         if let (id, stamp) = written { tally.acknowledged[id] = stamp }
-                        if request != nil, case .changes(let delta, let next, _) = try RelayResponse(wire: body) {
-                            cursor = next
+                        if request != nil, case .changes(let delta, let given, let next) = try RelayResponse(wire: body)
+                        {
+                            (cursor, page) = (given, next)
                             local.merge(delta)
                             let theirs = delta.items.filter {
                                 $0.value.value.map { $0.owner != device.person } ?? false
@@ -540,13 +549,18 @@ func lostWrites(_ acknowledged: [FeedItemID: Stamp], devices: [Device], port: UI
     for (index, device) in firstDevice.values.enumerated() {
         let connection = LoopbackConnection(port: port, source: deviceSource(index))
         defer { connection.close() }
-        let (status, body) = try connection.post(
-            "/v1/relay", token: device.token, from: device.client,
-            body: RelayRequest.changes(since: 0).wireEncoded())
-        guard status == 200, case .changes(let delta, _, _) = try RelayResponse(wire: body) else {
-            throw LoadFailure(description: "reading \(device.person)'s items back: HTTP \(status)")
+        // Every page of a first sync (FEED-27): a person's items may be on any of them.
+        var request = RelayRequest.changes(since: 0)
+        while true {
+            let (status, body) = try connection.post(
+                "/v1/relay", token: device.token, from: device.client, body: request.wireEncoded())
+            guard status == 200, case .changes(let delta, _, let next) = try RelayResponse(wire: body) else {
+                throw LoadFailure(description: "reading \(device.person)'s items back: HTTP \(status)")
+            }
+            for (id, register) in delta.items where id.owner == device.person { held[id] = register.stamp }
+            guard let next else { break }
+            request = .page(next)
         }
-        for (id, register) in delta.items where id.owner == device.person { held[id] = register.stamp }
     }
     return acknowledged.filter { id, stamp in (held[id].map { $0 < stamp }) ?? true }.keys.sorted()
 }
