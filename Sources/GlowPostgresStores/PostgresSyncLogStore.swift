@@ -25,6 +25,29 @@ public final class PostgresSyncLogStore: SyncLogStore {
     /// How many times a push runs again after PostgreSQL failed it to serialize it with another.
     static var attempts: Int { 16 }
 
+    /// What every log of the database keeps (``SyncLogStore``), in a read of its own that takes no
+    /// lock a push waits on.
+    public func keptByEveryLog() throws(SyncError) -> Int64 {
+        let answer: Result<Int64, PostgresError>
+        do {
+            answer = try pool.withConnection { (connection) throws(StoreError) -> Result<Int64, PostgresError> in
+                Result { () throws(PostgresError) -> Int64 in
+                    let result = try connection.execute(
+                        "SELECT (SELECT coalesce(sum(bytes), 0) FROM sync_logs)::bigint AS bytes, "
+                            + "(SELECT count(*) FROM sync_heads)::bigint AS heads")
+                    return try result.int(0, "bytes") + result.int(0, "heads") * SyncLog.headBytes
+                }
+            }
+        } catch {
+            throw SyncError(.storageFailed, "the sync logs' sizes could not be read: \(error)", rule: nil)
+        }
+        switch answer {
+        case .success(let bytes): return bytes
+        case .failure(let error):
+            throw SyncError(.storageFailed, "the sync logs' sizes could not be read: \(error.message)", rule: nil)
+        }
+    }
+
     /// Runs `body` on `person`'s rows in one transaction (``SyncLogStore``); a refusal rolls back.
     public func update<T>(
         person: String, writing: Bool, confirming reading: StoreReading?,

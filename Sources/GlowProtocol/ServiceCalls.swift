@@ -97,7 +97,7 @@ public enum ServiceCalls {
         "sync_wrong_key": 409, "sync_conflict": 409, "sync_out_of_order": 409, "sync_snapshot_stale": 409,
         "sync_device_limit": 409,
         "sync_pairing_limit": 409,
-        "sync_quota_exceeded": 507, "sign_ups_full": 507,
+        "sync_quota_exceeded": 507, "sync_server_full": 507, "sign_ups_full": 507,
         "body_too_large": 413, "unsupported_media_type": 415, "throttled": 429,
         "storage_failed": 503, "key_set_unavailable": 503, "busy": 503, "numbering_behind": 503,
         "internal": 500,

@@ -102,6 +102,11 @@ public protocol SyncLogStore: Sendable {
 
     /// Whether this store is on the database `reading` is of.
     func confirms(_ reading: StoreReading) -> Bool
+
+    /// What every person's log keeps, counted as the quota counts it: the bytes of its records,
+    /// and ``SyncLog/headBytes`` for each device it keeps a head of (SYNC-9). Read in a
+    /// transaction of its own, never a person's.
+    func keptByEveryLog() throws(SyncError) -> Int64
 }
 
 /// The server's side of section 11.4: people's logs of sealed records, which it keeps, orders and
@@ -113,14 +118,38 @@ public final class SyncLog: Sendable {
     /// The bytes of records a pull answers at most, one long record aside (SYNC-10): 512 KiB
     /// unless set.
     public let page: Int
+    /// The most bytes every log together keeps, counted as for the quota (SYNC-9): 64 GiB unless
+    /// set.
+    public let capacity: Int64
+    /// How long a count of what every log keeps stands before a push counts again (SYNC-9: at
+    /// most 10 seconds).
+    public let countInterval: Duration
+    /// What every log kept when last counted, and when; what this log has taken since.
+    private let counted = Locked<(bytes: Int64, at: ContinuousClock.Instant?, since: Int64)>((0, nil, 0))
     /// The most records one push takes (SYNC-9).
     public static let maxRecordsPerPush = 1_000
 
     /// A log over `store`.
-    public init(store: any SyncLogStore, quota: Int64 = 64 << 20, page: Int = 512 << 10) {
+    public init(
+        store: any SyncLogStore, quota: Int64 = 64 << 20, page: Int = 512 << 10, capacity: Int64 = 64 << 30,
+        countInterval: Duration = .seconds(10)
+    ) {
         self.store = store
         self.quota = Swift.max(0, quota)
         self.page = Swift.max(1, page)
+        self.capacity = Swift.max(0, capacity)
+        self.countInterval = Swift.min(Swift.max(.zero, countInterval), .seconds(10))
+    }
+
+    /// What every log keeps, as last counted (again when the count is older than
+    /// ``countInterval``) with what this log has taken since.
+    private func keptByEveryLog() throws(SyncError) -> Int64 {
+        let now = ContinuousClock.now
+        let (bytes, at, since) = counted.withLock { $0 }
+        if let at, now - at < countInterval { return bytes.addingReportingOverflow(since).partialValue }
+        let fresh = try store.keptByEveryLog()
+        counted.withLock { $0 = (fresh, now, 0) }
+        return fresh
     }
 
     /// Whether the log's store can confirm `reading` in its transactions.
@@ -152,14 +181,23 @@ public final class SyncLog: Sendable {
                 throw error.atRecord(index)
             }
         }
-        return try store.update(person: person, writing: true, confirming: reading) {
-            (rows) throws(SyncError) -> UInt64 in
-            try self.judge(parsed, device: device, rows: rows)
-        }
+        let everyLog = try keptByEveryLog()
+        guard
+            let (head, added) = try store.update(
+                person: person, writing: true, confirming: reading,
+                { (rows) throws(SyncError) -> (UInt64, Int64) in
+                    try self.judge(parsed, device: device, rows: rows, everyLog: everyLog)
+                })
+        else { return nil }
+        counted.withLock { $0.since = $0.since.addingReportingOverflow(added).partialValue }
+        return head
     }
 
-    /// Judges every record against the rows, then keeps them in one write.
-    private func judge(_ records: [SyncRecord], device: DeviceID, rows: any SyncLogRows) throws(SyncError) -> UInt64 {
+    /// Judges every record against the rows, then keeps them in one write: the device's head
+    /// after them, and the bytes the log keeps more than before (counted as for the quota).
+    private func judge(_ records: [SyncRecord], device: DeviceID, rows: any SyncLogRows, everyLog: Int64)
+        throws(SyncError) -> (UInt64, Int64)
+    {
         var changes = SyncLogChanges(summary: try rows.summary() ?? SyncLogSummary())
         let before = changes.summary.bytes
         var head = try rows.head(of: device)
@@ -239,10 +277,19 @@ public final class SyncLog: Sendable {
                 "the log keeps \(keptBefore) bytes, this push would make it \(kept), and the quota is "
                     + "\(quota): write a snapshot, which drops what it covers", rule: "SYNC-9")
         }
-        guard !changes.rows.isEmpty else { return head?.sequence ?? 0 }
+        // The server's own bound, for a push that keeps more than before: a full server still
+        // takes snapshots that drop what they cover (SYNC-9).
+        let added = kept - keptBefore
+        if added > 0, everyLog > capacity - added {
+            throw SyncError(
+                .serverFull,
+                "the server keeps as many bytes of sync logs as it takes (\(capacity)); write a snapshot, or "
+                    + "try again later", rule: "SYNC-9")
+        }
+        guard !changes.rows.isEmpty else { return (head?.sequence ?? 0, 0) }
         if let head { changes.heads = [head] }
         try rows.apply(changes)
-        return head?.sequence ?? 0
+        return (head?.sequence ?? 0, added)
     }
 
     /// SYNC-10: the records after `cursor` of `person`'s devices other than `device`, within
@@ -408,6 +455,15 @@ public final class InMemorySyncLogStore: SyncLogStore {
 
     /// An empty store.
     public init() {}
+
+    /// What every log keeps: its records' bytes, and ``SyncLog/headBytes`` for each head.
+    public func keptByEveryLog() -> Int64 {
+        logs.withLock { logs in
+            logs.values.reduce(Int64(0)) { total, log in
+                total + (log.summary?.bytes ?? 0) + Int64(log.heads.count) * SyncLog.headBytes
+            }
+        }
+    }
 
     /// False: a store without a database shares none with another store.
     public func confirms(_ reading: StoreReading) -> Bool { false }

@@ -24,6 +24,20 @@ public final class SQLiteSyncLogStore: SyncLogStore {
     /// Whether `reading` is of this file.
     public func confirms(_ reading: StoreReading) -> Bool { reading.database == path }
 
+    /// What every log of the file keeps (``SyncLogStore``), in a read of its own.
+    public func keptByEveryLog() throws(SyncError) -> Int64 {
+        do {
+            return try connection.withConnection { (connection) throws(StoreError) -> Int64 in
+                try connection.transaction(immediate: false) { () throws(StoreError) -> Int64 in
+                    try connection.integer("SELECT coalesce(sum(bytes), 0) FROM sync_logs")
+                        + connection.integer("SELECT count(*) FROM sync_heads") * SyncLog.headBytes
+                }
+            }
+        } catch {
+            throw SyncError(.storageFailed, "the sync logs' sizes could not be read: \(error)", rule: nil)
+        }
+    }
+
     /// Runs `body` on `person`'s rows in one transaction (``SyncLogStore``); a refusal rolls back.
     public func update<T>(
         person: String, writing: Bool, confirming reading: StoreReading?,

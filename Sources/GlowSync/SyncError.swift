@@ -86,6 +86,8 @@ extension ErrorCode where Domain == SyncError {
     public static var snapshotStale: Self { Self("sync_snapshot_stale") }
     /// A push that would take the person's log past their quota (SYNC-9).
     public static var quotaExceeded: Self { Self("sync_quota_exceeded") }
+    /// A push that would take every log of the server together past its capacity (SYNC-9).
+    public static var serverFull: Self { Self("sync_server_full") }
     /// A record of a new device for a log that keeps heads of as many devices as a snapshot can
     /// name (SYNC-9).
     public static var deviceLimit: Self { Self("sync_device_limit") }

@@ -78,6 +78,44 @@ struct SyncLogTests {
         #expect(try log.push([first[0].bytes], device: Self.phone.bytes, of: "p", confirming: nil) == 3)
     }
 
+    /// Issue 59 item 6: the quota bounded each person, nothing bounded everyone, so enough accounts
+    /// filled the disk. Two logs here are two processes over one store.
+    @Test(
+        "every log together keeps at most the capacity: past it any person's push is 507 sync_server_full, a snapshot that drops what it covers is still taken, and another process counts what one kept",
+        arguments: Store.allCases)
+    func capacity(_ kind: Store) throws {
+        let store = try kind.make().0
+        let records = try Self.records(Self.phone, from: 1, count: 2)
+        let size = Int64(records[0].bytes.count)
+        // Room for two logs of one record each, heads counted.
+        let capacity = try store.keptByEveryLog() + 2 * (size + SyncLog.headBytes)
+        let (one, other) = (
+            SyncLog(store: store, capacity: capacity, countInterval: .zero),
+            SyncLog(store: store, capacity: capacity, countInterval: .zero)
+        )
+        #expect(try one.push([records[0].bytes], device: Self.phone.bytes, of: "ana", confirming: nil) == 1)
+        #expect(try other.push([records[0].bytes], device: Self.phone.bytes, of: "bob", confirming: nil) == 1)
+        for (log, person, record) in [(one, "ana", records[1]), (other, "cat", records[0]), (one, "cat", records[0])] {
+            let error = #expect(throws: SyncError.self) {
+                try log.push([record.bytes], device: Self.phone.bytes, of: person, confirming: nil)
+            }
+            #expect(error?.code == .serverFull && error?.rule == "SYNC-9")
+            #expect(error?.message.contains("(\(capacity))") == true)
+        }
+        // A full server still takes a snapshot that keeps no more than what it drops.
+        let snapshot = try Self.records(
+            Self.phone, from: 2, count: 1, after: records[0].hash, size: 1, kind: .snapshot)[0]
+        #expect(Int64(snapshot.bytes.count) <= size)
+        #expect(try other.push([snapshot.bytes], device: Self.phone.bytes, of: "ana", confirming: nil) == 2)
+        let page = try #require(
+            try one.pull(device: Self.reader.bytes, after: 0, maxBytes: 0, of: "ana", confirming: nil))
+        #expect(page.records == [snapshot.bytes])
+        // The room the snapshot freed takes a small log again.
+        let small = try Self.records(Self.watch, from: 1, count: 1, size: 1)[0]
+        #expect(Int64(small.bytes.count) + SyncLog.headBytes <= size - Int64(snapshot.bytes.count))
+        #expect(try one.push([small.bytes], device: Self.watch.bytes, of: "dan", confirming: nil) == 1)
+    }
+
     /// Issue 59 item 6: heads sat outside the quota, and a log of more devices than a snapshot's
     /// `seen` can name never compacted.
     @Test("each head counts 64 bytes toward the quota", arguments: Store.allCases)

@@ -32,7 +32,7 @@ let usage = """
                        [--trust-forwarded-for] [--google-client-id IDS] [--apple-client-id IDS]
                        [--google-key-set URL] [--apple-key-set URL] [--push-command COMMAND]
                        [--push-window SECONDS] [--no-background-pushes] [--sync-quota-mib N]
-                       [--sign-ups-per-hour N]
+                       [--sync-capacity-gib N] [--sign-ups-per-hour N]
       --listen          where to listen (default 127.0.0.1:8080; port 0 picks a free one)
       --database        postgres://USER@HOST/DB for a deployment of several processes over one
                         PostgreSQL, or the SQLite file of a single process (default
@@ -85,6 +85,9 @@ let usage = """
                         do not wake a person's other devices when one syncs or a friend's item
                         reaches them (REMIND-19; sent unless this is given)
       --sync-quota-mib  the most MiB of sealed records a person's sync log keeps (default 64)
+      --sync-capacity-gib
+                        the most GiB every sync log together keeps (default 64): past it a push
+                        that keeps more is 507 sync_server_full (SYNC-9)
       --sign-ups-per-hour
                         sign-ups taken from everyone together in an hour; past it 507
                         sign_ups_full with Retry-After (default 1000) (AUTH-36)
@@ -127,6 +130,8 @@ struct Configuration {
     var backgroundPushes = true
     /// The bytes of records a person's sync log keeps at most (SYNC-9).
     var syncQuota: Int64 = 64 << 20
+    /// The bytes every sync log together keeps at most (SYNC-9).
+    var syncCapacity: Int64 = 64 << 30
     var signUpsPerHour = AccountConfiguration().signUpsPerHour
     var settings = ServiceHandler.Settings()
     /// The providers people sign in with: each one's client ids and key set URL.
@@ -142,6 +147,7 @@ struct Configuration {
                 "--header-seconds",
                 "--body-seconds",
                 "--client-interval", "--client-burst", "--push-command", "--push-window", "--sync-quota-mib",
+                "--sync-capacity-gib",
                 "--sign-ups-per-hour",
                 "--google-client-id", "--apple-client-id",
                 "--google-key-set", "--apple-key-set",
@@ -224,6 +230,13 @@ struct Configuration {
                 throw UsageError(message: "--sync-quota-mib \(mebibytes): at most 1048576", command: "glow-server")
             }
             syncQuota = Int64(mebibytes) << 20
+        }
+        if let gibibytes = try parser.integer("--sync-capacity-gib", atLeast: 0) {
+            guard gibibytes <= 1 << 30 else {
+                throw UsageError(
+                    message: "--sync-capacity-gib \(gibibytes): at most 1073741824", command: "glow-server")
+            }
+            syncCapacity = Int64(gibibytes) << 30
         }
         if let count = try parser.integer("--sign-ups-per-hour", atLeast: 1) { signUpsPerHour = count }
         settings.trustForwardedFor = parser.flag("--trust-forwarded-for")
@@ -332,7 +345,7 @@ func makeService(_ stores: Stores) throws -> Service {
     let relay = FeedRelay(
         store: stores.relay, pushWindow: configuration.pushWindowMilliseconds,
         backgroundPushes: configuration.backgroundPushes)
-    let sync = SyncLog(store: stores.sync, quota: configuration.syncQuota)
+    let sync = SyncLog(store: stores.sync, quota: configuration.syncQuota, capacity: configuration.syncCapacity)
     // Every mail goes into the database's outbox first, and out from there.
     let mailer = ServiceMailer(
         destination: configuration.mail, sender: configuration.mailFrom, linkBase: configuration.linkBase,
