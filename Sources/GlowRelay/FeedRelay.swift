@@ -543,89 +543,89 @@ public final class FeedRelay: Sendable {
             case .since(let cursor):
                 // A cursor the relay never gave starts the viewer over (FEED-27).
                 return Self.page(
-                    state, to: viewer, RelayPage(since: cursor > last ? 0 : cursor, after: 0, until: last), cap: cap,
-                    fresh: true)
+                    state, to: viewer, RelayPage(since: cursor > last ? 0 : cursor, after: 0, until: last), cap: cap)
             case .page(let page) where page.since <= page.until && page.after <= page.until && page.until <= last:
-                return Self.page(state, to: viewer, page, cap: cap, fresh: false)
+                return Self.page(state, to: viewer, page, cap: cap)
             case .page:
                 // Nor does a page the relay never gave.
-                return Self.page(state, to: viewer, RelayPage(since: 0, after: 0, until: last), cap: cap, fresh: true)
+                return Self.page(state, to: viewer, RelayPage(since: 0, after: 0, until: last), cap: cap)
             }
         }
     }
 
     /// FEED-27's answer, in pages of at most `cap` bytes as a `RelayResponse`: the registers of the
     /// answer since `asked.since` as if the log ended at `asked.until`, those numbered after
-    /// `asked.after`, up to the greatest number whose page fits (the least when none does), found
-    /// by halving. A fresh request whose whole answer fits, or holds one number, is answered whole.
-    static func page(_ state: FeedRelayState, to viewer: String, _ asked: RelayPage, cap: Int, fresh: Bool)
-        -> RelayAnswer
-    {
+    /// `asked.after`, up to the greatest number whose page fits (the least when none does). A page
+    /// costs the answer's fan-out and the encoding of about its own bytes, never of the whole answer:
+    /// the registers are weighed one by one, in number order, until the bound.
+    static func page(_ state: FeedRelayState, to viewer: String, _ asked: RelayPage, cap: Int) -> RelayAnswer {
         let whole = fanOut(state, to: viewer, since: asked.since, through: asked.until)
-        /// The length of the response that answers `delta` as the last page, or as a page through `through`.
-        func size(_ delta: FeedReplica, through: UInt64? = nil) -> Int {
-            let next = through.map { RelayPage(since: asked.since, after: $0, until: asked.until) }
-            return RelayResponse.changes(delta, cursor: next == nil ? asked.until : asked.since, next: next)
-                .wireEncoded().count
+        // The answer's registers after the page before, in the order of their current numbers; one
+        // numbered after `until` is in no page (it comes with the answer from `until`).
+        var keys: [(number: UInt64, key: RelayKey)] = []
+        func add(_ key: RelayKey) {
+            let number = state.sequences[key] ?? asked.until
+            if number > asked.after && number <= asked.until { keys.append((number, key)) }
         }
-        // Each register of the answer at its current number (one numbered after `until` is in no
-        // page: it comes with the answer from `until`).
-        func number(_ key: RelayKey) -> UInt64 { state.sequences[key] ?? asked.until }
-        let numbers = Set(
-            whole.stances.keys.map { number(.stance($0)) } + whole.items.keys.map { number(.item($0)) }
-                + whole.visibility.keys.map { number(.visibility($0)) }
-                + whole.reactions.keys.map { number(.reaction($0)) }
-        ).filter { $0 > asked.after && $0 <= asked.until }.sorted()
-        if fresh, numbers.count <= 1 || size(whole) <= cap {
-            return RelayAnswer(delta: whole, cursor: asked.until, next: nil)
-        }
-        /// The answer's registers numbered in (after, through], each item with its receipt time,
-        /// and the viewer's seen marker.
-        func part(through: UInt64) -> FeedReplica {
-            func inPage(_ key: RelayKey) -> Bool {
-                let at = number(key)
-                return at > asked.after && at <= through
-            }
-            var delta = FeedReplica()
-            for (key, register) in whole.stances where inPage(.stance(key)) { delta.mergeStance(register, for: key) }
-            for (id, register) in whole.items where inPage(.item(id)) {
-                delta.writeItem(register.value, id: id, at: register.stamp)
+        for key in whole.stances.keys { add(.stance(key)) }
+        for id in whole.items.keys { add(.item(id)) }
+        for key in whole.visibility.keys { add(.visibility(key)) }
+        for key in whole.reactions.keys { add(.reaction(key)) }
+        keys.sort { $0.number < $1.number }
+        /// Copies register `key` of the answer into `delta`, an item with its receipt time.
+        func copy(_ key: RelayKey, into delta: inout FeedReplica) {
+            switch key {
+            case .stance(let key): if let register = whole.stances[key] { delta.mergeStance(register, for: key) }
+            case .item(let id):
+                if let register = whole.items[id] { delta.writeItem(register.value, id: id, at: register.stamp) }
                 if let receipt = whole.receipts[id] { delta.receive(item: id, at: receipt) }
+            case .visibility(let key):
+                if let register = whole.visibility[key] {
+                    delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
+                }
+            case .reaction(let key):
+                if let register = whole.reactions[key] {
+                    delta.writeReaction(
+                        register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
+                }
+            case .seen: break
             }
-            for (key, register) in whole.visibility where inPage(.visibility(key)) {
-                delta.writeVisibility(register.value, owner: key.owner, goal: key.goal, at: register.stamp)
-            }
-            for (key, register) in whole.reactions where inPage(.reaction(key)) {
-                delta.writeReaction(
-                    register.value, item: key.item, reactor: key.reactor, kind: key.kind, at: register.stamp)
-            }
+        }
+        /// The first `count` registers, and the viewer's seen marker.
+        func part(_ count: Int) -> FeedReplica {
+            var delta = FeedReplica()
             for (person, mark) in whole.seen { delta.markSeen(person, upTo: mark) }
+            for (_, key) in keys.prefix(count) { copy(key, into: &delta) }
             return delta
         }
-        guard let greatest = numbers.last else {
-            return RelayAnswer(delta: part(through: asked.until), cursor: asked.until, next: nil)
+        // FEED-28 writes a delta's registers as fields side by side, so the bytes of each written
+        // alone add up to the delta's: weigh them in order while they may still fit.
+        var (count, bytes) = (0, part(0).wireEncoded().count)
+        while count < keys.count {
+            var alone = FeedReplica()
+            copy(keys[count].key, into: &alone)
+            bytes += alone.wireEncoded().count
+            if bytes > cap { break }
+            count += 1
         }
-        let all = part(through: greatest)
-        if numbers.count == 1 || size(all) <= cap {
-            return RelayAnswer(delta: all, cursor: asked.until, next: nil)
+        // Then the page that ends at a number and whose response fits, with what a response adds
+        // around its delta: one number less at a time, and at least the first.
+        guard !keys.isEmpty else { return RelayAnswer(delta: part(0), cursor: asked.until, next: nil) }
+        count = Swift.max(1, count)
+        while true {
+            // Registers of one number (there is none but one) stay on one page.
+            while count < keys.count, keys[count].number == keys[count - 1].number { count += 1 }
+            let delta = part(count)
+            // The last page answers with the relay's cursor; one before it names the next.
+            let next =
+                count < keys.count
+                ? RelayPage(since: asked.since, after: keys[count - 1].number, until: asked.until) : nil
+            let answer = RelayAnswer(delta: delta, cursor: next == nil ? asked.until : asked.since, next: next)
+            let size = RelayResponse.changes(delta, cursor: answer.cursor, next: next).wireEncoded().count
+            if size <= cap || keys[count - 1].number == keys[0].number { return answer }
+            count -= 1
+            while count > 1, keys[count].number == keys[count - 1].number { count -= 1 }
         }
-        // The most numbers whose page (one with a next page, which grows with its numbers) fits, at
-        // least one and not all: `low` fits (or is the first), `high` does not.
-        var (low, high) = (1, numbers.count)
-        var best: FeedReplica?
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            let delta = part(through: numbers[middle - 1])
-            if size(delta, through: numbers[middle - 1]) <= cap {
-                (low, best) = (middle, delta)
-            } else {
-                high = middle
-            }
-        }
-        let through = numbers[low - 1]
-        return RelayAnswer(
-            delta: best ?? part(through: through), cursor: asked.since,
-            next: RelayPage(since: asked.since, after: through, until: asked.until))
     }
 
     /// A copy of the relay's replica, for tests and inspection.

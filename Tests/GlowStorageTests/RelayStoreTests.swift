@@ -226,9 +226,9 @@ struct RelayStoreTests {
         #expect(first.sequences.count < 60 && accept.sequences.count < 40)
         #expect(
             FeedRelay.page(
-                first, to: "p7", RelayPage(since: 0, after: 0, until: first.sequence), cap: 1 << 20, fresh: true)
+                first, to: "p7", RelayPage(since: 0, after: 0, until: first.sequence), cap: 1 << 20)
                 == FeedRelay.page(
-                    state, to: "p7", RelayPage(since: 0, after: 0, until: state.sequence), cap: 1 << 20, fresh: true))
+                    state, to: "p7", RelayPage(since: 0, after: 0, until: state.sequence), cap: 1 << 20))
     }
 
     @Test("one row per register, whatever the number of writes; a foreign file is refused untouched")
