@@ -255,12 +255,19 @@ public struct FeedReplica: Sendable, Hashable {
             if let new { added[new.owner, default: []].append(OrderKey(new)) }
         }
         for owner in Set(added.keys).union(removed.keys) {
-            var list = ordered[owner] ?? []
+            // Taken out while it changes, so the list is not copied because the index holds it too.
+            var list = ordered.removeValue(forKey: owner) ?? []
             if let gone = removed[owner] { list.removeAll { gone.contains($0.id) } }
             if var new = added[owner] {
                 if list.isEmpty, let theirs = other.ordered[owner], theirs.count == new.count {
                     // Every item of an owner new here came from the other replica: its list is ours.
                     list = theirs
+                } else if new.count <= 8 {
+                    // A few keys (a register read from a store is merged one at a time) are put in
+                    // place: moving the list's keys costs no reference counting, where weaving
+                    // copies every key of it, and an owner of thousands of items made each merge
+                    // of one of them cost thousands.
+                    for key in new { Self.insert(key, into: &list) }
                 } else {
                     new.sort { OrderKey.isOlder($0, $1) }
                     list = list.isEmpty ? new : Self.interleave(list, new)

@@ -422,7 +422,12 @@ func run(
                             let theirs = delta.items.filter {
                                 $0.value.value.map { $0.owner != device.person } ?? false
                             }
-                            if !theirs.isEmpty { friendsItems = Array(theirs.keys.suffix(20)) }
+                            // Cheered once the device may show them: a page may bring an item
+                            // before its goal's visibility (FEED-27 pages by number).
+                            let shown = theirs.keys.filter { id in
+                                local.item(id).map { local.canSee(device.person, $0) } ?? false
+                            }
+                            if !shown.isEmpty { friendsItems = Array(shown.suffix(20)) }
                             tally.received += theirs.count
                         }
                     } else if counted {
