@@ -91,11 +91,9 @@ struct PasswordHashTests {
         }
     }
 
-    @Test("past the gate's hashes at once, a hash that waits longer than the gate's wait is busy, to retry in a second")
-    func hashingGate() throws {
-        let gate = HashingGate(concurrent: 1, wait: 0.05)
-        let hasher = try PasswordHasher(
-            parameters: Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1), gate: gate)
+    /// Takes `gate`'s one turn on a thread of its own, as a hash in progress holds it, and
+    /// answers once it is held: signal the semaphore to give the turn back.
+    static func holdTurn(of gate: HashingGate) -> DispatchSemaphore {
         let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         Thread.detachNewThread {
             do {
@@ -108,6 +106,15 @@ struct PasswordHashTests {
             }
         }
         holding.wait()
+        return release
+    }
+
+    @Test("past the gate's hashes at once, a hash that waits longer than the gate's wait is busy, to retry in a second")
+    func hashingGate() throws {
+        let gate = HashingGate(concurrent: 1, wait: 0.05)
+        let hasher = try PasswordHasher(
+            parameters: Argon2Parameters(memoryKiB: 8, iterations: 1, parallelism: 1), gate: gate)
+        let release = Self.holdTurn(of: gate)
         let refused = #expect(throws: AuthError.self) {
             try hasher.hash(Password(normalized: "violet lantern morning"))
         }
@@ -122,19 +129,8 @@ struct PasswordHashTests {
     @Test("past the gate's line, a hash is refused busy at once; one in line gets its turn when it frees")
     func hashingLine() throws {
         let gate = HashingGate(concurrent: 1, wait: 5, waiting: 1)
-        let (holding, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let (queued, served) = (DispatchSemaphore(value: 0), Locked(false))
-        Thread.detachNewThread {
-            do {
-                try gate.run { () throws(AuthError) in
-                    holding.signal()
-                    release.wait()
-                }
-            } catch {
-                Issue.record("the first hash got no turn: \(error)")
-            }
-        }
-        holding.wait()
+        let release = Self.holdTurn(of: gate)
         Thread.detachNewThread {
             do {
                 try gate.run { () throws(AuthError) in served.withLock { $0 = true } }
