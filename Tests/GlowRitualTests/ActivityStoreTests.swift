@@ -61,6 +61,20 @@ struct ActivityStoreTests {
         #expect(!learned[0].isEmpty && learned[1] == learned[0], "\(learned)")
     }
 
+    /// A relaunched device's clock starts from its feed's latest stamp (FEED-2), so a change made
+    /// after the relaunch outranks one stamped ahead of the device's time before it.
+    @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
+    @Test("after a relaunch, a change outranks one the feed holds stamped ahead of the device's time")
+    func relaunchedClock() async throws {
+        let database = try await Self.person(1)
+        let ahead = try Instant(millisecondsSince1970: Instant.now.millisecondsSince1970 + 600_000)
+        let before = try await ActivityStore(database: database, person: "mia", clockID: "mia-phone")
+        try await before.act(.request, toward: "bob", now: ahead)
+        let relaunched = try await ActivityStore(database: database, person: "mia", clockID: "mia-phone")
+        try await relaunched.act(.cancel, toward: "bob", now: .now)
+        #expect(relaunched.friends["bob"] == FriendState.none, "the request stamped ahead still outranks the cancel")
+    }
+
     @available(macOS 14, iOS 17, watchOS 10, tvOS 17, visionOS 1, *)
     @Test("friends made, items published and cheered, the badge read on one device and cleared on the other")
     func throughTheRelay() async throws {

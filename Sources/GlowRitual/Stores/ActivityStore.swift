@@ -80,8 +80,11 @@ public final class ActivityStore {
         self.person = person
         var clock = HybridClock(device: clockID)
         feed = latest.feed
-        // A stamp outside the clock's range is refused at the next tick as well, as a typed error.
-        if let stamp = feed.latestStamp { try? clock.receive(stamp, now: 0) }
+        // Taken in at the device's time, as FEED-2 takes a remote stamp (at time 0 every real stamp
+        // was past the skew and ignored, so a relaunched device could stamp below its own earlier
+        // changes). A fresh clock cannot fail to take one in: its counter starts at 0, and a stamp
+        // whose counter is near the end is not taken in at all.
+        if let stamp = feed.latestStamp { try? clock.receive(stamp, now: Instant.now.millisecondsSince1970) }
         self.clock = Locked(clock)
         refresh()
         observation = database.observeOnMain { [weak self] change in
