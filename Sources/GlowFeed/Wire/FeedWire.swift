@@ -541,8 +541,9 @@ extension FeedReplica {
     /// so no one register is past a page of the relay's answers (FEED-27).
     public static let maxRegisterBytes = 4_096
 
-    /// The first register of this replica, in FEED-28's order, that is longer than `limit` bytes
-    /// written alone as a `FeedDelta`, and its length; nil when none is.
+    /// A register of this replica that is longer than `limit` bytes written alone as a
+    /// `FeedDelta` (the first in FEED-28's order among stances, items and visibility), named for
+    /// its sender, and its length; nil when none is.
     package func registerLonger(than limit: Int) -> (name: String, bytes: Int)? {
         func alone(_ write: (inout FeedReplica) -> Void) -> Int {
             var one = FeedReplica()
